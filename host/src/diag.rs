@@ -1,0 +1,437 @@
+//! Diagnostics: the one error type of the host, its JSON shape (design.md
+//! section 3) and its rendering for people.
+//!
+//! Every error any phase reports is a [`Diagnostic`] with a stable [`Code`].
+//! The list of codes below is the source of `spec/errors.md`; a test keeps the
+//! two in step.
+
+use crate::source::Source;
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term;
+use isu_plugin_api::{Span, StepId};
+use serde::Serialize;
+use std::fmt;
+
+/// The four kinds of error of design.md section 3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Kind {
+    ParseError,
+    StaticError,
+    RuntimeError,
+    TestFail,
+}
+
+impl Kind {
+    /// The process exit code for a failure of this kind (documented in the README
+    /// and in `spec/errors.md`).
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Kind::ParseError => 3,
+            Kind::StaticError => 4,
+            Kind::RuntimeError => 5,
+            Kind::TestFail => 6,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::ParseError => "ParseError",
+            Kind::StaticError => "StaticError",
+            Kind::RuntimeError => "RuntimeError",
+            Kind::TestFail => "TestFail",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $text:literal, $kind:ident, $summary:literal;)*) => {
+        /// A stable error code. The text (`"undeclared_variable"`) never changes
+        /// once published; new codes are only ever added.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code {
+            $($variant,)*
+        }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable text of the code.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $text,)*
+                }
+            }
+
+            /// The kind every diagnostic with this code has.
+            pub fn kind(self) -> Kind {
+                match self {
+                    $(Code::$variant => Kind::$kind,)*
+                }
+            }
+
+            /// One line saying what the code means.
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $summary,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // Text that is not Isu.
+    TabCharacter = "tab_character", ParseError, "a tab character; Isu text indents with spaces only";
+    InvalidCharacter = "invalid_character", ParseError, "a character that starts no Isu token";
+    UnterminatedString = "unterminated_string", ParseError, "a string literal without its closing quote on the same line";
+    InvalidEscape = "invalid_escape", ParseError, "a backslash escape JSON does not define";
+    IntOutOfRange = "int_out_of_range", ParseError, "an integer literal outside the 64-bit signed range";
+    InvalidNumber = "invalid_number", ParseError, "a number with a fraction, an exponent or a leading zero";
+    UnexpectedToken = "unexpected_token", ParseError, "a token the grammar does not allow here";
+    UnexpectedEnd = "unexpected_end", ParseError, "the text ends where the grammar needs more";
+    UnclosedBlock = "unclosed_block", ParseError, "a BEGIN, `{`, `(` or `[` that is never closed";
+    MismatchedClose = "mismatched_close", ParseError, "a closing END, `}`, `)` or `]` that does not match the innermost open one";
+    UnmatchedClose = "unmatched_close", ParseError, "a closing END, `}`, `)` or `]` with nothing open";
+    InvalidStepId = "invalid_step_id", ParseError, "a step ID not of the form S1, S2_1, S2_1_3 (positive numbers, no leading zeros)";
+    MissingField = "missing_field", ParseError, "a statement lacks a field it requires (IF needs COND, THEN and ELSE)";
+    UnknownOperator = "unknown_operator", ParseError, "an S-expression whose head is not an Isu operator";
+    WrongOperandCount = "wrong_operand_count", ParseError, "an operator with the wrong number of operands";
+    InvalidExpression = "invalid_expression", ParseError, "text where an expression such as (var x) or (const 1) must stand";
+    InvalidLiteral = "invalid_literal", ParseError, "a JSON literal Isu cannot hold (null, a repeated key)";
+    InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
+    InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
+    InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
+    SectionOrder = "section_order", ParseError, "a section out of the order META, FUNC, IO, STATE, LOCAL, STEPS, or repeated";
+    MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
+    InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
+
+    // Programs that parse but are not valid.
+    MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
+    DuplicateStepId = "duplicate_step_id", StaticError, "two steps share one ID";
+    StepRenumbered = "step_renumbered", StaticError, "explicit step IDs did not follow the canonical scheme and were renumbered (warning)";
+    DuplicateDeclaration = "duplicate_declaration", StaticError, "a name declared twice across ARGS, STATE and LOCAL";
+    UndeclaredVariable = "undeclared_variable", StaticError, "a name used but declared in none of ARGS, STATE, LOCAL";
+    UndeclaredLoopVariable = "undeclared_loop_variable", StaticError, "a loop variable not declared in LOCAL";
+    TypeMismatch = "type_mismatch", StaticError, "an expression of one type where another is required";
+    InvalidMapKeyType = "invalid_map_key_type", StaticError, "a map whose key type is neither int nor string";
+    AmbiguousLiteral = "ambiguous_literal", StaticError, "a literal whose type nothing around it fixes, such as (const []) compared with (const [])";
+    UnknownFunction = "unknown_function", StaticError, "a call to a function that is neither standard nor from a loaded pack";
+    WrongArity = "wrong_arity", StaticError, "a call with the wrong number of arguments";
+    ReturnTypeMismatch = "return_type_mismatch", StaticError, "a RETURN whose value is not of the type FUNC RETURNS names";
+    MissingReturn = "missing_return", StaticError, "a path through STEPS that can reach the end without a RETURN";
+    UnassignedVariable = "unassigned_variable", StaticError, "a LOCAL read where no assignment can have happened yet";
+    UnreachableStep = "unreachable_step", StaticError, "a step after a RETURN on every path (warning)";
+    IoLengthMismatch = "io_length_mismatch", StaticError, "IO INPUT and OUTPUT have different lengths";
+    IoArgumentMismatch = "io_argument_mismatch", StaticError, "an IO INPUT object whose keys are not exactly the ARGS names";
+    IoTypeMismatch = "io_type_mismatch", StaticError, "an IO value that does not have the type of its argument or of RETURNS";
+
+    // Failures while running.
+    IntOverflow = "int_overflow", RuntimeError, "an int result outside the 64-bit signed range";
+    DivisionByZero = "division_by_zero", RuntimeError, "div or mod by zero";
+    IndexOutOfRange = "index_out_of_range", RuntimeError, "an array or string index outside 0..LEN";
+    MissingKey = "missing_key", RuntimeError, "a map read (index or MAP_GET) of a key the map does not hold";
+    ZeroStep = "zero_step", RuntimeError, "a range ITER whose STEP is 0";
+    ParseIntFailed = "parse_int_failed", RuntimeError, "PARSE_INT of text that is not a decimal int";
+    EmptyCollection = "empty_collection", RuntimeError, "POP of an empty array";
+    NegativeCount = "negative_count", RuntimeError, "REPEAT with a negative count";
+    UninitializedRead = "uninitialized_read", RuntimeError, "a LOCAL read before any assignment to it";
+    NoReturn = "no_return", RuntimeError, "the steps ended without a RETURN";
+    StepLimit = "step_limit", RuntimeError, "the run used up its step budget (--max-steps)";
+    SizeLimit = "size_limit", RuntimeError, "a string or collection grew past the size limit";
+    InvalidArgument = "invalid_argument", RuntimeError, "a run's argument missing, unknown, or not of its ARGS type";
+
+    // IO examples that do not hold.
+    TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
+    TestError = "test_error", TestFail, "an IO example stopped with a runtime error";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A place in the source, as the JSON shape shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub line: u32,
+    pub column: u32,
+    /// Byte offsets of the region.
+    pub start: u32,
+    pub end: u32,
+}
+
+impl From<Span> for Location {
+    fn from(s: Span) -> Location {
+        Location {
+            line: s.line,
+            column: s.col,
+            start: s.lo,
+            end: s.hi,
+        }
+    }
+}
+
+/// A secondary place the diagnostic points at ("the BEGIN opened here").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Label {
+    pub span: Location,
+    pub message: String,
+}
+
+/// A variable a failing step read, with its value as JSON (long values truncated).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VarValue {
+    pub name: String,
+    pub value: serde_json::Value,
+}
+
+/// The one diagnostic type. Its JSON form is the shape of design.md section 3:
+/// `kind`, `code`, `severity`, `step`, `span`, `message`, and where useful
+/// `expected`, `actual`, `vars`, `hint`, `labels`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub kind: Kind,
+    pub code: Code,
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<StepId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Location>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actual: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<VarValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// An error with `code` (its kind follows from the code).
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            kind: code.kind(),
+            code,
+            severity: Severity::Error,
+            step: None,
+            span: None,
+            message: message.into(),
+            expected: None,
+            actual: None,
+            vars: Vec::new(),
+            hint: None,
+            labels: Vec::new(),
+        }
+    }
+
+    /// A warning with `code`.
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    /// Points at `span` (a synthetic span is left out).
+    pub fn at(mut self, span: Span) -> Diagnostic {
+        if !span.is_synthetic() {
+            self.span = Some(span.into());
+        }
+        self
+    }
+
+    /// Names the step the error belongs to.
+    pub fn in_step(mut self, step: Option<&StepId>) -> Diagnostic {
+        self.step = step.cloned();
+        self
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_expected(mut self, expected: impl Serialize) -> Diagnostic {
+        self.expected = serde_json::to_value(expected).ok();
+        self
+    }
+
+    pub fn with_actual(mut self, actual: impl Serialize) -> Diagnostic {
+        self.actual = serde_json::to_value(actual).ok();
+        self
+    }
+
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        if !span.is_synthetic() {
+            self.labels.push(Label {
+                span: span.into(),
+                message: message.into(),
+            });
+        }
+        self
+    }
+
+    pub fn with_vars(mut self, vars: Vec<VarValue>) -> Diagnostic {
+        self.vars = vars;
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The JSON object of this diagnostic.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Whether any diagnostic in the list is an error (not a warning).
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// The exit code for a list of diagnostics: that of the first error's kind, or 0.
+pub fn exit_code(diags: &[Diagnostic]) -> i32 {
+    diags
+        .iter()
+        .find(|d| d.is_error())
+        .map_or(0, |d| d.kind.exit_code())
+}
+
+/// Renders diagnostics for people: the message, the source line and a caret,
+/// then the step, the expected and actual values, the variables and the hint.
+/// `source` is the text the spans point into, when there is one.
+pub fn render(diags: &[Diagnostic], source: Option<&Source>, color: bool) -> String {
+    let mut out = term::termcolor::Buffer::no_color();
+    if color {
+        out = term::termcolor::Buffer::ansi();
+    }
+    let name = source.map_or("<input>", |s| s.name.as_str());
+    let text = source.map_or("", |s| s.text.as_str());
+    let file = SimpleFile::new(name, text);
+    let config = term::Config::default();
+    for d in diags {
+        let cs_diag = to_codespan(d, source.is_some());
+        if term::emit_to_write_style(&mut out, &config, &file, &cs_diag).is_err() {
+            // Rendering fails only on a span outside the text: say it without the snippet.
+            let plain = to_codespan(d, false);
+            let _ = term::emit_to_write_style(&mut out, &config, &file, &plain);
+        }
+    }
+    String::from_utf8_lossy(out.as_slice()).into_owned()
+}
+
+fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
+    let severity = match d.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+    };
+    let mut labels = Vec::new();
+    if with_source {
+        if let Some(loc) = d.span {
+            let label_text = d.step.as_ref().map(|s| format!("in step {s}"));
+            labels.push(
+                cs::Label::primary((), loc.start as usize..loc.end.max(loc.start) as usize)
+                    .with_message(label_text.unwrap_or_default()),
+            );
+        }
+        for l in &d.labels {
+            labels.push(
+                cs::Label::secondary((), l.span.start as usize..l.span.end as usize)
+                    .with_message(l.message.clone()),
+            );
+        }
+    }
+    let mut notes = Vec::new();
+    if let Some(step) = &d.step {
+        if !with_source || d.span.is_none() {
+            notes.push(format!("step: {step}"));
+        }
+    }
+    if !with_source {
+        if let Some(loc) = d.span {
+            notes.push(format!("at line {}, column {}", loc.line, loc.column));
+        }
+    }
+    if let Some(e) = &d.expected {
+        notes.push(format!("expected: {e}"));
+    }
+    if let Some(a) = &d.actual {
+        notes.push(format!("actual: {a}"));
+    }
+    for v in &d.vars {
+        notes.push(format!("{} = {}", v.name, v.value));
+    }
+    if let Some(h) = &d.hint {
+        notes.push(format!("hint: {h}"));
+    }
+    cs::Diagnostic::new(severity)
+        .with_message(format!("{}: {}", d.kind.as_str(), d.message))
+        .with_code(d.code.as_str())
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_snake_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in Code::ALL {
+            assert!(seen.insert(c.as_str()), "{c} twice");
+            assert!(c
+                .as_str()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_'));
+        }
+    }
+
+    #[test]
+    fn json_shape() {
+        let src = Source::new("p.isu", "line one\n  (var x)\n");
+        let d = Diagnostic::error(Code::UndeclaredVariable, "x is not declared")
+            .at(src.span(11, 18))
+            .in_step(StepId::parse("S2_1").as_ref())
+            .with_hint("declare it in LOCAL");
+        let json = serde_json::to_string(&d).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"kind":"StaticError","code":"undeclared_variable","severity":"error","step":"S2_1","span":{"line":2,"column":3,"start":11,"end":18},"message":"x is not declared","hint":"declare it in LOCAL"}"#
+        );
+        let human = render(&[d], Some(&src), false);
+        assert!(human.contains("error[undeclared_variable]: StaticError: x is not declared"));
+        assert!(human.contains("p.isu:2:3"));
+        assert!(human.contains("^^^^^^^"));
+        assert!(human.contains("hint: declare it in LOCAL"));
+    }
+
+    #[test]
+    fn exit_codes_are_distinct_per_kind() {
+        let kinds = [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail];
+        let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
+        assert_eq!(codes.len(), 4);
+        assert_eq!(exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]), 0);
+    }
+}

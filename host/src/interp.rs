@@ -1,0 +1,1 @@
+//! The reference interpreter: the semantic oracle of Isu.

@@ -1,0 +1,21 @@
+//! The Isu toolchain as a library: the `isu` binary is a thin shell over it, and
+//! the tests, benches and conformance suite call the phases in-process.
+//!
+//! Phases, in pipeline order: [`syntax`] (text to IIR), [`canon`] (step IDs and
+//! the canonical text), [`validate`] (static checks and types), [`interp`] (the
+//! reference interpreter), [`patch`] (step-level edits). [`diag`] is the one
+//! error type of them all; [`cli`] is the command line.
+
+pub mod canon;
+pub mod cli;
+pub mod diag;
+pub mod interp;
+pub mod patch;
+pub mod pipeline;
+pub mod source;
+pub mod stdlib;
+pub mod syntax;
+pub mod validate;
+
+pub use diag::{Code, Diagnostic, Kind, Severity};
+pub use source::Source;

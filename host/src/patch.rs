@@ -1,0 +1,1 @@
+//! Step-level patches: REPLACE, INSERT_AFTER, DELETE.

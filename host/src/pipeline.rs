@@ -1,0 +1,51 @@
+//! The front end as one call: parse, canonicalize, validate.
+
+use crate::diag::{has_errors, Diagnostic};
+use crate::source::Source;
+use crate::{canon, syntax, validate};
+use isu_plugin_api::Program;
+
+/// What the front end made of one source text.
+#[derive(Debug, Clone)]
+pub struct FrontEnd {
+    /// The canonical program, when the text parsed. It is typed (every
+    /// expression's `ty` set) when `diags` holds no error.
+    pub program: Option<Program>,
+    /// Every error and warning, in the order the phases found them.
+    pub diags: Vec<Diagnostic>,
+}
+
+impl FrontEnd {
+    /// The program, if it parsed and no phase reported an error.
+    pub fn valid_program(&self) -> Option<&Program> {
+        if has_errors(&self.diags) {
+            None
+        } else {
+            self.program.as_ref()
+        }
+    }
+}
+
+/// Parses and canonicalizes `src`, without validating: what `isu parse` and
+/// `isu fmt` need.
+pub fn parse_canonical(src: &Source) -> FrontEnd {
+    let parsed = syntax::parse(src);
+    let mut diags = parsed.diags;
+    let program = parsed.program.map(|mut p| {
+        diags.extend(canon::canonicalize(&mut p));
+        p
+    });
+    FrontEnd { program, diags }
+}
+
+/// Parses, canonicalizes and validates `src`. Validation runs only when parsing
+/// and canonicalization found no error, so every error it reports is real.
+pub fn check(src: &Source) -> FrontEnd {
+    let mut fe = parse_canonical(src);
+    if !has_errors(&fe.diags) {
+        if let Some(p) = fe.program.as_mut() {
+            fe.diags.extend(validate::validate(p));
+        }
+    }
+    fe
+}

@@ -1,0 +1,356 @@
+//! The standard functions: names, signatures and documentation, in one table.
+//!
+//! The validator types calls with this table and the interpreter dispatches on
+//! [`Builtin`]; `spec/stdlib.md` documents the same table (a test keeps them
+//! in step). Signatures are small patterns with the type variables `T`, `K`
+//! and `V`; a function may have several overloads (`LEN` of an array, a map or
+//! a string).
+
+use crate::diag::Code;
+use isu_plugin_api::Type;
+use std::collections::BTreeMap;
+
+/// The standard function a call resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Builtin {
+    Len,
+    Push,
+    Pop,
+    Slice,
+    MapHas,
+    MapGet,
+    MapSet,
+    SplitWhitespace,
+    Join,
+    Lower,
+    Abs,
+    Min,
+    Max,
+    Concat,
+    ToString,
+    ParseInt,
+    MapKeys,
+    MapGetOr,
+    Repeat,
+    Chars,
+}
+
+/// A type pattern of a signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pat {
+    Int,
+    Bool,
+    Str,
+    Array(&'static Pat),
+    Map(&'static Pat, &'static Pat),
+    /// Any type, the same at every `T` of one overload.
+    T,
+    /// A map key type (`int` or `string`).
+    K,
+    /// Any type: a map's values.
+    V,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overload {
+    pub params: &'static [Pat],
+    pub ret: Pat,
+}
+
+/// One standard function.
+#[derive(Debug, Clone, Copy)]
+pub struct StdFn {
+    pub name: &'static str,
+    pub builtin: Builtin,
+    pub overloads: &'static [Overload],
+    /// What it does, one sentence.
+    pub doc: &'static str,
+    /// The runtime errors it can raise (besides the size limit).
+    pub errors: &'static [Code],
+}
+
+const ARR_T: Pat = Pat::Array(&Pat::T);
+const MAP_KV: Pat = Pat::Map(&Pat::K, &Pat::V);
+
+macro_rules! ov {
+    ([$($p:expr),*] -> $r:expr) => {
+        Overload { params: &[$($p),*], ret: $r }
+    };
+}
+
+/// Every standard function, sorted by name.
+pub const STDLIB: &[StdFn] = &[
+    StdFn {
+        name: "ABS",
+        builtin: Builtin::Abs,
+        overloads: &[ov!([Pat::Int] -> Pat::Int)],
+        doc: "The absolute value of an int.",
+        errors: &[Code::IntOverflow],
+    },
+    StdFn {
+        name: "CHARS",
+        builtin: Builtin::Chars,
+        overloads: &[ov!([Pat::Str] -> Pat::Array(&Pat::Str))],
+        doc: "The Unicode scalar values of a string, each as a string of one character.",
+        errors: &[],
+    },
+    StdFn {
+        name: "CONCAT",
+        builtin: Builtin::Concat,
+        overloads: &[
+            ov!([Pat::Str, Pat::Str] -> Pat::Str),
+            ov!([ARR_T, ARR_T] -> ARR_T),
+        ],
+        doc: "Two strings, or two arrays, one after the other.",
+        errors: &[],
+    },
+    StdFn {
+        name: "JOIN",
+        builtin: Builtin::Join,
+        overloads: &[ov!([Pat::Array(&Pat::Str), Pat::Str] -> Pat::Str)],
+        doc: "The strings of an array with the separator between each two.",
+        errors: &[],
+    },
+    StdFn {
+        name: "LEN",
+        builtin: Builtin::Len,
+        overloads: &[
+            ov!([ARR_T] -> Pat::Int),
+            ov!([MAP_KV] -> Pat::Int),
+            ov!([Pat::Str] -> Pat::Int),
+        ],
+        doc: "The number of elements of an array, of entries of a map, or of Unicode scalar values of a string.",
+        errors: &[],
+    },
+    StdFn {
+        name: "LOWER",
+        builtin: Builtin::Lower,
+        overloads: &[ov!([Pat::Str] -> Pat::Str)],
+        doc: "The string with ASCII A-Z turned to a-z; every other character unchanged.",
+        errors: &[],
+    },
+    StdFn {
+        name: "MAP_GET",
+        builtin: Builtin::MapGet,
+        overloads: &[ov!([MAP_KV, Pat::K] -> Pat::V)],
+        doc: "The value of a key; a missing key is an error.",
+        errors: &[Code::MissingKey],
+    },
+    StdFn {
+        name: "MAP_GET_OR",
+        builtin: Builtin::MapGetOr,
+        overloads: &[ov!([MAP_KV, Pat::K, Pat::V] -> Pat::V)],
+        doc: "The value of a key, or the default when the map lacks it.",
+        errors: &[],
+    },
+    StdFn {
+        name: "MAP_HAS",
+        builtin: Builtin::MapHas,
+        overloads: &[ov!([MAP_KV, Pat::K] -> Pat::Bool)],
+        doc: "Whether the map holds the key.",
+        errors: &[],
+    },
+    StdFn {
+        name: "MAP_KEYS",
+        builtin: Builtin::MapKeys,
+        overloads: &[ov!([MAP_KV] -> Pat::Array(&Pat::K))],
+        doc: "The keys of a map in ascending order (ints numerically, strings by code point).",
+        errors: &[],
+    },
+    StdFn {
+        name: "MAP_SET",
+        builtin: Builtin::MapSet,
+        overloads: &[ov!([MAP_KV, Pat::K, Pat::V] -> MAP_KV)],
+        doc: "The map with the key set to the value (inserted or replaced).",
+        errors: &[],
+    },
+    StdFn {
+        name: "MAX",
+        builtin: Builtin::Max,
+        overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
+        doc: "The larger of two ints.",
+        errors: &[],
+    },
+    StdFn {
+        name: "MIN",
+        builtin: Builtin::Min,
+        overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
+        doc: "The smaller of two ints.",
+        errors: &[],
+    },
+    StdFn {
+        name: "PARSE_INT",
+        builtin: Builtin::ParseInt,
+        overloads: &[ov!([Pat::Str] -> Pat::Int)],
+        doc: "The int a string spells: an optional '-' then one or more ASCII digits, nothing else, within 64 bits.",
+        errors: &[Code::ParseIntFailed],
+    },
+    StdFn {
+        name: "POP",
+        builtin: Builtin::Pop,
+        overloads: &[ov!([ARR_T] -> ARR_T)],
+        doc: "The array without its last element; an empty array is an error.",
+        errors: &[Code::EmptyCollection],
+    },
+    StdFn {
+        name: "PUSH",
+        builtin: Builtin::Push,
+        overloads: &[ov!([ARR_T, Pat::T] -> ARR_T)],
+        doc: "The array with the value appended.",
+        errors: &[],
+    },
+    StdFn {
+        name: "REPEAT",
+        builtin: Builtin::Repeat,
+        overloads: &[ov!([Pat::T, Pat::Int] -> ARR_T)],
+        doc: "An array of n copies of the value; a negative n is an error.",
+        errors: &[Code::NegativeCount],
+    },
+    StdFn {
+        name: "SLICE",
+        builtin: Builtin::Slice,
+        overloads: &[
+            ov!([ARR_T, Pat::Int, Pat::Int] -> ARR_T),
+            ov!([Pat::Str, Pat::Int, Pat::Int] -> Pat::Str),
+        ],
+        doc: "The elements (or characters) from start up to end, exclusive; 0 <= start <= end <= LEN or it is an error.",
+        errors: &[Code::IndexOutOfRange],
+    },
+    StdFn {
+        name: "SPLIT_WHITESPACE",
+        builtin: Builtin::SplitWhitespace,
+        overloads: &[ov!([Pat::Str] -> Pat::Array(&Pat::Str))],
+        doc: "The non-empty pieces of a string between runs of ASCII whitespace (space, \\t, \\n, \\r, \\x0b, \\x0c).",
+        errors: &[],
+    },
+    StdFn {
+        name: "TO_STRING",
+        builtin: Builtin::ToString,
+        overloads: &[ov!([Pat::Int] -> Pat::Str)],
+        doc: "The decimal text of an int, with '-' when negative.",
+        errors: &[],
+    },
+];
+
+/// The standard function of this name.
+pub fn lookup(name: &str) -> Option<&'static StdFn> {
+    STDLIB
+        .binary_search_by(|f| f.name.cmp(name))
+        .ok()
+        .map(|i| &STDLIB[i])
+}
+
+/// Type variable bindings while matching one overload.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Bindings {
+    vars: BTreeMap<char, Type>,
+}
+
+impl Bindings {
+    fn bind(&mut self, var: char, ty: &Type) -> bool {
+        match self.vars.get(&var) {
+            Some(bound) => bound == ty,
+            None => {
+                self.vars.insert(var, ty.clone());
+                true
+            }
+        }
+    }
+
+    /// The type a pattern stands for under these bindings, if every variable in
+    /// it is bound.
+    pub fn instantiate(&self, pat: &Pat) -> Option<Type> {
+        Some(match pat {
+            Pat::Int => Type::Int,
+            Pat::Bool => Type::Bool,
+            Pat::Str => Type::String,
+            Pat::Array(e) => Type::array(self.instantiate(e)?),
+            Pat::Map(k, v) => Type::map(self.instantiate(k)?, self.instantiate(v)?),
+            Pat::T => self.vars.get(&'T')?.clone(),
+            Pat::K => self.vars.get(&'K')?.clone(),
+            Pat::V => self.vars.get(&'V')?.clone(),
+        })
+    }
+
+    /// Matches `ty` against `pat`, binding variables; false when it cannot match.
+    pub fn unify(&mut self, pat: &Pat, ty: &Type) -> bool {
+        match (pat, ty) {
+            (Pat::Int, Type::Int) | (Pat::Bool, Type::Bool) | (Pat::Str, Type::String) => true,
+            (Pat::Array(p), Type::Array(t)) => self.unify(p, t),
+            (Pat::Map(pk, pv), Type::Map(k, v)) => self.unify(pk, k) && self.unify(pv, v),
+            (Pat::T, t) => self.bind('T', t),
+            (Pat::K, t) => t.is_map_key() && self.bind('K', t),
+            (Pat::V, t) => self.bind('V', t),
+            _ => false,
+        }
+    }
+}
+
+/// Whether a pattern could match a value of this type (ignoring other
+/// arguments), so a caller can tell "wrong type" from "wrong function".
+pub fn pat_text(pat: &Pat) -> String {
+    match pat {
+        Pat::Int => "int".into(),
+        Pat::Bool => "bool".into(),
+        Pat::Str => "string".into(),
+        Pat::Array(e) => format!("{}[]", pat_text(e)),
+        Pat::Map(k, v) => format!("map<{},{}>", pat_text(k), pat_text(v)),
+        Pat::T => "T".into(),
+        Pat::K => "K".into(),
+        Pat::V => "V".into(),
+    }
+}
+
+impl Overload {
+    /// `(T[], T) -> T[]`.
+    pub fn text(&self) -> String {
+        let params: Vec<String> = self.params.iter().map(pat_text).collect();
+        format!("({}) -> {}", params.join(", "), pat_text(&self.ret))
+    }
+
+    /// The result type for these argument types, if this overload accepts them.
+    pub fn apply(&self, args: &[Type]) -> Option<Type> {
+        if args.len() != self.params.len() {
+            return None;
+        }
+        let mut b = Bindings::default();
+        for (p, t) in self.params.iter().zip(args) {
+            if !b.unify(p, t) {
+                return None;
+            }
+        }
+        b.instantiate(&self.ret)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_sorted_and_lookup_finds_every_entry() {
+        for w in STDLIB.windows(2) {
+            assert!(w[0].name < w[1].name, "{} before {}", w[0].name, w[1].name);
+        }
+        for f in STDLIB {
+            assert_eq!(lookup(f.name).map(|g| g.builtin), Some(f.builtin));
+        }
+        assert!(lookup("NOPE").is_none());
+    }
+
+    #[test]
+    fn overloads_apply() {
+        let len = lookup("LEN").map(|f| f.overloads).unwrap_or(&[]);
+        let s = [Type::String];
+        assert!(len.iter().any(|o| o.apply(&s) == Some(Type::Int)));
+        let push = lookup("PUSH").map(|f| f.overloads[0]);
+        let args = [Type::array(Type::Int), Type::Int];
+        assert_eq!(push.and_then(|o| o.apply(&args)), Some(Type::array(Type::Int)));
+        let bad = [Type::array(Type::Int), Type::String];
+        assert_eq!(push.and_then(|o| o.apply(&bad)), None);
+        let get = lookup("MAP_GET").map(|f| f.overloads[0]);
+        let m = [Type::map(Type::Bool, Type::Int), Type::Bool];
+        assert_eq!(get.and_then(|o| o.apply(&m)), None, "bool keys are not map keys");
+        assert_eq!(push.map(|o| o.text()), Some("(T[], T) -> T[]".to_owned()));
+    }
+}
