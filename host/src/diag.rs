@@ -429,9 +429,17 @@ mod tests {
 
     #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail];
+        let kinds = [
+            Kind::ParseError,
+            Kind::StaticError,
+            Kind::RuntimeError,
+            Kind::TestFail,
+        ];
         let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
         assert_eq!(codes.len(), 4);
-        assert_eq!(exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]), 0);
+        assert_eq!(
+            exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
+            0
+        );
     }
 }
