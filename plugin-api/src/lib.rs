@@ -7,6 +7,7 @@
 pub mod iir;
 pub mod literal;
 pub mod types;
+pub mod visit;
 
 pub use iir::*;
 pub use literal::Literal;
