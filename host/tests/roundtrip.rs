@@ -142,7 +142,10 @@ fn round_trip(program: &Program) -> Result<(), TestCaseError> {
     };
     // Canonical text parses to canonical IIR: canonicalization has nothing to say.
     let diags = canon::canonicalize(&mut back);
-    prop_assert!(diags.is_empty(), "canonicalize reported {diags:?} on:\n{text}");
+    prop_assert!(
+        diags.is_empty(),
+        "canonicalize reported {diags:?} on:\n{text}"
+    );
     prop_assert_eq!(canon::print(&back), text.clone());
     clear_spans(&mut back);
     prop_assert_eq!(&back, program, "parse(print(p)) != p for:\n{}", text);

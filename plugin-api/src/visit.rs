@@ -432,14 +432,7 @@ mod tests {
 
     /// A program in which every span is distinct: `sp(n)` for n in 1..=22.
     fn sample() -> Program {
-        let var = |name: &str, n| {
-            expr(
-                ExprNode::Var {
-                    name: name.into(),
-                },
-                n,
-            )
-        };
+        let var = |name: &str, n| expr(ExprNode::Var { name: name.into() }, n);
         Program {
             format: IIR_FORMAT.into(),
             auto_id: false,

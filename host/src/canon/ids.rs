@@ -239,7 +239,10 @@ mod tests {
                     if_(
                         var("n"),
                         vec![step(b, assign("x", int(1))), step(c, assign("x", int(2)))],
-                        vec![step(d, each("x", var("n"), vec![step(e, assign("x", int(3)))]))],
+                        vec![step(
+                            d,
+                            each("x", var("n"), vec![step(e, assign("x", int(3)))]),
+                        )],
                     ),
                 ),
                 step(f, seq(vec![step(g, assign("x", int(4)))])),
@@ -285,11 +288,17 @@ mod tests {
         let diags = canonicalize(&mut p);
         assert_eq!(diags.len(), 2);
         let d = &diags[0];
-        assert_eq!((d.code, d.kind, d.severity), (Code::MissingStepId, Kind::StaticError, Severity::Error));
+        assert_eq!(
+            (d.code, d.kind, d.severity),
+            (Code::MissingStepId, Kind::StaticError, Severity::Error)
+        );
         assert_eq!(d.message, "the IF step at line 7 has no step ID");
         assert_eq!(d.span.map(|s| s.line), Some(7));
         assert_eq!(d.expected, Some("S2".into()));
-        assert!(d.hint.as_deref().is_some_and(|h| h.contains("`S2: IF`") && h.contains("AUTO_ID")));
+        assert!(d
+            .hint
+            .as_deref()
+            .is_some_and(|h| h.contains("`S2: IF`") && h.contains("AUTO_ID")));
         assert_eq!(diags[1].message, "the RETURN step has no step ID");
         assert_eq!(diags[1].expected, Some("S3".into()));
         // The program is canonical all the same.
@@ -327,7 +336,10 @@ mod tests {
         let diags = canonicalize(&mut p);
         assert_eq!(diags.len(), 1, "{diags:?}");
         let d = &diags[0];
-        assert_eq!((d.code, d.severity), (Code::StepRenumbered, Severity::Warning));
+        assert_eq!(
+            (d.code, d.severity),
+            (Code::StepRenumbered, Severity::Warning)
+        );
         assert_eq!(
             d.message,
             "step IDs did not follow the canonical scheme and were renumbered: \
@@ -365,7 +377,10 @@ mod tests {
         let diags = canonicalize(&mut p);
         assert_eq!(diags.len(), 1);
         assert!(diags[0].message.ends_with("S119 -> S20, and 5 more"));
-        let actual = diags[0].actual.as_ref().and_then(|a| a.as_object().map(|o| o.len()));
+        let actual = diags[0]
+            .actual
+            .as_ref()
+            .and_then(|a| a.as_object().map(|o| o.len()));
         assert_eq!(actual, Some(25));
     }
 
@@ -391,20 +406,33 @@ mod tests {
         let mut p = nested(false, CANONICAL);
         // Insert a new step (no ID yet) before the IF's ELSE LOOP, as a patch would.
         if let Node::If { then_block, .. } = &mut p.body.steps[0].node {
-            then_block.steps.push(step("", assign("x", binary(BinaryOp::Add, var("x"), int(1)))));
+            then_block.steps.push(step(
+                "",
+                assign("x", binary(BinaryOp::Add, var("x"), int(1))),
+            ));
         }
         let map = renumber(&mut p);
         let pairs: Vec<(&str, &str)> = map.iter().map(|(o, n)| (o.as_str(), n.as_str())).collect();
         assert_eq!(pairs, [("S1_3", "S1_4"), ("S1_3_1", "S1_4_1")]);
-        assert_eq!(ids(&p), ["S1", "S1_1", "S1_2", "S1_3", "S1_4", "S1_4_1", "S2", "S2_1", "S3"]);
+        assert_eq!(
+            ids(&p),
+            ["S1", "S1_1", "S1_2", "S1_3", "S1_4", "S1_4_1", "S2", "S2_1", "S3"]
+        );
     }
 
     #[test]
     fn renumber_block_numbers_under_its_parent() {
-        let mut b = block(vec![step("S9", assign("x", int(1))), step("", seq(vec![step("", ret(var("x")))]))]);
+        let mut b = block(vec![
+            step("S9", assign("x", int(1))),
+            step("", seq(vec![step("", ret(var("x")))])),
+        ]);
         let mut map = Vec::new();
         renumber_block(&mut b, &[4, 2], &mut map);
-        let got: Vec<_> = b.steps.iter().map(|s| s.id.as_ref().map(|i| i.to_string())).collect();
+        let got: Vec<_> = b
+            .steps
+            .iter()
+            .map(|s| s.id.as_ref().map(|i| i.to_string()))
+            .collect();
         assert_eq!(got, [Some("S4_2_1".into()), Some("S4_2_2".into())]);
         assert_eq!(map.len(), 1);
         assert_eq!((map[0].0.as_str(), map[0].1.as_str()), ("S9", "S4_2_1"));

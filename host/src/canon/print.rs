@@ -357,7 +357,12 @@ mod tests {
     }
 
     fn obj(entries: &[(&str, Literal)]) -> Literal {
-        Literal::Object(entries.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
+        Literal::Object(
+            entries
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+        )
     }
 
     fn described(mut s: Step, desc: &str) -> Step {
@@ -386,7 +391,10 @@ mod tests {
                                     ),
                                     vec![step(
                                         "S1_1_1",
-                                        assign("total", binary(BinaryOp::Add, var("total"), var("x"))),
+                                        assign(
+                                            "total",
+                                            binary(BinaryOp::Add, var("total"), var("x")),
+                                        ),
                                     )],
                                     Vec::new(),
                                 ),
@@ -400,7 +408,12 @@ mod tests {
         );
         p.func.name = ident("sum_evens");
         p.func.args = vec![decl("xs", Type::array(Type::Int))];
-        let xs = |items: &[i64]| obj(&[("xs", Literal::Array(items.iter().map(|&i| Literal::Int(i)).collect()))]);
+        let xs = |items: &[i64]| {
+            obj(&[(
+                "xs",
+                Literal::Array(items.iter().map(|&i| Literal::Int(i)).collect()),
+            )])
+        };
         p.io.input = vec![example(xs(&[1, 2, 3, 4])), example(xs(&[]))];
         p.io.output = vec![example(Literal::Int(6)), example(Literal::Int(0))];
         p.state = vec![StateVar {
@@ -474,11 +487,26 @@ mod tests {
                 step(
                     "S2",
                     seq(vec![
-                        step("S2_1", Node::Assign { target: index_place, expr: index }),
-                        described(step("S2_2", seq(vec![step("S2_2_1", ret(call("math.GCD", Vec::new())))])), "ü"),
+                        step(
+                            "S2_1",
+                            Node::Assign {
+                                target: index_place,
+                                expr: index,
+                            },
+                        ),
+                        described(
+                            step(
+                                "S2_2",
+                                seq(vec![step("S2_2_1", ret(call("math.GCD", Vec::new())))]),
+                            ),
+                            "ü",
+                        ),
                     ]),
                 ),
-                step("S3", range(None, vec![step("S3_1", range(Some(int(-2)), Vec::new()))])),
+                step(
+                    "S3",
+                    range(None, vec![step("S3_1", range(Some(int(-2)), Vec::new()))]),
+                ),
                 step(
                     "S4",
                     Node::Loop {
@@ -492,7 +520,10 @@ mod tests {
                 step(
                     "S5",
                     ret(lit(Literal::Array(vec![
-                        obj(&[("b", Literal::Array(Vec::new())), ("a", Literal::Object(BTreeMap::new()))]),
+                        obj(&[
+                            ("b", Literal::Array(Vec::new())),
+                            ("a", Literal::Object(BTreeMap::new())),
+                        ]),
                         Literal::Str("tab\there \u{1}".into()),
                         Literal::Int(i64::MIN),
                     ]))),
@@ -500,7 +531,13 @@ mod tests {
             ],
         );
         p.func.args = Vec::new();
-        p.locals = vec![decl("i", Type::Int), decl("m", Type::map(Type::Int, Type::map(Type::String, Type::Bool)))];
+        p.locals = vec![
+            decl("i", Type::Int),
+            decl(
+                "m",
+                Type::map(Type::Int, Type::map(Type::String, Type::Bool)),
+            ),
+        ];
         p.io.input = vec![example(obj(&[]))];
         p.io.output = vec![example(Literal::Bool(true))];
         let expected = r#"FUNC:
@@ -547,17 +584,28 @@ STEPS:
     #[test]
     fn steps_without_an_id_print_the_source_header() {
         let p = program(true, vec![step("", seq(vec![step("", ret(var("x")))]))]);
-        assert!(print(&p).ends_with("  SEQ: BEGIN\n    SEQ: BEGIN\n      RETURN:\n        EXPR: (var x)\n    END\n  END\n"));
+        assert!(print(&p).ends_with(
+            "  SEQ: BEGIN\n    SEQ: BEGIN\n      RETURN:\n        EXPR: (var x)\n    END\n  END\n"
+        ));
     }
 
     #[test]
     fn pieces_print_as_inside_the_program() {
         let s = step("S2", assign("x", binary(BinaryOp::Sub, var("x"), int(1))));
-        assert_eq!(print_step(&s, 4), "    S2: ASSIGN\n      TARGET: x\n      EXPR: (sub (var x) (const 1))\n");
+        assert_eq!(
+            print_step(&s, 4),
+            "    S2: ASSIGN\n      TARGET: x\n      EXPR: (sub (var x) (const 1))\n"
+        );
         assert_eq!(print_expr(&int(3)), "(const 3)");
-        let Node::Assign { target, .. } = &s.node else { unreachable!() };
+        let Node::Assign { target, .. } = &s.node else {
+            unreachable!()
+        };
         assert_eq!(print_place(target), "x");
-        let iter = Iter::Each { var: ident("x"), seq: var("xs"), span: Span::default() };
+        let iter = Iter::Each {
+            var: ident("x"),
+            seq: var("xs"),
+            span: Span::default(),
+        };
         assert_eq!(print_iter(&iter), "(each x (var xs))");
     }
 
@@ -569,7 +617,11 @@ STEPS:
             .map(|i| {
                 step(
                     &format!("S{}", i + 1),
-                    if_(var("n"), vec![step(&format!("S{}_1", i + 1), assign("x", int(i)))], Vec::new()),
+                    if_(
+                        var("n"),
+                        vec![step(&format!("S{}_1", i + 1), assign("x", int(i)))],
+                        Vec::new(),
+                    ),
                 )
             })
             .collect();

@@ -228,7 +228,8 @@ pub fn step() -> impl Strategy<Value = Step> {
                     d,
                 )
             }),
-            (iter(), block, desc()).prop_map(|(iter, body, d)| step_of(Node::Loop { iter, body }, d)),
+            (iter(), block, desc())
+                .prop_map(|(iter, body, d)| step_of(Node::Loop { iter, body }, d)),
         ]
     })
 }
@@ -271,9 +272,10 @@ fn example(value: impl Strategy<Value = Literal>) -> impl Strategy<Value = Examp
 
 /// An IO INPUT example: an object from argument names to values.
 fn input_example() -> impl Strategy<Value = Example> {
-    example(prop::collection::btree_map(name(), literal(), 0..3).prop_map(|m: BTreeMap<_, _>| {
-        Literal::Object(m)
-    }))
+    example(
+        prop::collection::btree_map(name(), literal(), 0..3)
+            .prop_map(|m: BTreeMap<_, _>| Literal::Object(m)),
+    )
 }
 
 /// A whole canonical program, with or without `AUTO_ID`.
