@@ -15,6 +15,7 @@ pub mod iir;
 pub mod literal;
 pub mod pack;
 pub mod types;
+pub mod visit;
 
 pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
 pub use iir::*;
