@@ -11,6 +11,7 @@
 pub mod checks;
 pub mod manifest;
 pub mod packs;
+pub mod target;
 
 pub use manifest::{Entry, Manifest, ManifestError, Origin, PluginKind};
 pub use packs::{PackFn, PackFunctions};

@@ -219,32 +219,68 @@ fn from_library_error(path: &Path, expected_kind: &'static str, e: LibraryError)
     }
 }
 
-/// The lines of abi_stable's layout report a user needs: which type and field
-/// differ and how, without the dumps of both layouts.
+/// What a user needs of abi_stable's layout report (which runs to a hundred
+/// lines and more): each error with what was expected and found, and the
+/// root module's fields on both sides.
 fn layout_summary(details: &str) -> String {
-    let mut wanted = Vec::new();
-    for line in details.lines().map(str::trim) {
-        let is_error_line = line.starts_with("Error:")
-            || line.starts_with("Expected:")
-            || line.starts_with("Found:")
-            || line.starts_with("Mismatched");
-        if is_error_line && !wanted.contains(&line) {
-            wanted.push(line);
-        }
-        if wanted.len() == 3 {
-            break;
+    let lines: Vec<&str> = details.lines().collect();
+    let value_after = |i: usize| lines.get(i + 1).map_or("", |l| l.trim());
+    let mut errors = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(what) = line.trim().strip_prefix("Error:") {
+            let mut e = what.trim().to_owned();
+            if lines.get(i + 1).is_some_and(|l| l.trim() == "Expected:")
+                && lines.get(i + 3).is_some_and(|l| l.trim() == "Found:")
+            {
+                e = format!(
+                    "{e} (expected `{}`, found `{}`)",
+                    value_after(i + 1),
+                    value_after(i + 3)
+                );
+            }
+            if !errors.contains(&e) {
+                errors.push(e);
+            }
         }
     }
-    if wanted.is_empty() {
-        details
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or("the layouts differ")
-            .to_owned()
+    let fields = |heading: &str| -> Vec<&str> {
+        let Some(start) = lines.iter().position(|l| l.trim() == heading) else {
+            return Vec::new();
+        };
+        let section = lines[start + 1..]
+            .iter()
+            .take_while(|l| !l.trim().starts_with("Layout of ") && !l.trim().starts_with("Error:"));
+        let named: Vec<(usize, &str)> = section
+            .filter_map(|l| {
+                let indent = l.len() - l.trim_start().len();
+                l.trim().strip_prefix("field_name:").map(|n| (indent, n))
+            })
+            .collect();
+        let top = named.iter().map(|(i, _)| *i).min().unwrap_or(0);
+        named
+            .into_iter()
+            .filter(|(i, _)| *i == top)
+            .map(|(_, n)| n)
+            .collect()
+    };
+    let expected = fields("Layout of expected type:");
+    let found = fields("Layout of found type:");
+    let mut out = if errors.is_empty() {
+        "the layouts differ".to_owned()
     } else {
-        wanted.join("; ")
+        errors.join("; ")
+    };
+    if !expected.is_empty() && expected != found {
+        out.push_str(&format!(
+            "; fields expected: {}; found: {}",
+            expected.join(", "),
+            found.join(", ")
+        ));
     }
+    if out.chars().count() > 300 {
+        out = out.chars().take(297).collect::<String>() + "...";
+    }
+    out
 }
 
 fn load_module<M: RootModule>(path: &Path, kind: &'static str) -> Result<M, LoadError> {
