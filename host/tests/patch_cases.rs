@@ -97,7 +97,10 @@ fn patch_case(path: &Utf8Path, program_text: String) -> datatest_stable::Result<
             };
             Ok(expect(
                 &dir,
-                &[("expected.isu", out.text.clone()), ("expected.json", pretty(&report))],
+                &[
+                    ("expected.isu", out.text.clone()),
+                    ("expected.json", pretty(&report)),
+                ],
                 &["expected_error.json"],
             )?)
         }

@@ -187,7 +187,10 @@ fn targets_name_the_original_ids_whatever_earlier_entries_renumbered() {
     // After the insert, the old S2 is S3 and the old S3 is S4; DELETE S2 still
     // means the IF, and REPLACE S3 the RETURN.
     let ret2 = step("S3", ret(binary(BinaryOp::Mul, var("x"), int(2))));
-    let out = applied(&p, vec![insert("S1", new), delete("S2"), replace("S3", ret2)]);
+    let out = applied(
+        &p,
+        vec![insert("S1", new), delete("S2"), replace("S3", ret2)],
+    );
     assert_eq!(ids(&out.program), ["S1", "S2", "S3"]);
     assert_eq!(pairs(&out.renumbered), []);
     assert!(out
