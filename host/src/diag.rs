@@ -112,6 +112,7 @@ codes! {
     SectionOrder = "section_order", ParseError, "a section out of the order META, FUNC, IO, STATE, LOCAL, STEPS, or repeated";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
+    NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
 
     // Programs that parse but are not valid.
     MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
