@@ -1,0 +1,58 @@
+//! IIR to the Python text of one function: the generator's state and the
+//! parts of it that expressions and statements share.
+//!
+//! Expressions (`lower/expr.rs`, standard functions in `lower/call.rs`) become
+//! Python expressions that evaluate left to right as Isu does and raise
+//! exactly where Isu fails; statements (`lower/stmt.rs`) become lines, each
+//! tagged with its step for the error table.
+
+mod call;
+mod expr;
+mod stmt;
+
+use crate::facts::Facts;
+use crate::interval::Interval;
+use crate::pytype::Copies;
+use crate::writer::Writer;
+use isu_plugin_api::{Expr, PluginDiagnostic, Type};
+use std::collections::BTreeMap;
+
+pub type R<T> = Result<T, PluginDiagnostic>;
+
+/// A program the backend cannot trust: not canonical or not validated. Only
+/// IIR built around the host's front end can cause it.
+pub fn invalid(message: impl Into<String>) -> PluginDiagnostic {
+    PluginDiagnostic::backend("invalid_program", message).with_hint(
+        "the Python backend compiles canonical, validated IIR: run `isu check` on the program first",
+    )
+}
+
+/// The static type of an expression, which validation sets.
+pub fn ty(e: &Expr) -> R<&Type> {
+    e.ty.as_ref()
+        .ok_or_else(|| invalid("an expression has no type: the program was not validated"))
+}
+
+#[derive(Debug)]
+pub struct Gen {
+    pub facts: Facts,
+    pub copies: Copies,
+    pub w: Writer,
+    /// Loop variables whose values lie in a known interval inside the body
+    /// being written (their loop sets them; nothing else assigns them there).
+    env: BTreeMap<String, Interval>,
+    /// Loop variables of the loops being written: they hold a value in there.
+    looping: Vec<String>,
+}
+
+impl Gen {
+    pub fn new(facts: Facts, w: Writer) -> Gen {
+        Gen {
+            facts,
+            copies: Copies::default(),
+            w,
+            env: BTreeMap::new(),
+            looping: Vec::new(),
+        }
+    }
+}
