@@ -304,7 +304,7 @@ def _from_json(ty, v, where: str):
 
 
 def _int_key(k: str):
-    digits = k[1:] if k.startswith("-") else k
+    digits = k.removeprefix("-")
     if digits.isdigit() and digits.isascii() and (digits == "0" or not digits.startswith("0")) and k != "-0":
         v = int(k)
         if _INT_MIN <= v <= _INT_MAX:

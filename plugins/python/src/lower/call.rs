@@ -77,16 +77,7 @@ impl Gen {
                 };
                 Py::call(f, &[a])
             }
-            "MIN" | "MAX" => {
-                let a = self.expr(&args[0])?;
-                let b = self.expr(&args[1])?;
-                if a.is_simple() && b.is_simple() {
-                    let cmp = if func == "MIN" { "<=" } else { ">=" };
-                    Py::parens(format!("{0} if {0} {cmp} {1} else {1}", a.text, b.text))
-                } else {
-                    Py::call(&func.to_lowercase(), &[a, b])
-                }
-            }
+            "MIN" | "MAX" => Py::call(&func.to_lowercase(), &self.exprs(args)?),
             "CONCAT" => match ty(e)? {
                 Type::String => {
                     let mut parts = self.exprs(args)?;

@@ -65,15 +65,18 @@ impl Arith {
         let x = &self.py.text;
         match self.check {
             Check::None => self.py,
-            Check::Upper => Py::parens(format!(
-                "_t if (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"
-            )),
-            Check::Lower => Py::parens(format!(
-                "_t if (_t := {x}) >= _INT_MIN else _overflow(\"{op}\")"
-            )),
-            Check::Both => Py::parens(format!(
-                "_t if _INT_MIN <= (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"
-            )),
+            Check::Upper => Py::new(
+                format!("_t if (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
+            Check::Lower => Py::new(
+                format!("_t if (_t := {x}) >= _INT_MIN else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
+            Check::Both => Py::new(
+                format!("_t if _INT_MIN <= (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
         }
     }
 }
@@ -225,9 +228,10 @@ impl Gen {
         } else {
             (format!("(_d := {})", a.text), "_d".to_owned())
         };
-        Ok(Py::parens(format!(
-            "{x} {sym} {c} if {bind} >= 0 else -(-{x} {sym} {c})"
-        )))
+        Ok(Py::new(
+            format!("{x} {sym} {c} if {bind} >= 0 else -(-{x} {sym} {c})"),
+            Prec::Cond,
+        ))
     }
 
     pub fn compare(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Py> {
@@ -601,7 +605,7 @@ mod tests {
         };
         assert_eq!(
             a.checked().text,
-            "(_t if (_t := x + 1) <= _INT_MAX else _overflow(\"add\"))"
+            "_t if (_t := x + 1) <= _INT_MAX else _overflow(\"add\")"
         );
         assert_eq!(Check::Both.failed("x").as_deref(), Some("not _INT_MIN <= x <= _INT_MAX"));
     }

@@ -65,7 +65,8 @@ impl Gen {
         self.w
             .line("raise IsuError(\"no_return\", \"the steps ended without a RETURN\")");
         self.w.close();
-        self.w.line("except Exception as _e:");
+        self.w
+            .line("except (IsuError, IndexError, KeyError, ZeroDivisionError, NameError) as _e:");
         self.w.block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
         self.w.close();
         Ok(())
@@ -399,7 +400,9 @@ impl Gen {
                 let a = self.expr(start)?;
                 let b = self.expr(end)?;
                 let by = step.as_ref().map(const_int);
+                let from_zero = const_int(start) == Some(0);
                 let seq = match (step, by) {
+                    (None, _) if from_zero => Py::call("range", &[b]),
                     (None, _) => Py::call("range", &[a, b]),
                     (Some(_), Some(Some(c))) if c != 0 => {
                         Py::call("range", &[a, b, Py::atom(c.to_string())])
