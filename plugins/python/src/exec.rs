@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// The interpreter to run, unless `ISU_PYTHON` names another.
 const DEFAULT_PYTHON: &str = "python3";
@@ -48,7 +49,7 @@ pub fn execute(
     let file = dir.path().join(file_name(&module.file_name));
     std::fs::write(&file, &module.bytes)
         .map_err(|e| failed(format!("cannot write {}: {e}", file.display())))?;
-    let python = std::env::var("ISU_PYTHON").unwrap_or_else(|_| DEFAULT_PYTHON.to_owned());
+    let python = interpreter()?;
     let mut child = Command::new(&python)
         .arg("-I")
         .arg("-B")
@@ -62,10 +63,7 @@ pub fn execute(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| {
-            failed(format!("cannot run `{python}`: {e}"))
-                .with_hint("install Python 3.8 or later as python3, or name it in ISU_PYTHON")
-        })?;
+        .map_err(|e| failed(format!("cannot run `{python}`: {e}")))?;
     let input = args.to_string();
     let writer = child.stdin.take().map(|mut stdin| {
         std::thread::spawn(move || {
@@ -96,6 +94,32 @@ pub fn execute(
             )))
         }
     }
+}
+
+/// The Python interpreter's own path: `python3` (or `ISU_PYTHON`) may be a
+/// launcher script (pyenv's shims cost 200 ms a start), so it is asked once
+/// per process where the interpreter itself is.
+fn interpreter() -> Result<String, PluginDiagnostic> {
+    static FOUND: OnceLock<Result<String, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let name = std::env::var("ISU_PYTHON").unwrap_or_else(|_| DEFAULT_PYTHON.to_owned());
+            let out = Command::new(&name)
+                .args(["-I", "-c", "import sys; print(sys.executable)"])
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot run `{name}`: {e}"))?;
+            let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+            if out.status.success() && !path.is_empty() {
+                Ok(path)
+            } else {
+                Err(format!("`{name}` did not say where its interpreter is ({})", out.status))
+            }
+        })
+        .clone()
+        .map_err(|m| {
+            failed(m).with_hint("install Python 3.9 or later as python3, or name it in ISU_PYTHON")
+        })
 }
 
 /// The last lines of a process's output, for a message.

@@ -90,15 +90,9 @@ def _range(start: int, end: int, step: int) -> range:
     return range(start, end, step)
 
 
-def _rounds_within(seq, over: int):
-    """The first len(seq) + over elements of seq (over < 0: the fuel left
-    before the loop did not cover all its rounds), then step_limit."""
-    n = len(seq) + over
-    for k, x in enumerate(seq):
-        if k == n:
-            break
-        yield x
-    _step_limit()
+def _rounds(r: range) -> int:
+    """The number of rounds of a range, which may be too many for len()."""
+    return (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step if r else 0
 
 
 def _uninitialized(name: str) -> None:

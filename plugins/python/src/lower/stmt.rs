@@ -62,8 +62,10 @@ impl Gen {
             self.assign_var(&s.name.name, &s.init, true)?;
         }
         self.block(&program.body)?;
-        self.w
-            .line("raise IsuError(\"no_return\", \"the steps ended without a RETURN\")");
+        if !always_returns(&program.body) {
+            self.w
+                .line("raise IsuError(\"no_return\", \"the steps ended without a RETURN\")");
+        }
         self.w.close();
         self.w
             .line("except (IsuError, IndexError, KeyError, ZeroDivisionError, NameError) as _e:");
@@ -382,11 +384,12 @@ impl Gen {
     }
 
     /// A LOOP. Each round spends one unit of fuel (DECISIONS: the budget
-    /// counts loop rounds). A loop with no loop inside knows its number of
-    /// rounds before it starts, so it spends them all at once, and when the
-    /// fuel left does not cover them runs only as many as it covers and then
-    /// fails; that gives the same outcome as spending round by round, since
-    /// nothing else spends fuel while it runs.
+    /// counts loop rounds). A `range` or `each` loop with no loop inside knows
+    /// its number of rounds before it starts, so it spends them all at once;
+    /// when the fuel left does not cover them it runs only the rounds it
+    /// covers and then fails. That gives the same outcome as spending round
+    /// by round, since nothing else spends fuel while it runs, and costs
+    /// nothing per round.
     fn looping_step(&mut self, iter: &Iter, body: &Block) -> R<()> {
         let innermost = !facts::has_loop(body);
         match iter {
@@ -412,12 +415,20 @@ impl Gen {
                         Py::call("_range", &[a, b, s])
                     }
                 };
+                // `len()` of a range longer than 2^63 - 1 raises OverflowError.
+                let (ai, bi) = (self.interval(start), self.interval(end));
+                let longest = (bi.hi - ai.lo).max(ai.hi - bi.lo);
+                let count = if longest <= crate::interval::MAX {
+                    "len"
+                } else {
+                    "_rounds"
+                };
                 let known = if facts::assigns(body).contains(&var.name) {
                     None
                 } else {
                     Some(self.range_interval(start, end, by.flatten(), step.is_some()))
                 };
-                self.for_loop(&var.name, seq, innermost, body, known)
+                self.for_loop(&var.name, seq, count, innermost, body, known)
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
@@ -437,7 +448,7 @@ impl Gen {
                     };
                 let s = self.expr(seq)?;
                 let s = if snapshot { self.copies.copy(&t, &s) } else { s };
-                self.for_loop(&var.name, s, innermost, body, None)
+                self.for_loop(&var.name, s, "len", innermost, body, None)
             }
             Iter::While { cond, .. } => {
                 let c = self.expr(cond)?;
@@ -457,6 +468,7 @@ impl Gen {
         &mut self,
         var: &str,
         seq: Py,
+        count: &str,
         innermost: bool,
         body: &Block,
         known: Option<Interval>,
@@ -473,11 +485,19 @@ impl Gen {
                 self.w.line(format!("_seq = {}", seq.text));
                 "_seq".to_owned()
             };
-            self.w.line(format!("_fuel -= len({s})"));
+            self.w.line(format!("_fuel -= {count}({s})"));
             self.w.line(format!(
-                "for {target} in {s} if _fuel >= 0 else _rounds_within({s}, _fuel):"
+                "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
             ));
             self.w.open();
+            let scope = self.enter_loop(Some(var), known);
+            let r = self.block(body);
+            self.leave_loop(scope);
+            self.w.close();
+            // The rounds the fuel covered ran; one more would have been needed.
+            self.w.line("if _fuel < 0:");
+            self.w.block(|w| w.line("_step_limit()"));
+            return r;
         } else {
             self.w.line(format!("for {target} in {}:", seq.text));
             self.w.open();
@@ -521,6 +541,21 @@ impl Gen {
         }
         Ok(())
     }
+}
+
+/// Whether every path through the block ends in a RETURN (so nothing after
+/// it runs).
+fn always_returns(b: &Block) -> bool {
+    b.steps.iter().any(|s| match &s.node {
+        Node::Return { .. } => true,
+        Node::Seq { block } => always_returns(block),
+        Node::If {
+            then_block,
+            else_block,
+            ..
+        } => always_returns(then_block) && always_returns(else_block),
+        Node::Assign { .. } | Node::Loop { .. } => false,
+    })
 }
 
 fn const_int(e: &Expr) -> Option<i64> {
