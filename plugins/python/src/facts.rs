@@ -28,8 +28,10 @@ pub struct Facts {
     pub vars: BTreeMap<String, Var>,
     /// Variables whose value the generated code reads.
     pub read: BTreeSet<String>,
-    /// Variables some step assigns (loop variables included).
-    pub assigned: BTreeSet<String>,
+    /// Variables some statement of the generated code binds: a plain
+    /// `ASSIGN` to the variable, or a loop over it. (An in-place update or an
+    /// element assignment changes the value a variable already has.)
+    pub bound: BTreeSet<String>,
     /// Variables whose list or dict some step changes in place.
     pub mutated: BTreeSet<String>,
 }
@@ -95,15 +97,23 @@ impl Facts {
             match &step.node {
                 Node::Seq { .. } => {}
                 Node::Assign { target, expr } => {
-                    let (root, _) = target.root();
-                    self.assigned.insert(root.to_owned());
+                    if let Place::Var { name, .. } = target {
+                        let rebinds = match update(target, expr) {
+                            None => true,
+                            // `s += t` binds `s`.
+                            Some(u) => u.op == UpdateOp::Concat && expr.ty == Some(Type::String),
+                        };
+                        if rebinds {
+                            self.bound.insert(name.clone());
+                        }
+                    }
                     place_reads(target, &mut self.read);
                     expr_reads(expr, &mut self.read);
                 }
                 Node::If { cond, .. } => expr_reads(cond, &mut self.read),
                 Node::Loop { iter, .. } => {
                     if let Some(v) = loop_var(iter) {
-                        self.assigned.insert(v.to_owned());
+                        self.bound.insert(v.to_owned());
                     }
                     for e in iter_exprs(iter) {
                         expr_reads(e, &mut self.read);

@@ -257,7 +257,7 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
         err = IsuError("missing_key", f"the key {_json.dumps(e.args[0])} is not in the map")
     elif isinstance(e, ZeroDivisionError):
         err = IsuError("division_by_zero", "division by zero")
-    elif isinstance(e, NameError):
+    elif isinstance(e, UnboundLocalError):
         err = IsuError("uninitialized_read", f"`{_NAMES.get(e.name, e.name)}` is read before any assignment to it")
     else:
         return e

@@ -113,9 +113,9 @@ impl Gen {
             .facts
             .var(name)
             .ok_or_else(|| invalid(format!("`{name}` is not declared")))?;
-        if v.kind == VarKind::Local && !self.facts.assigned.contains(name) {
-            // No step assigns it, so every read fails (the validator refuses
-            // most such programs); Python would take it for a global.
+        if v.kind == VarKind::Local && !self.facts.bound.contains(name) {
+            // No statement binds it, so every read fails (the validator
+            // refuses most such programs); Python would take it for a global.
             return Ok(Py::call("_uninitialized", &[Py::atom(py_str(name))]));
         }
         Ok(Py::atom(v.py.clone()))

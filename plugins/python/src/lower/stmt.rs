@@ -32,7 +32,7 @@ impl Gen {
             .locals
             .iter()
             .filter(|d| {
-                self.facts.read.contains(&d.name.name) && self.facts.assigned.contains(&d.name.name)
+                self.facts.read.contains(&d.name.name) && self.facts.bound.contains(&d.name.name)
             })
             .map(|d| (names::local(&d.name.name), d.ty.clone()))
             .collect();
@@ -68,7 +68,7 @@ impl Gen {
         }
         self.w.close();
         self.w
-            .line("except (IsuError, IndexError, KeyError, ZeroDivisionError, NameError) as _e:");
+            .line("except (IsuError, IndexError, KeyError, ZeroDivisionError, UnboundLocalError) as _e:");
         self.w.block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
         self.w.close();
         Ok(())
@@ -417,7 +417,12 @@ impl Gen {
                 };
                 // `len()` of a range longer than 2^63 - 1 raises OverflowError.
                 let (ai, bi) = (self.interval(start), self.interval(end));
-                let longest = (bi.hi - ai.lo).max(ai.hi - bi.lo);
+                let longest = match (step.is_some(), by.flatten()) {
+                    (false, _) => bi.hi - ai.lo,
+                    (true, Some(c)) if c > 0 => bi.hi - ai.lo,
+                    (true, Some(c)) if c < 0 => ai.hi - bi.lo,
+                    _ => (bi.hi - ai.lo).max(ai.hi - bi.lo),
+                };
                 let count = if longest <= crate::interval::MAX {
                     "len"
                 } else {
