@@ -4,7 +4,7 @@
 //! rather than rebound), so that copies are made exactly where sharing could
 //! be observed.
 
-use isu_plugin_api::{Block, Expr, ExprNode, Iter, Node, Place, Program, Type};
+use isu_plugin_api::{BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a variable is declared.
@@ -350,4 +350,66 @@ pub fn leads_with_read(e: &Expr, p: &Place) -> bool {
         ExprNode::Call { args, .. } => args.first().is_some_and(|a| leads_with_read(a, p)),
         ExprNode::Const { .. } | ExprNode::Var { .. } => false,
     }
+}
+
+/// How every assignment a block makes to an int variable moves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drift {
+    /// Only ever `x = x + c` with `c >= 0` (or `x - c`, `c <= 0`).
+    Up,
+    /// Only ever `x = x - c` with `c >= 0` (or `x + c`, `c <= 0`).
+    Down,
+}
+
+/// Whether the block's assignments to `var` only ever move it one way, so
+/// that a bound it had before a loop over the block holds in every round
+/// and after. `None` when anything else assigns it (a loop over it too).
+pub fn drift(b: &Block, var: &str) -> Option<Drift> {
+    let mut seen: Option<Drift> = None;
+    let mut ok = true;
+    drift_into(b, var, &mut seen, &mut ok);
+    if ok {
+        seen
+    } else {
+        None
+    }
+}
+
+fn drift_into(b: &Block, var: &str, seen: &mut Option<Drift>, ok: &mut bool) {
+    for step in &b.steps {
+        match &step.node {
+            Node::Assign {
+                target: Place::Var { name, .. },
+                expr,
+            } if name == var => match step_of(expr, var) {
+                Some(d) if seen.is_none_or(|s| s == d) => *seen = Some(d),
+                _ => *ok = false,
+            },
+            Node::Loop { iter, .. } if loop_var(iter) == Some(var) => *ok = false,
+            _ => {}
+        }
+        for inner in step.node.blocks() {
+            drift_into(inner, var, seen, ok);
+        }
+    }
+}
+
+/// `x + c` or `x - c` with `c` a constant: the direction it moves `x`.
+fn step_of(e: &Expr, var: &str) -> Option<Drift> {
+    let ExprNode::Binary { op, lhs, rhs } = &e.node else {
+        return None;
+    };
+    let (ExprNode::Var { name }, ExprNode::Const { value: Literal::Int(c) }) = (&lhs.node, &rhs.node)
+    else {
+        return None;
+    };
+    if name != var {
+        return None;
+    }
+    let up = match op {
+        BinaryOp::Add => *c >= 0,
+        BinaryOp::Sub => *c <= 0,
+        _ => return None,
+    };
+    Some(if up { Drift::Up } else { Drift::Down })
 }

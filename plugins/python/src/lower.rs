@@ -7,15 +7,15 @@
 //! tagged with its step for the error table.
 
 mod call;
+mod env;
 mod expr;
 mod stmt;
 
 use crate::facts::Facts;
-use crate::interval::Interval;
 use crate::pytype::Copies;
 use crate::writer::Writer;
+use env::Env;
 use isu_plugin_api::{Expr, PluginDiagnostic, Type};
-use std::collections::BTreeMap;
 
 pub type R<T> = Result<T, PluginDiagnostic>;
 
@@ -38,21 +38,18 @@ pub struct Gen {
     pub facts: Facts,
     pub copies: Copies,
     pub w: Writer,
-    /// Loop variables whose values lie in a known interval inside the body
-    /// being written (their loop sets them; nothing else assigns them there).
-    env: BTreeMap<String, Interval>,
-    /// Loop variables of the loops being written: they hold a value in there.
-    looping: Vec<String>,
+    /// What is known about the variables where the code being written runs.
+    env: Env,
 }
 
 impl Gen {
     pub fn new(facts: Facts, w: Writer) -> Gen {
+        let env = Env::at_start(&facts);
         Gen {
             facts,
             copies: Copies::default(),
             w,
-            env: BTreeMap::new(),
-            looping: Vec::new(),
+            env,
         }
     }
 }

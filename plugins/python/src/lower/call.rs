@@ -135,13 +135,13 @@ impl Gen {
         }
     }
 
-    /// `MAP_HAS(m, k)` as `k in m` (or `k not in m`), unless both can fail:
-    /// Python evaluates `k` first, Isu `m` first; then `None`.
+    /// `MAP_HAS(m, k)` as `k in m` (or `k not in m`), unless both can fail,
+    /// differently: Python evaluates `k` first, Isu `m` first; then `None`.
     pub(super) fn map_has(&mut self, args: &[Expr], negated: bool) -> R<Option<Py>> {
         let [m, k] = args else {
             return Err(invalid("MAP_HAS takes 2 arguments"));
         };
-        if self.can_fail(m) && self.can_fail(k) {
+        if !self.codes(m).commutes(self.codes(k)) {
             return Ok(None);
         }
         let (mp, kp) = (self.expr(m)?, self.expr(k)?);

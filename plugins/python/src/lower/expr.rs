@@ -7,7 +7,7 @@
 //! read right after they are bound, so nesting never mixes them up. Where an
 //! interval shows that a check cannot fire, it is left out.
 
-use super::{invalid, ty, Gen, R};
+use super::{env, invalid, ty, Gen, R};
 use crate::facts::VarKind;
 use crate::interval::{self, Interval};
 use crate::py::{Prec, Py};
@@ -182,13 +182,19 @@ impl Gen {
             | BinaryOp::Le
             | BinaryOp::Gt
             | BinaryOp::Ge => self.compare(op, l, r),
-            BinaryOp::And => {
-                let (a, b) = (self.expr(l)?, self.expr(r)?);
-                Ok(Py::binary(&a, "and", &b, Prec::And))
-            }
-            BinaryOp::Or => {
-                let (a, b) = (self.expr(l)?, self.expr(r)?);
-                Ok(Py::binary(&a, "or", &b, Prec::Or))
+            BinaryOp::And | BinaryOp::Or => {
+                let and = op == BinaryOp::And;
+                let a = self.expr(l)?;
+                // The right side runs only when the left is true (`and`) or
+                // false (`or`), and knows it.
+                let outer = self.env.clone();
+                let mut inner = outer.clone();
+                env::learn(&mut inner, l, and, &|e| self.interval(e));
+                self.env = inner;
+                let b = self.expr(r);
+                self.env = outer;
+                let (word, prec) = if and { ("and", Prec::And) } else { ("or", Prec::Or) };
+                Ok(Py::binary(&a, word, &b?, prec))
             }
         }
     }
@@ -309,7 +315,7 @@ impl Gen {
             ExprNode::Const {
                 value: Literal::Int(v),
             } => Interval::exact(*v),
-            ExprNode::Var { name } => self.env.get(name).copied().unwrap_or(Interval::FULL),
+            ExprNode::Var { name } => self.env.interval(name),
             ExprNode::Unary {
                 op: UnaryOp::Neg,
                 arg,
@@ -337,93 +343,115 @@ impl Gen {
         }
     }
 
-    /// Whether evaluating `e` can raise a runtime error (conservatively).
-    pub fn can_fail(&self, e: &Expr) -> bool {
-        match &e.node {
-            ExprNode::Const { .. } => false,
-            ExprNode::Var { name } => self.may_be_unset(name),
+    /// The runtime errors evaluating `e` can raise (conservatively).
+    pub fn codes(&self, e: &Expr) -> Codes {
+        let own = match &e.node {
+            ExprNode::Const { .. } => Codes::NONE,
+            ExprNode::Var { name } => {
+                if self.may_be_unset(name) {
+                    Codes::UNINITIALIZED
+                } else {
+                    Codes::NONE
+                }
+            }
             ExprNode::Unary { op, arg } => {
-                self.can_fail(arg)
-                    || (*op == UnaryOp::Neg && self.interval(arg).contains(interval::MIN))
+                if *op == UnaryOp::Neg && self.interval(arg).contains(interval::MIN) {
+                    Codes::OVERFLOW
+                } else {
+                    Codes::NONE
+                }
             }
             ExprNode::Binary { op, lhs, rhs } => {
-                let operands = self.can_fail(lhs) || self.can_fail(rhs);
                 let (l, r) = (self.interval(lhs), self.interval(rhs));
-                operands
-                    || match op {
-                        BinaryOp::Add => !l.add(r).fits(),
-                        BinaryOp::Sub => !l.sub(r).fits(),
-                        BinaryOp::Mul => !l.mul(r).fits(),
-                        BinaryOp::Div => {
-                            r.contains(0) || (l.contains(interval::MIN) && r.contains(-1))
-                        }
-                        BinaryOp::Mod => r.contains(0),
-                        _ => false,
-                    }
+                let overflows = match op {
+                    BinaryOp::Add => !l.add(r).fits(),
+                    BinaryOp::Sub => !l.sub(r).fits(),
+                    BinaryOp::Mul => !l.mul(r).fits(),
+                    BinaryOp::Div => l.contains(interval::MIN) && r.contains(-1),
+                    _ => false,
+                };
+                let by_zero = matches!(op, BinaryOp::Div | BinaryOp::Mod) && r.contains(0);
+                let mut c = Codes::NONE;
+                if overflows {
+                    c = c.with(Codes::OVERFLOW);
+                }
+                if by_zero {
+                    c = c.with(Codes::DIVISION_BY_ZERO);
+                }
+                c
             }
-            ExprNode::Index { .. } => true,
-            ExprNode::Call { func, args } => {
-                args.iter().any(|a| self.can_fail(a))
-                    || match (func.as_str(), args.as_slice()) {
-                        (
-                            "LEN" | "MAP_HAS" | "MAP_KEYS" | "TO_STRING" | "LOWER"
-                            | "SPLIT_WHITESPACE" | "MIN" | "MAX" | "MAP_GET_OR",
-                            _,
-                        ) => false,
-                        ("ABS", [a]) => self.interval(a).contains(interval::MIN),
-                        _ => true,
-                    }
-            }
-        }
+            ExprNode::Index { base, .. } => match base.ty {
+                Some(Type::Map(..)) => Codes::MISSING_KEY,
+                _ => Codes::INDEX,
+            },
+            ExprNode::Call { func, args } => match (func.as_str(), args.as_slice()) {
+                (
+                    "LEN" | "MAP_HAS" | "MAP_KEYS" | "TO_STRING" | "LOWER" | "SPLIT_WHITESPACE"
+                    | "MIN" | "MAX" | "MAP_GET_OR",
+                    _,
+                ) => Codes::NONE,
+                ("ABS", [a]) if !self.interval(a).contains(interval::MIN) => Codes::NONE,
+                ("ABS", _) => Codes::OVERFLOW,
+                ("PUSH" | "MAP_SET" | "JOIN" | "CONCAT" | "CHARS", _) => Codes::SIZE,
+                ("POP", _) => Codes::EMPTY,
+                ("SLICE", _) => Codes::INDEX,
+                ("MAP_GET", _) => Codes::MISSING_KEY,
+                ("PARSE_INT", _) => Codes::PARSE_INT,
+                ("REPEAT", _) => Codes::NEGATIVE_COUNT.with(Codes::SIZE),
+                _ => Codes::ANY,
+            },
+        };
+        let children = match &e.node {
+            ExprNode::Const { .. } | ExprNode::Var { .. } => Codes::NONE,
+            ExprNode::Unary { arg, .. } => self.codes(arg),
+            ExprNode::Binary { lhs, rhs, .. } => self.codes(lhs).with(self.codes(rhs)),
+            ExprNode::Index { base, index } => self.codes(base).with(self.codes(index)),
+            ExprNode::Call { args, .. } => args
+                .iter()
+                .fold(Codes::NONE, |c, a| c.with(self.codes(a))),
+        };
+        own.with(children)
     }
 
     /// Whether reading the variable can find it without a value.
     pub fn may_be_unset(&self, name: &str) -> bool {
-        self.facts
-            .var(name)
-            .is_some_and(|v| v.kind == VarKind::Local)
-            && !self.looping.iter().any(|l| l == name)
-    }
-
-    pub(super) fn enter_loop(&mut self, var: Option<&str>, known: Option<Interval>) -> LoopScope {
-        let scope = LoopScope {
-            var: var.map(str::to_owned),
-            previous: var.and_then(|v| self.env.get(v).copied()),
-        };
-        if let Some(v) = var {
-            self.looping.push(v.to_owned());
-            match known {
-                Some(iv) => {
-                    self.env.insert(v.to_owned(), iv);
-                }
-                None => {
-                    self.env.remove(v);
-                }
-            }
-        }
-        scope
-    }
-
-    pub(super) fn leave_loop(&mut self, scope: LoopScope) {
-        if let Some(v) = scope.var {
-            self.looping.pop();
-            match scope.previous {
-                Some(iv) => {
-                    self.env.insert(v, iv);
-                }
-                None => {
-                    self.env.remove(&v);
-                }
-            }
-        }
+        !self.env.is_set(name)
     }
 }
 
-/// What entering a loop body changed, to undo on leaving it.
-#[derive(Debug)]
-pub struct LoopScope {
-    var: Option<String>,
-    previous: Option<Interval>,
+/// A set of runtime error codes, to tell whether two computations that can
+/// fail may be run in either order: only if they cannot fail differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Codes(u16);
+
+impl Codes {
+    pub const NONE: Codes = Codes(0);
+    pub const UNINITIALIZED: Codes = Codes(1);
+    pub const OVERFLOW: Codes = Codes(1 << 1);
+    pub const DIVISION_BY_ZERO: Codes = Codes(1 << 2);
+    pub const INDEX: Codes = Codes(1 << 3);
+    pub const MISSING_KEY: Codes = Codes(1 << 4);
+    pub const SIZE: Codes = Codes(1 << 5);
+    pub const EMPTY: Codes = Codes(1 << 6);
+    pub const NEGATIVE_COUNT: Codes = Codes(1 << 7);
+    pub const PARSE_INT: Codes = Codes(1 << 8);
+    /// Anything (a function this module does not know).
+    pub const ANY: Codes = Codes(u16::MAX);
+
+    pub fn with(self, other: Codes) -> Codes {
+        Codes(self.0 | other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether running `self`'s computation before `other`'s (or after)
+    /// gives the same outcome: one of them cannot fail, or both can fail
+    /// only in one and the same way.
+    pub fn commutes(self, other: Codes) -> bool {
+        (self.0 | other.0).count_ones() <= 1 || self.is_empty() || other.is_empty()
+    }
 }
 
 /// Whether the value of `e` may be an object some variable, element or

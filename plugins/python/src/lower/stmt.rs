@@ -1,6 +1,7 @@
 //! Isu statements as Python lines, each under the comment naming its step.
 
-use super::expr::{is_borrowed, roots, Arith};
+use super::env::{self, Env};
+use super::expr::{is_borrowed, roots, Arith, Codes};
 use super::{invalid, ty, Gen, R};
 use crate::facts::{self, Update, UpdateOp};
 use crate::interval::Interval;
@@ -136,6 +137,7 @@ impl Gen {
         } else {
             (var.py.clone(), var.py.clone())
         };
+        let value = (var.ty == Type::Int).then(|| self.interval(expr));
         match self.top_arith(expr)? {
             Some(a) => {
                 self.w.line(format!("{lhs} = {}", a.py.text));
@@ -150,6 +152,8 @@ impl Gen {
                 self.w.line(format!("{lhs} = {}", v.text));
             }
         }
+        env::evaluated(&mut self.env, expr);
+        self.env.assign(name, value);
         Ok(())
     }
 
@@ -208,8 +212,11 @@ impl Gen {
             UpdateOp::MapSet => {
                 let (k, v) = (arg(0)?, arg(1)?);
                 // Python's `m[k] = v` evaluates v before m and k.
-                let in_order =
-                    !self.can_fail(v) || (!self.can_fail(k) && !self.may_be_unset(name));
+                let mut before = self.codes(k);
+                if self.may_be_unset(name) {
+                    before = before.with(Codes::UNINITIALIZED);
+                }
+                let in_order = self.codes(v).commutes(before);
                 let kp = self.expr(k)?;
                 let vp = self.own(v)?;
                 if in_order {
@@ -231,6 +238,9 @@ impl Gen {
                 }
                 self.size_check(&p, "CONCAT's result");
             }
+        }
+        for a in up.rest {
+            env::evaluated(&mut self.env, a);
         }
         Ok(())
     }
@@ -265,18 +275,24 @@ impl Gen {
         }
     }
 
-    /// Whether walking an element target from its variable outward can fail.
-    fn path_can_fail(&self, p: &Place, last: bool) -> R<bool> {
+    /// The errors walking an element target from its variable outward can
+    /// raise, up to the store (`last`: this is the level stored into).
+    fn target_codes(&self, p: &Place, last: bool) -> R<Codes> {
         match p {
-            Place::Var { name, .. } => Ok(self.may_be_unset(name)),
+            Place::Var { name, .. } => Ok(if self.may_be_unset(name) {
+                Codes::UNINITIALIZED
+            } else {
+                Codes::NONE
+            }),
             Place::Index { base, index, .. } => {
-                let bt = self.place_type(base)?;
-                let level = match bt {
-                    Type::Array(_) => true,
-                    Type::Map(..) => !last,
-                    _ => true,
+                let level = match self.place_type(base)? {
+                    Type::Map(..) if last => Codes::NONE,
+                    Type::Map(..) => Codes::MISSING_KEY,
+                    _ => Codes::INDEX,
                 };
-                Ok(level || self.can_fail(index) || self.path_can_fail(base, false)?)
+                Ok(level
+                    .with(self.codes(index))
+                    .with(self.target_codes(base, false)?))
             }
         }
     }
@@ -306,9 +322,8 @@ impl Gen {
             return Err(invalid("an element target without an index"));
         };
         let base_ty = self.place_type(base)?;
-        let inline = !self.can_fail(expr)
-            || facts::leads_with_read(expr, target)
-            || !self.path_can_fail(target, true)?;
+        let inline = self.codes(expr).commutes(self.target_codes(target, true)?)
+            || facts::leads_with_read(expr, target);
         let v = self.own(expr)?;
         if inline {
             let (b, _) = self.place_read(base)?;
@@ -330,6 +345,7 @@ impl Gen {
                     self.size_check(&m, "the map");
                 }
             }
+            self.learn_from_target(target, expr);
             return Ok(());
         }
         let (root, _) = target.root();
@@ -365,21 +381,54 @@ impl Gen {
                 self.size_check("_p", "the map");
             }
         }
+        self.learn_from_target(target, expr);
         Ok(())
+    }
+
+    /// What is known where `cond` was just found `truth`.
+    fn learned(&self, cond: &Expr, truth: bool) -> Env {
+        let mut env = self.env.clone();
+        env::learn(&mut env, cond, truth, &|e| self.interval(e));
+        env
+    }
+
+    /// What an element assignment that went through tells: its keys and
+    /// EXPR were evaluated, and an array key indexed its array.
+    fn learn_from_target(&mut self, target: &Place, expr: &Expr) {
+        let mut p = target;
+        while let Place::Index { base, index, .. } = p {
+            env::evaluated(&mut self.env, index);
+            if let (Ok(Type::Array(_)), ExprNode::Var { name }) = (self.place_type(base), &index.node) {
+                self.env
+                    .refine(name, Interval::new(0, crate::interval::MAX_LEN - 1));
+            }
+            p = base;
+        }
+        env::evaluated(&mut self.env, expr);
     }
 
     fn branch(&mut self, cond: &Expr, then_block: &Block, else_block: &Block) -> R<()> {
         let c = self.expr(cond)?;
+        let before = self.env.clone();
         self.w.line(format!("if {}:", c.text));
         self.w.open();
+        self.env = self.learned(cond, true);
         self.block(then_block)?;
+        let after_then = std::mem::replace(&mut self.env, before);
         self.w.close();
+        self.env = self.learned(cond, false);
         if !else_block.steps.is_empty() {
             self.w.line("else:");
             self.w.open();
             self.block(else_block)?;
             self.w.close();
         }
+        // A branch that returns does not reach what follows.
+        self.env = match (always_returns(then_block), always_returns(else_block)) {
+            (true, _) => std::mem::take(&mut self.env),
+            (false, true) => after_then,
+            (false, false) => after_then.join(&self.env),
+        };
         Ok(())
     }
 
@@ -402,38 +451,56 @@ impl Gen {
             } => {
                 let a = self.expr(start)?;
                 let b = self.expr(end)?;
-                let by = step.as_ref().map(const_int);
+                let by = step.as_ref().map(|s| self.interval(s));
                 let from_zero = const_int(start) == Some(0);
                 let seq = match (step, by) {
                     (None, _) if from_zero => Py::call("range", &[b]),
                     (None, _) => Py::call("range", &[a, b]),
-                    (Some(_), Some(Some(c))) if c != 0 => {
-                        Py::call("range", &[a, b, Py::atom(c.to_string())])
+                    // Python's range refuses a step of 0 with a ValueError.
+                    (Some(s), Some(iv)) if !iv.contains(0) => {
+                        let s = self.expr(s)?;
+                        Py::call("range", &[a, b, s])
                     }
                     (Some(s), _) => {
                         let s = self.expr(s)?;
                         Py::call("_range", &[a, b, s])
                     }
                 };
-                // `len()` of a range longer than 2^63 - 1 raises OverflowError.
                 let (ai, bi) = (self.interval(start), self.interval(end));
-                let longest = match (step.is_some(), by.flatten()) {
-                    (false, _) => bi.hi - ai.lo,
-                    (true, Some(c)) if c > 0 => bi.hi - ai.lo,
-                    (true, Some(c)) if c < 0 => ai.hi - bi.lo,
-                    _ => (bi.hi - ai.lo).max(ai.hi - bi.lo),
+                let (up, down) = match by {
+                    None => (true, false),
+                    Some(iv) => (iv.hi > 0, iv.lo < 0),
                 };
+                // `len()` of a range longer than 2^63 - 1 raises OverflowError.
+                let mut longest = 0;
+                if up {
+                    longest = longest.max(bi.hi - ai.lo);
+                }
+                if down {
+                    longest = longest.max(ai.hi - bi.lo);
+                }
                 let count = if longest <= crate::interval::MAX {
                     "len"
                 } else {
                     "_rounds"
                 };
-                let known = if facts::assigns(body).contains(&var.name) {
-                    None
-                } else {
-                    Some(self.range_interval(start, end, by.flatten(), step.is_some()))
-                };
-                self.for_loop(&var.name, seq, count, innermost, body, known)
+                let mut values = Interval::new(ai.lo.min(bi.lo), ai.hi.max(bi.hi));
+                if !down {
+                    values = Interval::new(ai.lo, ai.lo.max(bi.hi - 1));
+                } else if !up {
+                    values = Interval::new(ai.hi.min(bi.lo + 1), ai.hi);
+                }
+                for e in [start, end].into_iter().chain(step.iter()) {
+                    env::evaluated(&mut self.env, e);
+                }
+                self.env.widen_for(body);
+                let outside = self.env.clone();
+                self.env.assign(&var.name, Some(values));
+                let r = self.for_loop(&var.name, seq, count, innermost, body);
+                self.env = outside;
+                // Zero rounds or some: its old value or a new one.
+                self.env.forget(&var.name);
+                r
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
@@ -453,22 +520,36 @@ impl Gen {
                     };
                 let s = self.expr(seq)?;
                 let s = if snapshot { self.copies.copy(&t, &s) } else { s };
-                self.for_loop(&var.name, s, "len", innermost, body, None)
+                env::evaluated(&mut self.env, seq);
+                self.env.widen_for(body);
+                let outside = self.env.clone();
+                self.env.assign(&var.name, None);
+                let r = self.for_loop(&var.name, s, "len", innermost, body);
+                self.env = outside;
+                self.env.forget(&var.name);
+                r
             }
             Iter::While { cond, .. } => {
+                // COND runs before every round, where only what holds in
+                // every round is known.
+                self.env.widen_for(body);
+                let outside = self.env.clone();
                 let c = self.expr(cond)?;
                 self.w.line(format!("while {}:", c.text));
                 self.w.open();
                 self.spend_round();
-                let scope = self.enter_loop(None, None);
+                self.env = self.learned(cond, true);
                 let r = self.block(body);
-                self.leave_loop(scope);
+                self.env = outside;
+                self.env = self.learned(cond, false);
                 self.w.close();
                 r
             }
         }
     }
 
+    /// A `for` loop over `seq` (a range or an array); `count` is the function
+    /// that counts its rounds.
     fn for_loop(
         &mut self,
         var: &str,
@@ -476,42 +557,36 @@ impl Gen {
         count: &str,
         innermost: bool,
         body: &Block,
-        known: Option<Interval>,
     ) -> R<()> {
         let target = if self.facts.read.contains(var) {
             self.var(var)?.text
         } else {
             "_".to_owned()
         };
-        if innermost {
-            let s = if seq.is_simple() {
-                seq.text
-            } else {
-                self.w.line(format!("_seq = {}", seq.text));
-                "_seq".to_owned()
-            };
-            self.w.line(format!("_fuel -= {count}({s})"));
-            self.w.line(format!(
-                "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
-            ));
-            self.w.open();
-            let scope = self.enter_loop(Some(var), known);
-            let r = self.block(body);
-            self.leave_loop(scope);
-            self.w.close();
-            // The rounds the fuel covered ran; one more would have been needed.
-            self.w.line("if _fuel < 0:");
-            self.w.block(|w| w.line("_step_limit()"));
-            return r;
-        } else {
+        if !innermost {
             self.w.line(format!("for {target} in {}:", seq.text));
             self.w.open();
             self.spend_round();
+            let r = self.block(body);
+            self.w.close();
+            return r;
         }
-        let scope = self.enter_loop(Some(var), known);
+        let s = if seq.is_simple() {
+            seq.text
+        } else {
+            self.w.line(format!("_seq = {}", seq.text));
+            "_seq".to_owned()
+        };
+        self.w.line(format!("_fuel -= {count}({s})"));
+        self.w.line(format!(
+            "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
+        ));
+        self.w.open();
         let r = self.block(body);
-        self.leave_loop(scope);
         self.w.close();
+        // The rounds the fuel covered ran; one more would have been needed.
+        self.w.line("if _fuel < 0:");
+        self.w.block(|w| w.line("_step_limit()"));
         r
     }
 
@@ -519,17 +594,6 @@ impl Gen {
         self.w.line("_fuel -= 1");
         self.w.line("if _fuel < 0:");
         self.w.block(|w| w.line("_step_limit()"));
-    }
-
-    /// The values a range loop's variable takes.
-    fn range_interval(&self, start: &Expr, end: &Expr, by: Option<i64>, explicit: bool) -> Interval {
-        let (a, b) = (self.interval(start), self.interval(end));
-        match (explicit, by) {
-            (false, _) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
-            (true, Some(c)) if c > 0 => Interval::new(a.lo, a.lo.max(b.hi - 1)),
-            (true, Some(c)) if c < 0 => Interval::new(a.hi.min(b.lo + 1), a.hi),
-            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
-        }
     }
 
     fn ret(&mut self, expr: &Expr) -> R<()> {
