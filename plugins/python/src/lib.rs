@@ -61,11 +61,11 @@ impl Backend for PythonBackend {
         }
         if let Some(other) = options.emit.iter().find(|k| *k != KIND) {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_feature",
+                "unsupported_emit",
                 format!("the Python backend cannot emit `{other}`, only `{KIND}`"),
             )]);
         }
-        let text = module::module(program).map_err(|d| vec![d])?;
+        let text = module::module(program, &options.lowerings).map_err(|d| vec![d])?;
         Ok(vec![Artifact {
             kind: KIND.into(),
             file_name: format!("{}.py", names::function(&program.func.name.name)),

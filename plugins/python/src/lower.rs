@@ -16,6 +16,7 @@ use crate::pytype::Copies;
 use crate::writer::Writer;
 use env::Env;
 use isu_plugin_api::{Expr, PluginDiagnostic, Type};
+use std::collections::BTreeSet;
 
 pub type R<T> = Result<T, PluginDiagnostic>;
 
@@ -40,16 +41,19 @@ pub struct Gen {
     pub w: Writer,
     /// What is known about the variables where the code being written runs.
     env: Env,
+    /// The Python names of the pack functions the module defines.
+    packs: BTreeSet<String>,
 }
 
 impl Gen {
-    pub fn new(facts: Facts, w: Writer) -> Gen {
+    pub fn new(facts: Facts, w: Writer, packs: BTreeSet<String>) -> Gen {
         let env = Env::at_start(&facts);
         Gen {
             facts,
             copies: Copies::default(),
             w,
             env,
+            packs,
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::facts::Facts;
 use crate::lower::{invalid, Gen, R};
 use crate::writer::Writer;
 use crate::{names, pytype, text};
-use isu_plugin_api::{Program, IIR_FORMAT};
+use isu_plugin_api::{Lowering, Program, IIR_FORMAT};
 use std::fmt::Write as _;
 
 /// The lint rules (ruff's) whose advice would change the program's shape
@@ -27,8 +27,9 @@ pub const RUNTIME: &str = include_str!("runtime.py");
 const MAX_INDENT: usize = 90;
 const MAX_BRACKETS: usize = 180;
 
-/// The Python module of a canonical, validated program.
-pub fn module(program: &Program) -> R<String> {
+/// The Python module of a canonical, validated program, with the
+/// definitions of the pack functions it calls.
+pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     check_names(program)?;
     let func = &program.func.name.name;
     let py_name = names::function(func);
@@ -57,6 +58,19 @@ pub fn module(program: &Program) -> R<String> {
     for line in RUNTIME.lines() {
         w.raw(line);
     }
+    let mut packs: Vec<&Lowering> = lowerings.iter().collect();
+    packs.sort_by(|a, b| a.function.cmp(&b.function));
+    for l in &packs {
+        w.blank();
+        w.blank();
+        w.raw(format!(
+            "# The pack function {}, as its pack defines it for Python.",
+            text::comment(&l.function)
+        ));
+        for line in l.source.trim_end().lines() {
+            w.raw(line);
+        }
+    }
     w.blank();
     w.blank();
     w.raw("# ---------------------------------------------------------------------------");
@@ -69,7 +83,8 @@ pub fn module(program: &Program) -> R<String> {
         ));
     }
     let facts = Facts::of(program);
-    let mut gen = Gen::new(facts, w);
+    let pack_names = packs.iter().map(|l| names::pack_function(&l.function)).collect();
+    let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
     let Gen {
         facts, copies, w, ..
@@ -97,6 +112,18 @@ pub fn module(program: &Program) -> R<String> {
     w.raw("# Isu names the function's variables had to change.");
     w.raw(format!("_NAMES = {{{}}}", renamed.join(", ")));
     w.raw(format!("_FUNC_NAME = {}", text::py_str(func)));
+    let pack_set: Vec<String> = packs
+        .iter()
+        .map(|l| text::py_str(&names::pack_function(&l.function)))
+        .collect();
+    w.raw(format!(
+        "_PACK_FUNCTIONS = {}",
+        if pack_set.is_empty() {
+            "frozenset()".to_owned()
+        } else {
+            format!("frozenset(({},))", pack_set.join(", "))
+        }
+    ));
     let args: Vec<String> = program
         .func
         .args

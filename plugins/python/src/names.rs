@@ -7,6 +7,8 @@
 //! appended. The mapping is injective: the generated code's own names all
 //! start with `_` and never end with one, and a name that already ends in `_`
 //! is renamed too, so `len` -> `len_` cannot meet an Isu `len_` (-> `len__`).
+//! Names with `__` inside are renamed as well: pack functions are defined as
+//! `ns__NAME` (`math__GCD`), and no Isu name may meet one.
 
 /// Python's keywords and soft keywords.
 const KEYWORDS: &[&str] = &[
@@ -60,6 +62,12 @@ pub fn local(name: &str) -> String {
     }
 }
 
+/// The Python name of a pack function: `math.GCD` is `math__GCD`, the name
+/// its lowering defines (spec/plugin-abi.md).
+pub fn pack_function(name: &str) -> String {
+    name.replace('.', "__")
+}
+
 /// The Python name of the Isu function.
 pub fn function(name: &str) -> String {
     if needs_rename(name) || MODULE_NAMES.contains(&name) {
@@ -73,6 +81,8 @@ fn needs_rename(name: &str) -> bool {
     name.is_empty()
         || name.starts_with('_')
         || name.ends_with('_')
+        // Pack functions are defined as `ns__NAME`.
+        || name.contains("__")
         || KEYWORDS.contains(&name)
         || BUILTINS.contains(&name)
         || AMBIGUOUS.contains(&name)
@@ -105,6 +115,7 @@ mod tests {
         assert_eq!(local("l"), "l_");
         assert_eq!(local("_t"), "_t_");
         assert_eq!(local("len_"), "len__");
+        assert_eq!(local("math__GCD"), "math__GCD_");
         assert_eq!(function("run"), "run_");
         assert_eq!(local("run"), "run");
     }

@@ -246,10 +246,36 @@ def _result(v, ty, max_size: int):
     return v
 
 
+# The runtime error codes (spec/errors.md). A pack function's Python
+# definition reports one by raising any exception with the code as its
+# first argument: raise OverflowError("int_overflow").
+_RUNTIME_CODES = frozenset((
+    "int_overflow", "division_by_zero", "index_out_of_range", "missing_key", "zero_step",
+    "parse_int_failed", "empty_collection", "negative_count", "uninitialized_read",
+    "no_return", "step_limit", "size_limit", "invalid_argument",
+))
+
+# What the generated function turns into Isu errors (_at_step says how).
+_ERRORS = (IsuError, ArithmeticError, LookupError, ValueError, UnboundLocalError)
+
+
+def _pack_function(e: BaseException) -> str | None:
+    """The pack function e came out of, if it did."""
+    tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
+    if tb is None or tb.tb_frame.f_code.co_name not in _PACK_FUNCTIONS:
+        return None
+    return tb.tb_frame.f_code.co_name
+
+
 def _at_step(e: BaseException, steps: dict) -> BaseException:
     """The Isu error for an exception that stopped the generated function,
     with the step of the line it came from; any other exception unchanged."""
-    if isinstance(e, IsuError):
+    pack = _pack_function(e)
+    if pack is not None:
+        if not (e.args and e.args[0] in _RUNTIME_CODES):
+            return e
+        err = IsuError(e.args[0], f"{pack.replace('__', '.', 1)} failed: {e!r}")
+    elif isinstance(e, IsuError):
         err = e
     elif isinstance(e, IndexError):
         err = IsuError("index_out_of_range", "an array index past the end")

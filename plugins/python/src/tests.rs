@@ -71,3 +71,60 @@ fn sum_evens_runs() {
     );
     println!("{}", source(&p));
 }
+
+fn with_packs(p: &Program, args: &str) -> String {
+    use isu_plugin_api::{Lowering, Pack};
+    let pack = isu_pack_math::MathPack;
+    let lowerings: Vec<Lowering> = ["GCD", "IS_PRIME"]
+        .iter()
+        .map(|f| Lowering {
+            function: format!("math.{f}"),
+            target: "python".into(),
+            source: pack.lower(f, "python").expect("a python lowering"),
+        })
+        .collect();
+    let options = CompileOptions {
+        target: "python".into(),
+        emit: vec![],
+        lowerings,
+    };
+    let a = PythonBackend.compile(p, &options).expect("compiles");
+    let args: Literal = serde_json::from_str(args).expect("args");
+    match PythonBackend.execute(&a, &args, &LIMITS) {
+        Ok(v) => v.to_string(),
+        Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
+    }
+}
+
+#[test]
+fn pack_functions_are_called_and_their_errors_located() {
+    let a = || var("a", Type::Int);
+    let p = program(
+        "gcd_of",
+        &[("a", Type::Int), ("b", Type::Int)],
+        Type::Int,
+        vec![],
+        &[],
+        vec![
+            if_(
+                "S1",
+                call("math.IS_PRIME", vec![a()], Type::Bool),
+                vec![ret("S1_1", int(-1))],
+                vec![],
+            ),
+            ret(
+                "S2",
+                call("math.GCD", vec![a(), var("b", Type::Int)], Type::Int),
+            ),
+        ],
+    );
+    assert_eq!(with_packs(&p, r#"{"a": 12, "b": -18}"#), "6");
+    assert_eq!(with_packs(&p, r#"{"a": 7, "b": 1}"#), "-1");
+    assert_eq!(
+        with_packs(&p, r#"{"a": -9223372036854775808, "b": 0}"#),
+        "error int_overflow at S2"
+    );
+    // Without the pack's definition there is nothing to call.
+    let missing = PythonBackend.compile(&p, &CompileOptions::default());
+    assert!(matches!(missing, Err(d) if d[0].code == "unsupported_feature"));
+}

@@ -7,7 +7,7 @@
 
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
-use crate::pytype;
+use crate::{names, pytype};
 use isu_plugin_api::{Expr, Type};
 
 const MAX_SIZE: &str = "_max_size";
@@ -20,10 +20,15 @@ impl Gen {
             "PUSH" | "MAP_HAS" | "MAP_GET" | "JOIN" | "MIN" | "MAX" | "CONCAT" | "REPEAT" => 2,
             "SLICE" | "MAP_SET" | "MAP_GET_OR" => 3,
             _ if func.contains('.') => {
-                return Err(isu_plugin_api::PluginDiagnostic::backend(
-                    "unsupported_feature",
-                    format!("the Python backend has no implementation of the pack function `{func}`"),
-                ))
+                let name = names::pack_function(func);
+                if !self.packs.contains(&name) {
+                    return Err(isu_plugin_api::PluginDiagnostic::backend(
+                        "unsupported_feature",
+                        format!("no Python definition of the pack function `{func}` was given"),
+                    )
+                    .with_hint("load the pack that defines it (isu-plugins.toml)"));
+                }
+                return Ok(Py::call(&name, &self.exprs(args)?));
             }
             _ => return Err(invalid(format!("`{func}` is not a standard function"))),
         };

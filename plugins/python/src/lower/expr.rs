@@ -460,6 +460,8 @@ pub fn is_borrowed(e: &Expr) -> bool {
     match &e.node {
         ExprNode::Var { .. } | ExprNode::Index { .. } => true,
         ExprNode::Call { func, .. } => match func.as_str() {
+            // A pack function might give back one of its arguments.
+            f if f.contains('.') => true,
             "MAP_GET" | "MAP_GET_OR" => true,
             // A slice is a new list whose elements are the old ones.
             "SLICE" => e

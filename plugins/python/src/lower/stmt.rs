@@ -69,7 +69,7 @@ impl Gen {
         }
         self.w.close();
         self.w
-            .line("except (IsuError, IndexError, KeyError, ZeroDivisionError, UnboundLocalError) as _e:");
+            .line("except _ERRORS as _e:");
         self.w.block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
         self.w.close();
         Ok(())
