@@ -139,7 +139,12 @@ pub fn set(id: &str, name: &str, expr: Expr) -> Step {
 }
 
 pub fn seq(id: &str, steps: Vec<Step>) -> Step {
-    step(id, Node::Seq { block: block(steps) })
+    step(
+        id,
+        Node::Seq {
+            block: block(steps),
+        },
+    )
 }
 
 pub fn if_(id: &str, cond: Expr, then: Vec<Step>, els: Vec<Step>) -> Step {

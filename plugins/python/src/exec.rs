@@ -90,7 +90,11 @@ pub fn execute(
             Err(failed(format!(
                 "the Python module failed ({}): {}",
                 output.status,
-                tail(if stderr.trim().is_empty() { &stdout } else { &stderr })
+                tail(if stderr.trim().is_empty() {
+                    &stdout
+                } else {
+                    &stderr
+                })
             )))
         }
     }
@@ -113,7 +117,10 @@ fn interpreter() -> Result<String, PluginDiagnostic> {
             if out.status.success() && !path.is_empty() {
                 Ok(path)
             } else {
-                Err(format!("`{name}` did not say where its interpreter is ({})", out.status))
+                Err(format!(
+                    "`{name}` did not say where its interpreter is ({})",
+                    out.status
+                ))
             }
         })
         .clone()
@@ -197,7 +204,10 @@ mod tests {
         let err: Result<Outcome, _> = serde_json::from_str(
             r#"{"error": {"code": "int_overflow", "step": "S2", "message": "m"}}"#,
         );
-        assert!(matches!(err, Ok(Outcome::Error(RuntimeError { step: Some(_), .. }))));
+        assert!(matches!(
+            err,
+            Ok(Outcome::Error(RuntimeError { step: Some(_), .. }))
+        ));
         let bad: Result<Outcome, _> = serde_json::from_str(r#"{"ok": 1.5}"#);
         assert!(bad.is_err());
     }

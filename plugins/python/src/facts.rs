@@ -399,7 +399,12 @@ fn step_of(e: &Expr, var: &str) -> Option<Drift> {
     let ExprNode::Binary { op, lhs, rhs } = &e.node else {
         return None;
     };
-    let (ExprNode::Var { name }, ExprNode::Const { value: Literal::Int(c) }) = (&lhs.node, &rhs.node)
+    let (
+        ExprNode::Var { name },
+        ExprNode::Const {
+            value: Literal::Int(c),
+        },
+    ) = (&lhs.node, &rhs.node)
     else {
         return None;
     };

@@ -53,31 +53,11 @@ impl Interval {
         self.lo <= v && v <= self.hi
     }
 
-    pub fn add(self, o: Interval) -> Interval {
-        Interval::new(self.lo + o.lo, self.hi + o.hi)
-    }
-
-    pub fn sub(self, o: Interval) -> Interval {
-        Interval::new(self.lo - o.hi, self.hi - o.lo)
-    }
-
-    /// Products of 64-bit bounds fit in 128 bits.
-    pub fn mul(self, o: Interval) -> Interval {
-        let c = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi];
-        let lo = c.iter().copied().min().unwrap_or(MIN);
-        let hi = c.iter().copied().max().unwrap_or(MAX);
-        Interval::new(lo, hi)
-    }
-
-    pub fn neg(self) -> Interval {
-        Interval::new(-self.hi, -self.lo)
-    }
-
     pub fn abs(self) -> Interval {
         if self.lo >= 0 {
             self
         } else if self.hi <= 0 {
-            self.neg()
+            -self
         } else {
             Interval::new(0, self.hi.max(-self.lo))
         }
@@ -93,7 +73,7 @@ impl Interval {
 
     /// `(mod a b)` for a known divisor interval not containing 0: the
     /// remainder is smaller than the divisor's magnitude, with the sign of `a`.
-    pub fn rem(self, divisor: Interval) -> Interval {
+    pub fn remainder(self, divisor: Interval) -> Interval {
         let m = divisor.abs().hi - 1;
         let lo = if self.lo < 0 { -m.min(-self.lo) } else { 0 };
         let hi = if self.hi > 0 { m.min(self.hi) } else { 0 };
@@ -112,6 +92,43 @@ impl Interval {
     }
 }
 
+impl std::ops::Add for Interval {
+    type Output = Interval;
+    fn add(self, o: Interval) -> Interval {
+        Interval::new(self.lo + o.lo, self.hi + o.hi)
+    }
+}
+
+impl std::ops::Sub for Interval {
+    type Output = Interval;
+    fn sub(self, o: Interval) -> Interval {
+        Interval::new(self.lo - o.hi, self.hi - o.lo)
+    }
+}
+
+/// Products of 64-bit bounds fit in 128 bits.
+impl std::ops::Mul for Interval {
+    type Output = Interval;
+    fn mul(self, o: Interval) -> Interval {
+        let c = [
+            self.lo * o.lo,
+            self.lo * o.hi,
+            self.hi * o.lo,
+            self.hi * o.hi,
+        ];
+        let lo = c.iter().copied().min().unwrap_or(MIN);
+        let hi = c.iter().copied().max().unwrap_or(MAX);
+        Interval::new(lo, hi)
+    }
+}
+
+impl std::ops::Neg for Interval {
+    type Output = Interval;
+    fn neg(self) -> Interval {
+        Interval::new(-self.hi, -self.lo)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,13 +137,13 @@ mod tests {
     fn arithmetic_on_intervals() {
         let a = Interval::new(0, 10);
         let b = Interval::new(-3, 5);
-        assert_eq!(a.add(b), Interval::new(-3, 15));
-        assert_eq!(a.sub(b), Interval::new(-5, 13));
-        assert_eq!(a.mul(b), Interval::new(-30, 50));
-        assert_eq!(b.neg(), Interval::new(-5, 3));
+        assert_eq!((a + b), Interval::new(-3, 15));
+        assert_eq!((a - b), Interval::new(-5, 13));
+        assert_eq!((a * b), Interval::new(-30, 50));
+        assert_eq!((-b), Interval::new(-5, 3));
         assert_eq!(b.abs(), Interval::new(0, 5));
-        assert_eq!(b.rem(Interval::exact(2)), Interval::new(-1, 1));
-        assert_eq!(a.rem(Interval::exact(-4)), Interval::new(0, 3));
+        assert_eq!(b.remainder(Interval::exact(2)), Interval::new(-1, 1));
+        assert_eq!(a.remainder(Interval::exact(-4)), Interval::new(0, 3));
         assert_eq!(b.quot(Interval::exact(2)), Interval::new(-3, 5));
         assert_eq!(b.quot(Interval::exact(-2)), Interval::new(-5, 5));
     }
@@ -134,10 +151,13 @@ mod tests {
     #[test]
     fn overflow_shows_as_not_fitting() {
         let full = Interval::FULL;
-        assert!(!full.add(Interval::exact(1)).fits());
-        assert!(Interval::LEN.add(Interval::exact(1)).fits());
-        assert!(!Interval::exact(i64::MIN).neg().fits());
-        assert!(!full.mul(full).fits());
-        assert_eq!(full.add(Interval::exact(1)).clamp(), Interval::new(MIN + 1, MAX));
+        assert!(!(full + Interval::exact(1)).fits());
+        assert!((Interval::LEN + Interval::exact(1)).fits());
+        assert!(!(-Interval::exact(i64::MIN)).fits());
+        assert!(!(full * full).fits());
+        assert_eq!(
+            (full + Interval::exact(1)).clamp(),
+            Interval::new(MIN + 1, MAX)
+        );
     }
 }

@@ -26,8 +26,7 @@ pub mod text;
 mod writer;
 
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic,
-    Program,
+    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
 };
 
 /// The artifact kind (and the only target) of this backend.

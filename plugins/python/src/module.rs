@@ -83,7 +83,10 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         ));
     }
     let facts = Facts::of(program);
-    let pack_names = packs.iter().map(|l| names::pack_function(&l.function)).collect();
+    let pack_names = packs
+        .iter()
+        .map(|l| names::pack_function(&l.function))
+        .collect();
     let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
     let Gen {
@@ -128,7 +131,13 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         .func
         .args
         .iter()
-        .map(|d| format!("({}, {})", text::py_str(&d.name.name), pytype::descriptor(&d.ty)))
+        .map(|d| {
+            format!(
+                "({}, {})",
+                text::py_str(&d.name.name),
+                pytype::descriptor(&d.ty)
+            )
+        })
         .collect();
     w.raw(format!("_ARGS = ({})", tuple(&args)));
     w.raw(format!(

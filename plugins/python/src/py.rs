@@ -112,7 +112,10 @@ mod tests {
         assert_eq!(right.text, "a - (a + b)");
         let cmp = Py::compare(&Py::compare(&a, "<", &sum), "==", &Py::atom("True"));
         assert_eq!(cmp.text, "(a < a + b) == True");
-        let neg = Py::new(format!("-{}", Py::new("-x", Prec::Unary).above(Prec::Unary)), Prec::Unary);
+        let neg = Py::new(
+            format!("-{}", Py::new("-x", Prec::Unary).above(Prec::Unary)),
+            Prec::Unary,
+        );
         assert_eq!(neg.text, "-(-x)");
     }
 

@@ -143,9 +143,15 @@ mod tests {
         assert_eq!(c.function(&Type::map(Type::String, Type::Int)), "dict.copy");
         let defs = c.definitions().join("\n");
         assert!(defs.contains("def _copy_list_list_int(v: list[list[int]]) -> list[list[int]]:\n    return [x.copy() for x in v]"), "{defs}");
-        assert!(defs.contains("    return [_copy_list_list_int(x) for x in v]"), "{defs}");
+        assert!(
+            defs.contains("    return [_copy_list_list_int(x) for x in v]"),
+            "{defs}"
+        );
         let mut m = Copies::default();
         m.function(&Type::map(Type::Int, Type::array(Type::Bool)));
-        assert!(m.definitions().join("\n").contains("return {k: x.copy() for k, x in v.items()}"));
+        assert!(m
+            .definitions()
+            .join("\n")
+            .contains("return {k: x.copy() for k, x in v.items()}"));
     }
 }

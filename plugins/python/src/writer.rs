@@ -118,7 +118,11 @@ mod tests {
         });
         assert_eq!(
             w.step_lines(),
-            &[(3, "S1".to_owned()), (4, "S1".to_owned()), (5, "S1".to_owned())]
+            &[
+                (3, "S1".to_owned()),
+                (4, "S1".to_owned()),
+                (5, "S1".to_owned())
+            ]
         );
         assert_eq!(w.deepest(), 2);
         assert_eq!(

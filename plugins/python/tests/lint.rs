@@ -26,10 +26,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "isu-python-{tag}-{}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("isu-python-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         Scratch(dir)
@@ -97,7 +94,13 @@ fn every_module_compiles_and_passes_ruff() {
     };
     let out = Command::new(&ruff[0])
         .args(&ruff[1..])
-        .args(["check", "--isolated", "--no-cache", "--output-format", "concise"])
+        .args([
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--output-format",
+            "concise",
+        ])
         .arg(&scratch.0)
         .output()
         .expect("ruff runs");

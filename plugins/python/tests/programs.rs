@@ -30,7 +30,9 @@ fn runs(text: &str) -> Vec<(Literal, String)> {
         let expected = if expected.starts_with("error ") {
             expected.to_owned()
         } else {
-            serde_json::from_str::<Literal>(expected).expect("value").to_string()
+            serde_json::from_str::<Literal>(expected)
+                .expect("value")
+                .to_string()
         };
         out.push((args, expected));
     }
@@ -85,5 +87,9 @@ fn every_program_gives_its_expected_results() {
             }
         }
     }
-    assert!(failures.is_empty(), "{count} runs:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{count} runs:\n{}",
+        failures.join("\n")
+    );
 }

@@ -58,7 +58,10 @@ impl Gen {
             "MAP_GET" => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
-                Py::new(format!("{}[{}]", m.at(Prec::Primary), k.text), Prec::Primary)
+                Py::new(
+                    format!("{}[{}]", m.at(Prec::Primary), k.text),
+                    Prec::Primary,
+                )
             }
             "MAP_SET" => {
                 let m = self.own(&args[0])?;

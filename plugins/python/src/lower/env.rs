@@ -250,10 +250,20 @@ mod tests {
         assert_eq!(env.interval("j"), Interval::FULL);
         // (not (lt 10 i)): i <= 10.
         let mut env = Env::default();
-        learn(&mut env, &not(bin(B::Lt, int(10), var("i", Type::Int))), true, &consts);
+        learn(
+            &mut env,
+            &not(bin(B::Lt, int(10), var("i", Type::Int))),
+            true,
+            &consts,
+        );
         assert_eq!(env.interval("i"), Interval::new(MIN, 10));
         let mut env = Env::default();
-        learn(&mut env, &bin(B::Lt, var("i", Type::Int), var("n", Type::Int)), true, &full);
+        learn(
+            &mut env,
+            &bin(B::Lt, var("i", Type::Int), var("n", Type::Int)),
+            true,
+            &full,
+        );
         assert_eq!(env.interval("i").lo, MIN);
     }
 

@@ -127,7 +127,7 @@ impl Gen {
         let text = format!("-{}", a.above(Prec::Unary));
         Ok(Arith {
             py: Py::new(text, Prec::Unary),
-            check: Check::of(self.interval(arg).neg()),
+            check: Check::of(-self.interval(arg)),
             op: "neg",
         })
     }
@@ -137,9 +137,9 @@ impl Gen {
         let (a, b) = (self.expr(l)?, self.expr(r)?);
         let (li, ri) = (self.interval(l), self.interval(r));
         let (sym, prec, iv, name) = match op {
-            BinaryOp::Add => ("+", Prec::Sum, li.add(ri), "add"),
-            BinaryOp::Sub => ("-", Prec::Sum, li.sub(ri), "sub"),
-            BinaryOp::Mul => ("*", Prec::Term, li.mul(ri), "mul"),
+            BinaryOp::Add => ("+", Prec::Sum, (li + ri), "add"),
+            BinaryOp::Sub => ("-", Prec::Sum, (li - ri), "sub"),
+            BinaryOp::Mul => ("*", Prec::Term, (li * ri), "mul"),
             _ => return Err(invalid(format!("`{}` is not add, sub or mul", op.name()))),
         };
         Ok(Arith {
@@ -193,7 +193,11 @@ impl Gen {
                 self.env = inner;
                 let b = self.expr(r);
                 self.env = outer;
-                let (word, prec) = if and { ("and", Prec::And) } else { ("or", Prec::Or) };
+                let (word, prec) = if and {
+                    ("and", Prec::And)
+                } else {
+                    ("or", Prec::Or)
+                };
                 Ok(Py::binary(&a, word, &b?, prec))
             }
         }
@@ -215,12 +219,18 @@ impl Gen {
             return Ok(Py::binary(&a, sym, &b, Prec::Term));
         }
         let divisor = match (&r.node, op) {
-            (ExprNode::Const { value: Literal::Int(c) }, BinaryOp::Div) if *c > 0 => {
-                Some(i128::from(*c))
-            }
-            (ExprNode::Const { value: Literal::Int(c) }, BinaryOp::Mod) if *c != 0 => {
-                Some(i128::from(*c).abs())
-            }
+            (
+                ExprNode::Const {
+                    value: Literal::Int(c),
+                },
+                BinaryOp::Div,
+            ) if *c > 0 => Some(i128::from(*c)),
+            (
+                ExprNode::Const {
+                    value: Literal::Int(c),
+                },
+                BinaryOp::Mod,
+            ) if *c != 0 => Some(i128::from(*c).abs()),
             _ => None,
         };
         let Some(c) = divisor else {
@@ -319,16 +329,16 @@ impl Gen {
             ExprNode::Unary {
                 op: UnaryOp::Neg,
                 arg,
-            } => self.interval(arg).neg().clamp(),
+            } => (-self.interval(arg)).clamp(),
             ExprNode::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.interval(lhs), self.interval(rhs));
                 let single_signed = r.lo > 0 || r.hi < 0;
                 match op {
-                    BinaryOp::Add => l.add(r).clamp(),
-                    BinaryOp::Sub => l.sub(r).clamp(),
-                    BinaryOp::Mul => l.mul(r).clamp(),
+                    BinaryOp::Add => (l + r).clamp(),
+                    BinaryOp::Sub => (l - r).clamp(),
+                    BinaryOp::Mul => (l * r).clamp(),
                     BinaryOp::Div if single_signed => l.quot(r).clamp(),
-                    BinaryOp::Mod if single_signed => l.rem(r),
+                    BinaryOp::Mod if single_signed => l.remainder(r),
                     _ => Interval::FULL,
                 }
             }
@@ -364,9 +374,9 @@ impl Gen {
             ExprNode::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.interval(lhs), self.interval(rhs));
                 let overflows = match op {
-                    BinaryOp::Add => !l.add(r).fits(),
-                    BinaryOp::Sub => !l.sub(r).fits(),
-                    BinaryOp::Mul => !l.mul(r).fits(),
+                    BinaryOp::Add => !(l + r).fits(),
+                    BinaryOp::Sub => !(l - r).fits(),
+                    BinaryOp::Mul => !(l * r).fits(),
                     BinaryOp::Div => l.contains(interval::MIN) && r.contains(-1),
                     _ => false,
                 };
@@ -406,9 +416,9 @@ impl Gen {
             ExprNode::Unary { arg, .. } => self.codes(arg),
             ExprNode::Binary { lhs, rhs, .. } => self.codes(lhs).with(self.codes(rhs)),
             ExprNode::Index { base, index } => self.codes(base).with(self.codes(index)),
-            ExprNode::Call { args, .. } => args
-                .iter()
-                .fold(Codes::NONE, |c, a| c.with(self.codes(a))),
+            ExprNode::Call { args, .. } => {
+                args.iter().fold(Codes::NONE, |c, a| c.with(self.codes(a)))
+            }
         };
         own.with(children)
     }
@@ -464,11 +474,11 @@ pub fn is_borrowed(e: &Expr) -> bool {
             f if f.contains('.') => true,
             "MAP_GET" | "MAP_GET_OR" => true,
             // A slice is a new list whose elements are the old ones.
-            "SLICE" => e
-                .ty
-                .as_ref()
-                .and_then(pytype::element)
-                .is_some_and(pytype::is_collection),
+            "SLICE" => {
+                e.ty.as_ref()
+                    .and_then(pytype::element)
+                    .is_some_and(pytype::is_collection)
+            }
             _ => false,
         },
         _ => false,
@@ -613,21 +623,30 @@ mod tests {
             ("10".to_owned(), Literal::Array(vec![])),
         ]));
         let t = Type::map(Type::Int, Type::array(Type::Bool));
-        assert_eq!(literal(&m, &t).ok(), Some("{-3: [True], 10: []}".to_owned()));
+        assert_eq!(
+            literal(&m, &t).ok(),
+            Some("{-3: [True], 10: []}".to_owned())
+        );
         let s = Literal::Str("a\"b".into());
-        assert_eq!(literal(&s, &Type::String).ok(), Some(r#""a\"b""#.to_owned()));
+        assert_eq!(
+            literal(&s, &Type::String).ok(),
+            Some(r#""a\"b""#.to_owned())
+        );
         assert!(literal(&s, &Type::Int).is_err());
         let bad = Literal::Object(BTreeMap::from([("01".to_owned(), Literal::Int(1))]));
         assert!(literal(&bad, &Type::map(Type::Int, Type::Int)).is_err());
-        assert_eq!(constant(&Literal::Int(i64::MIN), &Type::Int).map(|p| p.prec), Ok(Prec::Unary));
+        assert_eq!(
+            constant(&Literal::Int(i64::MIN), &Type::Int).map(|p| p.prec),
+            Ok(Prec::Unary)
+        );
     }
 
     #[test]
     fn checks_pick_the_bounds_that_can_fail() {
         assert_eq!(Check::of(Interval::new(0, 10)), Check::None);
-        assert_eq!(Check::of(Interval::FULL.add(Interval::exact(1))), Check::Upper);
-        assert_eq!(Check::of(Interval::FULL.sub(Interval::exact(1))), Check::Lower);
-        assert_eq!(Check::of(Interval::FULL.mul(Interval::FULL)), Check::Both);
+        assert_eq!(Check::of(Interval::FULL + Interval::exact(1)), Check::Upper);
+        assert_eq!(Check::of(Interval::FULL - Interval::exact(1)), Check::Lower);
+        assert_eq!(Check::of(Interval::FULL * Interval::FULL), Check::Both);
         let a = Arith {
             py: Py::new("x + 1", Prec::Sum),
             check: Check::Upper,
@@ -637,6 +656,9 @@ mod tests {
             a.checked().text,
             "_t if (_t := x + 1) <= _INT_MAX else _overflow(\"add\")"
         );
-        assert_eq!(Check::Both.failed("x").as_deref(), Some("not _INT_MIN <= x <= _INT_MAX"));
+        assert_eq!(
+            Check::Both.failed("x").as_deref(),
+            Some("not _INT_MIN <= x <= _INT_MAX")
+        );
     }
 }

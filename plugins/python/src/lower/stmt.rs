@@ -17,7 +17,11 @@ impl Gen {
     pub fn function(&mut self, program: &Program) -> R<()> {
         let mut params: Vec<String> = Vec::new();
         for d in &program.func.args {
-            params.push(format!("{}: {}", names::local(&d.name.name), pytype::hint(&d.ty)));
+            params.push(format!(
+                "{}: {}",
+                names::local(&d.name.name),
+                pytype::hint(&d.ty)
+            ));
         }
         params.push("*".into());
         params.push("_fuel: int = MAX_STEPS".into());
@@ -68,9 +72,9 @@ impl Gen {
                 .line("raise IsuError(\"no_return\", \"the steps ended without a RETURN\")");
         }
         self.w.close();
+        self.w.line("except _ERRORS as _e:");
         self.w
-            .line("except _ERRORS as _e:");
-        self.w.block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
+            .block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
         self.w.close();
         Ok(())
     }
@@ -83,10 +87,9 @@ impl Gen {
     }
 
     fn step(&mut self, s: &Step) -> R<()> {
-        let id = s
-            .id
-            .as_ref()
-            .ok_or_else(|| invalid("a step has no ID: the program is not canonical"))?;
+        let id =
+            s.id.as_ref()
+                .ok_or_else(|| invalid("a step has no ID: the program is not canonical"))?;
         let mut header = format!("{id}: {}", s.node.keyword());
         if let Some(d) = &s.desc {
             header.push(' ');
@@ -133,7 +136,10 @@ impl Gen {
         let (target, lhs) = if !self.facts.read.contains(name) {
             ("_".to_owned(), "_".to_owned())
         } else if annotate {
-            (var.py.clone(), format!("{}: {}", var.py, pytype::hint(&var.ty)))
+            (
+                var.py.clone(),
+                format!("{}: {}", var.py, pytype::hint(&var.ty)),
+            )
         } else {
             (var.py.clone(), var.py.clone())
         };
@@ -192,7 +198,9 @@ impl Gen {
                     let v = self.own(arg(1)?)?;
                     Py::call("_map_set_into", &[place, k, v, max])
                 }
-                UpdateOp::Concat => Py::call("_extend_into", &[place, self.elements(arg(0)?)?, max]),
+                UpdateOp::Concat => {
+                    Py::call("_extend_into", &[place, self.elements(arg(0)?)?, max])
+                }
             };
             self.w.line(call.text);
             return Ok(());
@@ -398,7 +406,9 @@ impl Gen {
         let mut p = target;
         while let Place::Index { base, index, .. } = p {
             env::evaluated(&mut self.env, index);
-            if let (Ok(Type::Array(_)), ExprNode::Var { name }) = (self.place_type(base), &index.node) {
+            if let (Ok(Type::Array(_)), ExprNode::Var { name }) =
+                (self.place_type(base), &index.node)
+            {
                 self.env
                     .refine(name, Interval::new(0, crate::interval::MAX_LEN - 1));
             }
@@ -519,7 +529,11 @@ impl Gen {
                         from.iter().any(|r| changed.contains(r))
                     };
                 let s = self.expr(seq)?;
-                let s = if snapshot { self.copies.copy(&t, &s) } else { s };
+                let s = if snapshot {
+                    self.copies.copy(&t, &s)
+                } else {
+                    s
+                };
                 env::evaluated(&mut self.env, seq);
                 self.env.widen_for(body);
                 let outside = self.env.clone();
