@@ -147,6 +147,8 @@ codes! {
     StepLimit = "step_limit", RuntimeError, "the run used up its step budget (--max-steps)";
     SizeLimit = "size_limit", RuntimeError, "a string or collection grew past the size limit";
     InvalidArgument = "invalid_argument", RuntimeError, "a run's argument missing, unknown, or not of its ARGS type";
+    TraceWriteFailed = "trace_write_failed", RuntimeError, "the trace sink (--trace) refused a write";
+    InternalError = "internal_error", RuntimeError, "the interpreter met a program the validator should have refused (a bug: please report it)";
 
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
@@ -429,9 +431,17 @@ mod tests {
 
     #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail];
+        let kinds = [
+            Kind::ParseError,
+            Kind::StaticError,
+            Kind::RuntimeError,
+            Kind::TestFail,
+        ];
         let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
         assert_eq!(codes.len(), 4);
-        assert_eq!(exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]), 0);
+        assert_eq!(
+            exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
+            0
+        );
     }
 }
