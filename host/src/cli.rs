@@ -1,6 +1,120 @@
-//! The command line of `isu`.
+//! The command line of `isu`: argument parsing and dispatch. Each command's
+//! work lives in a submodule; [`output`] is how every command reports.
+//!
+//! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
+//! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
+//! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form.
 
-/// Runs the CLI and returns the process exit code.
+mod front;
+mod output;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Exit code of an I/O or internal failure.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit code of bad usage (clap's own).
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code of `fmt --check` on text that is not canonical.
+pub const EXIT_NOT_CANONICAL: i32 = 7;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "isu",
+    version,
+    about = "The Isu toolchain: parse, check, format, run and patch Isu programs",
+    disable_help_subcommand = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How a command reports: for people (stderr, with source snippets) or as one
+/// JSON document on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// The Isu file to read (`-` for standard input).
+    pub file: PathBuf,
+    /// How to report.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the canonical text of a program.
+    Fmt {
+        #[command(flatten)]
+        common: Common,
+        /// Print nothing; exit 7 if the file is not in canonical form.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite the file in place with its canonical text.
+        #[arg(long)]
+        write: bool,
+    },
+    /// Print the canonical IIR (JSON) of a program.
+    Parse {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Parse, canonicalize and validate; report every error.
+    Check {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// Runs the CLI with the process's arguments and returns the exit code.
 pub fn main() -> i32 {
-    0
+    init_logging();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    run(cli)
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        Command::Fmt {
+            common,
+            check,
+            write,
+        } => front::fmt(&common, check, write),
+        Command::Parse { common } => front::parse(&common),
+        Command::Check { common } => front::check(&common),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            tracing::debug!("command failed: {e:?}");
+            eprintln!("error: {e:#}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// Logs go to stderr only, filtered by `ISU_LOG` (default: warnings).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ISU_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
 }

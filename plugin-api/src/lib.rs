@@ -1,13 +1,17 @@
 //! The boundary that Isu's host and its plugins share.
 //!
-//! For now this crate holds the IIR data model (the JSON AST every phase after
-//! parsing works on) and its serde form. Plugins depend on this crate only, so it
-//! knows nothing of lalrpop, of the interpreter, or of any backend.
+//! It holds the IIR data model (the JSON AST every phase after parsing works
+//! on) with its serde form, and what a backend is ([`backend::Backend`]).
+//! Plugins depend on this crate only, so it knows nothing of lalrpop, of the
+//! interpreter, or of any one backend.
 
+pub mod backend;
+pub mod features;
 pub mod iir;
 pub mod literal;
 pub mod types;
 
+pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
 pub use iir::*;
 pub use literal::Literal;
 pub use types::Type;

@@ -1,0 +1,110 @@
+//! Front-end throughput: parse + canonicalize + validate of generated programs
+//! of about 1 MB and 10 MB, beside serde_json deserializing the same
+//! program's IIR JSON into the IIR types, in the same run.
+//!
+//! Run: `cargo bench -p isu_host --bench front_end` (add `-- --quick` for one
+//! round). Prints MB/s of each side and the ratios; no assertion on time.
+
+use isu_host::{pipeline, Source};
+use isu_plugin_api::Program;
+use std::fmt::Write;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// A valid program of at least `bytes` bytes: rounds of ASSIGN, IF and LOOP
+/// steps with nested expressions, maps, strings and calls.
+fn program(bytes: usize) -> String {
+    let mut s = String::from(
+        "FUNC:\n  NAME: generated\n  ARGS: [n: int, xs: int[]]\n  RETURNS: int\n\
+         IO:\n  INPUT: [{\"n\": 2, \"xs\": [1, 2, 3]}]\n  OUTPUT: [0]\n\
+         STATE: [acc: int = (const 0), s: string = (const \"\"), m: map<string,int> = (const {})]\n\
+         LOCAL: [i: int, x: int]\nSTEPS:\n  SEQ: BEGIN\n",
+    );
+    let mut k = 0;
+    while s.len() < bytes {
+        k += 1;
+        let (a, b, c) = (3 * k - 2, 3 * k - 1, 3 * k);
+        let _ = write!(
+            s,
+            "    S{a}: ASSIGN \"round {k}\"\n      TARGET: acc\n      EXPR: (add (var acc) (mul (var n) (const {k})))\n\
+             \x20   S{b}: IF\n      COND: (lt (var acc) (const 1000))\n      THEN: BEGIN\n\
+             \x20       S{b}_1: ASSIGN\n          TARGET: (index m (call TO_STRING (var acc)))\n          EXPR: (call LEN (var xs))\n\
+             \x20     END\n      ELSE: BEGIN\n\
+             \x20       S{b}_2: ASSIGN\n          TARGET: s\n          EXPR: (call CONCAT (var s) (const \"x\\\"y\"))\n\
+             \x20     END\n\
+             \x20   S{c}: LOOP\n      ITER: (range i (const 0) (call LEN (var xs)) (const 2))\n      BODY: BEGIN\n\
+             \x20       S{c}_1: ASSIGN\n          TARGET: x\n          EXPR: (index (var xs) (var i))\n      END\n"
+        );
+    }
+    let _ = write!(s, "    S{}: RETURN\n      EXPR: (var acc)\n  END\n", 3 * k + 1);
+    s
+}
+
+/// The median time of `rounds` runs of `f`.
+fn median(rounds: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn mb_per_s(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / 1e6 / d.as_secs_f64()
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    println!("front end (parse + canonicalize + validate) vs serde_json (IIR JSON -> IIR types)");
+    println!(
+        "{:>8} {:>10} {:>12} {:>10} {:>12} {:>12} {:>10}",
+        "program", "isu bytes", "front end", "MB/s", "json bytes", "serde_json", "time ratio"
+    );
+    let mut front_times = Vec::new();
+    for (label, size) in [("1 MB", 1_000_000), ("10 MB", 10_000_000)] {
+        let text = program(size);
+        let src = Source::new("generated.isu", text.clone());
+        let fe = pipeline::check(&src);
+        if let Some(d) = fe.diags.iter().find(|d| d.is_error()) {
+            eprintln!("the generated program is invalid: {d:?}");
+            std::process::exit(1);
+        }
+        let Some(program) = fe.program else {
+            eprintln!("the generated program did not parse");
+            std::process::exit(1);
+        };
+        let json = serde_json::to_string(&program).unwrap_or_default();
+        let rounds = if quick { 1 } else if size > 5_000_000 { 5 } else { 15 };
+        let front = median(rounds, || {
+            let src = Source::new("generated.isu", black_box(text.as_str()));
+            black_box(pipeline::check(&src));
+        });
+        let serde = median(rounds, || {
+            let p: Result<Program, _> = serde_json::from_str(black_box(&json));
+            black_box(p.is_ok());
+        });
+        println!(
+            "{:>8} {:>10} {:>10.1}ms {:>10.1} {:>12} {:>10.1}ms {:>10.2}",
+            label,
+            text.len(),
+            front.as_secs_f64() * 1e3,
+            mb_per_s(text.len(), front),
+            json.len(),
+            serde.as_secs_f64() * 1e3,
+            front.as_secs_f64() / serde.as_secs_f64(),
+        );
+        front_times.push((text.len(), front));
+    }
+    if let [(b1, t1), (b10, t10)] = front_times[..] {
+        println!(
+            "scaling: {:.1}x the input took {:.2}x the time",
+            b10 as f64 / b1 as f64,
+            t10.as_secs_f64() / t1.as_secs_f64()
+        );
+    }
+    println!("time ratio = front end time / serde_json time (below 4.0 meets the 25% target)");
+}

@@ -1,0 +1,1 @@
+//! The Python backend: IIR to one Python 3 module.

@@ -1,0 +1,1 @@
+//! The WebAssembly backend: IIR to a core Wasm module.
