@@ -9,8 +9,8 @@ mod common;
 use datatest_stable::Utf8Path;
 use isu_host::cases::{self, Expect};
 use isu_host::interp::{self, RunOptions};
-use isu_host::{diag, pipeline, Source};
-use isu_plugin_api::Program;
+use isu_host::{diag, pipeline, Diagnostic, Source};
+use isu_plugin_api::{Literal, Program};
 
 fn front_end(path: &Utf8Path, text: &str) -> datatest_stable::Result<Program> {
     let src = Source::new(path.as_str(), text);
@@ -25,6 +25,16 @@ fn front_end(path: &Utf8Path, text: &str) -> datatest_stable::Result<Program> {
     }
 }
 
+/// Whether a run gave what its line expects: the value, or the error code
+/// in the step.
+fn outcome_matches(expect: &Expect, got: &Result<Literal, Diagnostic>) -> bool {
+    match (expect, got) {
+        (Expect::Value(want), Ok(v)) => want == v,
+        (Expect::Error { code, step }, Err(d)) => d.code == *code && d.step == *step,
+        _ => false,
+    }
+}
+
 fn run_case(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     let runs = cases::parse_runs(&text)?;
     let program = front_end(path, &text)?;
@@ -32,12 +42,7 @@ fn run_case(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     let mut failures = Vec::new();
     for run in &runs {
         let got = interp::run(&program, &run.args, &opts, None);
-        let ok = match (&run.expect, &got) {
-            (Expect::Value(want), Ok(v)) => want == v,
-            (Expect::Error { code, step }, Err(d)) => d.code == *code && d.step == *step,
-            _ => false,
-        };
-        if !ok {
+        if !outcome_matches(&run.expect, &got) {
             let got = match got {
                 Ok(v) => v.to_string(),
                 Err(d) => d.to_json().to_string(),
@@ -63,7 +68,10 @@ fn golden_trace(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     let program = front_end(path, &text)?;
     let mut trace = Vec::new();
     for run in &runs {
-        let _ = interp::run(&program, &run.args, &RunOptions::default(), Some(&mut trace));
+        let got = interp::run(&program, &run.args, &RunOptions::default(), Some(&mut trace));
+        if !outcome_matches(&run.expect, &got) {
+            return Err(format!("line {}: expected {}, got {got:?}", run.line, run.expect).into());
+        }
     }
     let trace = String::from_utf8(trace)?;
     common::snapshot::check(path.with_extension("jsonl").as_std_path(), &trace)?;
