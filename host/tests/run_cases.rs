@@ -68,7 +68,12 @@ fn golden_trace(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     let program = front_end(path, &text)?;
     let mut trace = Vec::new();
     for run in &runs {
-        let got = interp::run(&program, &run.args, &RunOptions::default(), Some(&mut trace));
+        let got = interp::run(
+            &program,
+            &run.args,
+            &RunOptions::default(),
+            Some(&mut trace),
+        );
         if !outcome_matches(&run.expect, &got) {
             return Err(format!("line {}: expected {}, got {got:?}", run.line, run.expect).into());
         }

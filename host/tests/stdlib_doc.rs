@@ -44,9 +44,17 @@ fn every_function_and_signature_is_documented_in_table_order() {
             .collect();
         assert_eq!(sigs, wanted, "the signatures of {}", f.name);
         for code in f.errors {
-            assert!(body.contains(&format!("`{code}`")), "{} does not document {code}", f.name);
+            assert!(
+                body.contains(&format!("`{code}`")),
+                "{} does not document {code}",
+                f.name
+            );
         }
-        assert!(body.contains("| expression | type | result |"), "{} has no examples", f.name);
+        assert!(
+            body.contains("| expression | type | result |"),
+            "{} has no examples",
+            f.name
+        );
     }
 }
 
@@ -80,13 +88,23 @@ fn every_example_gives_its_result() {
             let src = Source::new(format!("{name} example"), text);
             let fe = pipeline::check(&src);
             let Some(program) = fe.valid_program() else {
-                failures.push(format!("{expr}: {}", diag::render(&fe.diags, Some(&src), false)));
+                failures.push(format!(
+                    "{expr}: {}",
+                    diag::render(&fe.diags, Some(&src), false)
+                ));
                 continue;
             };
-            let got = interp::run(program, &serde_json::json!({}), &RunOptions::default(), None);
+            let got = interp::run(
+                program,
+                &serde_json::json!({}),
+                &RunOptions::default(),
+                None,
+            );
             let ok = match (result.strip_prefix("error "), &got) {
                 (Some(code), Err(d)) => d.code.as_str() == code && d.code != Code::InternalError,
-                (None, Ok(v)) => serde_json::from_str::<Literal>(&result).is_ok_and(|want| &want == v),
+                (None, Ok(v)) => {
+                    serde_json::from_str::<Literal>(&result).is_ok_and(|want| &want == v)
+                }
                 _ => false,
             };
             if !ok {
