@@ -36,7 +36,11 @@ fn program(bytes: usize) -> String {
              \x20       S{c}_1: ASSIGN\n          TARGET: x\n          EXPR: (index (var xs) (var i))\n      END\n"
         );
     }
-    let _ = write!(s, "    S{}: RETURN\n      EXPR: (var acc)\n  END\n", 3 * k + 1);
+    let _ = write!(
+        s,
+        "    S{}: RETURN\n      EXPR: (var acc)\n  END\n",
+        3 * k + 1
+    );
     s
 }
 
@@ -78,7 +82,13 @@ fn main() {
             std::process::exit(1);
         };
         let json = serde_json::to_string(&program).unwrap_or_default();
-        let rounds = if quick { 1 } else if size > 5_000_000 { 5 } else { 15 };
+        let rounds = if quick {
+            1
+        } else if size > 5_000_000 {
+            5
+        } else {
+            15
+        };
         let front = median(rounds, || {
             let src = Source::new("generated.isu", black_box(text.as_str()));
             black_box(pipeline::check(&src));

@@ -1,17 +1,19 @@
 //! Canonicalization: step IDs by the canonical scheme, and the canonical text.
+//!
+//! The canonical IDs follow the structure of the program: the steps of the
+//! root `SEQ` are `S1, S2, ...`; the children of `S2` (the steps of its THEN
+//! and ELSE blocks, of its BODY, or of its own block for a nested SEQ, in
+//! source order and counted across blocks) are `S2_1, S2_2, ...`; and so on
+//! down. [`canonicalize`] gives every step that ID and reports what the source
+//! got wrong; [`print`] writes the one canonical text of a program.
+//!
+//! Both are total: they never fail and never panic, whatever program they get.
 
-use crate::diag::Diagnostic;
-use isu_plugin_api::Program;
+mod ids;
+mod print;
 
-/// Gives every step its canonical ID; reports missing IDs (without AUTO_ID),
-/// malformed or repeated IDs, and renumbering (as a warning with the map).
-pub fn canonicalize(program: &mut Program) -> Vec<Diagnostic> {
-    let _ = program;
-    Vec::new()
-}
+pub use ids::{canonicalize, renumber, renumber_block, IdMap};
+pub use print::{print, print_expr, print_iter, print_place, print_step};
 
-/// The canonical Isu text of a program.
-pub fn print(program: &Program) -> String {
-    let _ = program;
-    String::new()
-}
+#[cfg(test)]
+pub(crate) mod testing;

@@ -112,11 +112,13 @@ codes! {
     SectionOrder = "section_order", ParseError, "a section out of the order META, FUNC, IO, STATE, LOCAL, STEPS, or repeated";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
+    NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
 
     // Programs that parse but are not valid.
     MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
     DuplicateStepId = "duplicate_step_id", StaticError, "two steps share one ID";
     StepRenumbered = "step_renumbered", StaticError, "explicit step IDs did not follow the canonical scheme and were renumbered (warning)";
+    UnknownStep = "unknown_step", StaticError, "a patch names a step ID the program does not have";
     DuplicateDeclaration = "duplicate_declaration", StaticError, "a name declared twice across ARGS, STATE and LOCAL";
     UndeclaredVariable = "undeclared_variable", StaticError, "a name used but declared in none of ARGS, STATE, LOCAL";
     UndeclaredLoopVariable = "undeclared_loop_variable", StaticError, "a loop variable not declared in LOCAL";
@@ -429,9 +431,17 @@ mod tests {
 
     #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail];
+        let kinds = [
+            Kind::ParseError,
+            Kind::StaticError,
+            Kind::RuntimeError,
+            Kind::TestFail,
+        ];
         let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
         assert_eq!(codes.len(), 4);
-        assert_eq!(exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]), 0);
+        assert_eq!(
+            exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
+            0
+        );
     }
 }

@@ -345,12 +345,19 @@ mod tests {
         assert!(len.iter().any(|o| o.apply(&s) == Some(Type::Int)));
         let push = lookup("PUSH").map(|f| f.overloads[0]);
         let args = [Type::array(Type::Int), Type::Int];
-        assert_eq!(push.and_then(|o| o.apply(&args)), Some(Type::array(Type::Int)));
+        assert_eq!(
+            push.and_then(|o| o.apply(&args)),
+            Some(Type::array(Type::Int))
+        );
         let bad = [Type::array(Type::Int), Type::String];
         assert_eq!(push.and_then(|o| o.apply(&bad)), None);
         let get = lookup("MAP_GET").map(|f| f.overloads[0]);
         let m = [Type::map(Type::Bool, Type::Int), Type::Bool];
-        assert_eq!(get.and_then(|o| o.apply(&m)), None, "bool keys are not map keys");
+        assert_eq!(
+            get.and_then(|o| o.apply(&m)),
+            None,
+            "bool keys are not map keys"
+        );
         assert_eq!(push.map(|o| o.text()), Some("(T[], T) -> T[]".to_owned()));
     }
 }

@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 
 fn sibling(path: &Utf8Path, suffix: &str) -> std::path::PathBuf {
     let stem = path.file_stem().unwrap_or_default();
-    path.with_file_name(format!("{stem}{suffix}")).into_std_path_buf()
+    path.with_file_name(format!("{stem}{suffix}"))
+        .into_std_path_buf()
 }
 
 fn diags_json(diags: &[isu_host::Diagnostic]) -> String {
@@ -33,8 +34,10 @@ fn diags_json(diags: &[isu_host::Diagnostic]) -> String {
 fn schema() -> &'static jsonschema::Validator {
     static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
     SCHEMA.get_or_init(|| {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/iir.schema.json"))
-            .unwrap_or_default();
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/iir.schema.json"),
+        )
+        .unwrap_or_default();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         match jsonschema::validator_for(&value) {
             Ok(v) => v,
@@ -52,7 +55,10 @@ pub fn check_schema(iir: &serde_json::Value) -> Result<(), String> {
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(format!("IIR violates spec/iir.schema.json:\n{}", errors.join("\n")))
+        Err(format!(
+            "IIR violates spec/iir.schema.json:\n{}",
+            errors.join("\n")
+        ))
     }
 }
 
@@ -78,7 +84,11 @@ fn ok_case(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     };
     let reprinted = canon::print(reparsed);
     if reprinted != canonical {
-        return Err(format!("fmt is not a fixed point:\n{}", snapshot::line_diff(&canonical, &reprinted)).into());
+        return Err(format!(
+            "fmt is not a fixed point:\n{}",
+            snapshot::line_diff(&canonical, &reprinted)
+        )
+        .into());
     }
     // The IIR of parse (untyped), its schema, and determinism.
     let parsed = pipeline::parse_canonical(&src);
@@ -96,7 +106,11 @@ fn ok_case(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     let diag_path = sibling(path, ".diag.json");
     if fe.diags.is_empty() {
         if diag_path.exists() && !snapshot::blessing() {
-            return Err(format!("{} exists but the front end reports nothing", diag_path.display()).into());
+            return Err(format!(
+                "{} exists but the front end reports nothing",
+                diag_path.display()
+            )
+            .into());
         }
         if snapshot::blessing() {
             let _ = std::fs::remove_file(&diag_path);
@@ -120,7 +134,10 @@ fn err_case(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
             return Err(format!("rendering lost code {}", d.code).into());
         }
     }
-    Ok(snapshot::check(&sibling(path, ".diag.json"), &diags_json(&fe.diags))?)
+    Ok(snapshot::check(
+        &sibling(path, ".diag.json"),
+        &diags_json(&fe.diags),
+    )?)
 }
 
 datatest_stable::harness! {

@@ -7,13 +7,20 @@ use isu_host::diag::{Code, Kind};
 use std::path::Path;
 
 fn spec(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../spec")
+        .join(name)
 }
 
 /// The generated part of `spec/errors.md`: one table of codes per kind.
 fn codes_tables() -> String {
     let mut out = String::new();
-    for kind in [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail] {
+    for kind in [
+        Kind::ParseError,
+        Kind::StaticError,
+        Kind::RuntimeError,
+        Kind::TestFail,
+    ] {
         out.push_str(&format!(
             "### {} (exit code {})\n\n| code | meaning |\n| --- | --- |\n",
             kind.as_str(),
@@ -44,5 +51,9 @@ fn errors_md_lists_every_code() {
         std::fs::write(&path, new).unwrap_or_else(|e| panic!("writing errors.md: {e}"));
         return;
     }
-    assert!(current == wanted, "spec/errors.md is out of date:\n{}", snapshot::line_diff(current, &wanted));
+    assert!(
+        current == wanted,
+        "spec/errors.md is out of date:\n{}",
+        snapshot::line_diff(current, &wanted)
+    );
 }

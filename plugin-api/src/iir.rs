@@ -102,10 +102,7 @@ impl StepId {
 }
 
 fn is_positive_decimal(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 9
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && !s.starts_with('0')
+    !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with('0')
 }
 
 impl fmt::Display for StepId {
@@ -213,8 +210,13 @@ pub struct Step {
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Node {
     /// A nested block of steps.
-    Seq { block: Block },
-    Assign { target: Place, expr: Expr },
+    Seq {
+        block: Block,
+    },
+    Assign {
+        target: Place,
+        expr: Expr,
+    },
     If {
         cond: Expr,
         #[serde(rename = "then")]
@@ -222,8 +224,13 @@ pub enum Node {
         #[serde(rename = "else")]
         else_block: Block,
     },
-    Loop { iter: Iter, body: Block },
-    Return { expr: Expr },
+    Loop {
+        iter: Iter,
+        body: Block,
+    },
+    Return {
+        expr: Expr,
+    },
 }
 
 impl Node {
@@ -454,9 +461,7 @@ impl Program {
 
     /// The step with this ID, if any.
     pub fn find_step(&self, id: &StepId) -> Option<&Step> {
-        self.steps()
-            .into_iter()
-            .find(|s| s.id.as_ref() == Some(id))
+        self.steps().into_iter().find(|s| s.id.as_ref() == Some(id))
     }
 }
 
@@ -480,7 +485,18 @@ mod tests {
             StepId::parse("S12_3_40").map(|s| s.path()),
             Some(vec![12, 3, 40])
         );
-        for bad in ["S", "S0", "S01", "S1_", "S_1", "s1", "S1__2", "T1", "S1_0", "S1234567890"] {
+        for bad in [
+            "S",
+            "S0",
+            "S01",
+            "S1_",
+            "S_1",
+            "s1",
+            "S1__2",
+            "T1",
+            "S1_0",
+            "S1234567890",
+        ] {
             assert_eq!(StepId::parse(bad), None, "{bad}");
         }
         assert_eq!(StepId::from_path(&[2, 1]).as_str(), "S2_1");
@@ -488,9 +504,27 @@ mod tests {
 
     #[test]
     fn span_cover() {
-        let a = Span { lo: 10, hi: 12, line: 2, col: 3 };
-        let b = Span { lo: 4, hi: 6, line: 1, col: 5 };
-        assert_eq!(a.to(b), Span { lo: 4, hi: 12, line: 1, col: 5 });
+        let a = Span {
+            lo: 10,
+            hi: 12,
+            line: 2,
+            col: 3,
+        };
+        let b = Span {
+            lo: 4,
+            hi: 6,
+            line: 1,
+            col: 5,
+        };
+        assert_eq!(
+            a.to(b),
+            Span {
+                lo: 4,
+                hi: 12,
+                line: 1,
+                col: 5
+            }
+        );
         assert_eq!(Span::default().to(a), a);
     }
 }

@@ -10,6 +10,7 @@ pub mod features;
 pub mod iir;
 pub mod literal;
 pub mod types;
+pub mod visit;
 
 pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
 pub use iir::*;

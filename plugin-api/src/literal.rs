@@ -140,7 +140,9 @@ impl<'de> Visitor<'de> for LiteralVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Literal, E> {
-        Err(E::custom(format!("{v} is not an integer; Isu has no fractions")))
+        Err(E::custom(format!(
+            "{v} is not an integer; Isu has no fractions"
+        )))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Literal, E> {

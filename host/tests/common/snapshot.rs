@@ -12,7 +12,8 @@ pub fn blessing() -> bool {
 /// blessing). A missing golden file fails with the text it should hold.
 pub fn check(path: &Path, actual: &str) -> Result<(), String> {
     if blessing() {
-        return std::fs::write(path, actual).map_err(|e| format!("writing {}: {e}", path.display()));
+        return std::fs::write(path, actual)
+            .map_err(|e| format!("writing {}: {e}", path.display()));
     }
     let expected = std::fs::read_to_string(path).map_err(|e| {
         format!(
@@ -40,7 +41,12 @@ pub fn line_diff(expected: &str, actual: &str) -> String {
     for i in 0..e.len().max(a.len()) {
         let (x, y) = (e.get(i), a.get(i));
         if x != y {
-            out.push_str(&format!("line {}:\n  - {}\n  + {}\n", i + 1, x.unwrap_or(&"<none>"), y.unwrap_or(&"<none>")));
+            out.push_str(&format!(
+                "line {}:\n  - {}\n  + {}\n",
+                i + 1,
+                x.unwrap_or(&"<none>"),
+                y.unwrap_or(&"<none>")
+            ));
             shown += 1;
             if shown == 8 {
                 out.push_str("  ...\n");

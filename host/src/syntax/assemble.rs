@@ -1,0 +1,669 @@
+//! From the raw tree to IIR: sections in their order, fields in theirs, step
+//! IDs, and the lowering of every expression, type and literal. Every check
+//! that the grammar leaves open on purpose is made here, with a message that
+//! names the step and says what to write.
+
+use super::cst::{self, Field, SectionBody, StepBody, Value};
+use super::lower::Lower;
+use super::token::{Kw, Pos};
+use super::{PatchEntry, PatchFile};
+use crate::diag::{Code, Diagnostic};
+use isu_plugin_api::{
+    Block, Decl, Example, Expr, Func, Ident, Io, Iter, Node, Place, Program, Span, StateVar, Step,
+    StepId, IIR_FORMAT,
+};
+
+const SECTION_ORDER: [Kw; 6] = [Kw::Meta, Kw::Func, Kw::Io, Kw::State, Kw::Local, Kw::Steps];
+
+/// Builds the program; reports into `diags`. The program is returned only when
+/// every part of it could be built.
+pub fn program(
+    text: &str,
+    file: cst::File,
+    end: Pos,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Program> {
+    let mut a = Assembler { text, diags };
+    a.program(file, end)
+}
+
+/// Builds a patch file. `recovered` says that steps with grammar errors were
+/// dropped, so an entry's count of steps proves nothing.
+pub fn patch(
+    text: &str,
+    patch: cst::Patch,
+    recovered: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<PatchFile> {
+    let mut a = Assembler { text, diags };
+    let mut entries = Vec::new();
+    let mut ok = true;
+    for e in patch.entries {
+        let target = match StepId::parse(&e.target.text) {
+            Some(id) => id,
+            None => {
+                // The lexer reported the malformed ID.
+                ok = false;
+                continue;
+            }
+        };
+        let steps: Vec<Option<Step>> = e
+            .steps
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| a.step(s))
+            .collect();
+        let entry_ok = steps.iter().all(Option::is_some);
+        let steps: Vec<Step> = steps.into_iter().flatten().collect();
+        let span = e.span;
+        let entry = match e.kw {
+            Kw::Replace => {
+                if steps.len() != 1 && entry_ok && !recovered {
+                    a.diags.push(
+                        Diagnostic::error(
+                            Code::InvalidPatch,
+                            format!(
+                                "REPLACE {target}: takes exactly one step, found {}",
+                                steps.len()
+                            ),
+                        )
+                        .at(span)
+                        .with_hint(if steps.is_empty() {
+                            "write the new step after `REPLACE S2:`, or use DELETE to remove a step"
+                                .to_owned()
+                        } else {
+                            format!("to add steps after {target} use INSERT_AFTER {target}:")
+                        }),
+                    );
+                    ok = false;
+                    continue;
+                }
+                match steps.into_iter().next() {
+                    Some(step) => PatchEntry::Replace { target, step, span },
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                }
+            }
+            Kw::InsertAfter => {
+                if steps.is_empty() && entry_ok && !recovered {
+                    a.diags.push(
+                        Diagnostic::error(
+                            Code::InvalidPatch,
+                            format!("INSERT_AFTER {target}: needs at least one step after it"),
+                        )
+                        .at(span),
+                    );
+                    ok = false;
+                    continue;
+                }
+                PatchEntry::InsertAfter {
+                    target,
+                    steps,
+                    span,
+                }
+            }
+            _ => PatchEntry::Delete { target, span },
+        };
+        ok &= entry_ok;
+        entries.push(entry);
+    }
+    ok.then_some(PatchFile { entries })
+}
+
+struct Assembler<'t, 'd> {
+    text: &'t str,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+/// The fields a section or statement takes, in order.
+pub(super) fn field_order(kw: Kw) -> &'static [Kw] {
+    match kw {
+        Kw::Meta => &[Kw::AutoId],
+        Kw::Func => &[Kw::Name, Kw::Args, Kw::Returns],
+        Kw::Io => &[Kw::Input, Kw::Output],
+        Kw::Assign => &[Kw::Target, Kw::Expr],
+        Kw::If => &[Kw::Cond, Kw::Then, Kw::Else],
+        Kw::Loop => &[Kw::Iter, Kw::Body],
+        Kw::Return => &[Kw::Expr],
+        _ => &[],
+    }
+}
+
+/// `COND, THEN and ELSE`.
+pub(super) fn list_words(kws: &[Kw]) -> String {
+    let names: Vec<&str> = kws.iter().map(|k| k.as_str()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Who holds a list of fields, for messages.
+struct Holder {
+    /// `S2`, `the IF at line 5`, `FUNC`.
+    name: String,
+    /// `IF`, `FUNC`.
+    kind: Kw,
+    step: Option<StepId>,
+    span: Span,
+}
+
+impl Assembler<'_, '_> {
+    fn lower(&mut self, step: Option<StepId>) -> Lower<'_> {
+        Lower {
+            text: self.text,
+            step,
+            diags: self.diags,
+        }
+    }
+
+    fn program(&mut self, file: cst::File, end: Pos) -> Option<Program> {
+        let mut slots: [Option<cst::Section>; 6] = Default::default();
+        let mut last_rank: Option<usize> = None;
+        let mut ok = true;
+        for section in file.sections {
+            let rank = SECTION_ORDER
+                .iter()
+                .position(|&k| k == section.kw)
+                .unwrap_or(0);
+            if let Some(first) = &slots[rank] {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::SectionOrder,
+                        format!(
+                            "{} appears twice: a program has one {} section",
+                            section.kw.as_str(),
+                            section.kw.as_str()
+                        ),
+                    )
+                    .at(section.kw_span)
+                    .with_label(first.kw_span, "first here")
+                    .with_hint("merge the two into one"),
+                );
+                ok = false;
+                continue;
+            }
+            if let Some(last) = last_rank.filter(|&l| l > rank) {
+                let after = SECTION_ORDER[last];
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::SectionOrder,
+                        format!(
+                            "{} must come before {}: sections go META, FUNC, IO, STATE, LOCAL, STEPS",
+                            section.kw.as_str(),
+                            after.as_str()
+                        ),
+                    )
+                    .at(section.kw_span)
+                    .with_hint(format!("move {} up", section.kw.as_str())),
+                );
+                ok = false;
+            }
+            last_rank = Some(last_rank.map_or(rank, |l| l.max(rank)));
+            slots[rank] = Some(section);
+        }
+        let [meta, func, io, state, local, steps] = slots;
+        let end_span = end.to(end);
+
+        let auto_id = match meta {
+            Some(m) => {
+                let [auto] = self.fields::<1>(Self::section_holder(&m), fields_of(m.body));
+                match auto.map(|f| f.value) {
+                    Some(Value::Bool(b)) => b,
+                    _ => {
+                        ok = false;
+                        false
+                    }
+                }
+            }
+            None => false,
+        };
+
+        let func = match func {
+            Some(f) => self.func(f),
+            None => {
+                let at = steps.as_ref().map_or(end_span, |s| s.kw_span);
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::MissingSection,
+                        "missing FUNC section: a program gives FUNC: with NAME, ARGS and RETURNS after META (if any) and before IO".to_owned(),
+                    )
+                    .at(at)
+                    .with_hint("FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int"),
+                );
+                None
+            }
+        };
+
+        let io = match io {
+            Some(s) => self.io(s),
+            None => Some(Io {
+                input: Vec::new(),
+                output: Vec::new(),
+                span: Span::default(),
+            }),
+        };
+
+        let state = match state {
+            Some(s) => match s.body {
+                SectionBody::State(items) => {
+                    let vars: Vec<Option<StateVar>> =
+                        items.into_iter().map(|i| self.state_var(i)).collect();
+                    vars.into_iter().collect::<Option<Vec<_>>>()
+                }
+                _ => None,
+            },
+            None => Some(Vec::new()),
+        };
+
+        let locals = match local {
+            Some(s) => match s.body {
+                SectionBody::Local(decls) => self.decls(decls),
+                _ => None,
+            },
+            None => Some(Vec::new()),
+        };
+
+        let body = match steps {
+            Some(s) => match s.body {
+                SectionBody::Steps(root) => self.block(root),
+                _ => None,
+            },
+            None => {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::MissingSection,
+                        "missing STEPS section: the steps come last, as STEPS: SEQ: BEGIN ... END"
+                            .to_owned(),
+                    )
+                    .at(end_span)
+                    .with_hint("STEPS:\n  SEQ: BEGIN\n    RETURN:\n      EXPR: (const 0)\n  END"),
+                );
+                None
+            }
+        };
+
+        if !ok {
+            return None;
+        }
+        Some(Program {
+            format: IIR_FORMAT.to_owned(),
+            auto_id,
+            func: func?,
+            io: io?,
+            state: state?,
+            locals: locals?,
+            body: body?,
+        })
+    }
+
+    fn section_holder(s: &cst::Section) -> Holder {
+        Holder {
+            name: s.kw.as_str().to_owned(),
+            kind: s.kw,
+            step: None,
+            span: s.kw_span,
+        }
+    }
+
+    fn func(&mut self, s: cst::Section) -> Option<Func> {
+        let holder = Self::section_holder(&s);
+        let span = s.span;
+        let [name, args, returns] = self.fields::<3>(holder, fields_of(s.body));
+        let name = match name?.value {
+            Value::Name(n) => Ident {
+                name: n.text,
+                span: n.span,
+            },
+            _ => return None,
+        };
+        let args = match args?.value {
+            Value::Decls(d) => self.decls(d),
+            _ => None,
+        };
+        let returns = match returns?.value {
+            Value::Type(t) => self.lower(None).ty(t),
+            _ => None,
+        };
+        Some(Func {
+            name,
+            args: args?,
+            returns: returns?,
+            span,
+        })
+    }
+
+    fn io(&mut self, s: cst::Section) -> Option<Io> {
+        let holder = Self::section_holder(&s);
+        let span = s.span;
+        let [input, output] = self.fields::<2>(holder, fields_of(s.body));
+        let input = input.and_then(|f| self.examples(f, true));
+        let output = output.and_then(|f| self.examples(f, false));
+        Some(Io {
+            input: input?,
+            output: output?,
+            span,
+        })
+    }
+
+    fn examples(&mut self, f: Field, objects: bool) -> Option<Vec<Example>> {
+        let Value::Json(j) = f.value else {
+            return None;
+        };
+        let what = f.kw.as_str();
+        let cst::JsonNode::Array(items) = j.node else {
+            let hint = if objects {
+                "INPUT: [{\"xs\": [1, 2]}, {\"xs\": []}] gives two examples"
+            } else {
+                "OUTPUT: [3, 0] gives the results of two examples"
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    Code::InvalidLiteral,
+                    format!("{what} must be a JSON array with one element per example"),
+                )
+                .at(j.span)
+                .with_hint(hint),
+            );
+            return None;
+        };
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for item in items {
+            let span = item.span;
+            if objects && !matches!(item.node, cst::JsonNode::Object(_)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::InvalidLiteral,
+                        "each INPUT example is a JSON object from argument names to values"
+                            .to_owned(),
+                    )
+                    .at(span)
+                    .with_hint(
+                        "for example {\"xs\": [1, 2]}; a function without arguments takes {}",
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            match self.lower(None).literal(item) {
+                Some(value) => out.push(Example { value, span }),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn decls(&mut self, decls: Vec<cst::Decl>) -> Option<Vec<Decl>> {
+        let out: Vec<Option<Decl>> = decls
+            .into_iter()
+            .map(|d| {
+                let ty = self.lower(None).ty(d.ty)?;
+                Some(Decl {
+                    name: Ident {
+                        name: d.name.text,
+                        span: d.name.span,
+                    },
+                    ty,
+                    span: d.span,
+                })
+            })
+            .collect();
+        out.into_iter().collect()
+    }
+
+    fn state_var(&mut self, item: cst::StateItem) -> Option<StateVar> {
+        let ty = self.lower(None).ty(item.ty);
+        let init = self.lower(None).expr(item.init);
+        Some(StateVar {
+            name: Ident {
+                name: item.name.text,
+                span: item.name.span,
+            },
+            ty: ty?,
+            init: init?,
+            span: item.span,
+        })
+    }
+
+    fn block(&mut self, b: cst::Block) -> Option<Block> {
+        let steps: Vec<Option<Step>> = b.steps.into_iter().map(|s| self.step(s)).collect();
+        Some(Block {
+            steps: steps.into_iter().collect::<Option<Vec<_>>>()?,
+            span: b.span,
+        })
+    }
+
+    fn step(&mut self, s: cst::Step) -> Option<Step> {
+        let h = s.header;
+        let id = h.id.as_ref().and_then(|n| StepId::parse(&n.text));
+        let id_ok = h.id.is_none() || id.is_some();
+        let name = match &h.id {
+            Some(n) => n.text.clone(),
+            None => format!("the {} at line {}", h.kind.as_str(), h.span.line),
+        };
+        let node = match s.body {
+            StepBody::Seq(block) => self.block(block).map(|block| Node::Seq { block }),
+            StepBody::Fields(fields) => {
+                let holder = Holder {
+                    name,
+                    kind: h.kind,
+                    step: id.clone(),
+                    span: h.span,
+                };
+                self.statement(holder, fields)
+            }
+        };
+        if !id_ok {
+            return None;
+        }
+        Some(Step {
+            id,
+            desc: h.desc,
+            span: s.span,
+            node: node?,
+        })
+    }
+
+    fn statement(&mut self, holder: Holder, fields: Vec<Field>) -> Option<Node> {
+        let step = holder.step.clone();
+        match holder.kind {
+            Kw::Assign => {
+                let [target, expr] = self.fields::<2>(holder, fields);
+                let target = target.and_then(|f| self.place(step.clone(), f));
+                let expr = expr.and_then(|f| self.expr(step, f));
+                Some(Node::Assign {
+                    target: target?,
+                    expr: expr?,
+                })
+            }
+            Kw::If => {
+                let [cond, then_block, else_block] = self.fields::<3>(holder, fields);
+                let cond = cond.and_then(|f| self.expr(step, f));
+                let then_block = then_block.and_then(|f| self.block_field(f));
+                let else_block = else_block.and_then(|f| self.block_field(f));
+                Some(Node::If {
+                    cond: cond?,
+                    then_block: then_block?,
+                    else_block: else_block?,
+                })
+            }
+            Kw::Loop => {
+                let [iter, body] = self.fields::<2>(holder, fields);
+                let iter = iter.and_then(|f| self.iter(step, f));
+                let body = body.and_then(|f| self.block_field(f));
+                Some(Node::Loop {
+                    iter: iter?,
+                    body: body?,
+                })
+            }
+            _ => {
+                let [expr] = self.fields::<1>(holder, fields);
+                let expr = expr.and_then(|f| self.expr(step, f));
+                Some(Node::Return { expr: expr? })
+            }
+        }
+    }
+
+    fn expr(&mut self, step: Option<StepId>, f: Field) -> Option<Expr> {
+        match f.value {
+            Value::SExpr(s) => self.lower(step).expr(s),
+            _ => None,
+        }
+    }
+
+    fn place(&mut self, step: Option<StepId>, f: Field) -> Option<Place> {
+        match f.value {
+            Value::SExpr(s) => self.lower(step).place(s),
+            _ => None,
+        }
+    }
+
+    fn iter(&mut self, step: Option<StepId>, f: Field) -> Option<Iter> {
+        match f.value {
+            Value::SExpr(s) => self.lower(step).iter(s),
+            _ => None,
+        }
+    }
+
+    fn block_field(&mut self, f: Field) -> Option<Block> {
+        match f.value {
+            Value::Block(b) => self.block(b),
+            _ => None,
+        }
+    }
+
+    /// Sorts `fields` into the slots of `holder`'s fixed field order, reporting
+    /// fields that do not belong, repeat, come out of order or are missing.
+    fn fields<const N: usize>(&mut self, holder: Holder, fields: Vec<Field>) -> [Option<Field>; N] {
+        let order = field_order(holder.kind);
+        let mut slots: [Option<Field>; N] = std::array::from_fn(|_| None);
+        let mut seen_rank: Option<usize> = None;
+        let mut complete = true;
+        for f in fields {
+            let Some(rank) = order.iter().position(|&k| k == f.kw).filter(|&r| r < N) else {
+                self.foreign_field(&holder, &f, order);
+                complete = false;
+                continue;
+            };
+            if let Some(first) = &slots[rank] {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::UnexpectedToken,
+                        format!("{} has {} twice", holder.name, f.kw.as_str()),
+                    )
+                    .at(f.kw_span)
+                    .in_step(holder.step.as_ref())
+                    .with_label(first.kw_span, "first here")
+                    .with_hint("keep one of the two"),
+                );
+                complete = false;
+                continue;
+            }
+            if let Some(seen) = seen_rank.filter(|&s| s > rank) {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::UnexpectedToken,
+                        format!(
+                            "{}: must come before {}: in {} ({} fields go {}, in this order)",
+                            f.kw.as_str(),
+                            order[seen].as_str(),
+                            holder.name,
+                            holder.kind.as_str(),
+                            list_words(order)
+                        ),
+                    )
+                    .at(f.kw_span)
+                    .in_step(holder.step.as_ref()),
+                );
+                complete = false;
+            }
+            seen_rank = Some(seen_rank.map_or(rank, |s| s.max(rank)));
+            slots[rank] = Some(f);
+        }
+        if complete {
+            for rank in 0..N {
+                if slots[rank].is_none() {
+                    let prev = slots[..rank].iter().rev().flatten().next();
+                    self.missing_field(&holder, order, rank, prev);
+                }
+            }
+        }
+        slots
+    }
+
+    fn missing_field(&mut self, holder: &Holder, order: &[Kw], rank: usize, prev: Option<&Field>) {
+        let want = order[rank];
+        let after = match prev {
+            None => "the header".to_owned(),
+            Some(p) if p.kw.is_block_field() => format!("the {} block", p.kw.as_str()),
+            Some(p) => format!("the {}", p.kw.as_str()),
+        };
+        let of = &holder.name;
+        let why = if want == Kw::Else {
+            "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
+        } else if order.len() == 1 {
+            format!("{} needs {}", holder.kind.as_str(), want.as_str())
+        } else {
+            format!(
+                "{} needs {}, in this order",
+                holder.kind.as_str(),
+                list_words(order)
+            )
+        };
+        let mut d = Diagnostic::error(
+            Code::MissingField,
+            format!("expected {}: after {after} of {of} ({why})", want.as_str()),
+        )
+        .at(holder.span)
+        .in_step(holder.step.as_ref());
+        if let Some(p) = prev {
+            d = d.with_label(p.span, format!("{}: goes after this", want.as_str()));
+        }
+        self.diags.push(d);
+    }
+
+    fn foreign_field(&mut self, holder: &Holder, f: &Field, order: &[Kw]) {
+        let belongs = match f.kw {
+            Kw::AutoId => "META",
+            Kw::Name | Kw::Args | Kw::Returns => "FUNC",
+            Kw::Input | Kw::Output => "IO",
+            Kw::Cond | Kw::Then | Kw::Else => "IF",
+            Kw::Iter | Kw::Body => "LOOP",
+            Kw::Target => "ASSIGN",
+            _ => "ASSIGN and RETURN",
+        };
+        let fields = if order.is_empty() {
+            format!("{} has no fields", holder.kind.as_str())
+        } else {
+            format!(
+                "the fields of {} are {}",
+                holder.kind.as_str(),
+                list_words(order)
+            )
+        };
+        self.diags.push(
+            Diagnostic::error(
+                Code::UnexpectedToken,
+                format!(
+                    "{}: does not belong in {} ({fields}; {} is a field of {belongs})",
+                    f.kw.as_str(),
+                    holder.name,
+                    f.kw.as_str()
+                ),
+            )
+            .at(f.kw_span)
+            .in_step(holder.step.as_ref()),
+        );
+    }
+}
+
+fn fields_of(body: SectionBody) -> Vec<Field> {
+    match body {
+        SectionBody::Fields(f) => f,
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,804 @@
+//! Lowering: generic S-expressions to expressions, places and iterators, JSON
+//! values to literals, written types to types, each with a diagnostic that
+//! says what to write instead.
+
+use super::cst::{Json, JsonNode, Name, SExpr, Type as RawType};
+use crate::diag::{Code, Diagnostic};
+use crate::stdlib;
+use isu_plugin_api::{
+    BinaryOp, Expr, ExprNode, Ident, Iter, Literal, Place, Span, StepId, Type, UnaryOp,
+};
+use std::collections::BTreeMap;
+
+/// The operators of the expression language, as a message lists them.
+pub const OPERATORS: &str =
+    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call";
+
+const OPERATOR_NAMES: &[&str] = &[
+    "const", "var", "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge",
+    "and", "or", "not", "index", "call",
+];
+
+/// Where lowering happens: the text (for quoting it back), the step the
+/// expressions belong to, and the diagnostics so far.
+#[derive(Debug)]
+pub struct Lower<'a> {
+    pub text: &'a str,
+    pub step: Option<StepId>,
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Lower<'_> {
+    fn report(&mut self, code: Code, span: Span, message: String, hint: Option<String>) {
+        let mut d = Diagnostic::error(code, message)
+            .at(span)
+            .in_step(self.step.as_ref());
+        d.hint = hint;
+        self.diags.push(d);
+    }
+
+    /// The source text of `span` on one line, cut when long.
+    fn snippet(&self, span: Span) -> String {
+        let raw = self
+            .text
+            .get(span.lo as usize..span.hi as usize)
+            .unwrap_or("");
+        let one_line: String = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        super::token::shorten(&one_line, 60)
+    }
+
+    // ---- Expressions ---------------------------------------------------------
+
+    /// An expression; `None` after reporting why it is not one.
+    pub fn expr(&mut self, s: SExpr) -> Option<Expr> {
+        match s {
+            SExpr::Name(n) => {
+                let (msg, hint) = if OPERATOR_NAMES.contains(&n.text.as_str()) {
+                    (
+                        format!("`{}` alone is not an expression: an operation is written in parentheses", n.text),
+                        format!("write ({} ...)", n.text),
+                    )
+                } else {
+                    (
+                        format!(
+                            "a bare name is not an expression: write (var {}) to read the variable",
+                            n.text
+                        ),
+                        format!("write (var {})", n.text),
+                    )
+                };
+                self.report(Code::InvalidExpression, n.span, msg, Some(hint));
+                None
+            }
+            SExpr::Json(j) => {
+                let text = self.snippet(j.span);
+                self.report(
+                    Code::InvalidExpression,
+                    j.span,
+                    format!(
+                        "a bare {text} is not an expression: write (const {text}) for a constant"
+                    ),
+                    Some(format!("write (const {text})")),
+                );
+                None
+            }
+            SExpr::StepLike(n) => {
+                self.step_like(&n);
+                None
+            }
+            SExpr::List(items, span) => self.list_expr(items, span),
+        }
+    }
+
+    fn step_like(&mut self, n: &Name) {
+        self.report(
+            Code::InvalidExpression,
+            n.span,
+            format!(
+                "`{}` is a step ID, not a value: names of the form S1, S2_1 are reserved for steps",
+                n.text
+            ),
+            Some("rename the variable".to_owned()),
+        );
+    }
+
+    fn list_expr(&mut self, items: Vec<SExpr>, span: Span) -> Option<Expr> {
+        let mut items = items.into_iter();
+        let Some(head) = items.next() else {
+            self.report(
+                Code::InvalidExpression,
+                span,
+                "`()` is not an expression: an expression is (OPERATOR operands...), such as (var x) or (const 1)".to_owned(),
+                None,
+            );
+            return None;
+        };
+        let operands: Vec<SExpr> = items.collect();
+        let op = match head {
+            SExpr::Name(n) => n,
+            other => {
+                let what = match &other {
+                    SExpr::List(..) => "a parenthesized list".to_owned(),
+                    _ => format!("`{}`", self.snippet(other.span())),
+                };
+                self.report(
+                    Code::InvalidExpression,
+                    other.span(),
+                    format!("an expression starts with its operator ({OPERATORS}), found {what}"),
+                    matches!(other, SExpr::Json(_)).then(|| {
+                        "a constant is written (const 1), a JSON array (const [1, 2])".to_owned()
+                    }),
+                );
+                // Still look inside, for more errors.
+                for o in operands {
+                    let _ = self.expr(o);
+                }
+                return None;
+            }
+        };
+        let node = match op.text.as_str() {
+            "const" => self.const_expr(&op, operands, span)?,
+            "var" => self.var_expr(&op, operands, span)?,
+            "neg" | "not" => {
+                let unary = if op.text == "neg" {
+                    UnaryOp::Neg
+                } else {
+                    UnaryOp::Not
+                };
+                let [arg] = self.exact::<1>(&op, operands, span)?;
+                ExprNode::Unary {
+                    op: unary,
+                    arg: Box::new(arg),
+                }
+            }
+            "index" => {
+                let [base, index] = self.exact::<2>(&op, operands, span)?;
+                ExprNode::Index {
+                    base: Box::new(base),
+                    index: Box::new(index),
+                }
+            }
+            "call" => self.call_expr(&op, operands, span)?,
+            name => match BinaryOp::ALL.iter().find(|b| b.name() == name) {
+                Some(&bin) => {
+                    let [lhs, rhs] = self.exact::<2>(&op, operands, span)?;
+                    ExprNode::Binary {
+                        op: bin,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    }
+                }
+                // `(LEN (var xs))`: an upper-case or pack function name in the
+                // operator's place is read as `(call LEN (var xs))`.
+                None if is_function_name(name) => {
+                    let args: Vec<Option<Expr>> =
+                        operands.into_iter().map(|o| self.expr(o)).collect();
+                    ExprNode::Call {
+                        func: op.text,
+                        args: args.into_iter().collect::<Option<Vec<_>>>()?,
+                    }
+                }
+                None => {
+                    self.unknown_operator(&op);
+                    for o in operands {
+                        let _ = self.expr(o);
+                    }
+                    return None;
+                }
+            },
+        };
+        Some(Expr::new(node, span))
+    }
+
+    /// Exactly `N` operands, each lowered; all lowered (for their errors) even
+    /// when the count is wrong.
+    fn exact<const N: usize>(
+        &mut self,
+        op: &Name,
+        operands: Vec<SExpr>,
+        span: Span,
+    ) -> Option<[Expr; N]> {
+        if operands.len() != N {
+            self.wrong_count(op, &operands, N, span);
+            for o in operands {
+                let _ = self.expr(o);
+            }
+            return None;
+        }
+        let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
+        let all: Option<Vec<Expr>> = lowered.into_iter().collect();
+        all?.try_into().ok()
+    }
+
+    fn wrong_count(&mut self, op: &Name, operands: &[SExpr], want: usize, span: Span) {
+        let plural = if want == 1 { "operand" } else { "operands" };
+        let found = operands.len();
+        let mut hint = None;
+        if found > 2 && want == 2 && matches!(op.text.as_str(), "and" | "or" | "add" | "mul") {
+            hint = Some(format!("nest them: {}", self.nested(&op.text, operands)));
+        } else if found > 2 && want == 2 {
+            hint = Some(format!(
+                "({} A B) combines two values; compute the rest in another expression or step",
+                op.text
+            ));
+        }
+        self.report(
+            Code::WrongOperandCount,
+            span,
+            format!("`{}` takes exactly {want} {plural}, found {found}", op.text),
+            hint,
+        );
+    }
+
+    /// `(and A (and B C))` built from the operands' own text (or from letters
+    /// when that would be too long).
+    fn nested(&self, op: &str, operands: &[SExpr]) -> String {
+        let texts: Vec<String> = operands.iter().map(|o| self.snippet(o.span())).collect();
+        let too_long = texts.iter().map(String::len).sum::<usize>() > 120;
+        let names: Vec<String> = if too_long {
+            (0..operands.len())
+                .map(|i| char::from(b'A' + (i % 26) as u8).to_string())
+                .collect()
+        } else {
+            texts
+        };
+        let mut out = names[names.len() - 1].clone();
+        for n in names[..names.len() - 1].iter().rev() {
+            out = format!("({op} {n} {out})");
+        }
+        out
+    }
+
+    fn unknown_operator(&mut self, op: &Name) {
+        let name = op.text.as_str();
+        let lower = name.to_ascii_lowercase();
+        let hint = if OPERATOR_NAMES.contains(&lower.as_str()) {
+            Some(format!("operators are lower case: ({lower} ...)"))
+        } else if stdlib::lookup(&name.to_ascii_uppercase()).is_some() {
+            let up = name.to_ascii_uppercase();
+            Some(format!(
+                "to call the standard function {up} write (call {up} ...)"
+            ))
+        } else if matches!(name, "range" | "each" | "while") {
+            Some(format!(
+                "({name} ...) is an ITER form; it stands only after ITER: in a LOOP"
+            ))
+        } else {
+            alias(name)
+                .or_else(|| closest(name))
+                .map(|s| format!("did you mean `{s}`?"))
+        };
+        self.report(
+            Code::UnknownOperator,
+            op.span,
+            format!("unknown operator `{name}`: the operators are {OPERATORS}"),
+            hint,
+        );
+    }
+
+    fn const_expr(&mut self, op: &Name, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+        if operands.len() != 1 {
+            self.report(
+                Code::WrongOperandCount,
+                span,
+                format!(
+                    "`const` takes exactly 1 operand, a JSON literal, found {}",
+                    operands.len()
+                ),
+                (operands.len() > 1)
+                    .then(|| "an array constant is written (const [1, 2, 3])".to_owned()),
+            );
+            return None;
+        }
+        let _ = op;
+        match operands.into_iter().next()? {
+            SExpr::Json(j) => Some(ExprNode::Const {
+                value: self.literal(j)?,
+            }),
+            SExpr::Name(n) => {
+                self.report(
+                    Code::InvalidLiteral,
+                    n.span,
+                    format!("`const` takes a JSON literal, not the name `{}`", n.text),
+                    Some(format!(
+                        "to read the variable write (var {}); a string is written (const \"{}\")",
+                        n.text, n.text
+                    )),
+                );
+                None
+            }
+            other => {
+                let text = self.snippet(other.span());
+                self.report(
+                    Code::InvalidLiteral,
+                    other.span(),
+                    format!("`const` takes a JSON literal such as 1, \"s\", true, [1, 2] or {{\"a\": 1}}, found {text}"),
+                    Some("compute values with operators outside const: (add (const 1) (var x))".to_owned()),
+                );
+                None
+            }
+        }
+    }
+
+    fn var_expr(&mut self, op: &Name, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+        if operands.len() != 1 {
+            self.report(
+                Code::WrongOperandCount,
+                span,
+                format!(
+                    "`var` takes exactly 1 operand, a variable name, found {}",
+                    operands.len()
+                ),
+                None,
+            );
+            return None;
+        }
+        let _ = op;
+        match operands.into_iter().next()? {
+            SExpr::Name(n) if !n.text.contains('.') => Some(ExprNode::Var { name: n.text }),
+            SExpr::Name(n) => {
+                self.report(
+                    Code::InvalidExpression,
+                    n.span,
+                    format!(
+                        "`{}` is a function name, not a variable: variable names have no `.`",
+                        n.text
+                    ),
+                    Some(format!("to call it write (call {} ...)", n.text)),
+                );
+                None
+            }
+            SExpr::StepLike(n) => {
+                self.step_like(&n);
+                None
+            }
+            SExpr::Json(j) => {
+                let text = self.snippet(j.span);
+                self.report(
+                    Code::InvalidExpression,
+                    j.span,
+                    format!("`var` takes a variable name, found {text}"),
+                    Some(format!("for a constant write (const {text})")),
+                );
+                None
+            }
+            SExpr::List(_, s) => {
+                self.report(
+                    Code::InvalidExpression,
+                    s,
+                    "`var` takes a variable name, not a parenthesized expression".to_owned(),
+                    Some("(var x) reads x; an element is (index (var xs) (var i))".to_owned()),
+                );
+                None
+            }
+        }
+    }
+
+    fn call_expr(&mut self, op: &Name, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+        let mut operands = operands.into_iter();
+        let func = match operands.next() {
+            Some(SExpr::Name(n)) => n,
+            Some(other) => {
+                let text = self.snippet(other.span());
+                let hint = match &other {
+                    SExpr::Json(Json {
+                        node: JsonNode::Str(s),
+                        ..
+                    }) => {
+                        format!("write the function name bare: (call {s} ...)")
+                    }
+                    _ => "for example (call LEN (var xs))".to_owned(),
+                };
+                self.report(
+                    Code::InvalidExpression,
+                    other.span(),
+                    format!("`call` takes a function name first, found {text}"),
+                    Some(hint),
+                );
+                for o in operands {
+                    let _ = self.expr(o);
+                }
+                return None;
+            }
+            None => {
+                self.report(
+                    Code::WrongOperandCount,
+                    span,
+                    format!(
+                        "`{}` needs a function name and its arguments, found nothing",
+                        op.text
+                    ),
+                    Some("for example (call LEN (var xs))".to_owned()),
+                );
+                return None;
+            }
+        };
+        let args: Vec<Option<Expr>> = operands.map(|o| self.expr(o)).collect();
+        let args: Option<Vec<Expr>> = args.into_iter().collect();
+        Some(ExprNode::Call {
+            func: func.text,
+            args: args?,
+        })
+    }
+
+    // ---- Places and iterators -----------------------------------------------
+
+    /// What a `TARGET` writes.
+    pub fn place(&mut self, s: SExpr) -> Option<Place> {
+        match s {
+            SExpr::Name(n) if !n.text.contains('.') => Some(Place::Var {
+                name: n.text,
+                span: n.span,
+            }),
+            SExpr::List(items, span) => {
+                let head = match items.first() {
+                    Some(SExpr::Name(n)) => n.text.clone(),
+                    _ => String::new(),
+                };
+                match head.as_str() {
+                    "index" if items.len() == 3 => {
+                        let mut it = items.into_iter().skip(1);
+                        let (Some(base), Some(index)) = (it.next(), it.next()) else {
+                            return None;
+                        };
+                        let base = self.place(base);
+                        let index = self.expr(index);
+                        Some(Place::Index {
+                            base: Box::new(base?),
+                            index: index?,
+                            span,
+                        })
+                    }
+                    "index" => {
+                        self.report(
+                            Code::WrongOperandCount,
+                            span,
+                            format!("`index` takes exactly 2 operands, found {}", items.len() - 1),
+                            Some("an element place is (index PLACE EXPR), such as (index xs (var i))".to_owned()),
+                        );
+                        None
+                    }
+                    "var" if items.len() == 2 => {
+                        let name = self.snippet(items[1].span());
+                        self.report(
+                            Code::InvalidPlace,
+                            span,
+                            format!("a TARGET names the variable itself: write `{name}`, not (var {name})"),
+                            Some(format!("TARGET: {name}")),
+                        );
+                        None
+                    }
+                    _ => {
+                        self.bad_place(span);
+                        None
+                    }
+                }
+            }
+            other => {
+                self.bad_place(other.span());
+                None
+            }
+        }
+    }
+
+    fn bad_place(&mut self, span: Span) {
+        let text = self.snippet(span);
+        self.report(
+            Code::InvalidPlace,
+            span,
+            format!(
+                "a TARGET is a variable name or an element place (index PLACE EXPR), found {text}"
+            ),
+            Some("for example TARGET: total, or TARGET: (index counts (var word))".to_owned()),
+        );
+    }
+
+    /// The `ITER` of a `LOOP`.
+    pub fn iter(&mut self, s: SExpr) -> Option<Iter> {
+        const FORMS: &str = "(range i A B), (range i A B STEP), (each x EXPR) or (while COND)";
+        let (items, span) = match s {
+            SExpr::List(items, span) => (items, span),
+            other => {
+                let text = self.snippet(other.span());
+                self.report(
+                    Code::InvalidIter,
+                    other.span(),
+                    format!("an ITER is {FORMS}, found {text}"),
+                    None,
+                );
+                return None;
+            }
+        };
+        let head = match items.first() {
+            Some(SExpr::Name(n)) => n.text.clone(),
+            _ => String::new(),
+        };
+        let n_ops = items.len().saturating_sub(1);
+        let mut ops = items.into_iter().skip(1);
+        match head.as_str() {
+            "range" if n_ops == 3 || n_ops == 4 => {
+                let var = self.loop_var(ops.next()?, "range");
+                let start = ops.next().and_then(|e| self.expr(e));
+                let end = ops.next().and_then(|e| self.expr(e));
+                let step = match ops.next() {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                Some(Iter::Range {
+                    var: var?,
+                    start: start?,
+                    end: end?,
+                    step,
+                    span,
+                })
+            }
+            "each" if n_ops == 2 => {
+                let var = self.loop_var(ops.next()?, "each");
+                let seq = ops.next().and_then(|e| self.expr(e));
+                Some(Iter::Each {
+                    var: var?,
+                    seq: seq?,
+                    span,
+                })
+            }
+            "while" if n_ops == 1 => Some(Iter::While {
+                cond: self.expr(ops.next()?)?,
+                span,
+            }),
+            "range" | "each" | "while" => {
+                let shape = match head.as_str() {
+                    "range" => "(range i A B) or (range i A B STEP)",
+                    "each" => "(each x EXPR)",
+                    _ => "(while COND)",
+                };
+                self.report(
+                    Code::InvalidIter,
+                    span,
+                    format!("`{head}` is written {shape}, found {n_ops} operands"),
+                    None,
+                );
+                None
+            }
+            _ => {
+                let text = self.snippet(span);
+                let hint = match head.as_str() {
+                    "for" | "repeat" | "times" => {
+                        Some("a counting loop is (range i A B)".to_owned())
+                    }
+                    "foreach" | "for_each" | "in" => {
+                        Some("a loop over an array is (each x (var xs))".to_owned())
+                    }
+                    "until" | "loop" => Some("a conditional loop is (while COND)".to_owned()),
+                    _ => None,
+                };
+                self.report(
+                    Code::InvalidIter,
+                    span,
+                    format!("an ITER is {FORMS}, found {text}"),
+                    hint,
+                );
+                None
+            }
+        }
+    }
+
+    fn loop_var(&mut self, s: SExpr, form: &str) -> Option<Ident> {
+        match s {
+            SExpr::Name(n) if !n.text.contains('.') => Some(Ident {
+                name: n.text,
+                span: n.span,
+            }),
+            SExpr::List(ref items, span)
+                if items.len() == 2 && matches!(&items[0], SExpr::Name(h) if h.text == "var") =>
+            {
+                let name = self.snippet(items[1].span());
+                self.report(
+                    Code::InvalidIter,
+                    span,
+                    format!(
+                        "the loop variable is written bare: ({form} {name} ...), not (var {name})"
+                    ),
+                    None,
+                );
+                None
+            }
+            other => {
+                let text = self.snippet(other.span());
+                self.report(
+                    Code::InvalidIter,
+                    other.span(),
+                    format!("`{form}` needs a loop variable name first (declared in LOCAL), found {text}"),
+                    None,
+                );
+                None
+            }
+        }
+    }
+
+    // ---- Literals and types ------------------------------------------------------
+
+    /// A JSON value as a literal: no `null`, no repeated key.
+    pub fn literal(&mut self, j: Json) -> Option<Literal> {
+        match j.node {
+            JsonNode::Null => {
+                self.report(
+                    Code::InvalidLiteral,
+                    j.span,
+                    "null is not an Isu value: Isu has no null".to_owned(),
+                    Some("use an empty array or string, or a separate flag".to_owned()),
+                );
+                None
+            }
+            JsonNode::Bool(b) => Some(Literal::Bool(b)),
+            JsonNode::Int(i) => Some(Literal::Int(i)),
+            JsonNode::Str(s) => Some(Literal::Str(s)),
+            JsonNode::Array(items) => {
+                let lowered: Vec<Option<Literal>> =
+                    items.into_iter().map(|i| self.literal(i)).collect();
+                let all: Option<Vec<Literal>> = lowered.into_iter().collect();
+                Some(Literal::Array(all?))
+            }
+            JsonNode::Object(members) => {
+                let mut map = BTreeMap::new();
+                let mut first_at: BTreeMap<String, Span> = BTreeMap::new();
+                let mut ok = true;
+                for m in members {
+                    if let Some(&first) = first_at.get(&m.key) {
+                        let msg = format!("the key \"{}\" appears twice in this object", m.key);
+                        let d = Diagnostic::error(Code::InvalidLiteral, msg)
+                            .at(m.key_span)
+                            .in_step(self.step.as_ref())
+                            .with_label(first, "first here")
+                            .with_hint("keep one of the two entries");
+                        self.diags.push(d);
+                        ok = false;
+                        let _ = self.literal(m.value);
+                        continue;
+                    }
+                    first_at.insert(m.key.clone(), m.key_span);
+                    match self.literal(m.value) {
+                        Some(v) => {
+                            map.insert(m.key, v);
+                        }
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(Literal::Object(map))
+            }
+        }
+    }
+
+    /// A written type: `int`, `bool`, `string`, `T[]`, `map<K,V>`.
+    pub fn ty(&mut self, t: RawType) -> Option<Type> {
+        match t {
+            RawType::Name(n) => match n.text.as_str() {
+                "int" => Some(Type::Int),
+                "bool" => Some(Type::Bool),
+                "string" => Some(Type::String),
+                other => {
+                    let hint = match other {
+                        "integer" | "i64" | "i32" | "long" | "number" | "Int" | "INT" => {
+                            Some("write int".to_owned())
+                        }
+                        "boolean" | "Bool" | "BOOL" => Some("write bool".to_owned()),
+                        "str" | "String" | "text" | "STRING" => Some("write string".to_owned()),
+                        "map" => Some(
+                            "a map type names its key and value types: map<string,int>".to_owned(),
+                        ),
+                        "list" | "array" | "vec" | "List" | "Array" => {
+                            Some("an array type is written T[], such as int[]".to_owned())
+                        }
+                        _ => None,
+                    };
+                    self.report(
+                        Code::InvalidType,
+                        n.span,
+                        format!("unknown type `{other}`: the types are int, bool, string, T[] and map<K,V>"),
+                        hint,
+                    );
+                    None
+                }
+            },
+            RawType::Array(elem) => Some(Type::array(self.ty(*elem)?)),
+            RawType::Generic(n, k, v, span) => {
+                let key = self.ty(*k);
+                let value = self.ty(*v);
+                if n.text != "map" {
+                    let hint = match n.text.as_str() {
+                        "dict" | "Map" | "HashMap" | "hashmap" | "Dict" => {
+                            Some("write map<K,V>".to_owned())
+                        }
+                        _ => None,
+                    };
+                    self.report(
+                        Code::InvalidType,
+                        span,
+                        format!(
+                            "unknown type `{}<...>`: the only type with parameters is map<K,V>",
+                            n.text
+                        ),
+                        hint,
+                    );
+                    return None;
+                }
+                Some(Type::map(key?, value?))
+            }
+        }
+    }
+}
+
+/// A standard function's name (`LEN`, `MAP_GET`: upper case) or a pack's
+/// (`math.GCD`), as opposed to an operator (lower case).
+pub fn is_function_name(name: &str) -> bool {
+    let upper = name.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    upper || name.contains('.')
+}
+
+/// The operator a common other spelling means.
+fn alias(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "plus" | "sum" => "add",
+        "minus" | "subtract" => "sub",
+        "times" | "multiply" | "mult" => "mul",
+        "divide" | "quot" => "div",
+        "modulo" | "rem" | "remainder" => "mod",
+        "negate" | "minus1" => "neg",
+        "equal" | "equals" | "eql" | "is" => "eq",
+        "neq" | "not_equal" | "noteq" => "ne",
+        "less" | "lesser" => "lt",
+        "lte" | "leq" => "le",
+        "greater" => "gt",
+        "gte" | "geq" => "ge",
+        "get" | "at" | "nth" | "elem" => "index",
+        "ref" | "load" | "get_var" | "variable" => "var",
+        "lit" | "literal" | "quote" | "value" => "const",
+        "apply" | "invoke" | "fn" => "call",
+        "land" | "andalso" => "and",
+        "lor" | "orelse" => "or",
+        _ => return None,
+    })
+}
+
+/// The operator within two edits of `name`, if exactly one is that close.
+fn closest(name: &str) -> Option<&'static str> {
+    let mut best: Option<(&'static str, usize)> = None;
+    for &op in OPERATOR_NAMES {
+        let d = edit_distance(name, op);
+        if d <= 2 && d < name.len() && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((op, d));
+        }
+    }
+    best.map(|(op, _)| op)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(closest("addd"), Some("add"));
+        assert_eq!(closest("indx"), Some("index"));
+        assert_eq!(closest("zzzzzz"), None);
+        assert_eq!(alias("plus"), Some("add"));
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}

@@ -1,0 +1,628 @@
+//! The types of expressions: synthesized bottom-up as partial types, fixed
+//! top-down by what the context wants, recorded in every `Expr::ty`.
+
+use super::literal;
+use super::report::{Found, Role, Side, Want};
+use super::types::{Bindings, Hole, PTy};
+use super::{suggest, text, Checker};
+use crate::diag::{Code, Diagnostic};
+use crate::stdlib::{self, Overload, StdFn, STDLIB};
+use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
+
+impl Checker {
+    /// The partial type of `e` on its own, reporting nothing. Parts that an
+    /// error hides are [`PTy::Error`].
+    pub(super) fn shape(&self, e: &Expr) -> PTy {
+        match &e.node {
+            ExprNode::Const { value } => literal::shape(value).unwrap_or(PTy::Error),
+            ExprNode::Var { name } => match self.scope.get(name).and_then(|v| v.ty.as_ref()) {
+                Some(t) => PTy::of(t),
+                None => PTy::Error,
+            },
+            ExprNode::Unary { op, .. } => match op {
+                UnaryOp::Neg => PTy::Int,
+                UnaryOp::Not => PTy::Bool,
+            },
+            ExprNode::Binary { op, .. } => match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+                    PTy::Int
+                }
+                _ => PTy::Bool,
+            },
+            ExprNode::Index { base, .. } => match self.shape(base) {
+                PTy::Array(e) => *e,
+                PTy::Map(_, v) => *v,
+                PTy::Any => PTy::Any,
+                _ => PTy::Error,
+            },
+            ExprNode::Call { func, args } => {
+                let Some(f) = stdlib::lookup(func) else {
+                    return PTy::Error;
+                };
+                let shapes: Vec<PTy> = args.iter().map(|a| self.shape(a)).collect();
+                let results: Vec<PTy> = accepting(f, &shapes)
+                    .iter()
+                    .map(|(o, b)| b.instantiate(&o.ret))
+                    .collect();
+                match results.split_first() {
+                    None => PTy::Error,
+                    Some((first, rest)) => rest
+                        .iter()
+                        .try_fold(first.clone(), |acc, r| acc.join(r))
+                        .unwrap_or(PTy::Any),
+                }
+            }
+        }
+    }
+
+    /// Types `e` where the context asks `want`, reporting every error inside
+    /// it, and records the type in `e.ty`. Returns `e`'s own type when known.
+    pub(super) fn expr(&mut self, e: &mut Expr, want: &Want) -> Option<Type> {
+        let span = e.span;
+        let fixed_by_node = matches!(
+            e.node,
+            ExprNode::Var { .. } | ExprNode::Unary { .. } | ExprNode::Binary { .. }
+        );
+        let shown = text::expr(e);
+        let ty = match &mut e.node {
+            ExprNode::Const { value } => self.constant(value, span, &shown, want),
+            ExprNode::Var { name } => self.var(name, span, want),
+            ExprNode::Unary { op, arg } => {
+                let ty = match op {
+                    UnaryOp::Neg => Type::Int,
+                    UnaryOp::Not => Type::Bool,
+                };
+                let role = Role::Operand {
+                    op: op.name(),
+                    side: Side::Only,
+                };
+                self.expr(arg, &Want::Is(ty.clone(), role));
+                Some(ty)
+            }
+            ExprNode::Binary { op, lhs, rhs } => Some(self.binary(*op, lhs, rhs, span, &shown)),
+            ExprNode::Index { base, index } => self.index(base, index, span, &shown, want),
+            ExprNode::Call { func, args } => self.call(func, args, span, &shown, want),
+        };
+        if fixed_by_node {
+            if let (Some(t), Want::Is(w, role)) = (&ty, want) {
+                if t != w {
+                    self.mismatch(span, &shown, w, role, Found::Type(t.to_string()));
+                }
+            }
+        }
+        e.ty.clone_from(&ty);
+        ty
+    }
+
+    /// `(const JSON)`: a value of the wanted type, or of the type it has on its own.
+    fn constant(&mut self, lit: &Literal, span: Span, shown: &str, want: &Want) -> Option<Type> {
+        let own = literal::shape(lit);
+        if let Want::Is(w, role) = want {
+            return match literal::conform(lit, w) {
+                Ok(()) => Some(w.clone()),
+                Err(m) => {
+                    // A literal with a type of its own is reported as that type;
+                    // an open or mixed one by where it goes wrong.
+                    match own.as_ref().map(PTy::resolve) {
+                        Ok(Ok(t)) => {
+                            self.mismatch(span, shown, w, role, Found::Type(t.to_string()));
+                            Some(t)
+                        }
+                        _ => {
+                            self.mismatch(span, shown, w, role, Found::Lit(&m));
+                            None
+                        }
+                    }
+                }
+            };
+        }
+        match own {
+            Err(mixed) => {
+                let whole = if mixed.path.is_empty() {
+                    shown.to_owned()
+                } else {
+                    format!("the part {} of {shown}", mixed.path)
+                };
+                self.type_error(
+                    span,
+                    format!("{whole} mixes types: {}", mixed.message),
+                    Some("an array holds values of one type, and a map values of one type; make the elements alike or split them".into()),
+                );
+                None
+            }
+            Ok(p) => {
+                match p.resolve() {
+                    Ok(t) => Some(t),
+                    Err(Hole::Open) => {
+                        if matches!(want, Want::Free) {
+                            self.ambiguous(span, &format!("{shown} has the type {p}, and nothing around it fixes what ? is"));
+                        }
+                        None
+                    }
+                    Err(Hole::Poisoned) => None,
+                }
+            }
+        }
+    }
+
+    /// Reports a literal whose type nothing fixes.
+    fn ambiguous(&mut self, span: Span, message: &str) {
+        self.diags.push(
+            Diagnostic::error(Code::AmbiguousLiteral, message)
+                .at(span)
+                .in_step(self.step.as_ref())
+                .with_hint("give the literal a typed context: assign it to a declared variable first (ASSIGN TARGET: xs EXPR: (const [])), compare or combine it with a value of known type, or write a non-empty literal"),
+        );
+    }
+
+    /// `(var name)`: its declared type.
+    fn var(&mut self, name: &str, span: Span, want: &Want) -> Option<Type> {
+        match self.scope.get(name) {
+            Some(v) => v.ty.clone(),
+            None => {
+                let hint_ty = match want {
+                    Want::Is(t, _) => Some(t.clone()),
+                    _ => None,
+                };
+                self.undeclared(name, span, hint_ty.as_ref());
+                None
+            }
+        }
+    }
+
+    /// A two-operand operator; its type is fixed by the operator.
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        lhs: &mut Expr,
+        rhs: &mut Expr,
+        span: Span,
+        shown: &str,
+    ) -> Type {
+        let operands = match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+                Some((Type::Int, Type::Int))
+            }
+            BinaryOp::And | BinaryOp::Or => Some((Type::Bool, Type::Bool)),
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => None,
+        };
+        let name = op.name();
+        match operands {
+            Some((operand, result)) => {
+                let left = Role::Operand {
+                    op: name,
+                    side: Side::Left,
+                };
+                let right = Role::Operand {
+                    op: name,
+                    side: Side::Right,
+                };
+                self.expr(lhs, &Want::Is(operand.clone(), left));
+                self.expr(rhs, &Want::Is(operand, right));
+                result
+            }
+            None => {
+                let ordering = !matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+                self.compare(name, ordering, lhs, rhs, span, shown);
+                Type::Bool
+            }
+        }
+    }
+
+    /// `eq ne` (any two values of one type) and `lt le gt ge` (two ints or two strings).
+    fn compare(
+        &mut self,
+        op: &'static str,
+        ordering: bool,
+        lhs: &mut Expr,
+        rhs: &mut Expr,
+        span: Span,
+        shown: &str,
+    ) {
+        let (ls, rs) = (self.shape(lhs), self.shape(rhs));
+        let Some(joined) = ls.join(&rs) else {
+            let hint = match (ls.resolve(), rs.resolve()) {
+                (Ok(Type::Int), Ok(Type::String)) | (Ok(Type::String), Ok(Type::Int)) => {
+                    "turn one into the other's type first: (call TO_STRING n) or (call PARSE_INT s)"
+                        .to_owned()
+                }
+                _ => format!("{op} needs both operands of one type"),
+            };
+            self.type_error(
+                span,
+                format!(
+                    "{op} compares two values of one type, but {} is {ls} and {} is {rs}",
+                    text::expr(lhs),
+                    text::expr(rhs)
+                ),
+                Some(hint),
+            );
+            self.expr(lhs, &Want::Quiet);
+            self.expr(rhs, &Want::Quiet);
+            return;
+        };
+        match joined.resolve() {
+            Ok(t) => {
+                if ordering && !matches!(t, Type::Int | Type::String) {
+                    self.type_error(
+                        span,
+                        format!("{op} orders two ints or two strings, but its operands are {t}"),
+                        Some(
+                            "compare sizes with (call LEN ...), or elements with (index ...)"
+                                .into(),
+                        ),
+                    );
+                }
+                let left = Role::Operand {
+                    op,
+                    side: Side::Left,
+                };
+                let right = Role::Operand {
+                    op,
+                    side: Side::Right,
+                };
+                self.expr(lhs, &Want::Is(t.clone(), left));
+                self.expr(rhs, &Want::Is(t, right));
+            }
+            Err(hole) => {
+                if hole == Hole::Open {
+                    self.ambiguous(
+                        span,
+                        &format!("neither operand of {shown} fixes its type: both could be {joined} with ? anything"),
+                    );
+                }
+                self.expr(lhs, &Want::Quiet);
+                self.expr(rhs, &Want::Quiet);
+            }
+        }
+    }
+
+    /// `(index a i)`: an element of an array (int position) or the value of a
+    /// map key.
+    fn index(
+        &mut self,
+        base: &mut Expr,
+        index: &mut Expr,
+        span: Span,
+        shown: &str,
+        want: &Want,
+    ) -> Option<Type> {
+        let bs = self.shape(base);
+        let wanted = match want {
+            Want::Is(t, _) => PTy::of(t),
+            _ => PTy::Any,
+        };
+        let report_elem = |me: &mut Checker, elem: &PTy| {
+            if let Want::Is(w, role) = want {
+                me.mismatch(span, shown, w, role, Found::Type(elem.to_string()));
+            }
+        };
+        let refined = match &bs {
+            PTy::Array(elem) => PTy::array(elem.join(&wanted).unwrap_or_else(|| {
+                report_elem(self, elem);
+                (**elem).clone()
+            })),
+            PTy::Map(k, v) => {
+                let key = k.join(&self.shape(index)).unwrap_or_else(|| (**k).clone());
+                let value = v.join(&wanted).unwrap_or_else(|| {
+                    report_elem(self, v);
+                    (**v).clone()
+                });
+                PTy::map(key, value)
+            }
+            PTy::Any | PTy::Error => {
+                let quiet = if bs == PTy::Any {
+                    Want::Free
+                } else {
+                    Want::Quiet
+                };
+                self.expr(base, &quiet);
+                self.expr(index, &Want::Quiet);
+                return None;
+            }
+            other => {
+                let hint = match other {
+                    PTy::Str | PTy::Key { .. } => "a string is not indexed: take one character with (call SLICE s i (add i 1)), or all of them with (call CHARS s)",
+                    _ => "index reads an element of an array or the value of a map key",
+                };
+                self.type_error(
+                    span,
+                    format!(
+                        "{shown} indexes {}, which is {other}, not an array or a map",
+                        text::expr(base)
+                    ),
+                    Some(hint.into()),
+                );
+                self.expr(base, &Want::Quiet);
+                self.expr(index, &Want::Quiet);
+                return None;
+            }
+        };
+        let base_ty = match refined.resolve() {
+            Ok(t) => {
+                self.expr(base, &Want::Is(t.clone(), Role::Indexed));
+                t
+            }
+            Err(hole) => {
+                let w = if hole == Hole::Open {
+                    Want::Free
+                } else {
+                    Want::Quiet
+                };
+                self.expr(base, &w);
+                self.expr(index, &Want::Quiet);
+                return None;
+            }
+        };
+        match base_ty {
+            Type::Array(elem) => {
+                self.expr(index, &Want::Is(Type::Int, Role::ArrayIndex));
+                Some(*elem)
+            }
+            Type::Map(ref k, ref v) => {
+                let value = (**v).clone();
+                self.expr(
+                    index,
+                    &Want::Is((**k).clone(), Role::MapKey(base_ty.clone())),
+                );
+                Some(value)
+            }
+            Type::Int | Type::Bool | Type::String => None,
+        }
+    }
+
+    /// `(call FN args...)` of a standard function.
+    fn call(
+        &mut self,
+        func: &str,
+        args: &mut [Expr],
+        span: Span,
+        shown: &str,
+        want: &Want,
+    ) -> Option<Type> {
+        let Some(f) = stdlib::lookup(func) else {
+            self.unknown_function(func, span);
+            self.quiet_all(args);
+            return None;
+        };
+        if !f.overloads.iter().any(|o| o.params.len() == args.len()) {
+            self.wrong_arity(f, args.len(), span);
+            self.quiet_all(args);
+            return None;
+        }
+        let shapes: Vec<PTy> = args.iter().map(|a| self.shape(a)).collect();
+        let mut candidates = accepting(f, &shapes);
+        if candidates.is_empty() {
+            self.no_overload(f, args, &shapes, span);
+            self.quiet_all(args);
+            return None;
+        }
+        if let Want::Is(w, role) = want {
+            let wp = PTy::of(w);
+            let fitting: Vec<(&Overload, Bindings)> = candidates
+                .iter()
+                .filter_map(|(o, b)| {
+                    let mut b = b.clone();
+                    b.unify(&o.ret, &wp).then_some((*o, b))
+                })
+                .collect();
+            if fitting.is_empty() {
+                let (o, b) = &candidates[0];
+                self.mismatch(
+                    span,
+                    shown,
+                    w,
+                    role,
+                    Found::Type(b.instantiate(&o.ret).to_string()),
+                );
+            } else {
+                candidates = fitting;
+            }
+        }
+        // Several overloads fit only where an argument's type is open or hidden
+        // by an error; the first in the table then decides.
+        let (o, b) = candidates.swap_remove(0);
+        for (n, (arg, param)) in args.iter_mut().zip(o.params).enumerate() {
+            let w = match b.instantiate(param).resolve() {
+                Ok(t) => Want::Is(
+                    t,
+                    Role::Arg {
+                        func: f.name,
+                        n: n + 1,
+                    },
+                ),
+                Err(Hole::Open) => Want::Free,
+                Err(Hole::Poisoned) => Want::Quiet,
+            };
+            self.expr(arg, &w);
+        }
+        b.instantiate(&o.ret).resolve().ok()
+    }
+
+    /// Types each expression for the errors inside it, after an error that hides what it should be.
+    pub(super) fn quiet_all(&mut self, exprs: &mut [Expr]) {
+        for e in exprs {
+            self.expr(e, &Want::Quiet);
+        }
+    }
+
+    fn unknown_function(&mut self, func: &str, span: Span) {
+        let operators = [
+            "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge", "and",
+            "or", "not", "index",
+        ];
+        let lower = func.to_ascii_lowercase();
+        let message = if func.contains('.') {
+            format!("{func} is not a known function: no loaded pack provides it")
+        } else {
+            format!("{func} is not a standard function")
+        };
+        let hint = if let Some(op) = operators.iter().find(|o| **o == lower) {
+            format!("{op} is an operator, not a function: write ({op} a b) without call")
+        } else if let Some(name) =
+            alias(&lower).or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
+        {
+            let sigs = stdlib::lookup(name).map(signatures).unwrap_or_default();
+            format!("did you mean {name}? {sigs}")
+        } else {
+            let names: Vec<&str> = STDLIB.iter().map(|f| f.name).collect();
+            format!("the standard functions are {}", names.join(", "))
+        };
+        self.diags.push(
+            Diagnostic::error(Code::UnknownFunction, message)
+                .at(span)
+                .in_step(self.step.as_ref())
+                .with_hint(hint),
+        );
+    }
+
+    fn wrong_arity(&mut self, f: &StdFn, given: usize, span: Span) {
+        let mut counts: Vec<usize> = f.overloads.iter().map(|o| o.params.len()).collect();
+        counts.dedup();
+        let takes = counts
+            .iter()
+            .map(|n| format!("{n} argument{}", if *n == 1 { "" } else { "s" }))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let given_text = if given == 1 {
+            "1 is".to_owned()
+        } else {
+            format!("{given} are")
+        };
+        self.diags.push(
+            Diagnostic::error(
+                Code::WrongArity,
+                format!("{} takes {takes}, but {given_text} given", f.name),
+            )
+            .at(span)
+            .in_step(self.step.as_ref())
+            .with_expected(counts.first().copied().unwrap_or(0))
+            .with_actual(given)
+            .with_hint(signatures(f)),
+        );
+    }
+
+    /// No overload of `f` accepts the argument types: with one overload, points
+    /// at the first argument that does not fit.
+    fn no_overload(&mut self, f: &StdFn, args: &[Expr], shapes: &[PTy], span: Span) {
+        let arity: Vec<&Overload> = f
+            .overloads
+            .iter()
+            .filter(|o| o.params.len() == args.len())
+            .collect();
+        if let [o] = arity.as_slice() {
+            let mut b = Bindings::default();
+            for (n, ((param, shape), arg)) in o.params.iter().zip(shapes).zip(args).enumerate() {
+                let before = b.clone();
+                if !b.unify(param, shape) {
+                    let need = match before.instantiate(param) {
+                        // The keys of an empty object literal could be either.
+                        PTy::Key { int_ok: true } => "int or string".to_owned(),
+                        p => match p.resolve() {
+                            Ok(t) => t.to_string(),
+                            Err(_) => stdlib::pat_text(param),
+                        },
+                    };
+                    let mut d = Diagnostic::error(
+                        Code::TypeMismatch,
+                        format!(
+                            "argument {} of {} must be {need}, but {} is {shape}",
+                            n + 1,
+                            f.name,
+                            text::expr(arg)
+                        ),
+                    )
+                    .at(arg.span)
+                    .in_step(self.step.as_ref())
+                    .with_expected(need)
+                    .with_actual(shape.to_string())
+                    .with_hint(signatures(f));
+                    if arg.span.is_synthetic() {
+                        d = d.at(span);
+                    }
+                    self.diags.push(d);
+                    return;
+                }
+            }
+        }
+        let given: Vec<String> = shapes.iter().map(PTy::to_string).collect();
+        self.diags.push(
+            Diagnostic::error(
+                Code::TypeMismatch,
+                format!("no signature of {} takes ({})", f.name, given.join(", ")),
+            )
+            .at(span)
+            .in_step(self.step.as_ref())
+            .with_actual(format!("({})", given.join(", ")))
+            .with_hint(signatures(f)),
+        );
+    }
+}
+
+/// The overloads of `f` that accept arguments of these partial types, with the
+/// bindings each makes.
+fn accepting(f: &StdFn, shapes: &[PTy]) -> Vec<(&'static Overload, Bindings)> {
+    f.overloads
+        .iter()
+        .filter(|o| o.params.len() == shapes.len())
+        .filter_map(|o| {
+            let mut b = Bindings::default();
+            o.params
+                .iter()
+                .zip(shapes)
+                .all(|(p, s)| b.unify(p, s))
+                .then_some((o, b))
+        })
+        .collect()
+}
+
+/// `LEN(T[]) -> int; LEN(map<K,V>) -> int; LEN(string) -> int`.
+pub(super) fn signatures(f: &StdFn) -> String {
+    let sigs: Vec<String> = f
+        .overloads
+        .iter()
+        .map(|o| format!("{}{}", f.name, o.text()))
+        .collect();
+    let mut s = sigs.join("; ");
+    if f.overloads
+        .iter()
+        .any(|o| uses_vars(&o.ret) || o.params.iter().any(uses_vars))
+    {
+        s.push_str(" (T, V: any type, the same at each of their places; K: int or string)");
+    }
+    s
+}
+
+fn uses_vars(p: &stdlib::Pat) -> bool {
+    use stdlib::Pat;
+    match p {
+        Pat::T | Pat::K | Pat::V => true,
+        Pat::Array(e) => uses_vars(e),
+        Pat::Map(k, v) => uses_vars(k) || uses_vars(v),
+        Pat::Int | Pat::Bool | Pat::Str => false,
+    }
+}
+
+/// The standard function other languages' names for it mean.
+fn alias(lower: &str) -> Option<&'static str> {
+    Some(match lower {
+        "length" | "size" | "count" | "len_of" => "LEN",
+        "append" | "add_last" => "PUSH",
+        "str" | "string" | "tostring" | "to_str" | "itoa" => "TO_STRING",
+        "int" | "parseint" | "to_int" | "atoi" => "PARSE_INT",
+        "split" | "words" => "SPLIT_WHITESPACE",
+        "keys" => "MAP_KEYS",
+        "has" | "contains_key" | "has_key" => "MAP_HAS",
+        "get" => "MAP_GET",
+        "get_or" | "get_or_default" => "MAP_GET_OR",
+        "set" | "put" | "insert" => "MAP_SET",
+        "lowercase" | "to_lower" | "tolower" => "LOWER",
+        "substring" | "substr" | "sub_list" => "SLICE",
+        _ => return None,
+    })
+}

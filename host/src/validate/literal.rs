@@ -1,0 +1,274 @@
+//! JSON literals against types: whether a literal is a value of a type (for
+//! `(const ...)`, `IO` examples and run arguments), and the partial type a
+//! literal has on its own.
+
+use super::types::PTy;
+use isu_plugin_api::{Literal, Type};
+
+/// Where in a literal it stops being a value of the type, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LitMismatch {
+    /// The path from the literal's root: `""`, `[2]`, `["a"][0]`.
+    pub path: String,
+    /// What is wrong there: `is a string ("a"), expected int`.
+    pub problem: String,
+}
+
+impl LitMismatch {
+    /// The message with `root` naming the literal: `xs[2] is a string ("a"), expected int`.
+    pub(crate) fn message(&self, root: &str) -> String {
+        format!("{root}{} {}", self.path, self.problem)
+    }
+}
+
+/// Checks that `lit` is a value of `ty`. The message names the place that is
+/// wrong, from the root called `value`: `value[2] is a string ("a"), expected int`.
+pub fn literal_conforms(lit: &Literal, ty: &Type) -> Result<(), String> {
+    literal_conforms_named(lit, ty, "value")
+}
+
+/// As [`literal_conforms`], with the root called `name` (an argument's name):
+/// `xs[2] is a string ("a"), expected int`.
+pub fn literal_conforms_named(lit: &Literal, ty: &Type, name: &str) -> Result<(), String> {
+    conform(lit, ty).map_err(|m| m.message(name))
+}
+
+/// Checks that `lit` is a value of `ty`, saying where it is not.
+pub(crate) fn conform(lit: &Literal, ty: &Type) -> Result<(), LitMismatch> {
+    let mut path = String::new();
+    conform_at(lit, ty, &mut path).map_err(|problem| LitMismatch { path, problem })
+}
+
+/// On failure `path` is left pointing at the offending part.
+fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String> {
+    match (ty, lit) {
+        (Type::Int, Literal::Int(_))
+        | (Type::Bool, Literal::Bool(_))
+        | (Type::String, Literal::Str(_)) => Ok(()),
+        (Type::Array(elem), Literal::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                conform_at(item, elem, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        (Type::Map(key, value), Literal::Object(entries)) => {
+            if !key.is_map_key() {
+                return Err(format!(
+                    "cannot be a {ty}: a map key must be int or string, not {key}"
+                ));
+            }
+            for (k, v) in entries {
+                let len = path.len();
+                path.push('[');
+                path.push_str(&Literal::Str(k.clone()).to_string());
+                path.push(']');
+                if **key == Type::Int && !is_int_key(k) {
+                    path.truncate(len);
+                    return Err(format!(
+                        "has the key {}, but the keys of a {ty} are ints, written as decimal strings such as \"7\" or \"-2\"",
+                        Literal::Str(k.clone())
+                    ));
+                }
+                conform_at(v, value, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        (_, lit) => Err(format!(
+            "is {} ({}), expected {ty}",
+            lit.kind_name(),
+            short_literal(lit)
+        )),
+    }
+}
+
+/// Whether an object key spells an int the way JSON output writes one: an
+/// optional `-` and decimal digits without leading zeros, within 64 bits.
+pub(crate) fn is_int_key(key: &str) -> bool {
+    key.parse::<i64>().is_ok_and(|n| n.to_string() == key)
+}
+
+/// The literal's text, cut short when long.
+pub(crate) fn short_literal(lit: &Literal) -> String {
+    shorten(&lit.to_string(), 40)
+}
+
+/// `text` cut to about `max` characters, with `...` where it was cut.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(3)).collect();
+    out.push_str("...");
+    out
+}
+
+/// Why a literal has no type of its own: its elements or values differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Mixed {
+    /// The path of the array or object that mixes types: `""`, `[1]`.
+    pub path: String,
+    pub message: String,
+}
+
+/// The partial type of a literal on its own: `[]` is an array of something,
+/// `{"1": 2}` a map from int or string keys to int.
+pub(crate) fn shape(lit: &Literal) -> Result<PTy, Mixed> {
+    let mut path = String::new();
+    shape_at(lit, &mut path)
+}
+
+fn shape_at(lit: &Literal, path: &mut String) -> Result<PTy, Mixed> {
+    Ok(match lit {
+        Literal::Bool(_) => PTy::Bool,
+        Literal::Int(_) => PTy::Int,
+        Literal::Str(_) => PTy::Str,
+        Literal::Array(items) => {
+            let mut elem = PTy::Any;
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let s = shape_at(item, path)?;
+                path.truncate(len);
+                elem = elem.join(&s).ok_or_else(|| Mixed {
+                    path: path.clone(),
+                    message: format!(
+                        "its element [{i}] is {}, but the elements before it are {elem}",
+                        s
+                    ),
+                })?;
+            }
+            PTy::array(elem)
+        }
+        Literal::Object(entries) => {
+            let key = PTy::Key {
+                int_ok: entries.keys().all(|k| is_int_key(k)),
+            };
+            let mut value = PTy::Any;
+            for (k, v) in entries {
+                let len = path.len();
+                path.push('[');
+                path.push_str(&Literal::Str(k.clone()).to_string());
+                path.push(']');
+                let s = shape_at(v, path)?;
+                path.truncate(len);
+                value = value.join(&s).ok_or_else(|| Mixed {
+                    path: path.clone(),
+                    message: format!(
+                        "its value at key {} is {}, but the values before it are {value}",
+                        Literal::Str(k.clone()),
+                        s
+                    ),
+                })?;
+            }
+            PTy::map(key, value)
+        }
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn lit(json: &str) -> Literal {
+        serde_json::from_str(json).unwrap_or(Literal::Bool(false))
+    }
+
+    #[test]
+    fn scalars_and_nested_values_conform() {
+        let t = Type::map(Type::String, Type::array(Type::Int));
+        assert_eq!(
+            literal_conforms(&lit(r#"{"a": [1, 2], "b": []}"#), &t),
+            Ok(())
+        );
+        assert_eq!(
+            literal_conforms(&lit("[]"), &Type::array(Type::Bool)),
+            Ok(())
+        );
+        assert_eq!(
+            literal_conforms(&lit("{}"), &Type::map(Type::Int, Type::Int)),
+            Ok(())
+        );
+        assert_eq!(literal_conforms(&lit("true"), &Type::Bool), Ok(()));
+    }
+
+    #[test]
+    fn mismatch_names_the_path() {
+        let xs = Type::array(Type::Int);
+        assert_eq!(
+            literal_conforms_named(&lit(r#"[1, 2, "a"]"#), &xs, "xs"),
+            Err(r#"xs[2] is a string ("a"), expected int"#.to_owned())
+        );
+        assert_eq!(
+            literal_conforms(&lit("7"), &xs),
+            Err("value is an integer (7), expected int[]".to_owned())
+        );
+        let m = Type::map(Type::String, Type::array(Type::Int));
+        assert_eq!(
+            literal_conforms_named(&lit(r#"{"a": [1], "b": [true]}"#), &m, "m"),
+            Err(r#"m["b"][0] is a boolean (true), expected int"#.to_owned())
+        );
+    }
+
+    #[test]
+    fn int_keys_must_be_canonical_decimals() {
+        let m = Type::map(Type::Int, Type::Bool);
+        assert_eq!(
+            literal_conforms(&lit(r#"{"-3": true, "10": false}"#), &m),
+            Ok(())
+        );
+        for bad in ["01", "+1", "-0", "1.0", "x", "99999999999999999999"] {
+            let text = format!("{{\"{bad}\": true}}");
+            let err = literal_conforms(&lit(&text), &m).unwrap_err();
+            assert!(
+                err.starts_with(&format!("value has the key \"{bad}\"")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_key_types_never_conform() {
+        let m = Type::map(Type::Bool, Type::Int);
+        let err = literal_conforms(&lit("{}"), &m).unwrap_err();
+        assert!(
+            err.contains("a map key must be int or string, not bool"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn long_literals_are_cut_in_messages() {
+        let long = Literal::Str("x".repeat(100));
+        let err = literal_conforms(&long, &Type::Int).unwrap_err();
+        assert!(err.contains("...), expected int"), "{err}");
+        assert!(err.len() < 80);
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(shape(&lit("[]")), Ok(PTy::array(PTy::Any)));
+        assert_eq!(
+            shape(&lit("[[], [1]]")),
+            Ok(PTy::array(PTy::array(PTy::Int)))
+        );
+        assert_eq!(
+            shape(&lit(r#"{"1": []}"#)),
+            Ok(PTy::map(PTy::Key { int_ok: true }, PTy::array(PTy::Any)))
+        );
+        assert_eq!(
+            shape(&lit(r#"{"a": 1}"#)),
+            Ok(PTy::map(PTy::Key { int_ok: false }, PTy::Int))
+        );
+        let mixed = shape(&lit(r#"[[1], [1, "a"]]"#)).unwrap_err();
+        assert_eq!(mixed.path, "[1]");
+        assert_eq!(
+            mixed.message,
+            "its element [1] is string, but the elements before it are int"
+        );
+    }
+}

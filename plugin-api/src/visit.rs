@@ -1,0 +1,556 @@
+//! Walkers over IIR, in the style of `syn::visit`: a [`Visit`] trait whose
+//! methods each default to a `walk_*` function that visits the node's children,
+//! and the same again over mutable references in [`VisitMut`].
+//!
+//! Override the methods for the nodes you care about and call the matching
+//! `walk_*` function to go on below them. Children are visited in source order
+//! (the order the canonical text prints them), so a walker that collects
+//! something collects it deterministically.
+//!
+//! [`clear_spans`] and [`clear_types`] are two small walkers that tests use to
+//! compare programs built in different ways.
+
+use crate::iir::{
+    Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Node, Place, Program, Span,
+    StateVar, Step,
+};
+
+/// A read-only walk over IIR. Every method defaults to visiting the children.
+pub trait Visit {
+    fn visit_program(&mut self, program: &Program) {
+        walk_program(self, program);
+    }
+    fn visit_func(&mut self, func: &Func) {
+        walk_func(self, func);
+    }
+    fn visit_decl(&mut self, decl: &Decl) {
+        walk_decl(self, decl);
+    }
+    fn visit_state_var(&mut self, var: &StateVar) {
+        walk_state_var(self, var);
+    }
+    fn visit_ident(&mut self, ident: &Ident) {
+        self.visit_span(ident.span);
+    }
+    fn visit_io(&mut self, io: &Io) {
+        walk_io(self, io);
+    }
+    fn visit_example(&mut self, example: &Example) {
+        self.visit_span(example.span);
+    }
+    fn visit_block(&mut self, block: &Block) {
+        walk_block(self, block);
+    }
+    fn visit_step(&mut self, step: &Step) {
+        walk_step(self, step);
+    }
+    fn visit_place(&mut self, place: &Place) {
+        walk_place(self, place);
+    }
+    fn visit_iter(&mut self, iter: &Iter) {
+        walk_iter(self, iter);
+    }
+    fn visit_expr(&mut self, expr: &Expr) {
+        walk_expr(self, expr);
+    }
+    /// Every span of the program, in source order of the nodes that hold them.
+    fn visit_span(&mut self, span: Span) {
+        let _ = span;
+    }
+}
+
+pub fn walk_program<V: Visit + ?Sized>(v: &mut V, program: &Program) {
+    v.visit_func(&program.func);
+    v.visit_io(&program.io);
+    for var in &program.state {
+        v.visit_state_var(var);
+    }
+    for decl in &program.locals {
+        v.visit_decl(decl);
+    }
+    v.visit_block(&program.body);
+}
+
+pub fn walk_func<V: Visit + ?Sized>(v: &mut V, func: &Func) {
+    v.visit_span(func.span);
+    v.visit_ident(&func.name);
+    for decl in &func.args {
+        v.visit_decl(decl);
+    }
+}
+
+pub fn walk_decl<V: Visit + ?Sized>(v: &mut V, decl: &Decl) {
+    v.visit_span(decl.span);
+    v.visit_ident(&decl.name);
+}
+
+pub fn walk_state_var<V: Visit + ?Sized>(v: &mut V, var: &StateVar) {
+    v.visit_span(var.span);
+    v.visit_ident(&var.name);
+    v.visit_expr(&var.init);
+}
+
+pub fn walk_io<V: Visit + ?Sized>(v: &mut V, io: &Io) {
+    v.visit_span(io.span);
+    for example in io.input.iter().chain(&io.output) {
+        v.visit_example(example);
+    }
+}
+
+pub fn walk_block<V: Visit + ?Sized>(v: &mut V, block: &Block) {
+    v.visit_span(block.span);
+    for step in &block.steps {
+        v.visit_step(step);
+    }
+}
+
+pub fn walk_step<V: Visit + ?Sized>(v: &mut V, step: &Step) {
+    v.visit_span(step.span);
+    match &step.node {
+        Node::Seq { block } => v.visit_block(block),
+        Node::Assign { target, expr } => {
+            v.visit_place(target);
+            v.visit_expr(expr);
+        }
+        Node::If {
+            cond,
+            then_block,
+            else_block,
+        } => {
+            v.visit_expr(cond);
+            v.visit_block(then_block);
+            v.visit_block(else_block);
+        }
+        Node::Loop { iter, body } => {
+            v.visit_iter(iter);
+            v.visit_block(body);
+        }
+        Node::Return { expr } => v.visit_expr(expr),
+    }
+}
+
+pub fn walk_place<V: Visit + ?Sized>(v: &mut V, place: &Place) {
+    match place {
+        Place::Var { span, .. } => v.visit_span(*span),
+        Place::Index { base, index, span } => {
+            v.visit_span(*span);
+            v.visit_place(base);
+            v.visit_expr(index);
+        }
+    }
+}
+
+pub fn walk_iter<V: Visit + ?Sized>(v: &mut V, iter: &Iter) {
+    match iter {
+        Iter::Range {
+            var,
+            start,
+            end,
+            step,
+            span,
+        } => {
+            v.visit_span(*span);
+            v.visit_ident(var);
+            v.visit_expr(start);
+            v.visit_expr(end);
+            if let Some(step) = step {
+                v.visit_expr(step);
+            }
+        }
+        Iter::Each { var, seq, span } => {
+            v.visit_span(*span);
+            v.visit_ident(var);
+            v.visit_expr(seq);
+        }
+        Iter::While { cond, span } => {
+            v.visit_span(*span);
+            v.visit_expr(cond);
+        }
+    }
+}
+
+pub fn walk_expr<V: Visit + ?Sized>(v: &mut V, expr: &Expr) {
+    v.visit_span(expr.span);
+    match &expr.node {
+        ExprNode::Const { .. } | ExprNode::Var { .. } => {}
+        ExprNode::Unary { arg, .. } => v.visit_expr(arg),
+        ExprNode::Binary { lhs, rhs, .. } => {
+            v.visit_expr(lhs);
+            v.visit_expr(rhs);
+        }
+        ExprNode::Index { base, index } => {
+            v.visit_expr(base);
+            v.visit_expr(index);
+        }
+        ExprNode::Call { args, .. } => {
+            for arg in args {
+                v.visit_expr(arg);
+            }
+        }
+    }
+}
+
+/// A walk over IIR that may change it. Every method defaults to visiting the
+/// children.
+pub trait VisitMut {
+    fn visit_program_mut(&mut self, program: &mut Program) {
+        walk_program_mut(self, program);
+    }
+    fn visit_func_mut(&mut self, func: &mut Func) {
+        walk_func_mut(self, func);
+    }
+    fn visit_decl_mut(&mut self, decl: &mut Decl) {
+        walk_decl_mut(self, decl);
+    }
+    fn visit_state_var_mut(&mut self, var: &mut StateVar) {
+        walk_state_var_mut(self, var);
+    }
+    fn visit_ident_mut(&mut self, ident: &mut Ident) {
+        self.visit_span_mut(&mut ident.span);
+    }
+    fn visit_io_mut(&mut self, io: &mut Io) {
+        walk_io_mut(self, io);
+    }
+    fn visit_example_mut(&mut self, example: &mut Example) {
+        self.visit_span_mut(&mut example.span);
+    }
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        walk_block_mut(self, block);
+    }
+    fn visit_step_mut(&mut self, step: &mut Step) {
+        walk_step_mut(self, step);
+    }
+    fn visit_place_mut(&mut self, place: &mut Place) {
+        walk_place_mut(self, place);
+    }
+    fn visit_iter_mut(&mut self, iter: &mut Iter) {
+        walk_iter_mut(self, iter);
+    }
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        walk_expr_mut(self, expr);
+    }
+    /// Every span of the program, in source order of the nodes that hold them.
+    fn visit_span_mut(&mut self, span: &mut Span) {
+        let _ = span;
+    }
+}
+
+pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) {
+    v.visit_func_mut(&mut program.func);
+    v.visit_io_mut(&mut program.io);
+    for var in &mut program.state {
+        v.visit_state_var_mut(var);
+    }
+    for decl in &mut program.locals {
+        v.visit_decl_mut(decl);
+    }
+    v.visit_block_mut(&mut program.body);
+}
+
+pub fn walk_func_mut<V: VisitMut + ?Sized>(v: &mut V, func: &mut Func) {
+    v.visit_span_mut(&mut func.span);
+    v.visit_ident_mut(&mut func.name);
+    for decl in &mut func.args {
+        v.visit_decl_mut(decl);
+    }
+}
+
+pub fn walk_decl_mut<V: VisitMut + ?Sized>(v: &mut V, decl: &mut Decl) {
+    v.visit_span_mut(&mut decl.span);
+    v.visit_ident_mut(&mut decl.name);
+}
+
+pub fn walk_state_var_mut<V: VisitMut + ?Sized>(v: &mut V, var: &mut StateVar) {
+    v.visit_span_mut(&mut var.span);
+    v.visit_ident_mut(&mut var.name);
+    v.visit_expr_mut(&mut var.init);
+}
+
+pub fn walk_io_mut<V: VisitMut + ?Sized>(v: &mut V, io: &mut Io) {
+    v.visit_span_mut(&mut io.span);
+    for example in io.input.iter_mut().chain(&mut io.output) {
+        v.visit_example_mut(example);
+    }
+}
+
+pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
+    v.visit_span_mut(&mut block.span);
+    for step in &mut block.steps {
+        v.visit_step_mut(step);
+    }
+}
+
+pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
+    v.visit_span_mut(&mut step.span);
+    match &mut step.node {
+        Node::Seq { block } => v.visit_block_mut(block),
+        Node::Assign { target, expr } => {
+            v.visit_place_mut(target);
+            v.visit_expr_mut(expr);
+        }
+        Node::If {
+            cond,
+            then_block,
+            else_block,
+        } => {
+            v.visit_expr_mut(cond);
+            v.visit_block_mut(then_block);
+            v.visit_block_mut(else_block);
+        }
+        Node::Loop { iter, body } => {
+            v.visit_iter_mut(iter);
+            v.visit_block_mut(body);
+        }
+        Node::Return { expr } => v.visit_expr_mut(expr),
+    }
+}
+
+pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
+    match place {
+        Place::Var { span, .. } => v.visit_span_mut(span),
+        Place::Index { base, index, span } => {
+            v.visit_span_mut(span);
+            v.visit_place_mut(base);
+            v.visit_expr_mut(index);
+        }
+    }
+}
+
+pub fn walk_iter_mut<V: VisitMut + ?Sized>(v: &mut V, iter: &mut Iter) {
+    match iter {
+        Iter::Range {
+            var,
+            start,
+            end,
+            step,
+            span,
+        } => {
+            v.visit_span_mut(span);
+            v.visit_ident_mut(var);
+            v.visit_expr_mut(start);
+            v.visit_expr_mut(end);
+            if let Some(step) = step {
+                v.visit_expr_mut(step);
+            }
+        }
+        Iter::Each { var, seq, span } => {
+            v.visit_span_mut(span);
+            v.visit_ident_mut(var);
+            v.visit_expr_mut(seq);
+        }
+        Iter::While { cond, span } => {
+            v.visit_span_mut(span);
+            v.visit_expr_mut(cond);
+        }
+    }
+}
+
+pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, expr: &mut Expr) {
+    v.visit_span_mut(&mut expr.span);
+    match &mut expr.node {
+        ExprNode::Const { .. } | ExprNode::Var { .. } => {}
+        ExprNode::Unary { arg, .. } => v.visit_expr_mut(arg),
+        ExprNode::Binary { lhs, rhs, .. } => {
+            v.visit_expr_mut(lhs);
+            v.visit_expr_mut(rhs);
+        }
+        ExprNode::Index { base, index } => {
+            v.visit_expr_mut(base);
+            v.visit_expr_mut(index);
+        }
+        ExprNode::Call { args, .. } => {
+            for arg in args {
+                v.visit_expr_mut(arg);
+            }
+        }
+    }
+}
+
+struct ClearSpans;
+
+impl VisitMut for ClearSpans {
+    fn visit_span_mut(&mut self, span: &mut Span) {
+        *span = Span::default();
+    }
+}
+
+/// Sets every span of the program to the synthetic span, so that programs
+/// parsed from different texts (or built in Rust) compare by structure alone.
+pub fn clear_spans(program: &mut Program) {
+    ClearSpans.visit_program_mut(program);
+}
+
+/// [`clear_spans`] for one step and everything under it.
+pub fn clear_step_spans(step: &mut Step) {
+    ClearSpans.visit_step_mut(step);
+}
+
+struct ClearTypes;
+
+impl VisitMut for ClearTypes {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        expr.ty = None;
+        walk_expr_mut(self, expr);
+    }
+}
+
+/// Forgets the static types validation wrote into every expression.
+pub fn clear_types(program: &mut Program) {
+    ClearTypes.visit_program_mut(program);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iir::{BinaryOp, StepId, IIR_FORMAT};
+    use crate::literal::Literal;
+    use crate::types::Type;
+
+    fn sp(n: u32) -> Span {
+        Span {
+            lo: n,
+            hi: n + 1,
+            line: 1,
+            col: n + 1,
+        }
+    }
+
+    fn ident(name: &str, n: u32) -> Ident {
+        Ident {
+            name: name.into(),
+            span: sp(n),
+        }
+    }
+
+    fn expr(node: ExprNode, n: u32) -> Expr {
+        Expr {
+            span: sp(n),
+            ty: Some(Type::Int),
+            node,
+        }
+    }
+
+    /// A program in which every span is distinct: `sp(n)` for n in 1..=22.
+    fn sample() -> Program {
+        let var = |name: &str, n| expr(ExprNode::Var { name: name.into() }, n);
+        Program {
+            format: IIR_FORMAT.into(),
+            auto_id: false,
+            func: Func {
+                name: ident("f", 2),
+                args: vec![Decl {
+                    name: ident("xs", 4),
+                    ty: Type::array(Type::Int),
+                    span: sp(3),
+                }],
+                returns: Type::Int,
+                span: sp(1),
+            },
+            io: Io {
+                input: vec![Example {
+                    value: Literal::Int(1),
+                    span: sp(6),
+                }],
+                output: vec![Example {
+                    value: Literal::Int(2),
+                    span: sp(7),
+                }],
+                span: sp(5),
+            },
+            state: vec![StateVar {
+                name: ident("t", 9),
+                ty: Type::Int,
+                init: expr(
+                    ExprNode::Const {
+                        value: Literal::Int(0),
+                    },
+                    10,
+                ),
+                span: sp(8),
+            }],
+            locals: vec![Decl {
+                name: ident("x", 12),
+                ty: Type::Int,
+                span: sp(11),
+            }],
+            body: Block {
+                span: sp(13),
+                steps: vec![
+                    Step {
+                        id: StepId::parse("S1"),
+                        desc: None,
+                        span: sp(14),
+                        node: Node::Loop {
+                            iter: Iter::Each {
+                                var: ident("x", 16),
+                                seq: var("xs", 17),
+                                span: sp(15),
+                            },
+                            body: Block {
+                                steps: Vec::new(),
+                                span: sp(18),
+                            },
+                        },
+                    },
+                    Step {
+                        id: StepId::parse("S2"),
+                        desc: None,
+                        span: sp(19),
+                        node: Node::Return {
+                            expr: expr(
+                                ExprNode::Binary {
+                                    op: BinaryOp::Add,
+                                    lhs: Box::new(var("t", 21)),
+                                    rhs: Box::new(var("x", 22)),
+                                },
+                                20,
+                            ),
+                        },
+                    },
+                ],
+            },
+        }
+    }
+
+    struct Spans(Vec<u32>);
+
+    impl Visit for Spans {
+        fn visit_span(&mut self, span: Span) {
+            self.0.push(span.lo);
+        }
+    }
+
+    #[test]
+    fn visits_every_span_in_source_order() {
+        let mut spans = Spans(Vec::new());
+        spans.visit_program(&sample());
+        assert_eq!(spans.0, (1..=22).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn clear_spans_and_types_leave_only_structure() {
+        let mut p = sample();
+        clear_spans(&mut p);
+        let mut spans = Spans(Vec::new());
+        spans.visit_program(&p);
+        assert_eq!(spans.0, vec![0; 22]);
+        assert_eq!(p.func.name.name, "f");
+        assert!(matches!(p.state[0].init.ty, Some(Type::Int)));
+        clear_types(&mut p);
+        assert_eq!(p.state[0].init.ty, None);
+    }
+
+    #[test]
+    fn clear_step_spans_reaches_nested_nodes() {
+        let mut p = sample();
+        for step in &mut p.body.steps {
+            clear_step_spans(step);
+        }
+        let mut spans = Spans(Vec::new());
+        for step in &p.body.steps {
+            spans.visit_step(step);
+        }
+        assert_eq!(spans.0, vec![0; 9]);
+        assert_eq!(p.body.span, sp(13));
+    }
+}
