@@ -31,8 +31,8 @@ fn backend(message: impl Into<String>) -> PluginDiagnostic {
 
 impl Runner {
     pub fn new() -> Result<Runner, PluginDiagnostic> {
-        let engine = Engine::new(&wasmtime::Config::new())
-            .map_err(|e| backend(format!("wasmtime: {e}")))?;
+        let engine =
+            Engine::new(&wasmtime::Config::new()).map_err(|e| backend(format!("wasmtime: {e}")))?;
         Ok(Runner {
             engine,
             cache: Mutex::new(BTreeMap::new()),
@@ -89,13 +89,22 @@ pub fn encode_args(meta: &Meta, args: &Literal) -> Result<Vec<u8>, PluginDiagnos
     let mut out = Vec::new();
     for a in &meta.args {
         let Some(v) = given.get(&a.name) else {
-            return Err(invalid(format!("the argument `{}` ({}) is missing", a.name, a.ty)));
+            return Err(invalid(format!(
+                "the argument `{}` ({}) is missing",
+                a.name, a.ty
+            )));
         };
         values::encode(v, &a.ty, &mut out, &mut String::new()).map_err(|m| {
-            invalid(format!("the argument `{}` is not a {}: {}", a.name, a.ty, m.0))
+            invalid(format!(
+                "the argument `{}` is not a {}: {}",
+                a.name, a.ty, m.0
+            ))
         })?;
     }
-    if let Some(name) = given.keys().find(|k| !meta.args.iter().any(|a| &a.name == *k)) {
+    if let Some(name) = given
+        .keys()
+        .find(|k| !meta.args.iter().any(|a| &a.name == *k))
+    {
         return Err(invalid(format!("`{name}` is not an argument")));
     }
     Ok(out)
@@ -117,7 +126,9 @@ pub struct Loaded {
 
 impl std::fmt::Debug for Loaded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Loaded").field("meta", &self.meta.name).finish_non_exhaustive()
+        f.debug_struct("Loaded")
+            .field("meta", &self.meta.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -157,22 +168,35 @@ impl Loaded {
 
     /// One call: resets the heap, writes the encoded arguments, runs, and
     /// reads the result (or the error).
-    pub fn call(&mut self, encoded: &[u8], limits: &ExecLimits) -> Result<Literal, PluginDiagnostic> {
+    pub fn call(
+        &mut self,
+        encoded: &[u8],
+        limits: &ExecLimits,
+    ) -> Result<Literal, PluginDiagnostic> {
         let fail = |what: &str, e: wasmtime::Error| backend(format!("{what}: {e}"));
         let steps = i64::try_from(limits.max_steps).unwrap_or(i64::MAX);
         let size = i64::try_from(limits.max_size).unwrap_or(i64::MAX);
         self.set_limits
             .call(&mut self.store, (steps, size))
             .map_err(|e| fail("isu_set_limits", e))?;
-        self.reset.call(&mut self.store, ()).map_err(|e| fail("isu_reset", e))?;
-        let len = i32::try_from(encoded.len()).map_err(|_| backend("the arguments are too large"))?;
-        let at = self.alloc.call(&mut self.store, len).map_err(|e| fail("isu_alloc", e))?;
+        self.reset
+            .call(&mut self.store, ())
+            .map_err(|e| fail("isu_reset", e))?;
+        let len =
+            i32::try_from(encoded.len()).map_err(|_| backend("the arguments are too large"))?;
+        let at = self
+            .alloc
+            .call(&mut self.store, len)
+            .map_err(|e| fail("isu_alloc", e))?;
         self.memory
             .write(&mut self.store, at as u32 as usize, encoded)
             .map_err(|e| backend(format!("writing the arguments: {e}")))?;
         match self.run.call(&mut self.store, at) {
             Ok(ptr) => {
-                let n = self.result_len.call(&mut self.store, ()).map_err(|e| fail("isu_result_len", e))?;
+                let n = self
+                    .result_len
+                    .call(&mut self.store, ())
+                    .map_err(|e| fail("isu_result_len", e))?;
                 let start = ptr as u32 as usize;
                 let bytes = self
                     .memory

@@ -27,8 +27,6 @@ pub const CHARS: u64 = 12;
 pub const DATA: u64 = 16;
 /// Bytes of one array slot.
 pub const SLOT: i32 = 8;
-/// Bytes of one map entry.
-pub const ENTRY: i32 = 16;
 /// Offset of the value within a map entry.
 pub const ENTRY_VALUE: u64 = 8;
 

@@ -25,8 +25,8 @@ pub mod values;
 use abi::{EXPORT_ALLOC, EXPORT_ERROR_CODE, EXPORT_ERROR_STEP, EXPORT_RESET, EXPORT_RESULT_LEN};
 use abi::{EXPORT_RUN, EXPORT_SET_LIMITS, SECTION_META};
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic,
-    Program, Type,
+    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Type,
 };
 use module::{g, ModuleBuilder, Rt};
 use std::sync::OnceLock;
@@ -131,7 +131,10 @@ impl Backend for WasmBackend {
         if !options.target.is_empty() && options.target != "wasm" {
             return Err(vec![PluginDiagnostic::backend(
                 "unknown_target",
-                format!("the wasm backend builds the target `wasm`, not `{}`", options.target),
+                format!(
+                    "the wasm backend builds the target `wasm`, not `{}`",
+                    options.target
+                ),
             )]);
         }
         let mut want_js = false;
@@ -177,10 +180,9 @@ impl Backend for WasmBackend {
         args: &Literal,
         limits: &ExecLimits,
     ) -> Result<Literal, PluginDiagnostic> {
-        let wasm = artifacts
-            .iter()
-            .find(|a| a.kind == "wasm")
-            .ok_or_else(|| PluginDiagnostic::backend("backend_failed", "no wasm artifact to run"))?;
+        let wasm = artifacts.iter().find(|a| a.kind == "wasm").ok_or_else(|| {
+            PluginDiagnostic::backend("backend_failed", "no wasm artifact to run")
+        })?;
         self.runner()?.execute(&wasm.bytes, args, limits)
     }
 }

@@ -14,7 +14,7 @@ use crate::asm::{Asm, Local};
 use crate::layout::{is_heap, val_type};
 use crate::module::{g, ModuleBuilder, Rt};
 use crate::runtime::{self, StepArg};
-use isu_plugin_api::{Program, Span, Type};
+use isu_plugin_api::{Program, Type};
 use std::collections::{BTreeMap, BTreeSet};
 use wasm_encoder::ValType;
 
@@ -146,7 +146,11 @@ pub fn lower_program(
         ret_ty: program.func.returns.clone(),
         consts: BTreeMap::new(),
     };
-    l.a.i32(0).i().global_set(g::ERR_CODE).i32_const(-1).global_set(g::ERR_STEP);
+    l.a.i32(0)
+        .i()
+        .global_set(g::ERR_CODE)
+        .i32_const(-1)
+        .global_set(g::ERR_STEP);
     l.a.get(args_ptr).i().global_set(g::CURSOR);
     l.a.i().global_get(g::MAX_STEPS);
     l.a.set(fuel);
@@ -158,7 +162,7 @@ pub fn lower_program(
     }
     for s in &program.state {
         let own = l.expr(&s.init, -1)?;
-        l.to_owned(own, &s.ty);
+        l.own(own, &s.ty);
         let local = l.var(&s.name.name)?.local;
         l.a.set(local);
     }
@@ -179,7 +183,7 @@ impl Lowering<'_> {
     }
 
     /// Makes the value of `ty` on the stack owned.
-    pub fn to_owned(&mut self, own: Own, ty: &Type) {
+    pub fn own(&mut self, own: Own, ty: &Type) {
         if own == Own::Borrowed {
             runtime::emit_inc(self.mb, &mut self.a, ty);
         }
@@ -210,7 +214,12 @@ impl Lowering<'_> {
     pub fn spend(&mut self, step: i32) {
         let fuel = self.fuel;
         self.a.get(fuel).i().i64_eqz();
-        runtime::raise_if(self.mb, &mut self.a, ErrorCode::StepLimit, StepArg::Const(step));
+        runtime::raise_if(
+            self.mb,
+            &mut self.a,
+            ErrorCode::StepLimit,
+            StepArg::Const(step),
+        );
         self.a.get(fuel).i64(1).i().i64_sub();
         self.a.set(fuel);
     }
@@ -229,9 +238,4 @@ pub fn ty_of(e: &isu_plugin_api::Expr) -> Res<&Type> {
             e.span.line
         )),
     }
-}
-
-/// A step's place in the source, for the meta section.
-pub fn span_json(s: Span) -> (u32, u32) {
-    (s.line, s.col)
 }

@@ -9,8 +9,8 @@ use isu_plugin_api::Type;
 use std::collections::{BTreeMap, VecDeque};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function,
-    FunctionSection, GlobalSection, GlobalType, IndirectNameMap, MemorySection, MemoryType,
-    Module, NameMap, NameSection, TypeSection, ValType,
+    FunctionSection, GlobalSection, GlobalType, MemorySection, MemoryType, Module, NameMap,
+    NameSection, TypeSection, ValType,
 };
 
 /// The globals, by index.
@@ -46,7 +46,6 @@ pub enum Rt {
     Reset,
     Inc,
     Drop(Type),
-    Unique(Type),
     Grow(Type),
     StrNew,
     StrEq,
@@ -92,7 +91,6 @@ impl Rt {
             Free | Drop(_) => (vec![I32], vec![]),
             Inc => (vec![I32], vec![I32]),
             Reset => (vec![], vec![]),
-            Unique(_) => (vec![I32], vec![I32]),
             Grow(_) => (vec![I32, I32], vec![I32]),
             StrNew => (vec![I32, I32], vec![I32]),
             StrEq | StrCmp | Eq(_) => (vec![I32, I32], vec![I32]),
@@ -142,9 +140,9 @@ impl Rt {
     fn ty(&self) -> Option<&Type> {
         use Rt::*;
         match self {
-            Drop(t) | Unique(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t)
-            | ConcatArr(t) | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t)
-            | Repeat(t) | Decode(t) | EncSize(t) | Enc(t) | Encode(t) => Some(t),
+            Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
+            | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
+            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) => Some(t),
             _ => None,
         }
     }
@@ -228,20 +226,12 @@ impl ModuleBuilder {
 
     /// Places bytes in the static data (8-aligned) and returns their address.
     pub fn static_bytes(&mut self, bytes: &[u8]) -> u32 {
-        while self.data.len() % 8 != 0 {
+        while !self.data.len().is_multiple_of(8) {
             self.data.push(0);
         }
         let at = STATIC_BASE + self.data.len() as u32;
         self.data.extend_from_slice(bytes);
         at
-    }
-
-    /// Overwrites static bytes placed earlier (to patch a pointer in).
-    pub fn patch_static(&mut self, at: u32, bytes: &[u8]) {
-        let off = (at - STATIC_BASE) as usize;
-        if let Some(dst) = self.data.get_mut(off..off + bytes.len()) {
-            dst.copy_from_slice(bytes);
-        }
     }
 
     pub fn export(&mut self, name: &str, kind: ExportKind, index: u32) {
@@ -269,7 +259,7 @@ impl ModuleBuilder {
     pub fn finish(mut self) -> Vec<u8> {
         self.rt(Rt::Reset);
         self.generate_pending();
-        while self.data.len() % 16 != 0 {
+        while !self.data.len().is_multiple_of(16) {
             self.data.push(0);
         }
         // User pointers are a block start plus 8; blocks are 16-aligned.
@@ -321,8 +311,14 @@ impl ModuleBuilder {
         );
         globals.global(mutable(I32), &ConstExpr::i32_const(0));
         globals.global(mutable(I32), &ConstExpr::i32_const(-1));
-        globals.global(mutable(I64), &ConstExpr::i64_const(crate::DEFAULT_MAX_STEPS as i64));
-        globals.global(mutable(I64), &ConstExpr::i64_const(crate::DEFAULT_MAX_SIZE as i64));
+        globals.global(
+            mutable(I64),
+            &ConstExpr::i64_const(crate::DEFAULT_MAX_STEPS as i64),
+        );
+        globals.global(
+            mutable(I64),
+            &ConstExpr::i64_const(crate::DEFAULT_MAX_SIZE as i64),
+        );
         globals.global(mutable(I32), &ConstExpr::i32_const(0));
         globals.global(mutable(I32), &ConstExpr::i32_const(0));
         globals.global(mutable(I64), &ConstExpr::i64_const(0));
@@ -354,8 +350,6 @@ impl ModuleBuilder {
         }
         let mut name_section = NameSection::new();
         name_section.functions(&names);
-        let mut locals = IndirectNameMap::new();
-        let _ = &mut locals;
         module.section(&name_section);
         for (name, bytes) in &self.customs {
             module.section(&CustomSection {

@@ -33,7 +33,6 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::Reset => alloc::reset(a),
         Rt::Inc => rc::inc(a),
         Rt::Drop(t) => rc::drop(mb, a, t),
-        Rt::Unique(t) => rc::unique(mb, a, t),
         Rt::Grow(t) => rc::grow(mb, a, t),
         Rt::Eq(t) => rc::eq(mb, a, t),
         Rt::StrNew => text::str_new(mb, a),

@@ -10,7 +10,12 @@ use std::collections::BTreeMap;
 pub struct Mismatch(pub String);
 
 /// Appends the encoding of `lit` as a value of `ty`.
-pub fn encode(lit: &Literal, ty: &Type, out: &mut Vec<u8>, path: &mut String) -> Result<(), Mismatch> {
+pub fn encode(
+    lit: &Literal,
+    ty: &Type,
+    out: &mut Vec<u8>,
+    path: &mut String,
+) -> Result<(), Mismatch> {
     match (ty, lit) {
         (Type::Int, Literal::Int(i)) => out.extend_from_slice(&i.to_le_bytes()),
         (Type::Bool, Literal::Bool(b)) => out.push(u8::from(*b)),
@@ -55,13 +60,21 @@ pub fn encode(lit: &Literal, ty: &Type, out: &mut Vec<u8>, path: &mut String) ->
                         path.truncate(len);
                     }
                 }
-                _ => return Err(Mismatch(format!("{ty} cannot hold values: its key type is neither int nor string"))),
+                _ => {
+                    return Err(Mismatch(format!(
+                        "{ty} cannot hold values: its key type is neither int nor string"
+                    )))
+                }
             }
         }
         _ => {
             return Err(Mismatch(format!(
                 "{}expected {ty}, found {}",
-                if path.is_empty() { String::new() } else { format!("at {path}: ") },
+                if path.is_empty() {
+                    String::new()
+                } else {
+                    format!("at {path}: ")
+                },
                 lit.kind_name()
             )))
         }
@@ -152,12 +165,21 @@ mod tests {
             ("true", Type::Bool),
             (r#""héllo""#, Type::String),
             ("[[1, 2], []]", Type::array(Type::array(Type::Int))),
-            (r#"{"-2": ["a"], "10": [], "3": ["b"]}"#, Type::map(Type::Int, Type::array(Type::String))),
-            (r#"{"b": true, "a": false}"#, Type::map(Type::String, Type::Bool)),
+            (
+                r#"{"-2": ["a"], "10": [], "3": ["b"]}"#,
+                Type::map(Type::Int, Type::array(Type::String)),
+            ),
+            (
+                r#"{"b": true, "a": false}"#,
+                Type::map(Type::String, Type::Bool),
+            ),
         ];
         for (text, ty) in cases {
             let mut out = Vec::new();
-            assert_eq!(encode(&lit(text), &ty, &mut out, &mut String::new()), Ok(()));
+            assert_eq!(
+                encode(&lit(text), &ty, &mut out, &mut String::new()),
+                Ok(())
+            );
             let mut at = 0;
             assert_eq!(decode(&out, &mut at, &ty), Some(lit(text)), "{text}");
             assert_eq!(at, out.len());
@@ -168,19 +190,38 @@ mod tests {
     fn int_keys_are_written_in_numeric_order() {
         let mut out = Vec::new();
         let ty = Type::map(Type::Int, Type::Bool);
-        assert_eq!(encode(&lit(r#"{"10": true, "9": false}"#), &ty, &mut out, &mut String::new()), Ok(()));
+        assert_eq!(
+            encode(
+                &lit(r#"{"10": true, "9": false}"#),
+                &ty,
+                &mut out,
+                &mut String::new()
+            ),
+            Ok(())
+        );
         assert_eq!(&out[4..12], &9i64.to_le_bytes());
     }
 
     #[test]
     fn mismatches_are_reported() {
         let ty = Type::array(Type::Int);
-        let err = encode(&lit(r#"[1, "x"]"#), &ty, &mut Vec::new(), &mut String::new());
-        assert_eq!(err, Err(Mismatch("at [1]: expected int, found a string".into())));
+        let err = encode(
+            &lit(r#"[1, "x"]"#),
+            &ty,
+            &mut Vec::new(),
+            &mut String::new(),
+        );
+        assert_eq!(
+            err,
+            Err(Mismatch("at [1]: expected int, found a string".into()))
+        );
         let ty = Type::map(Type::Int, Type::Int);
         for bad in ["01", "-0", "x", "+1"] {
             let json = format!(r#"{{"{bad}": 1}}"#);
-            assert!(encode(&lit(&json), &ty, &mut Vec::new(), &mut String::new()).is_err(), "{bad}");
+            assert!(
+                encode(&lit(&json), &ty, &mut Vec::new(), &mut String::new()).is_err(),
+                "{bad}"
+            );
         }
         assert_eq!(decode(&[1, 2], &mut 0, &Type::Int), None);
     }

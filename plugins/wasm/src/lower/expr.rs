@@ -241,7 +241,14 @@ impl Lowering<'_> {
                         self.a.tee(r);
                         // Overflow: the sum's sign differs from both operands'.
                         self.a.get(x).i().i64_xor();
-                        self.a.get(r).get(y).i().i64_xor().i64_and().i64_const(0).i64_lt_s();
+                        self.a
+                            .get(r)
+                            .get(y)
+                            .i()
+                            .i64_xor()
+                            .i64_and()
+                            .i64_const(0)
+                            .i64_lt_s();
                         self.raise_if(ErrorCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
@@ -253,7 +260,14 @@ impl Lowering<'_> {
                         // Overflow: the operands' signs differ and the result's
                         // differs from x's.
                         self.a.get(x).i().i64_xor();
-                        self.a.get(x).get(y).i().i64_xor().i64_and().i64_const(0).i64_lt_s();
+                        self.a
+                            .get(x)
+                            .get(y)
+                            .i()
+                            .i64_xor()
+                            .i64_and()
+                            .i64_const(0)
+                            .i64_lt_s();
                         self.raise_if(ErrorCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
@@ -309,7 +323,14 @@ impl Lowering<'_> {
                 load32(&mut self.a, LEN);
                 self.a.i().i64_extend_i32_u().i64_ge_u();
                 self.raise_if(ErrorCode::IndexOutOfRange, step);
-                self.a.get(b).get(i).i().i32_wrap_i64().i32_const(3).i32_shl().i32_add();
+                self.a
+                    .get(b)
+                    .get(i)
+                    .i()
+                    .i32_wrap_i64()
+                    .i32_const(3)
+                    .i32_shl()
+                    .i32_add();
                 load_val(&mut self.a, &rty, DATA);
                 self.a.release(i);
             }
@@ -390,23 +411,23 @@ impl Lowering<'_> {
             }
             ("PUSH", [xs, v]) => {
                 let own = self.expr(xs, step)?;
-                self.to_owned(own, ty);
+                self.own(own, ty);
                 let own = self.expr(v, step)?;
-                self.to_owned(own, elem(ty));
+                self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)
             }
             ("POP", [xs]) => {
                 let own = self.expr(xs, step)?;
-                self.to_owned(own, ty);
+                self.own(own, ty);
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)
             }
             ("CONCAT", [x, y]) => {
                 let own = self.expr(x, step)?;
-                self.to_owned(own, ty);
+                self.own(own, ty);
                 let own = self.expr(y, step)?;
                 let h = self.hold(own, ty);
                 let f = match ty {
@@ -479,11 +500,11 @@ impl Lowering<'_> {
                 let (kt, vt) = key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(m, step)?;
-                self.to_owned(own, ty);
+                self.own(own, ty);
                 let own = self.expr(k, step)?;
-                self.to_owned(own, &kt);
+                self.own(own, &kt);
                 let own = self.expr(v, step)?;
-                self.to_owned(own, &vt);
+                self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)

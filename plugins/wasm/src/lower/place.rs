@@ -120,7 +120,7 @@ impl Lowering<'_> {
         match update {
             None => {
                 let own = self.expr(expr, step)?;
-                self.to_owned(own, ty_of(expr)?);
+                self.own(own, ty_of(expr)?);
                 self.a.set(value);
             }
             Some((op, _, rest)) => {
@@ -131,7 +131,7 @@ impl Lowering<'_> {
                     let own = self.expr(r, step)?;
                     let consumed = !(op == Update::Concat && i == 0);
                     if consumed {
-                        self.to_owned(own, &rty);
+                        self.own(own, &rty);
                     }
                     self.a.set(l);
                     let drop_after = !consumed && own == Own::Owned && is_heap(&rty);
@@ -192,11 +192,8 @@ impl Lowering<'_> {
                     let set = self.mb.rt(Rt::MapSet(lv.ty.clone()));
                     let (kt, _) = key_value(&lv.ty);
                     let kt = kt.clone();
-                    match holder {
-                        Some(h) => {
-                            self.a.get(h);
-                        }
-                        None => {}
+                    if let Some(h) = holder {
+                        self.a.get(h);
                     }
                     self.a.get(cur).get(lv.key);
                     if lv.key_own == Own::Borrowed {

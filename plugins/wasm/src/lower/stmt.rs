@@ -66,9 +66,16 @@ pub fn same_expr(a: &Expr, b: &Expr) -> bool {
                 rhs: r2,
             },
         ) => o1 == o2 && same_expr(l1, l2) && same_expr(r1, r2),
-        (N::Index { base: b1, index: i1 }, N::Index { base: b2, index: i2 }) => {
-            same_expr(b1, b2) && same_expr(i1, i2)
-        }
+        (
+            N::Index {
+                base: b1,
+                index: i1,
+            },
+            N::Index {
+                base: b2,
+                index: i2,
+            },
+        ) => same_expr(b1, b2) && same_expr(i1, i2),
         (N::Call { func: f1, args: a1 }, N::Call { func: f2, args: a2 }) => {
             f1 == f2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y))
         }
@@ -113,7 +120,10 @@ impl Lowering<'_> {
             Node::Return { expr } => {
                 let ty = ty_of(expr)?.clone();
                 if ty != self.ret_ty {
-                    return bug(format!("RETURN of {ty} from a function returning {}", self.ret_ty));
+                    return bug(format!(
+                        "RETURN of {ty} from a function returning {}",
+                        self.ret_ty
+                    ));
                 }
                 self.expr(expr, step)?;
                 let enc = self.mb.rt(Rt::Encode(ty));
@@ -141,7 +151,7 @@ impl Lowering<'_> {
                 } else {
                     let var = self.var(name)?.clone();
                     let own = self.expr(expr, step)?;
-                    self.to_owned(own, &var.ty);
+                    self.own(own, &var.ty);
                     if is_heap(&var.ty) {
                         self.a.get(var.local);
                         runtime::emit_drop(self.mb, &mut self.a, &var.ty);
@@ -179,7 +189,7 @@ impl Lowering<'_> {
         match (op, rest) {
             (Update::Push, [v]) => {
                 let own = self.expr(v, step)?;
-                self.to_owned(own, elem(ty));
+                self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
             }
@@ -191,9 +201,9 @@ impl Lowering<'_> {
                 let (kt, vt) = crate::layout::key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(k, step)?;
-                self.to_owned(own, &kt);
+                self.own(own, &kt);
                 let own = self.expr(v, step)?;
-                self.to_owned(own, &vt);
+                self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
             }
@@ -287,9 +297,10 @@ impl Lowering<'_> {
         let by_const = match by {
             None => Some(1),
             Some(Expr {
-                node: ExprNode::Const {
-                    value: isu_plugin_api::Literal::Int(k),
-                },
+                node:
+                    ExprNode::Const {
+                        value: isu_plugin_api::Literal::Int(k),
+                    },
                 ..
             }) => Some(*k),
             Some(_) => None,
@@ -355,7 +366,14 @@ impl Lowering<'_> {
                 self.a.set(next);
                 // Overflow: the sign of the sum differs from both operands'.
                 self.a.get(cur).get(next).i().i64_xor();
-                self.a.get(by_local).get(next).i().i64_xor().i64_and().i64_const(0).i64_lt_s();
+                self.a
+                    .get(by_local)
+                    .get(next)
+                    .i()
+                    .i64_xor()
+                    .i64_and()
+                    .i64_const(0)
+                    .i64_lt_s();
                 self.a.br_if(exit);
                 self.a.get(next).set(cur);
                 self.a.release(next);
@@ -377,7 +395,7 @@ impl Lowering<'_> {
         // The loop holds the array, so changes to its variable in the body
         // (copied on write) do not change what it walks.
         let own = self.expr(seq, step)?;
-        self.to_owned(own, &seq_ty);
+        self.own(own, &seq_ty);
         self.a.tee(xs);
         load32(&mut self.a, LEN);
         self.a.set(n);

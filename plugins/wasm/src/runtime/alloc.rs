@@ -31,7 +31,12 @@ pub fn alloc(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.if_(BlockType::Empty);
     a.i32(4).set(class);
     a.end();
-    a.get(class).i32(2).i().i32_shl().i32_const(FREE_LISTS as i32).i32_add();
+    a.get(class)
+        .i32(2)
+        .i()
+        .i32_shl()
+        .i32_const(FREE_LISTS as i32)
+        .i32_add();
     a.set(head);
     a.get(head);
     load32(a, 0);
@@ -47,26 +52,51 @@ pub fn alloc(mb: &mut ModuleBuilder, a: &mut Asm) {
         a.i().global_get(g::HEAP_TOP);
         a.set(blk);
         a.get(blk).i().i64_extend_i32_u();
-        a.i64(1).get(class).i().i64_extend_i32_u().i64_shl().i64_add();
+        a.i64(1)
+            .get(class)
+            .i()
+            .i64_extend_i32_u()
+            .i64_shl()
+            .i64_add();
         a.set(end);
-        a.i().memory_size(0).i64_extend_i32_u().i64_const(16).i64_shl();
+        a.i()
+            .memory_size(0)
+            .i64_extend_i32_u()
+            .i64_const(16)
+            .i64_shl();
         a.set(have);
         a.get(end).get(have).i().i64_gt_u();
         a.if_(BlockType::Empty);
         {
             // Grow by what is missing, and at least by half again.
-            a.get(end).get(have).i().i64_sub().i64_const(65535).i64_add();
+            a.get(end)
+                .get(have)
+                .i()
+                .i64_sub()
+                .i64_const(65535)
+                .i64_add();
             a.i64(16).i().i64_shr_u();
             a.get(have).i64(17).i().i64_shr_u();
             let wanted = a.temp(I64);
             let half = a.temp(I64);
             a.set(half).set(wanted);
-            a.get(wanted).get(half).get(wanted).get(half).i().i64_gt_u().select();
+            a.get(wanted)
+                .get(half)
+                .get(wanted)
+                .get(half)
+                .i()
+                .i64_gt_u()
+                .select();
             a.i().i32_wrap_i64().memory_grow(0).i32_const(-1).i32_eq();
             a.if_(BlockType::Empty);
             {
                 // Try for exactly what is missing before giving up.
-                a.get(wanted).i().i32_wrap_i64().memory_grow(0).i32_const(-1).i32_eq();
+                a.get(wanted)
+                    .i()
+                    .i32_wrap_i64()
+                    .memory_grow(0)
+                    .i32_const(-1)
+                    .i32_eq();
                 raise_if(mb, a, ErrorCode::OutOfMemory, StepArg::Const(-1));
             }
             a.end();
@@ -89,7 +119,11 @@ pub fn free(a: &mut Asm) {
     a.set(blk);
     a.get(blk);
     load32(a, 0);
-    a.i32(2).i().i32_shl().i32_const(FREE_LISTS as i32).i32_add();
+    a.i32(2)
+        .i()
+        .i32_shl()
+        .i32_const(FREE_LISTS as i32)
+        .i32_add();
     a.set(head);
     a.get(blk).get(head);
     load32(a, 0);

@@ -32,13 +32,23 @@ fn new_with_unit(mb: &mut ModuleBuilder, a: &mut Asm, shift: i32) {
     a.get(cap).i32(MAX_CAP >> (shift - 3)).i().i32_gt_u();
     raise_if(mb, a, ErrorCode::OutOfMemory, StepArg::Const(-1));
     let alloc = mb.rt(Rt::Alloc);
-    a.get(cap).i32(shift).i().i32_shl().i32_const(DATA as i32).i32_add().call(alloc);
+    a.get(cap)
+        .i32(shift)
+        .i()
+        .i32_shl()
+        .i32_const(DATA as i32)
+        .i32_add()
+        .call(alloc);
     a.set(p);
     a.get(p).i32(1);
     store32(a, RC);
     a.get(p);
     usable(a, p);
-    a.i32(DATA as i32).i().i32_sub().i32_const(shift).i32_shr_u();
+    a.i32(DATA as i32)
+        .i()
+        .i32_sub()
+        .i32_const(shift)
+        .i32_shr_u();
     store32(a, CAP);
     a.get(p).i32(0);
     store32(a, LEN);
@@ -92,7 +102,13 @@ pub fn pop(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
 
 /// Adds a reference to each of the `n` slots from `at` (locals) when the
 /// elements are counted.
-fn inc_slots(mb: &mut ModuleBuilder, a: &mut Asm, e: &Type, at: crate::asm::Local, n: crate::asm::Local) {
+fn inc_slots(
+    mb: &mut ModuleBuilder,
+    a: &mut Asm,
+    e: &Type,
+    at: crate::asm::Local,
+    n: crate::asm::Local,
+) {
     if !is_heap(e) {
         return;
     }
@@ -129,7 +145,12 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(q).i32(DATA as i32).i().i32_add();
     a.tee(at);
     a.get(xs).i32(DATA as i32).i().i32_add();
-    a.get(lo).i().i32_wrap_i64().i32_const(3).i32_shl().i32_add();
+    a.get(lo)
+        .i()
+        .i32_wrap_i64()
+        .i32_const(3)
+        .i32_shl()
+        .i32_add();
     a.get(n).i32(3).i().i32_shl().memory_copy(0, 0);
     a.get(q).get(n);
     store32(a, LEN);

@@ -16,7 +16,11 @@ use wasm_encoder::BlockType;
 
 /// Advances the decoder's cursor by `n` bytes.
 fn advance(a: &mut Asm, n: i32) {
-    a.i().global_get(g::CURSOR).i32_const(n).i32_add().global_set(g::CURSOR);
+    a.i()
+        .global_get(g::CURSOR)
+        .i32_const(n)
+        .i32_add()
+        .global_set(g::CURSOR);
 }
 
 /// `decode() -> v`: reads a value of `ty` at the cursor.
@@ -27,7 +31,11 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             advance(a, 8);
         }
         Type::Bool => {
-            a.i().global_get(g::CURSOR).i32_load8_u(mem(0, 0)).i32_const(0).i32_ne();
+            a.i()
+                .global_get(g::CURSOR)
+                .i32_load8_u(mem(0, 0))
+                .i32_const(0)
+                .i32_ne();
             advance(a, 1);
         }
         Type::String => {
@@ -45,7 +53,11 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.i().call(new);
             a.tee(q).i32(DATA as i32).i().i32_add();
             a.get(src).get(n).i().memory_copy(0, 0);
-            a.i().global_get(g::CURSOR).local_get(n.0).i32_add().global_set(g::CURSOR);
+            a.i()
+                .global_get(g::CURSOR)
+                .local_get(n.0)
+                .i32_add()
+                .global_set(g::CURSOR);
             a.get(q);
         }
         Type::Array(e) => {
@@ -156,7 +168,12 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             load32(a, LEN);
             a.set(n);
             count_nodes(mb, a, Some(n));
-            a.get(n).i32(if **e == Type::Int { 3 } else { 0 }).i().i32_shl().i32_const(4).i32_add();
+            a.get(n)
+                .i32(if **e == Type::Int { 3 } else { 0 })
+                .i()
+                .i32_shl()
+                .i32_const(4)
+                .i32_add();
         }
         Type::Array(e) => {
             let n = a.local(I32);

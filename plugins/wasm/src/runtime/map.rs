@@ -147,7 +147,13 @@ pub fn set(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     // Shift the entries from i up by one.
     a.get(at).i32(DATA as i32 + 16).i().i32_add();
     a.get(at).i32(DATA as i32).i().i32_add();
-    a.get(len).get(i).i().i32_sub().i32_const(4).i32_shl().memory_copy(0, 0);
+    a.get(len)
+        .get(i)
+        .i()
+        .i32_sub()
+        .i32_const(4)
+        .i32_shl()
+        .memory_copy(0, 0);
     a.get(at).get(k);
     store_val(a, kt, DATA);
     a.get(at).get(v);

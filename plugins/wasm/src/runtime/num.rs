@@ -23,7 +23,13 @@ pub fn to_string(mb: &mut ModuleBuilder, a: &mut Asm) {
     let top = a.loop_(BlockType::Empty);
     a.get(p).i32(1).i().i32_sub();
     a.tee(p);
-    a.get(mag).i64(10).i().i64_rem_u().i32_wrap_i64().i32_const(48).i32_add();
+    a.get(mag)
+        .i64(10)
+        .i()
+        .i64_rem_u()
+        .i32_wrap_i64()
+        .i32_const(48)
+        .i32_add();
     a.i().i32_store8(mem(0, 0));
     a.get(mag).i64(10).i().i64_div_u();
     a.tee(mag).i64(0).i().i64_ne();
@@ -58,7 +64,11 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.set(n);
     a.get(n);
     a.if_(BlockType::Empty);
-    a.get(s).i().i32_load8_u(mem(DATA, 0)).i32_const(45).i32_eq();
+    a.get(s)
+        .i()
+        .i32_load8_u(mem(DATA, 0))
+        .i32_const(45)
+        .i32_eq();
     a.set(neg);
     a.end();
     a.get(neg).set(i);
@@ -68,7 +78,13 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
     let top = a.loop_(BlockType::Empty);
     a.get(i).get(n).i().i32_ge_u();
     a.br_if(exit);
-    a.get(s).get(i).i().i32_add().i32_load8_u(mem(DATA, 0)).i32_const(48).i32_sub();
+    a.get(s)
+        .get(i)
+        .i()
+        .i32_add()
+        .i32_load8_u(mem(DATA, 0))
+        .i32_const(48)
+        .i32_sub();
     a.i().i64_extend_i32_u();
     a.tee(d).i64(9).i().i64_gt_u();
     raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
@@ -83,7 +99,13 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.end();
     a.end();
     // At most 2^63 when negative, 2^63 - 1 otherwise.
-    a.get(mag).i64(i64::MAX).get(neg).i().i64_extend_i32_u().i64_add().i64_gt_u();
+    a.get(mag)
+        .i64(i64::MAX)
+        .get(neg)
+        .i()
+        .i64_extend_i32_u()
+        .i64_add()
+        .i64_gt_u();
     raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
     a.i64(0).get(mag).i().i64_sub();
     a.get(mag).get(neg).i().select();

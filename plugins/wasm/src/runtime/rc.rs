@@ -186,13 +186,6 @@ pub fn new_object(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, cap: Local) {
     }
 }
 
-/// `unique(p) -> p`: `p` itself when it is the only reference, else a copy
-/// (and `p` loses a reference).
-pub fn unique(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
-    let f = mb.rt(Rt::Grow(ty.clone()));
-    a.get(a.param(0)).i32(0).i().call(f);
-}
-
 /// `grow(p, extra) -> q`: an object equal to `p` that only this reference
 /// holds, with capacity for `extra` more units. Consumes `p`.
 pub fn grow(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
@@ -227,8 +220,20 @@ pub fn grow(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.else_();
     a.i32(0).set(newcap);
     a.end();
-    a.get(newcap).get(need).get(newcap).get(need).i().i32_gt_u().select();
-    a.tee(newcap).i32(4).get(newcap).i32(4).i().i32_gt_u().select();
+    a.get(newcap)
+        .get(need)
+        .get(newcap)
+        .get(need)
+        .i()
+        .i32_gt_u()
+        .select();
+    a.tee(newcap)
+        .i32(4)
+        .get(newcap)
+        .i32(4)
+        .i()
+        .i32_gt_u()
+        .select();
     a.set(newcap);
     new_object(mb, a, ty, newcap);
     a.set(q);

@@ -143,7 +143,14 @@ pub fn str_cmp(a: &mut Asm) {
     a.tee(by);
     a.i().i32_ne();
     a.if_(BlockType::Empty);
-    a.i32(1).i32(-1).get(bx).get(by).i().i32_gt_u().select().return_();
+    a.i32(1)
+        .i32(-1)
+        .get(bx)
+        .get(by)
+        .i()
+        .i32_gt_u()
+        .select()
+        .return_();
     a.end();
     a.get(i).i32(1).i().i32_add();
     a.set(i);
@@ -227,7 +234,12 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.set(bhi);
     a.get(bhi).get(blo).i().i32_sub();
     a.set(n);
-    a.get(s).i32(DATA as i32).i().i32_add().local_get(blo.0).i32_add();
+    a.get(s)
+        .i32(DATA as i32)
+        .i()
+        .i32_add()
+        .local_get(blo.0)
+        .i32_add();
     a.set(src);
     copy_out(mb, a, src, n);
 }
@@ -262,7 +274,12 @@ pub fn concat(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.set(ly);
     a.get(x).get(ly).i().call(grow);
     a.set(x);
-    a.get(x).i32(DATA as i32).i().i32_add().local_get(lx.0).i32_add();
+    a.get(x)
+        .i32(DATA as i32)
+        .i()
+        .i32_add()
+        .local_get(lx.0)
+        .i32_add();
     a.get(y).i32(DATA as i32).i().i32_add();
     a.get(ly).i().memory_copy(0, 0);
     a.get(x).get(lx).get(ly).i().i32_add();
@@ -280,7 +297,13 @@ pub fn concat(mb: &mut ModuleBuilder, a: &mut Asm) {
 /// \x0b, \x0c, \r).
 fn is_space(a: &mut Asm, b: Local) {
     a.get(b).i32(32).i().i32_eq();
-    a.get(b).i32(9).i().i32_sub().i32_const(5).i32_lt_u().i32_or();
+    a.get(b)
+        .i32(9)
+        .i()
+        .i32_sub()
+        .i32_const(5)
+        .i32_lt_u()
+        .i32_or();
 }
 
 /// `split(s) -> string[]`: the pieces between runs of ASCII whitespace.
@@ -338,7 +361,12 @@ pub fn split(mb: &mut ModuleBuilder, a: &mut Asm) {
         a.end();
         a.get(out).i32(1).i().call(grow);
         a.set(out);
-        a.get(s).i32(DATA as i32).i().i32_add().local_get(start.0).i32_add();
+        a.get(s)
+            .i32(DATA as i32)
+            .i()
+            .i32_add()
+            .local_get(start.0)
+            .i32_add();
         a.set(src);
         a.get(i).get(start).i().i32_sub();
         a.set(len);
@@ -405,7 +433,10 @@ pub fn join(mb: &mut ModuleBuilder, a: &mut Asm) {
     });
     a.get(chars);
     check_size(mb, a, StepArg::Local(step));
-    a.get(bytes).i64(i64::from(super::alloc::MAX_REQUEST)).i().i64_gt_u();
+    a.get(bytes)
+        .i64(i64::from(super::alloc::MAX_REQUEST))
+        .i()
+        .i64_gt_u();
     raise_if(mb, a, ErrorCode::OutOfMemory, StepArg::Local(step));
     a.get(bytes).i().i32_wrap_i64();
     a.get(chars).i().i32_wrap_i64().call(new);
@@ -457,7 +488,14 @@ pub fn lower(mb: &mut ModuleBuilder, a: &mut Asm) {
         a.get(s).get(i).i().i32_add().i32_load8_u(mem(DATA, 0));
         a.tee(b);
         a.i32(32).i32(0);
-        a.get(b).i32(65).i().i32_sub().i32_const(26).i32_lt_u().select().i32_add();
+        a.get(b)
+            .i32(65)
+            .i()
+            .i32_sub()
+            .i32_const(26)
+            .i32_lt_u()
+            .select()
+            .i32_add();
         a.i().i32_store8(mem(DATA, 0));
     });
     a.get(q);
@@ -507,7 +545,12 @@ pub fn chars(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.set(w);
     a.end();
     a.end();
-    a.get(s).i32(DATA as i32).i().i32_add().local_get(i.0).i32_add();
+    a.get(s)
+        .i32(DATA as i32)
+        .i()
+        .i32_add()
+        .local_get(i.0)
+        .i32_add();
     a.set(src);
     a.get(out).get(k).i32(3).i().i32_shl().i32_add();
     copy_out(mb, a, src, w);
