@@ -150,6 +150,23 @@ impl Backend for WasmBackend {
                 }
             }
         }
+        let packs: Vec<String> = isu_plugin_api::features::used_by(program)
+            .into_iter()
+            .filter_map(|f| {
+                f.strip_prefix("call:")
+                    .filter(|n| n.contains('.'))
+                    .map(str::to_owned)
+            })
+            .collect();
+        if !packs.is_empty() {
+            return Err(vec![PluginDiagnostic::backend(
+                "unsupported_feature",
+                format!(
+                    "the wasm backend cannot call pack functions ({}): packs have no wasm lowering",
+                    packs.join(", ")
+                ),
+            )]);
+        }
         let compiled = compile_module(program).map_err(|d| vec![d])?;
         if let Err(e) = validate(&compiled.wasm) {
             return Err(vec![PluginDiagnostic::backend(

@@ -53,6 +53,7 @@ fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
     let opts = CompileOptions {
         target: "wasm".into(),
         emit: vec!["js".into()],
+        ..Default::default()
     };
     let arts = b.compile(&p, &opts).unwrap();
     assert_eq!(
