@@ -17,7 +17,7 @@
 mod expr;
 mod flow;
 mod io;
-pub mod literal;
+mod literal;
 mod report;
 mod scope;
 mod stmt;
