@@ -17,7 +17,7 @@
 mod expr;
 mod flow;
 mod io;
-pub mod literal;
+mod literal;
 mod report;
 mod scope;
 mod stmt;
@@ -42,6 +42,7 @@ pub fn validate(program: &mut Program) -> Vec<Diagnostic> {
     let mut checker = Checker {
         scope,
         step: None,
+        in_state: false,
         diags,
     };
     checker.program(program);
@@ -61,5 +62,7 @@ struct Checker {
     scope: Scope,
     /// The step whose fields are being checked; `None` in `STATE`.
     step: Option<StepId>,
+    /// Whether a `STATE` initializer is being checked.
+    in_state: bool,
     diags: Vec<Diagnostic>,
 }
