@@ -17,7 +17,7 @@
 mod expr;
 mod flow;
 mod io;
-pub mod literal;
+mod literal;
 mod report;
 mod scope;
 mod stmt;
@@ -49,6 +49,7 @@ pub fn validate_with(program: &mut Program, packs: &PackFunctions) -> Vec<Diagno
     let mut checker = Checker {
         scope,
         step: None,
+        in_state: false,
         diags,
         packs: packs.clone(),
     };
@@ -69,6 +70,8 @@ struct Checker {
     scope: Scope,
     /// The step whose fields are being checked; `None` in `STATE`.
     step: Option<StepId>,
+    /// Whether a `STATE` initializer is being checked.
+    in_state: bool,
     diags: Vec<Diagnostic>,
     /// The functions of the loaded packs.
     packs: PackFunctions,

@@ -106,9 +106,15 @@ impl Checker {
                 Ok(()) => Some(w.clone()),
                 Err(m) => {
                     // A literal with a type of its own is reported as that type;
-                    // an open or mixed one by where it goes wrong.
-                    match own.as_ref().map(PTy::resolve) {
-                        Ok(Ok(t)) => {
+                    // an open or mixed one, or one whose object keys could be
+                    // ints, by where it goes wrong.
+                    let own_ty = own
+                        .as_ref()
+                        .ok()
+                        .filter(|p| !p.has_int_keys())
+                        .map(PTy::resolve);
+                    match own_ty {
+                        Some(Ok(t)) => {
                             self.mismatch(span, shown, w, role, Found::Type(t.to_string()));
                             Some(t)
                         }
