@@ -8,6 +8,7 @@
 
 pub mod canon;
 pub mod cases;
+pub mod conformance;
 pub mod cli;
 pub mod diag;
 pub mod interp;

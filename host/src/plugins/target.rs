@@ -4,7 +4,7 @@
 //! program's own errors become [`Diagnostic`]s (same codes and steps as the
 //! interpreter's), failures of the backend itself stay [`BackendFailure`]s.
 
-use super::Registry;
+use super::{PackFunctions, Registry};
 use crate::diag::{Code, Diagnostic};
 use isu_plugin_api::{
     Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program, StepId,
@@ -119,14 +119,13 @@ impl fmt::Display for BuildError {
 /// Compiles a canonical, validated program for `target` with `backend`,
 /// giving it the lowerings of the pack functions it calls.
 pub fn compile_with(
-    reg: &Registry,
+    packs: &PackFunctions,
     backend: &dyn Backend,
     program: &Program,
     target: &str,
     emit: &[String],
 ) -> Result<Vec<Artifact>, BuildError> {
-    let lowerings = reg
-        .functions
+    let lowerings = packs
         .lowerings(program, target)
         .map_err(BuildError::NoLowering)?;
     let options = CompileOptions {
@@ -168,7 +167,7 @@ pub fn build(
     emit: &[String],
 ) -> Result<Vec<Artifact>, BuildError> {
     let (_, backend) = reg.backend(target).map_err(BuildError::NoBackend)?;
-    compile_with(reg, backend.as_ref(), program, target, emit)
+    compile_with(&reg.functions, backend.as_ref(), program, target, emit)
 }
 
 /// What one execution through a backend gave.
