@@ -64,19 +64,15 @@ type Said = (Code, String, Option<String>);
 
 fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
     let [b0, b1, b2] = f.before;
-    let here = cx.owner_here();
-    let owner = here.phrase();
-    let of_owner = if owner.is_empty() {
-        String::new()
-    } else {
-        format!(" of {owner}")
-    };
+    let of_owner = cx
+        .innermost_step()
+        .map_or(String::new(), |s| format!(" of {}", s.name()));
     let unexpected = |m: String| (Code::UnexpectedToken, m, None);
 
     // Right after `KW:`: the value the keyword takes.
     if b0 == Some(Tok::Colon) {
         if let Some(Tok::Kw(k)) = b1 {
-            if let Some(said) = after_colon(k, b2, &of_owner, &here.phrase()) {
+            if let Some(said) = after_colon(k, b2, &of_owner) {
                 return said;
             }
         }
@@ -84,6 +80,26 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
             return unexpected(format!(
                 "expected the kind of step {id} (SEQ, ASSIGN, IF, LOOP or RETURN) after `{id}:`"
             ));
+        }
+    }
+
+    // The entries of a patch.
+    if goal == Goal::Patch && cx.stack.is_empty() {
+        if let (Some(Tok::StepId(id)), Some(Tok::Kw(k))) = (b0, b1) {
+            if k == Kw::Delete {
+                return (
+                    Code::InvalidPatch,
+                    format!("DELETE {id} takes no step after it (to change {id} write REPLACE {id}: and the new step)"),
+                    None,
+                );
+            }
+            if k.is_patch_entry() {
+                return (
+                    Code::InvalidPatch,
+                    format!("expected `:` after {} {id}", k.as_str()),
+                    None,
+                );
+            }
         }
     }
 
@@ -205,7 +221,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
 }
 
 /// What `KW:` takes, said for the keyword.
-fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str, _owner: &str) -> Option<Said> {
+fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
     let msg = match k {
         Kw::Cond => format!("expected a condition after COND:{of_owner}, such as (lt (var i) (var n))"),
         Kw::Expr => format!("expected an expression after EXPR:{of_owner}, such as (var x) or (const 1)"),
