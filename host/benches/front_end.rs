@@ -93,6 +93,20 @@ fn main() {
             let src = Source::new("generated.isu", black_box(text.as_str()));
             black_box(pipeline::check(&src));
         });
+        let parse_only = median(rounds, || {
+            let src = Source::new("generated.isu", black_box(text.as_str()));
+            black_box(isu_host::syntax::parse(&src));
+        });
+        let canon_only = median(rounds, || {
+            let src = Source::new("generated.isu", black_box(text.as_str()));
+            black_box(pipeline::parse_canonical(&src));
+        });
+        eprintln!(
+            "  {label}: parse {:.1}ms, + canonicalize {:.1}ms, + validate {:.1}ms",
+            parse_only.as_secs_f64() * 1e3,
+            (canon_only.saturating_sub(parse_only)).as_secs_f64() * 1e3,
+            (front.saturating_sub(canon_only)).as_secs_f64() * 1e3
+        );
         let serde = median(rounds, || {
             let p: Result<Program, _> = serde_json::from_str(black_box(&json));
             black_box(p.is_ok());

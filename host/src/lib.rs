@@ -12,6 +12,7 @@ pub mod diag;
 pub mod interp;
 pub mod patch;
 pub mod pipeline;
+pub mod plugins;
 pub mod source;
 pub mod stdlib;
 pub mod syntax;

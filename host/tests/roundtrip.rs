@@ -6,8 +6,11 @@
 //! - printing then parsing random canonical IIR gives it back
 //!   (`parse(print(p)) == p`, spans aside).
 //!
-//! The property test runs 2000 cases by default (a few seconds unoptimized).
-//! For more: `PROPTEST_CASES=100000 cargo test --release -p isu_host --test roundtrip`.
+//! The round-trip property runs 2000 cases by default (and the IIR JSON one a
+//! tenth of that), a few seconds unoptimized. For more, set `PROPTEST_CASES`:
+//! `PROPTEST_CASES=100000 cargo test --release -p isu_host --test roundtrip`.
+//! A failure is shrunk to a small program and saved under
+//! `host/tests/roundtrip.proptest-regressions`, which later runs try first.
 
 mod gen;
 
@@ -149,16 +152,24 @@ fn round_trip(program: &Program) -> Result<(), TestCaseError> {
     prop_assert_eq!(canon::print(&back), text.clone());
     clear_spans(&mut back);
     prop_assert_eq!(&back, program, "parse(print(p)) != p for:\n{}", text);
-    // The IIR JSON reads back too.
-    let json = serde_json::to_string(program).unwrap_or_default();
-    let again: Option<Program> = serde_json::from_str(&json).ok();
-    prop_assert_eq!(again.as_ref(), Some(program));
     Ok(())
+}
+
+/// Cases for the slower JSON property: serde_json is unoptimized in test builds.
+fn json_cases() -> u32 {
+    cases() / 10
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2000)
 }
 
 proptest! {
     #![proptest_config(Config {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2000),
+        cases: cases(),
         max_shrink_iters: 4096,
         ..Config::default()
     })]
@@ -166,5 +177,19 @@ proptest! {
     #[test]
     fn parse_of_print_is_the_identity_on_random_iir(program in gen::program()) {
         round_trip(&program)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: json_cases(),
+        ..Config::default()
+    })]
+
+    #[test]
+    fn iir_json_reads_back_to_the_same_program(program in gen::program()) {
+        let json = serde_json::to_string(&program).unwrap_or_default();
+        let again: Option<Program> = serde_json::from_str(&json).ok();
+        prop_assert_eq!(again.as_ref(), Some(&program), "{}", json);
     }
 }

@@ -191,7 +191,9 @@ fn at_line(line: u32) -> String {
     }
 }
 
-fn renumbered_warning(map: &IdMap, first: Span) -> Diagnostic {
+/// The map for a message: `S3 -> S2, S4 -> S3`, the first 20 pairs and then
+/// how many more.
+pub fn map_text(map: &IdMap) -> String {
     let mut listed: Vec<String> = map
         .iter()
         .take(MESSAGE_MAP_LIMIT)
@@ -200,19 +202,29 @@ fn renumbered_warning(map: &IdMap, first: Span) -> Diagnostic {
     if map.len() > MESSAGE_MAP_LIMIT {
         listed.push(format!("and {} more", map.len() - MESSAGE_MAP_LIMIT));
     }
-    let object: serde_json::Map<String, serde_json::Value> = map
-        .iter()
-        .map(|(old, new)| (old.to_string(), new.as_str().into()))
-        .collect();
+    listed.join(", ")
+}
+
+/// The map as a JSON object from old to new IDs (for a diagnostic's `actual`
+/// and for reports; its keys are sorted as JSON objects' are).
+pub fn map_json(map: &IdMap) -> serde_json::Value {
+    serde_json::Value::Object(
+        map.iter()
+            .map(|(old, new)| (old.to_string(), new.as_str().into()))
+            .collect(),
+    )
+}
+
+fn renumbered_warning(map: &IdMap, first: Span) -> Diagnostic {
     Diagnostic::warning(
         Code::StepRenumbered,
         format!(
             "step IDs did not follow the canonical scheme and were renumbered: {}",
-            listed.join(", ")
+            map_text(map)
         ),
     )
     .at(first)
-    .with_actual(object)
+    .with_actual(map_json(map))
     .with_hint(
         "the children of step S2 are S2_1, S2_2, ... in source order; \
          refer to the steps by their new IDs (`isu fmt` writes them)",

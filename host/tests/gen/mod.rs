@@ -78,14 +78,14 @@ fn int() -> impl Strategy<Value = i64> {
     ]
 }
 
-/// Any literal: scalars, and arrays and objects nested up to four deep.
+/// Any literal: scalars, and arrays and objects nested up to three deep.
 pub fn literal() -> impl Strategy<Value = Literal> {
     let leaf = prop_oneof![
         any::<bool>().prop_map(Literal::Bool),
         int().prop_map(Literal::Int),
         string().prop_map(Literal::Str),
     ];
-    leaf.prop_recursive(4, 24, 4, |inner| {
+    leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Literal::Array),
             prop::collection::btree_map(string(), inner, 0..4).prop_map(Literal::Object),
@@ -109,14 +109,14 @@ fn expr_of(node: ExprNode) -> Expr {
     Expr::new(node, Span::default())
 }
 
-/// Any expression, nested up to four deep.
+/// Any expression, nested up to three deep.
 pub fn expr() -> impl Strategy<Value = Expr> {
     let leaf = prop_oneof![
         literal().prop_map(|value| expr_of(ExprNode::Const { value })),
         name().prop_map(|name| expr_of(ExprNode::Var { name })),
     ];
     let funcs = function_names();
-    leaf.prop_recursive(4, 16, 3, move |inner| {
+    leaf.prop_recursive(3, 12, 3, move |inner| {
         prop_oneof![
             (select(&UnaryOp::ALL[..]), inner.clone()).prop_map(|(op, arg)| {
                 expr_of(ExprNode::Unary {
@@ -147,13 +147,13 @@ pub fn expr() -> impl Strategy<Value = Expr> {
     })
 }
 
-/// An ASSIGN target: a name, or element places nested up to three deep.
+/// An ASSIGN target: a name, or element places nested up to two deep.
 pub fn place() -> impl Strategy<Value = Place> {
     let leaf = name().prop_map(|name| Place::Var {
         name,
         span: Span::default(),
     });
-    leaf.prop_recursive(3, 3, 1, |inner| {
+    leaf.prop_recursive(2, 2, 1, |inner| {
         (inner, expr()).prop_map(|(base, index)| Place::Index {
             base: Box::new(base),
             index,
@@ -207,15 +207,15 @@ fn desc() -> impl Strategy<Value = Option<String>> {
 }
 
 /// A step without its ID (see [`number`]): all five statements, blocks (empty
-/// ones included) nested up to four deep.
+/// ones included) nested up to three deep.
 pub fn step() -> impl Strategy<Value = Step> {
     let leaf = prop_oneof![
         (place(), expr(), desc())
             .prop_map(|(target, expr, d)| step_of(Node::Assign { target, expr }, d)),
         (expr(), desc()).prop_map(|(expr, d)| step_of(Node::Return { expr }, d)),
     ];
-    leaf.prop_recursive(4, 24, 4, |inner| {
-        let block = prop::collection::vec(inner, 0..4).prop_map(block_of);
+    leaf.prop_recursive(3, 10, 3, |inner| {
+        let block = prop::collection::vec(inner, 0..3).prop_map(block_of);
         prop_oneof![
             (block.clone(), desc()).prop_map(|(block, d)| step_of(Node::Seq { block }, d)),
             (expr(), block.clone(), block.clone(), desc()).prop_map(|(cond, t, e, d)| {
@@ -298,7 +298,7 @@ pub fn program() -> impl Strategy<Value = Program> {
         0..3,
     );
     let locals = prop::collection::vec(decl(), 0..3);
-    let steps = prop::collection::vec(step(), 0..5);
+    let steps = prop::collection::vec(step(), 0..4);
     (head, state, locals, steps).prop_map(
         |((auto_id, fname, args, returns, input, output), state, locals, steps)| {
             let mut body = block_of(steps);

@@ -1,0 +1,118 @@
+//! Patch cases, as data: each folder of `test_data/patch/` holds
+//!
+//! - `program.isu`: a valid program;
+//! - `patch.isu`: a patch for it;
+//! - either `expected.isu` (the canonical text of the patched program) and
+//!   `expected.json` (`{"renumbered": {old: new}, "warnings": [...]}`),
+//! - or `expected_error.json`: every diagnostic of a refused patch (or of a
+//!   patch text that does not parse).
+//!
+//! `ISU_BLESS=1 cargo test -p isu_host --test patch_cases` rewrites the
+//! expected files; review them as diffs.
+
+mod common;
+
+use common::snapshot;
+use datatest_stable::Utf8Path;
+use isu_host::diag::{has_errors, render};
+use isu_host::{canon, patch, pipeline, syntax, Diagnostic, Source};
+use std::path::{Path, PathBuf};
+
+/// What `expected.json` holds beside the patched text.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    renumbered: serde_json::Value,
+    warnings: &'a [Diagnostic],
+}
+
+fn pretty(value: &impl serde::Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Checks the files of an outcome and makes sure the other outcome's files
+/// are absent (removing them when blessing).
+fn expect(dir: &Path, present: &[(&str, String)], absent: &[&str]) -> Result<(), String> {
+    for name in absent {
+        let path = dir.join(name);
+        if snapshot::blessing() {
+            let _ = std::fs::remove_file(&path);
+        } else if path.exists() {
+            return Err(format!(
+                "{} exists, but the case turned out otherwise:\n{}",
+                path.display(),
+                present
+                    .iter()
+                    .map(|(n, text)| format!("{n}:\n{text}"))
+                    .collect::<String>()
+            ));
+        }
+    }
+    for (name, text) in present {
+        snapshot::check(&dir.join(name), text)?;
+    }
+    Ok(())
+}
+
+fn refused(dir: &Path, diags: &[Diagnostic]) -> Result<(), String> {
+    expect(
+        dir,
+        &[("expected_error.json", pretty(&diags))],
+        &["expected.isu", "expected.json"],
+    )
+}
+
+fn patch_case(path: &Utf8Path, program_text: String) -> datatest_stable::Result<()> {
+    let dir: PathBuf = path
+        .parent()
+        .map(|p| p.as_std_path().to_owned())
+        .unwrap_or_default();
+    let src = Source::new("program.isu", program_text);
+    let fe = pipeline::check(&src);
+    let Some(program) = fe.valid_program() else {
+        return Err(format!(
+            "program.isu is not valid:\n{}",
+            render(&fe.diags, Some(&src), false)
+        )
+        .into());
+    };
+    let patch_src = Source::new("patch.isu", std::fs::read_to_string(dir.join("patch.isu"))?);
+    let (patch_file, patch_diags) = syntax::parse_patch(&patch_src);
+    let patch_file = match patch_file {
+        Some(p) if !has_errors(&patch_diags) => p,
+        _ => return Ok(refused(&dir, &patch_diags)?),
+    };
+    match patch::apply(program, &patch_file) {
+        Ok(out) => {
+            // The result is canonical: formatting it changes nothing.
+            let again = pipeline::parse_canonical(&Source::new("expected.isu", out.text.as_str()));
+            let reprinted = again.program.as_ref().map(canon::print);
+            if reprinted.as_deref() != Some(out.text.as_str()) {
+                return Err("the patched text is not canonical".into());
+            }
+            let report = Report {
+                renumbered: out.renumbered_json(),
+                warnings: &out.warnings,
+            };
+            Ok(expect(
+                &dir,
+                &[
+                    ("expected.isu", out.text.clone()),
+                    ("expected.json", pretty(&report)),
+                ],
+                &["expected_error.json"],
+            )?)
+        }
+        Err(diags) => {
+            if !has_errors(&diags) {
+                return Err(format!("refused without an error: {diags:?}").into());
+            }
+            Ok(refused(&dir, &diags)?)
+        }
+    }
+}
+
+datatest_stable::harness! {
+    { test = patch_case, root = "test_data/patch", pattern = r"program\.isu$" },
+}
