@@ -215,7 +215,7 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
         // error to the next step.
         let (lo, hi) = match cx.innermost_step() {
             Some(step) => structure::step_extent(&toks, &live, step.header),
-            None if !cx.stack.is_empty() && at < toks.len() => {
+            None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
                 let from = match k.checked_sub(1).map(|j| (live[j], toks[live[j]].1)) {
                     Some((j, Tok::StepId(_))) => j,
                     Some((j, Tok::Kw(kw))) if kw.is_step_kind() => j,

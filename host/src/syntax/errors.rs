@@ -147,6 +147,17 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
         }
     }
 
+    // Inside `map<K,V>`.
+    let has = |t: &str| expected.contains(&t);
+    if has("[") && !has("]") && (has(",") || has(">")) && expected.len() == 2 {
+        let msg = if has(",") {
+            "expected `,` and the value type in the map type map<K,V>"
+        } else {
+            "expected `>` to close the map type map<K,V>"
+        };
+        return unexpected(msg.to_owned());
+    }
+
     // Inside the brackets of an expression or a JSON value.
     if let Some(top) = cx.stack.last().filter(|t| !t.block) {
         let inside = format!("inside {} opened at line {}", top.describe(), top.pos.line);
@@ -180,15 +191,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
                         Some(p) if p.is_block_field() => format!("the {} block", p.as_str()),
                         Some(p) => format!("the {}", p.as_str()),
                     };
-                    let why = if want == Kw::Else {
-                        "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
-                    } else {
-                        format!(
-                            "{} needs {}, in this order",
-                            kind.as_str(),
-                            super::assemble::list_words(order)
-                        )
-                    };
+                    let why = super::assemble::needs(kind, want);
                     return (
                         Code::MissingField,
                         format!(

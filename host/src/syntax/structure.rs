@@ -681,7 +681,10 @@ impl<'t, 'a> Matcher<'t, 'a> {
     }
 
     fn unmatched(&mut self, d: Delim, pos: Pos, end: Pos) {
-        let phrase = self.scanner.owner_here().phrase();
+        let phrase = match d {
+            Delim::Paren | Delim::Bracket => self.scanner.owner_here().phrase(),
+            Delim::Begin | Delim::Brace => String::new(),
+        };
         let where_ = if phrase.is_empty() {
             String::new()
         } else {
