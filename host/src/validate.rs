@@ -29,6 +29,7 @@ mod types;
 mod tests;
 
 use crate::diag::Diagnostic;
+use crate::plugins::PackFunctions;
 use isu_plugin_api::{Program, StepId};
 use scope::Scope;
 
@@ -37,6 +38,12 @@ pub use literal::{literal_conforms, literal_conforms_named};
 /// Validates a canonical program; reports every error found, not just the first.
 /// When no error (warnings aside) is reported, every expression's `ty` is set.
 pub fn validate(program: &mut Program) -> Vec<Diagnostic> {
+    validate_with(program, &PackFunctions::default())
+}
+
+/// [`validate`], where calls may also name the functions of loaded packs
+/// (`math.GCD`), typed by their declared signatures.
+pub fn validate_with(program: &mut Program, packs: &PackFunctions) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let scope = Scope::build(program, &mut diags);
     let mut checker = Checker {
@@ -44,6 +51,7 @@ pub fn validate(program: &mut Program) -> Vec<Diagnostic> {
         step: None,
         in_state: false,
         diags,
+        packs: packs.clone(),
     };
     checker.program(program);
     let Checker {
@@ -65,4 +73,6 @@ struct Checker {
     /// Whether a `STATE` initializer is being checked.
     in_state: bool,
     diags: Vec<Diagnostic>,
+    /// The functions of the loaded packs.
+    packs: PackFunctions,
 }

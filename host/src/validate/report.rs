@@ -43,9 +43,9 @@ pub(super) enum Role {
     MapKey(Type),
     /// The array or map an `index` reads.
     Indexed,
-    /// Argument `n` (from 1) of a standard function.
+    /// Argument `n` (from 1) of a standard or pack function.
     Arg {
-        func: &'static str,
+        func: String,
         n: usize,
     },
     /// The value of an `ASSIGN` to the place written so.
