@@ -120,8 +120,21 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
                 k.as_str(),
                 k.as_str()
             )),
+            Some(Tok::Str(key)) if cx.stack.last().is_some_and(|f| f.delim == Delim::Brace) => {
+                unexpected(format!(
+                    "expected `:` after the key \"{key}\" of a JSON object (written {{\"key\": value}})"
+                ))
+            }
             _ => unexpected("expected `:`".to_owned()),
         };
+    }
+
+    // `name: type` without `= EXPR` in STATE.
+    if expected.contains(&"=") && cx.section == Some(Kw::State) {
+        return unexpected(
+            "expected `=` and the initial value: a STATE variable is written name: type = EXPR"
+                .to_owned(),
+        );
     }
 
     // After `S2: IF`: a description string, fields, or the next step.

@@ -733,6 +733,15 @@ mod tests {
     }
 
     #[test]
+    fn positions_agree_with_the_source_line_table() {
+        let text = "ab \"çé\" x\r\n\n  😀 (y)\r\nz";
+        let src = crate::source::Source::new("t", text);
+        for (l, _, r) in lex(text).tokens {
+            assert_eq!(l.to(r), src.span(l.off, r.off));
+        }
+    }
+
+    #[test]
     fn comments_and_crlf() {
         let l = lex("; a comment\r\n  ; another\r\nFUNC:\r\n");
         assert!(l.diags.is_empty());

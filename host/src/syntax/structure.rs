@@ -538,15 +538,10 @@ impl<'t, 'a> Matcher<'t, 'a> {
         let stack = &self.scanner.stack;
         let top_matches = stack.last().is_some_and(|f| f.delim == d);
         if top_matches {
-            if self.guided && matches!(d, Delim::Begin | Delim::Brace) {
-                if let Some(done) = self.guided_close(i, d) {
-                    if done {
-                        return;
-                    }
-                }
+            if self.guided && matches!(d, Delim::Begin | Delim::Brace) && self.guided_close(i, d) {
+                return;
             }
-            let popped = self.scanner.pop_to(self.scanner.stack.len() - 1);
-            if let Some(f) = popped.into_iter().next() {
+            if let Some(f) = self.scanner.stack.pop() {
                 if f.block {
                     self.last_closed = Some((f, pos));
                 }
@@ -565,21 +560,22 @@ impl<'t, 'a> Matcher<'t, 'a> {
             None if first_on_line && stack.last().is_some_and(|f| f.block) => {
                 let top = stack[stack.len() - 1];
                 self.mismatched(&top, pos, end, tok);
-                let k = self.scanner.stack.len() - 1;
-                self.scanner.pop_to(k);
+                self.scanner.stack.pop();
             }
             None => self.unmatched(d, pos, end),
         }
     }
 
     /// Indentation-guided closing of a block (only when the text is known to
-    /// be unbalanced). `Some(true)` when it handled the closer.
-    fn guided_close(&mut self, i: usize, d: Delim) -> Option<bool> {
+    /// be unbalanced). `true` when it handled the closer.
+    fn guided_close(&mut self, i: usize, d: Delim) -> bool {
         let (pos, _, _) = self.toks[i];
         let stack = &self.scanner.stack;
-        let top = *stack.last()?;
+        let Some(&top) = stack.last() else {
+            return false;
+        };
         if top.indent == pos.col {
-            return Some(false);
+            return false;
         }
         // A block further out that this closer lines up with: the ones
         // inside it were never closed.
@@ -599,7 +595,7 @@ impl<'t, 'a> Matcher<'t, 'a> {
             }
             self.scanner.pop_to(k);
             self.last_closed = Some((outer, pos));
-            return Some(true);
+            return true;
         }
         // A closer that lines up with the block closed last: one too many.
         if let Some((closed, at)) = self.last_closed {
@@ -621,10 +617,10 @@ impl<'t, 'a> Matcher<'t, 'a> {
                     .with_hint(format!("remove this {}", d.close_text())),
                 );
                 self.broken_at(l.off);
-                return Some(true);
+                return true;
             }
         }
-        Some(false)
+        false
     }
 
     fn unclosed(&mut self, f: &Frame<'_>, before: Option<(Pos, &Frame<'_>)>) {

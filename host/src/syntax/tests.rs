@@ -522,6 +522,10 @@ fn unexpected_token_in_words() {
         17,
         "expected a name inside the `[` in FUNC's ARGS opened at line 3, found `]`",
     );
+    let text = prog("    S1: RETURN\n      EXPR: (const {\"a\" 1})\n");
+    check_err(&text, Code::UnexpectedToken, 9, 25, "expected `:` after the key \"a\" of a JSON object (written {\"key\": value}), found the number 1");
+    let text = "FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nSTATE: [t: int (const 0)]\n";
+    check_err(text, Code::UnexpectedToken, 5, 16, "expected `=` and the initial value: a STATE variable is written name: type = EXPR, found `(`");
     let text = "x\nFUNC:\n";
     check_err(
         text,
