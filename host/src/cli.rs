@@ -5,8 +5,10 @@
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form.
 
+mod build;
 mod front;
 mod output;
+pub mod plugins;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -28,6 +30,10 @@ pub const EXIT_NOT_CANONICAL: i32 = 7;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The plugin manifest to use, instead of looking for one (ISU_PLUGINS,
+    /// then isu-plugins.toml here or above, then beside isu).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub plugins: Option<PathBuf>,
 }
 
 /// How a command reports: for people (stderr, with source snippets) or as one
@@ -71,6 +77,10 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Compile a program through the backend plugin of a target.
+    Build(build::Args),
+    /// List the plugins of the manifest, loaded and checked.
+    Plugins(plugins::Args),
 }
 
 /// Runs the CLI with the process's arguments and returns the exit code.
@@ -97,6 +107,8 @@ pub fn run(cli: Cli) -> i32 {
         } => front::fmt(&common, check, write),
         Command::Parse { common } => front::parse(&common),
         Command::Check { common } => front::check(&common),
+        Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
+        Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

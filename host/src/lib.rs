@@ -7,11 +7,13 @@
 //! error type of them all; [`cli`] is the command line.
 
 pub mod canon;
+pub mod cases;
 pub mod cli;
 pub mod diag;
 pub mod interp;
 pub mod patch;
 pub mod pipeline;
+pub mod plugins;
 pub mod source;
 pub mod stdlib;
 pub mod syntax;

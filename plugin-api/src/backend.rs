@@ -41,6 +41,11 @@ pub struct CompileOptions {
     pub target: String,
     /// The artifact kinds asked for; empty means the backend's default.
     pub emit: Vec<String>,
+    /// The definitions, for this target, of the pack functions the program
+    /// calls (`math.GCD`), one per function; the backend includes each in
+    /// what it emits. Empty when the program calls no pack function.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lowerings: Vec<crate::pack::Lowering>,
 }
 
 /// Limits of one execution, as the interpreter has them.

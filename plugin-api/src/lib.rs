@@ -5,14 +5,20 @@
 //! Plugins depend on this crate only, so it knows nothing of lalrpop, of the
 //! interpreter, or of any one backend.
 
+// abi_stable's derives and the library header are unsafe code by nature; this
+// module is the one place of the workspace that allows it.
+#[allow(unsafe_code)]
+pub mod abi;
 pub mod backend;
 pub mod features;
 pub mod iir;
 pub mod literal;
+pub mod pack;
 pub mod types;
 pub mod visit;
 
 pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
 pub use iir::*;
 pub use literal::Literal;
+pub use pack::{Lowering, Pack, PackFunction, PackInfo, Signature};
 pub use types::Type;

@@ -273,7 +273,7 @@ impl Checker {
                 if hole == Hole::Open {
                     self.ambiguous(
                         span,
-                        &format!("neither operand of {shown} fixes its type: both could be {joined} with ? anything"),
+                        &format!("neither operand of {shown} fixes its type: both have the type {joined}, and nothing fixes what ? is"),
                     );
                 }
                 self.expr(lhs, &Want::Quiet);
@@ -316,12 +316,12 @@ impl Checker {
                 PTy::map(key, value)
             }
             PTy::Any | PTy::Error => {
-                let quiet = if bs == PTy::Any {
-                    Want::Free
+                let hole = if bs == PTy::Any {
+                    Hole::Open
                 } else {
-                    Want::Quiet
+                    Hole::Poisoned
                 };
-                self.expr(base, &quiet);
+                self.expr(base, &for_hole(hole, want));
                 self.expr(index, &Want::Quiet);
                 return None;
             }
@@ -349,13 +349,13 @@ impl Checker {
                 t
             }
             Err(hole) => {
-                let w = if hole == Hole::Open {
-                    Want::Free
-                } else {
-                    Want::Quiet
+                self.expr(base, &for_hole(hole, want));
+                // An array's index is an int even when its elements are open.
+                let index_want = match refined {
+                    PTy::Array(_) => Want::Is(Type::Int, Role::ArrayIndex),
+                    _ => Want::Quiet,
                 };
-                self.expr(base, &w);
-                self.expr(index, &Want::Quiet);
+                self.expr(index, &index_want);
                 return None;
             }
         };
@@ -436,8 +436,7 @@ impl Checker {
                         n: n + 1,
                     },
                 ),
-                Err(Hole::Open) => Want::Free,
-                Err(Hole::Poisoned) => Want::Quiet,
+                Err(hole) => for_hole(hole, want),
             };
             self.expr(arg, &w);
         }
@@ -564,6 +563,16 @@ impl Checker {
     }
 }
 
+/// What a part whose type has a hole is asked for: its own type; an open
+/// literal in it is reported unless an error already hides the whole (`want`
+/// is quiet) or the hole itself comes from an error.
+fn for_hole(hole: Hole, want: &Want) -> Want {
+    match (hole, want) {
+        (Hole::Open, Want::Is(..) | Want::Free) => Want::Free,
+        _ => Want::Quiet,
+    }
+}
+
 /// The overloads of `f` that accept arguments of these partial types, with the
 /// bindings each makes.
 fn accepting(f: &StdFn, shapes: &[PTy]) -> Vec<(&'static Overload, Bindings)> {
@@ -588,23 +597,45 @@ pub(super) fn signatures(f: &StdFn) -> String {
         .iter()
         .map(|o| format!("{}{}", f.name, o.text()))
         .collect();
-    let mut s = sigs.join("; ");
-    if f.overloads
+    let mut vars = Vec::new();
+    for o in f.overloads {
+        for p in o.params.iter().chain([&o.ret]) {
+            type_vars(p, &mut vars);
+        }
+    }
+    vars.sort_unstable();
+    vars.dedup();
+    let meanings: Vec<&str> = vars
         .iter()
-        .any(|o| uses_vars(&o.ret) || o.params.iter().any(uses_vars))
-    {
-        s.push_str(" (T, V: any type, the same at each of their places; K: int or string)");
+        .map(|v| match v {
+            'K' => "K is int or string",
+            'T' => "T is any type",
+            _ => "V is any type",
+        })
+        .collect();
+    let mut s = sigs.join("; ");
+    if !meanings.is_empty() {
+        s.push_str(&format!(
+            " ({}, the same at each place it appears in one signature)",
+            meanings.join(", ")
+        ));
     }
     s
 }
 
-fn uses_vars(p: &stdlib::Pat) -> bool {
+/// The type variables in a pattern.
+fn type_vars(p: &stdlib::Pat, out: &mut Vec<char>) {
     use stdlib::Pat;
     match p {
-        Pat::T | Pat::K | Pat::V => true,
-        Pat::Array(e) => uses_vars(e),
-        Pat::Map(k, v) => uses_vars(k) || uses_vars(v),
-        Pat::Int | Pat::Bool | Pat::Str => false,
+        Pat::T => out.push('T'),
+        Pat::K => out.push('K'),
+        Pat::V => out.push('V'),
+        Pat::Array(e) => type_vars(e, out),
+        Pat::Map(k, v) => {
+            type_vars(k, out);
+            type_vars(v, out);
+        }
+        Pat::Int | Pat::Bool | Pat::Str => {}
     }
 }
 

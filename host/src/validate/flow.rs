@@ -349,6 +349,8 @@ struct FallOff<'a> {
     path: String,
     step: Option<&'a Step>,
     span: Span,
+    /// The empty block control falls off, if it is one: `the ELSE of S3`.
+    empty: Option<String>,
 }
 
 /// `missing_return`, with the path that reaches the end of STEPS.
@@ -357,10 +359,15 @@ fn missing_return(program: &Program, diags: &mut Vec<Diagnostic>) {
     let (hint, step_id) = match fall.step {
         Some(s) => {
             let id = step_name(s);
-            (
-                format!("end that path with a RETURN: add one after {id} (PATCH: INSERT_AFTER {id}), or give the function a final RETURN at the end of STEPS"),
-                s.id.as_ref(),
-            )
+            let hint = match &fall.empty {
+                Some(block) => format!(
+                    "end that path with a RETURN: put one in {block} (PATCH: REPLACE {id}), or add one after {id} (PATCH: INSERT_AFTER {id})"
+                ),
+                None => format!(
+                    "end that path with a RETURN: add one after {id} (PATCH: INSERT_AFTER {id}), or give the function a final RETURN at the end of STEPS"
+                ),
+            };
+            (hint, s.id.as_ref())
         }
         None => ("add a RETURN step to STEPS".to_owned(), None),
     };
@@ -385,6 +392,7 @@ fn fall_off<'a>(b: &'a Block, what: &str) -> FallOff<'a> {
             path: format!("{what} is empty"),
             step: None,
             span: b.span,
+            empty: Some(what.to_owned()),
         };
     };
     let name = step_name(last);
@@ -392,6 +400,7 @@ fn fall_off<'a>(b: &'a Block, what: &str) -> FallOff<'a> {
         path,
         step: Some(last),
         span: last.span,
+        empty: None,
     };
     match &last.node {
         Node::Assign { .. } | Node::Return { .. } => {
@@ -409,6 +418,7 @@ fn fall_off<'a>(b: &'a Block, what: &str) -> FallOff<'a> {
                 path: format!("{name} (SEQ) can end: {}", inner.path),
                 step: inner.step.or(Some(last)),
                 span: if inner.step.is_some() { inner.span } else { last.span },
+                empty: inner.empty,
             }
         }
         Node::If {
@@ -433,6 +443,7 @@ fn fall_off<'a>(b: &'a Block, what: &str) -> FallOff<'a> {
                 path: format!("{name} (IF) can take its {branch} branch, where {}", inner.path),
                 step: inner.step.or(Some(last)),
                 span,
+                empty: inner.empty,
             }
         }
     }

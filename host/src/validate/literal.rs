@@ -2,6 +2,7 @@
 //! `(const ...)`, `IO` examples and run arguments), and the partial type a
 //! literal has on its own.
 
+use super::text::a;
 use super::types::PTy;
 use isu_plugin_api::{Literal, Type};
 
@@ -57,7 +58,8 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
         (Type::Map(key, value), Literal::Object(entries)) => {
             if !key.is_map_key() {
                 return Err(format!(
-                    "cannot be a {ty}: a map key must be int or string, not {key}"
+                    "cannot be {}: a map key must be int or string, not {key}",
+                    a(&ty.to_string())
                 ));
             }
             for (k, v) in entries {
@@ -68,8 +70,9 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
                 if **key == Type::Int && !is_int_key(k) {
                     path.truncate(len);
                     return Err(format!(
-                        "has the key {}, but the keys of a {ty} are ints, written as decimal strings such as \"7\" or \"-2\"",
-                        Literal::Str(k.clone())
+                        "has the key {}, but the keys of {} are ints, written as decimal strings such as \"7\" or \"-2\"",
+                        Literal::Str(k.clone()),
+                        a(&ty.to_string())
                     ));
                 }
                 conform_at(v, value, path)?;

@@ -3,6 +3,7 @@
 
 use super::literal::LitMismatch;
 use super::scope::Section;
+use super::text::a;
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use isu_plugin_api::{Span, Type};
@@ -92,9 +93,19 @@ impl Role {
     fn hint(&self, want: &Type, found: &str) -> Option<String> {
         let is_arith = |op: &str| matches!(op, "add" | "sub" | "mul" | "div" | "mod" | "neg");
         Some(match self {
-            Role::IfCond | Role::WhileCond => format!(
-                "a condition must be bool: compare values with eq, ne, lt, le, gt or ge (e.g. (ne X (const 0)) for a {found}), and combine conditions with and, or, not"
-            ),
+            Role::IfCond | Role::WhileCond => {
+                let example = match found {
+                    "int" => " (for an int, e.g. (ne X (const 0)))",
+                    "string" => " (for a string, e.g. (ne X (const \"\")))",
+                    f if f.ends_with("[]") || f.starts_with("map<") => {
+                        " (for an array or a map, e.g. (gt (call LEN X) (const 0)))"
+                    }
+                    _ => "",
+                };
+                format!(
+                    "a condition must be bool: compare values with eq, ne, lt, le, gt or ge{example}, and combine conditions with and, or, not"
+                )
+            }
             Role::Operand { op, .. } if is_arith(op) && found == "string" => {
                 format!("{op} works on ints; join strings with (call CONCAT a b), turn text into an int with (call PARSE_INT s)")
             }
@@ -107,13 +118,17 @@ impl Role {
             Role::ArrayIndex => "an array is indexed by an int position from 0; to look values up by another key, use a map".into(),
             Role::MapKey(m) => format!("the keys of {m} are {}", key_of(m)),
             Role::Return => format!(
-                "FUNC RETURNS is {want}: return a {want} here, or change RETURNS if the function should give a {found}"
+                "FUNC RETURNS is {want}: return {} here, or change RETURNS if the function should give {}",
+                a(&want.to_string()),
+                a(found)
             ),
             Role::Assign(place) => format!(
-                "{place} holds a {want}; assign a {want}, or use another variable declared with the type {found}"
+                "{place} holds {}; assign {} to it, or use another variable declared with the type {found}",
+                a(&want.to_string()),
+                a(&want.to_string())
             ),
             Role::StateInit(name) => format!(
-                "{name} is declared {want}: give it an initial {want}, or change its declared type"
+                "{name} is declared {want}: give it an initial value of that type, or change its declared type"
             ),
             _ => return None,
         })

@@ -142,9 +142,13 @@ fn valid_type(ty: &Type, span: Span, what: &str, diags: &mut Vec<Diagnostic>) ->
         diags.push(
             Diagnostic::error(
                 Code::InvalidMapKeyType,
-                format!(
-                    "{what} has the type {ty}, in which {map} has the key type {key}; a map key must be int or string"
-                ),
+                if *map == ty {
+                    format!("{what} has the type {ty}, whose key type {key} is neither int nor string")
+                } else {
+                    format!(
+                        "{what} has the type {ty}, in which {map} has the key type {key}, neither int nor string"
+                    )
+                },
             )
             .at(span)
             .with_expected("int or string")

@@ -21,7 +21,16 @@ pub(crate) fn place(p: &Place) -> String {
     shorten(&s, MAX)
 }
 
+/// Writing stops a little past the longest text a message quotes, so that
+/// quoting a deep expression costs no more than quoting a short one.
+fn full(s: &str) -> bool {
+    s.len() > MAX * 4
+}
+
 fn write_place(s: &mut String, p: &Place) {
+    if full(s) {
+        return;
+    }
     match p {
         Place::Var { name, .. } => s.push_str(name),
         Place::Index { base, index, .. } => {
@@ -35,6 +44,9 @@ fn write_place(s: &mut String, p: &Place) {
 }
 
 fn write_expr(s: &mut String, e: &Expr) {
+    if full(s) {
+        return;
+    }
     // Writing to a String cannot fail.
     let _ = match &e.node {
         ExprNode::Const { value } => write!(s, "(const {value})"),
@@ -67,4 +79,64 @@ fn write_expr(s: &mut String, e: &Expr) {
             write!(s, ")")
         }
     };
+}
+
+/// A type or kind with its indefinite article: `an int`, `a string`, `an int[]`.
+pub(crate) fn a(what: &str) -> String {
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {what}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isu_plugin_api::{BinaryOp, Literal, Span};
+
+    fn var(name: &str) -> Expr {
+        Expr::new(ExprNode::Var { name: name.into() }, Span::default())
+    }
+
+    #[test]
+    fn expressions_print_as_isu_text() {
+        let e = Expr::new(
+            ExprNode::Call {
+                func: "PUSH".into(),
+                args: vec![
+                    var("xs"),
+                    Expr::new(
+                        ExprNode::Const {
+                            value: Literal::Str("a".into()),
+                        },
+                        Span::default(),
+                    ),
+                ],
+            },
+            Span::default(),
+        );
+        assert_eq!(expr(&e), "(call PUSH (var xs) (const \"a\"))");
+    }
+
+    #[test]
+    fn deep_expressions_are_cut_short() {
+        let mut e = var("x");
+        for _ in 0..10_000 {
+            e = Expr::new(
+                ExprNode::Binary {
+                    op: BinaryOp::Add,
+                    lhs: Box::new(e),
+                    rhs: Box::new(var("y")),
+                },
+                Span::default(),
+            );
+        }
+        let text = expr(&e);
+        assert!(text.starts_with("(add (add (add"));
+        assert!(text.ends_with("...") && text.chars().count() == MAX);
+        assert_eq!(a("int"), "an int");
+        assert_eq!(a("string[]"), "a string[]");
+    }
 }

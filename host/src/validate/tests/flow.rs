@@ -42,6 +42,11 @@ fn an_if_returning_in_one_branch_only_is_missing_a_return() {
         d.message
     );
     assert_eq!(c.at(d), "BLOCK", "points at the empty ELSE block");
+    assert!(d
+        .hint
+        .as_deref()
+        .unwrap_or("")
+        .starts_with("end that path with a RETURN: put one in the ELSE of S1"));
     let p = Prog::new("int").arg("n", "int").local("m", "int");
     let steps = vec![p.if_(
         "(gt (var n) (const 0))",

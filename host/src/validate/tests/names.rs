@@ -309,7 +309,8 @@ fn map_keys_must_be_int_or_string_in_every_declared_type() {
     let (ret, arg, nested) = (&c.diags[2], &c.diags[0], &c.diags[1]);
     assert_eq!(c.at(arg), "m: map<bool,int>");
     assert!(
-        arg.message.contains("map<bool,int> has the key type bool"),
+        arg.message
+            .contains("has the type map<bool,int>, whose key type bool is neither int nor string"),
         "{}",
         arg.message
     );

@@ -323,7 +323,7 @@ fn an_open_literal_that_nothing_fixes_is_ambiguous() {
     );
     assert_eq!(c.at(c.one()), "(const [])");
     let c = returning(Prog::new("bool"), "(eq (const []) (const []))");
-    assert_eq!(only(&c, "ambiguous_literal"), "neither operand of (eq (const []) (const [])) fixes its type: both could be ?[] with ? anything");
+    assert_eq!(only(&c, "ambiguous_literal"), "neither operand of (eq (const []) (const [])) fixes its type: both have the type ?[], and nothing fixes what ? is");
     let c = returning(Prog::new("bool"), "(call MAP_HAS (const {}) (const \"a\"))");
     assert_eq!(c.codes(), ["ambiguous_literal"]);
     assert!(c.one().hint.is_some());
@@ -399,4 +399,57 @@ fn each_types_an_open_array_from_its_variable() {
         unreachable!()
     };
     assert_eq!(seq.ty, Some(ty("string[]")));
+}
+
+#[test]
+fn an_error_hides_a_type_without_further_reports() {
+    // An undeclared name is reported once; the open literal beside it is not.
+    let c = returning(Prog::new("bool"), "(eq (var nope) (const []))");
+    assert_eq!(c.codes(), ["undeclared_variable"]);
+    let c = returning(Prog::new("int"), "(call LEN (index (var nope) (const 0)))");
+    assert_eq!(c.codes(), ["undeclared_variable"]);
+    let c = returning(Prog::new("int"), "(add (call NOPE) (const \"a\"))");
+    assert_eq!(c.codes(), ["unknown_function", "type_mismatch"]);
+}
+
+#[test]
+fn the_other_operand_tells_an_undeclared_name_its_type() {
+    let c = returning(
+        Prog::new("bool").arg("xs", "int[]"),
+        "(eq (var nope) (var xs))",
+    );
+    assert!(c
+        .one()
+        .hint
+        .as_deref()
+        .unwrap_or("")
+        .contains("LOCAL: [nope: int[]]"));
+}
+
+#[test]
+fn an_open_literal_indexed_where_nothing_fixes_it_is_ambiguous() {
+    let p = Prog::new("bool");
+    let steps = vec![
+        p.if_(
+            "(eq (index (const []) (const 0)) (index (const []) (const 1)))",
+            vec![],
+            vec![],
+        ),
+        p.ret("(const true)"),
+    ];
+    let c = p.check(steps);
+    assert_eq!(c.codes(), ["ambiguous_literal"]);
+}
+
+#[test]
+fn an_open_array_is_still_indexed_by_an_int() {
+    let c = returning(
+        Prog::new("int"),
+        "(call LEN (index (const []) (const \"a\")))",
+    );
+    assert_eq!(c.codes(), ["ambiguous_literal", "type_mismatch"]);
+    assert_eq!(
+        c.diags[1].message,
+        "an array index must be int, but (const \"a\") is string"
+    );
 }

@@ -1,0 +1,208 @@
+//! `isu build FILE --target T [-o OUT] [--emit KIND]`: the front end, then
+//! the compile of the target's backend plugin; writes the artifacts.
+
+use super::output::{print_json, read_source, report};
+use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::{Common, Format};
+use crate::diag::exit_code;
+use crate::plugins::target::{self, BuildError};
+use crate::plugins::Registry;
+use anyhow::{bail, Context, Result};
+use isu_plugin_api::Artifact;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// The target to compile for (`isu plugins` lists them).
+    #[arg(long, short)]
+    pub target: String,
+    /// Where to write: a file when the build makes one artifact, else a folder
+    /// (made if missing). Default: the current folder, each artifact under
+    /// the name its backend suggests.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// The artifact kinds to emit (repeatable); default: the backend's first.
+    #[arg(long)]
+    pub emit: Vec<String>,
+}
+
+/// Runs `isu build`; `manifest` is the `--plugins FILE` flag.
+pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    let format = args.common.format;
+    let src = read_source(&args.common.file)?;
+    let reg = match Registry::from_environment(manifest) {
+        Ok(reg) => reg,
+        Err(e) => return manifest_failure(&e, format),
+    };
+    let fe = crate::pipeline::check(&src);
+    let Some(program) = fe.valid_program() else {
+        report(format, &fe.diags, Some(&src), Vec::new())?;
+        return Ok(exit_code(&fe.diags));
+    };
+    match target::build(&reg, program, &args.target, &args.emit) {
+        Ok(artifacts) => {
+            let written = write_artifacts(&artifacts, args.out.as_deref())?;
+            let list: Vec<Value> = artifacts
+                .iter()
+                .zip(&written)
+                .map(|(a, p)| json!({"kind": a.kind, "path": p.display().to_string(), "bytes": a.bytes.len()}))
+                .collect();
+            report(
+                format,
+                &fe.diags,
+                Some(&src),
+                vec![
+                    ("target", Value::String(args.target.clone())),
+                    ("artifacts", Value::Array(list)),
+                ],
+            )?;
+            if format == Format::Human {
+                for (a, p) in artifacts.iter().zip(&written) {
+                    eprintln!(
+                        "wrote {} ({}, {} bytes)",
+                        p.display(),
+                        a.kind,
+                        a.bytes.len()
+                    );
+                }
+            }
+            Ok(0)
+        }
+        Err(BuildError::Program(mut diags)) => {
+            let mut all = fe.diags.clone();
+            all.append(&mut diags);
+            report(format, &all, Some(&src), Vec::new())?;
+            Ok(exit_code(&all))
+        }
+        Err(e) => {
+            match format {
+                Format::Json => print_json(&json!({
+                    "ok": false,
+                    "diagnostics": fe.diags.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+                    "build_error": build_error_json(&e),
+                }))?,
+                Format::Human => {
+                    report(format, &fe.diags, Some(&src), Vec::new())?;
+                    eprintln!("error: {e}");
+                }
+            }
+            Ok(EXIT_PLUGIN)
+        }
+    }
+}
+
+fn build_error_json(e: &BuildError) -> Value {
+    match e {
+        BuildError::NoBackend(m) => json!({"code": "no_backend", "message": m}),
+        BuildError::NoLowering(ms) => {
+            json!({"code": "no_lowering", "message": ms.join("; "), "functions": ms})
+        }
+        BuildError::Program(_) => json!({"code": "program", "message": e.to_string()}),
+        BuildError::Backend(fs) => json!({
+            "code": "backend_failed",
+            "message": e.to_string(),
+            "failures": fs.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// Where each artifact goes (see [`Args::out`]). A backend's suggested file
+/// name must be a plain name: no folder, not `.` or `..`.
+pub fn artifact_paths(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+    for a in artifacts {
+        let plain = Path::new(&a.file_name)
+            .file_name()
+            .map(|n| n == a.file_name.as_str());
+        if a.file_name.is_empty()
+            || a.file_name == "."
+            || a.file_name == ".."
+            || plain != Some(true)
+        {
+            bail!(
+                "the backend suggested the artifact name {:?}, which is not a plain file name",
+                a.file_name
+            );
+        }
+    }
+    Ok(match out {
+        Some(file) if artifacts.len() == 1 && !file.is_dir() => vec![file.to_owned()],
+        Some(dir) => artifacts.iter().map(|a| dir.join(&a.file_name)).collect(),
+        None => artifacts
+            .iter()
+            .map(|a| PathBuf::from(&a.file_name))
+            .collect(),
+    })
+}
+
+fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+    let paths = artifact_paths(artifacts, out)?;
+    if let (Some(dir), true) = (out, artifacts.len() > 1) {
+        std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
+    }
+    for (a, path) in artifacts.iter().zip(&paths) {
+        write_bytes(path, &a.bytes)?;
+    }
+    Ok(paths)
+}
+
+/// Writes a file through a temporary file beside it and a rename.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.isu-tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("replacing {}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn art(name: &str) -> Artifact {
+        Artifact {
+            kind: "text".into(),
+            file_name: name.into(),
+            bytes: vec![],
+        }
+    }
+
+    #[test]
+    fn artifacts_go_to_the_file_the_folder_or_here() {
+        let one = [art("a.py")];
+        let two = [art("a.wat"), art("a.wasm")];
+        let p = |arts: &[Artifact], out: Option<&str>| {
+            artifact_paths(arts, out.map(Path::new)).map_err(|e| e.to_string())
+        };
+        assert_eq!(p(&one, None), Ok(vec![PathBuf::from("a.py")]));
+        assert_eq!(
+            p(&one, Some("out/x.py")),
+            Ok(vec![PathBuf::from("out/x.py")])
+        );
+        assert_eq!(
+            p(&two, Some("out")),
+            Ok(vec![
+                PathBuf::from("out/a.wat"),
+                PathBuf::from("out/a.wasm")
+            ])
+        );
+        let tmp = std::env::temp_dir();
+        let into_dir = artifact_paths(&one, Some(&tmp)).unwrap_or_default();
+        assert_eq!(into_dir, [tmp.join("a.py")]);
+        for bad in ["../evil.py", "/etc/passwd", "", "..", "a/b"] {
+            let err = p(&[art(bad)], None);
+            assert!(
+                err.as_ref()
+                    .is_err_and(|e| e.contains("not a plain file name")),
+                "{bad}: {err:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Plugins: finding the manifest ([`manifest`]), loading every plugin it
+//! lists with all the checks ([`Registry::load`]), and handing the loaded
+//! backends and pack functions to the rest of the host.
+//!
+//! A plugin that cannot be used is refused with a [`PluginError`] naming it
+//! and the fix; the host goes on with the others. Loading runs abi_stable's
+//! checks and the plugin-API version check (in `isu_plugin_api::abi`), then
+//! the host's own ([`checks`]): the info is sane, the manifest and the plugin
+//! agree, no target or namespace is claimed twice.
+
+pub mod checks;
+pub mod manifest;
+pub mod packs;
+pub mod target;
+
+pub use manifest::{Entry, Manifest, ManifestError, Origin, PluginKind};
+pub use packs::{PackFn, PackFunctions};
+
+use isu_plugin_api::abi::{self, ApiVersion, ForeignBackend, ForeignPack, LoadError};
+use isu_plugin_api::{Backend, BackendInfo, Pack, PackInfo};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why one plugin is refused: what is wrong and what to do, for people; a
+/// stable `code` for JSON; the long form behind `--verbose`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginError {
+    /// The plugin's name in the manifest.
+    pub plugin: String,
+    /// `missing_file`, `abi_stable_version`, `layout_mismatch`,
+    /// `plugin_api_version`, `duplicate_target`, `bad_info`, ...
+    pub code: &'static str,
+    pub message: String,
+    pub fix: String,
+    /// The full text, where the message is a summary of it.
+    pub details: Option<String>,
+}
+
+impl PluginError {
+    fn from_load(plugin: &str, e: &LoadError) -> PluginError {
+        PluginError {
+            plugin: plugin.to_owned(),
+            code: e.code(),
+            message: e.to_string(),
+            fix: e.fix(),
+            details: e.details().map(str::to_owned),
+        }
+    }
+}
+
+impl fmt::Display for PluginError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "plugin `{}` refused: {}\n  fix: {}",
+            self.plugin, self.message, self.fix
+        )
+    }
+}
+
+impl std::error::Error for PluginError {}
+
+/// A loaded, checked plugin.
+#[derive(Debug, Clone)]
+pub enum Loaded {
+    Backend {
+        backend: Arc<ForeignBackend>,
+        info: BackendInfo,
+    },
+    Pack {
+        pack: Arc<ForeignPack>,
+        info: PackInfo,
+    },
+}
+
+impl Loaded {
+    pub fn api_version(&self) -> ApiVersion {
+        match self {
+            Loaded::Backend { backend, .. } => backend.api_version(),
+            Loaded::Pack { pack, .. } => pack.api_version(),
+        }
+    }
+
+    /// The plugin's own version.
+    pub fn version(&self) -> &str {
+        match self {
+            Loaded::Backend { info, .. } => &info.version,
+            Loaded::Pack { info, .. } => &info.version,
+        }
+    }
+}
+
+/// One manifest entry and what loading it gave.
+#[derive(Debug, Clone)]
+pub struct Plugin {
+    pub entry: Entry,
+    pub result: Result<Loaded, PluginError>,
+}
+
+/// Every plugin of one manifest, loaded (or refused).
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    /// The manifest's path and origin; `None` when no manifest was found.
+    pub manifest: Option<(PathBuf, Origin)>,
+    pub plugins: Vec<Plugin>,
+    /// The functions of the loaded packs.
+    pub functions: PackFunctions,
+}
+
+/// Where the CLI looks for the manifest: the `--plugins` flag, the
+/// `ISU_PLUGINS` variable, the current folder and the `isu` binary's folder.
+pub fn discover_from_environment(
+    flag: Option<&Path>,
+) -> Result<Option<(PathBuf, Origin)>, ManifestError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let exe = std::env::current_exe().ok();
+    let exe_dir = exe.as_deref().and_then(Path::parent);
+    manifest::discover(
+        flag,
+        std::env::var_os(manifest::MANIFEST_ENV),
+        &cwd,
+        exe_dir,
+    )
+}
+
+impl Registry {
+    /// Finds the manifest the CLI's way and loads every plugin of it. A
+    /// manifest that cannot be read or parsed is an error; a plugin that
+    /// cannot be loaded is not (it is recorded as refused).
+    pub fn from_environment(flag: Option<&Path>) -> Result<Registry, ManifestError> {
+        match discover_from_environment(flag)? {
+            Some((path, origin)) => Ok(Registry::load(&manifest::read(&path, origin)?)),
+            None => Ok(Registry::default()),
+        }
+    }
+
+    /// Loads every plugin of `manifest`, in its order. A later plugin claiming
+    /// a target or namespace an earlier one holds is refused.
+    pub fn load(manifest: &Manifest) -> Registry {
+        let mut reg = Registry {
+            manifest: Some((manifest.path.clone(), manifest.origin)),
+            plugins: Vec::new(),
+            functions: PackFunctions::default(),
+        };
+        for entry in &manifest.entries {
+            let result = load_entry(entry).and_then(|loaded| {
+                checks::check_against_others(entry, &loaded, &reg.plugins)?;
+                Ok(loaded)
+            });
+            if let Ok(Loaded::Pack { pack, info }) = &result {
+                reg.functions.add_pack(pack.clone(), info);
+            }
+            reg.plugins.push(Plugin {
+                entry: entry.clone(),
+                result,
+            });
+        }
+        reg
+    }
+
+    /// The backend serving `target`, or why there is none.
+    pub fn backend(&self, target: &str) -> Result<(&Entry, Arc<ForeignBackend>), String> {
+        for p in &self.plugins {
+            if !serves(&p.entry, target) {
+                continue;
+            }
+            return match &p.result {
+                Ok(Loaded::Backend { backend, info })
+                    if info.targets.iter().any(|t| t == target) =>
+                {
+                    Ok((&p.entry, backend.clone()))
+                }
+                Ok(_) => continue,
+                Err(e) => Err(e.to_string()),
+            };
+        }
+        let known = self.targets();
+        let manifest = match &self.manifest {
+            Some((path, _)) => format!("the manifest {}", path.display()),
+            None => format!(
+                "no plugin manifest (looked for --plugins, {}, {} here and above, and beside isu)",
+                manifest::MANIFEST_ENV,
+                manifest::MANIFEST_NAME
+            ),
+        };
+        Err(if known.is_empty() {
+            format!("no backend serves target `{target}`: {manifest} lists no working backend")
+        } else {
+            format!(
+                "no backend serves target `{target}`; {manifest} has: {}",
+                known.join(", ")
+            )
+        })
+    }
+
+    /// The targets of the loaded backends, in manifest order.
+    pub fn targets(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for p in &self.plugins {
+            if let Ok(Loaded::Backend { info, .. }) = &p.result {
+                for t in &info.targets {
+                    if serves(&p.entry, t) && !out.contains(t) {
+                        out.push(t.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every loaded backend with the targets it is used for, in manifest order.
+    pub fn backends(&self) -> Vec<(&Entry, Arc<ForeignBackend>, Vec<String>)> {
+        let mut out = Vec::new();
+        for p in &self.plugins {
+            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+                let targets: Vec<String> = info
+                    .targets
+                    .iter()
+                    .filter(|t| serves(&p.entry, t))
+                    .cloned()
+                    .collect();
+                out.push((&p.entry, backend.clone(), targets));
+            }
+        }
+        out
+    }
+
+    /// The plugins that were refused.
+    pub fn errors(&self) -> Vec<&PluginError> {
+        self.plugins
+            .iter()
+            .filter_map(|p| p.result.as_ref().err())
+            .collect()
+    }
+}
+
+/// Whether the manifest lists `entry` for `target` (an entry without
+/// `targets` is listed for every target its plugin serves).
+fn serves(entry: &Entry, target: &str) -> bool {
+    entry.targets.is_empty() || entry.targets.iter().any(|t| t == target)
+}
+
+fn load_entry(entry: &Entry) -> Result<Loaded, PluginError> {
+    let loaded = match entry.kind {
+        PluginKind::Backend => {
+            let backend = abi::load_backend(&entry.file)
+                .map_err(|e| PluginError::from_load(&entry.name, &e))?;
+            let info = backend.info();
+            Loaded::Backend {
+                backend: Arc::new(backend),
+                info,
+            }
+        }
+        PluginKind::Pack => {
+            let pack =
+                abi::load_pack(&entry.file).map_err(|e| PluginError::from_load(&entry.name, &e))?;
+            let info = pack.info();
+            Loaded::Pack {
+                pack: Arc::new(pack),
+                info,
+            }
+        }
+    };
+    checks::check_info(entry, &loaded)?;
+    Ok(loaded)
+}

@@ -1,0 +1,500 @@
+//! Loading real plugin libraries: the working ones and each deliberately
+//! broken fixture of `plugins/testing/`, through a manifest, as the CLI does.
+//!
+//! The libraries are the workspace's `cdylib`s, found beside this test's
+//! binary (`target/debug/`): `cargo build --workspace` must run first
+//! (`scripts/test.sh` does).
+
+use isu_host::plugins::{manifest, Loaded, Origin, Registry};
+use isu_plugin_api::iir::{
+    Block, Decl, Expr, ExprNode, Func, Ident, Io, Node, Program, Span, Step, StepId, IIR_FORMAT,
+};
+use isu_plugin_api::{Backend, BinaryOp, CompileOptions, ExecLimits, Literal, Pack, Type};
+use std::path::{Path, PathBuf};
+
+/// The folder of the workspace's built libraries (`target/debug`).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    // target/debug/deps/plugins-HASH -> target/debug
+    exe.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// The path of the built library of crate `name`, which must exist.
+fn lib(name: &str) -> PathBuf {
+    let file = format!(
+        "{}{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let path = lib_dir().join(file);
+    assert!(
+        path.is_file(),
+        "{} is not built: run `cargo build --workspace` before the tests",
+        path.display()
+    );
+    path
+}
+
+/// A registry from manifest text where `@crate` stands for that crate's library.
+fn registry(text: &str) -> Registry {
+    let mut text = text.to_owned();
+    for name in [
+        "isu_backend_toy",
+        "isu_pack_math",
+        "isu_test_panicky",
+        "isu_test_garbage",
+        "isu_test_newer_api",
+        "isu_test_layout",
+        "isu_test_old_abi",
+    ] {
+        let pattern = format!("@{name}\"");
+        if text.contains(&pattern) {
+            text = text.replace(&pattern, &format!("{}\"", lib(name).display()));
+        }
+    }
+    let m = manifest::parse(Path::new("/nowhere/isu-plugins.toml"), Origin::Flag, &text);
+    match m {
+        Ok(m) => Registry::load(&m),
+        Err(e) => panic!("manifest: {e}"),
+    }
+}
+
+fn backend_entry(name: &str, file: &str) -> String {
+    format!("[[plugin]]\nname = \"{name}\"\nkind = \"backend\"\nfile = \"@{file}\"\n\n")
+}
+
+/// `inc(a: int) -> int`: `S1: RETURN (add (var a) (const 1))`.
+fn inc_program() -> Program {
+    let s = Span::default();
+    let ident = |n: &str| Ident {
+        name: n.into(),
+        span: s,
+    };
+    let e = |node| Expr {
+        span: s,
+        ty: Some(Type::Int),
+        node,
+    };
+    let sum = ExprNode::Binary {
+        op: BinaryOp::Add,
+        lhs: Box::new(e(ExprNode::Var { name: "a".into() })),
+        rhs: Box::new(e(ExprNode::Const {
+            value: Literal::Int(1),
+        })),
+    };
+    Program {
+        format: IIR_FORMAT.into(),
+        auto_id: false,
+        func: Func {
+            name: ident("inc"),
+            args: vec![Decl {
+                name: ident("a"),
+                ty: Type::Int,
+                span: s,
+            }],
+            returns: Type::Int,
+            span: s,
+        },
+        io: Io {
+            input: vec![],
+            output: vec![],
+            span: s,
+        },
+        state: vec![],
+        locals: vec![],
+        body: Block {
+            steps: vec![Step {
+                id: StepId::parse("S1"),
+                desc: None,
+                span: s,
+                node: Node::Return { expr: e(sum) },
+            }],
+            span: s,
+        },
+    }
+}
+
+fn args(a: i64) -> Literal {
+    Literal::Object([("a".to_owned(), Literal::Int(a))].into_iter().collect())
+}
+
+const LIMITS: ExecLimits = ExecLimits {
+    max_steps: 1000,
+    max_size: 1000,
+};
+
+fn options(target: &str) -> CompileOptions {
+    CompileOptions {
+        target: target.into(),
+        ..CompileOptions::default()
+    }
+}
+
+/// The refusal of the only plugin of a registry: (code, message, fix).
+fn refusal(reg: &Registry) -> (String, String, String) {
+    match reg.plugins.first().map(|p| &p.result) {
+        Some(Err(e)) => (e.code.to_owned(), e.message.clone(), e.fix.clone()),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_working_backend_compiles_and_executes_across_the_boundary() {
+    let reg = registry(&backend_entry("toy", "isu_backend_toy"));
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    let (entry, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(entry.name, "toy");
+    assert_eq!(toy.info().name, "toy");
+    assert_eq!(toy.api_version(), isu_plugin_api::abi::PLUGIN_API_VERSION);
+    let artifacts = toy.compile(&inc_program(), &options("toy"));
+    let artifacts = artifacts.unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(artifacts[0].file_name, "inc.toy.json");
+    assert_eq!(
+        toy.execute(&artifacts, &args(41), &LIMITS),
+        Ok(Literal::Int(42))
+    );
+    let err = toy.execute(&artifacts, &args(i64::MAX), &LIMITS);
+    let err = err.err().map(|d| (d.kind, d.code, d.step));
+    assert_eq!(
+        err,
+        Some((
+            "RuntimeError".into(),
+            "int_overflow".into(),
+            Some("S1".into())
+        ))
+    );
+}
+
+#[test]
+fn several_backends_of_one_root_module_type_load_side_by_side() {
+    let text =
+        backend_entry("toy", "isu_backend_toy") + &backend_entry("panicky", "isu_test_panicky");
+    let reg = registry(&text);
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    assert_eq!(reg.targets(), ["toy", "panicky"]);
+    let names: Vec<String> = reg
+        .backends()
+        .iter()
+        .map(|(_, b, _)| b.info().name)
+        .collect();
+    assert_eq!(names, ["toy", "panicky"]);
+}
+
+#[test]
+fn a_panicking_backend_gives_errors_and_the_host_goes_on() {
+    let reg = registry(&backend_entry("panicky", "isu_test_panicky"));
+    let (_, backend) = reg.backend("panicky").unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..2 {
+        let errs = backend.compile(&inc_program(), &options("panicky"));
+        let errs = errs.err().unwrap_or_default();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].code, "plugin_panicked");
+        assert!(
+            errs[0].message.contains("panicked in compile"),
+            "{}",
+            errs[0].message
+        );
+        assert!(
+            errs[0].message.contains("compile of inc went wrong"),
+            "{}",
+            errs[0].message
+        );
+        assert!(
+            errs[0].message.contains("src/lib.rs:"),
+            "the location: {}",
+            errs[0].message
+        );
+        let err = backend.execute(&[], &args(1), &LIMITS).err();
+        assert_eq!(err.map(|d| d.code), Some("plugin_panicked".into()));
+    }
+}
+
+#[test]
+fn a_backend_answering_garbage_gives_errors() {
+    let reg = registry(&backend_entry("garbage", "isu_test_garbage"));
+    let (_, backend) = reg.backend("garbage").unwrap_or_else(|e| panic!("{e}"));
+    let errs = backend
+        .compile(&inc_program(), &options("garbage"))
+        .err()
+        .unwrap_or_default();
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].code, "plugin_bad_output");
+    assert!(
+        errs[0].message.contains("without saying why"),
+        "{}",
+        errs[0].message
+    );
+    let err = backend.execute(&[], &args(1), &LIMITS).err();
+    let err = err.map(|d| (d.code, d.message)).unwrap_or_default();
+    assert_eq!(err.0, "plugin_bad_output");
+    assert!(err.1.contains("`{not json`"), "{}", err.1);
+}
+
+#[test]
+fn a_newer_plugin_api_is_refused_before_any_call() {
+    let reg = registry(&backend_entry("future", "isu_test_newer_api"));
+    let (code, message, fix) = refusal(&reg);
+    assert_eq!(code, "plugin_api_version");
+    assert_eq!(
+        message,
+        "it was built for plugin API 2.0, a newer version than this isu's 1.0"
+    );
+    assert!(fix.contains("plugin API 2.x"), "{fix}");
+    let err = reg.backend("future").err().unwrap_or_default();
+    assert!(err.starts_with("plugin `future` refused:"), "{err}");
+}
+
+#[test]
+fn a_layout_mismatch_is_refused_in_a_few_lines() {
+    let reg = registry(&backend_entry("skewed", "isu_test_layout"));
+    let (code, message, _) = refusal(&reg);
+    assert_eq!(code, "layout_mismatch");
+    assert!(message.starts_with("its root module does not have the layout of a backend"));
+    assert!(
+        message.lines().count() == 1 && message.len() < 400,
+        "too long: {message}"
+    );
+    assert!(
+        message.ends_with("fields expected: api_version, info, compile, execute; found: api_version, info, execute"),
+        "{message}"
+    );
+    let details = reg.plugins[0]
+        .result
+        .as_ref()
+        .err()
+        .and_then(|e| e.details.clone());
+    assert!(details.is_some_and(|d| d.lines().count() > 10));
+}
+
+#[test]
+fn another_abi_stable_is_refused_naming_both_versions() {
+    let reg = registry(&backend_entry("old", "isu_test_old_abi"));
+    let (code, message, _) = refusal(&reg);
+    assert_eq!(code, "abi_stable_version");
+    assert_eq!(
+        message,
+        "it was built with abi_stable 0.9, whose ABI differs from this isu's abi_stable 0.11"
+    );
+}
+
+#[test]
+fn a_missing_file_is_refused_with_the_fix() {
+    let reg = registry(
+        "[[plugin]]\nname = \"ghost\"\nkind = \"backend\"\nfile = \"/nowhere/libghost.so\"\n",
+    );
+    let (code, message, fix) = refusal(&reg);
+    assert_eq!(code, "missing_file");
+    assert_eq!(message, "there is no file /nowhere/libghost.so");
+    assert!(fix.contains("cargo build"), "{fix}");
+}
+
+#[test]
+fn a_pack_listed_as_a_backend_is_a_layout_mismatch() {
+    let reg = registry(&backend_entry("math", "isu_pack_math"));
+    let (code, _, fix) = refusal(&reg);
+    assert_eq!(code, "layout_mismatch");
+    assert!(fix.contains("`kind`"), "{fix}");
+}
+
+#[test]
+fn a_second_backend_for_a_target_is_refused() {
+    let text = backend_entry("toy", "isu_backend_toy") + &backend_entry("toy2", "isu_backend_toy");
+    let reg = registry(&text);
+    assert!(reg.plugins[0].result.is_ok());
+    let err = reg.plugins[1].result.as_ref().err();
+    assert_eq!(err.map(|e| e.code), Some("duplicate_target"));
+    let text = err.map(ToString::to_string).unwrap_or_default();
+    assert!(
+        text.contains("target `toy` is already served by plugin `toy` (manifest line 1)"),
+        "{text}"
+    );
+    let text = backend_entry("toy", "isu_backend_toy")
+        + "[[plugin]]\nname = \"other\"\nkind = \"backend\"\nfile = \"@isu_backend_toy\"\ntargets = [\"elsewhere\"]\n";
+    let reg = registry(&text);
+    let err = reg.plugins[1]
+        .result
+        .as_ref()
+        .err()
+        .map(|e| (e.code, e.message.clone()));
+    assert_eq!(
+        err,
+        Some((
+            "manifest_mismatch",
+            "the manifest lists it for target `elsewhere`, but it serves only toy".into()
+        ))
+    );
+}
+
+#[test]
+fn a_pack_adds_typed_functions_with_lowerings() {
+    let reg = registry(
+        "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
+    );
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    let Some(Ok(Loaded::Pack { pack, info })) = reg.plugins.first().map(|p| &p.result) else {
+        panic!("the pack did not load");
+    };
+    assert_eq!(info.namespace, "math");
+    assert_eq!(
+        pack.call("GCD", &[Literal::Int(12), Literal::Int(18)]),
+        Ok(Literal::Int(6))
+    );
+    let gcd = reg.functions.get("math.GCD");
+    assert_eq!(
+        gcd.map(|f| f.signature.to_string()),
+        Some("(int, int) -> int".into())
+    );
+    let gcd = gcd.map(|f| {
+        (
+            f.call(&[Literal::Int(i64::MIN), Literal::Int(0)]),
+            f.lower("wasm"),
+        )
+    });
+    let Some((Err(overflow), Ok(None))) = gcd else {
+        panic!("{gcd:?}");
+    };
+    assert_eq!(
+        (overflow.code.as_str(), overflow.step),
+        ("int_overflow", None)
+    );
+    let names: Vec<&str> = reg.functions.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["math.GCD", "math.IS_PRIME"]);
+    let wrong = registry(
+        "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"maths\"\n",
+    );
+    assert_eq!(refusal(&wrong).0, "manifest_mismatch");
+    assert!(wrong.functions.is_empty());
+}
+
+#[test]
+fn an_unknown_target_names_the_known_ones() {
+    let reg = registry(&backend_entry("toy", "isu_backend_toy"));
+    let err = reg.backend("cobol").err().unwrap_or_default();
+    assert!(err.contains("no backend serves target `cobol`"), "{err}");
+    assert!(err.ends_with("has: toy"), "{err}");
+    let none = Registry::default().backend("toy").err().unwrap_or_default();
+    assert!(none.contains("no plugin manifest"), "{none}");
+}
+
+#[test]
+fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
+    let text = backend_entry("toy", "isu_backend_toy")
+        + &backend_entry("skewed", "isu_test_layout")
+        + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
+    let reg = registry(&text);
+    let json = isu_host::cli::plugins::report(&reg, false);
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["manifest"]["origin"], "--plugins");
+    let toy = &json["plugins"][0];
+    assert_eq!(
+        (toy["name"].as_str(), toy["loaded"].as_bool()),
+        (Some("toy"), Some(true))
+    );
+    assert_eq!(toy["api_version"], "1.0");
+    assert_eq!(toy["targets"], serde_json::json!(["toy"]));
+    assert!(toy["lacks"]
+        .as_array()
+        .is_some_and(|l| l.iter().any(|f| f == "string")));
+    let skewed = &json["plugins"][1];
+    assert_eq!(skewed["error"]["code"], "layout_mismatch");
+    assert!(
+        skewed["error"].get("details").is_none(),
+        "details only with --verbose"
+    );
+    let verbose = isu_host::cli::plugins::report(&reg, true);
+    assert!(verbose["plugins"][1]["error"]["details"].is_string());
+    let math = &json["plugins"][2];
+    assert_eq!(math["functions"][0]["name"], "math.GCD");
+    assert_eq!(math["functions"][0]["signature"], "(int, int) -> int");
+
+    let human = isu_host::cli::plugins::human(&reg, false);
+    assert!(
+        human.starts_with("manifest: /nowhere/isu-plugins.toml (--plugins)\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("  toy (backend, line 1): ok, version 0.1.0, plugin API 1.0\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("  skewed (backend, line 6): refused (layout_mismatch)\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("      fix: check that the manifest's `kind` is right"),
+        "{human}"
+    );
+    assert!(
+        human.contains("(--verbose shows abi_stable's full report)"),
+        "{human}"
+    );
+    assert!(
+        human.contains("      math.IS_PRIME (int) -> bool\n"),
+        "{human}"
+    );
+    let long = isu_host::cli::plugins::human(&reg, true);
+    assert!(long.lines().count() > human.lines().count() + 50);
+}
+
+/// `g(a: int) -> int`: `S1: RETURN (call math.GCD (var a) (const 6))`.
+fn gcd_program() -> Program {
+    let mut p = inc_program();
+    if let Node::Return { expr } = &mut p.body.steps[0].node {
+        let var = Expr {
+            span: Span::default(),
+            ty: Some(Type::Int),
+            node: ExprNode::Var { name: "a".into() },
+        };
+        let six = Expr {
+            node: ExprNode::Const {
+                value: Literal::Int(6),
+            },
+            ..var.clone()
+        };
+        expr.node = ExprNode::Call {
+            func: "math.GCD".into(),
+            args: vec![var, six],
+        };
+    }
+    p
+}
+
+#[test]
+fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
+    use isu_host::plugins::target::{build, BuildError};
+    let text = backend_entry("toy", "isu_backend_toy")
+        + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
+    let reg = registry(&text);
+    match build(&reg, &gcd_program(), "toy", &[]) {
+        Err(BuildError::NoLowering(ms)) => {
+            assert_eq!(
+                ms,
+                ["the pack function math.GCD has no lowering for target `toy`"]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let python = reg.functions.lowerings(&gcd_program(), "python");
+    let python = python.unwrap_or_default();
+    assert_eq!(python.len(), 1);
+    assert_eq!(
+        (python[0].function.as_str(), python[0].target.as_str()),
+        ("math.GCD", "python")
+    );
+    assert!(python[0].source.starts_with("def math__GCD(a, b):"));
+    let built = build(&reg, &inc_program(), "toy", &[]).map(|a| a.len());
+    assert!(matches!(built, Ok(1)), "{built:?}");
+    match build(&reg, &inc_program(), "toy", &["wasm".into()]) {
+        Err(BuildError::Backend(fs)) => {
+            assert_eq!(fs[0].diagnostic.code, "unsupported_emit");
+        }
+        other => panic!("{other:?}"),
+    }
+    match build(&reg, &inc_program(), "nope", &[]) {
+        Err(BuildError::NoBackend(m)) => assert!(m.contains("has: toy"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

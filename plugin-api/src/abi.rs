@@ -1,0 +1,144 @@
+//! The stable ABI between the host and plugin libraries: the only module of
+//! Isu that names abi_stable types.
+//!
+//! A plugin is a `cdylib` exporting one abi_stable root module: a
+//! [`BackendMod`] (made by [`export_backend!`](crate::export_backend) from any
+//! [`Backend`](crate::Backend)) or a [`PackMod`] (made by
+//! [`export_pack!`](crate::export_pack) from any [`Pack`](crate::pack::Pack)).
+//! The host loads one with [`load_backend`] or [`load_pack`], which run
+//! abi_stable's checks (its own version, the root module's layout) and then
+//! the plugin-API version check ([`ApiVersion::check`]) before any call; what
+//! it gets back implements the plain traits again, so the rest of the host
+//! never sees this module's types.
+//!
+//! Data crosses as abi_stable's `RString`/`RVec` or as JSON text: the program
+//! as its versioned IIR JSON ([`crate::IIR_FORMAT`]), arguments and results as
+//! [`Literal`](crate::Literal) JSON, compile options as
+//! [`CompileOptions`](crate::CompileOptions) JSON. Errors cross as
+//! [`AbiDiagnostic`], a plain mirror of
+//! [`PluginDiagnostic`](crate::PluginDiagnostic). Every exported function
+//! catches panics and returns them as an error value: a panic never crosses
+//! the boundary. `spec/plugin-abi.md` is the normative description.
+
+mod export;
+mod load;
+mod modules;
+mod stable;
+
+pub use load::{load_backend, load_pack, ForeignBackend, ForeignPack, LoadError};
+pub use modules::{BackendMod, BackendModRef, PackMod, PackModRef};
+pub use stable::{
+    AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, AbiPackFunction, AbiPackInfo,
+};
+
+use abi_stable::StableAbi;
+use std::fmt;
+
+/// What plugins and the host need from abi_stable, re-exported for the export
+/// macros and for hand-written test fixtures; not part of the documented API.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::export::*;
+    pub use abi_stable;
+}
+
+/// A plugin-API version, `MAJOR.MINOR`.
+///
+/// The major version changes when the root modules or the JSON they carry
+/// change incompatibly; the minor version when something is added (a field
+/// after the last prefix field, an optional JSON field). The host loads a
+/// plugin of its own major version, whatever the minor: fields a plugin lacks
+/// read as absent, fields the host does not know are ignored.
+#[repr(C)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ApiVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+/// The plugin-API version this crate speaks. A plugin records the version it
+/// was built with in its root module; the host compares it with its own.
+pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 0 };
+
+/// The root modules' abi_stable version strings: the plugin-API major version
+/// as `MAJOR.0.0`, so abi_stable's own version check accepts exactly the
+/// plugins [`ApiVersion::check`] accepts.
+const ROOT_MODULE_VERSION: &str = "1.0.0";
+
+/// Why a plugin's API version is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionMismatch {
+    /// Built against an older major version than the host speaks.
+    Older {
+        plugin: ApiVersion,
+        host: ApiVersion,
+    },
+    /// Built against a newer major version than the host speaks.
+    Newer {
+        plugin: ApiVersion,
+        host: ApiVersion,
+    },
+}
+
+impl ApiVersion {
+    /// Whether a plugin built for `self` can be used by a host speaking `host`.
+    pub fn check(self, host: ApiVersion) -> Result<(), VersionMismatch> {
+        use std::cmp::Ordering;
+        match self.major.cmp(&host.major) {
+            Ordering::Equal => Ok(()),
+            Ordering::Less => Err(VersionMismatch::Older { plugin: self, host }),
+            Ordering::Greater => Err(VersionMismatch::Newer { plugin: self, host }),
+        }
+    }
+}
+
+impl fmt::Display for ApiVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl fmt::Display for VersionMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (plugin, host, which) = match self {
+            VersionMismatch::Older { plugin, host } => (plugin, host, "an older"),
+            VersionMismatch::Newer { plugin, host } => (plugin, host, "a newer"),
+        };
+        write!(
+            f,
+            "it was built for plugin API {plugin}, {which} version than this isu's {host}"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_major_is_compatible_whatever_the_minor() {
+        let host = ApiVersion { major: 1, minor: 3 };
+        assert_eq!(ApiVersion { major: 1, minor: 0 }.check(host), Ok(()));
+        assert_eq!(ApiVersion { major: 1, minor: 9 }.check(host), Ok(()));
+        let old = ApiVersion { major: 0, minor: 7 };
+        assert_eq!(
+            old.check(host),
+            Err(VersionMismatch::Older { plugin: old, host })
+        );
+        let new = ApiVersion { major: 2, minor: 0 };
+        let err = new.check(host);
+        assert_eq!(err, Err(VersionMismatch::Newer { plugin: new, host }));
+        assert_eq!(
+            err.map_err(|e| e.to_string()),
+            Err("it was built for plugin API 2.0, a newer version than this isu's 1.3".to_owned())
+        );
+    }
+
+    #[test]
+    fn root_module_version_follows_the_api_major() {
+        assert_eq!(
+            ROOT_MODULE_VERSION,
+            format!("{}.0.0", PLUGIN_API_VERSION.major)
+        );
+    }
+}

@@ -1,0 +1,478 @@
+//! The host side: loading a plugin library, with every check, into something
+//! that implements the plain [`Backend`] or [`Pack`] trait again.
+//!
+//! Each file is loaded on its own (`lib_header_from_path` then
+//! `init_root_module`), not through `RootModule::load_from_file`, which keeps
+//! one module per root-module type and process: the host loads several
+//! backends. A library, once opened, stays loaded for the life of the process
+//! (abi_stable never unloads one).
+
+use super::modules::{BackendModRef, PackModRef};
+use super::stable::{AbiArtifact, AbiDiagnostic};
+use super::{ApiVersion, VersionMismatch, PLUGIN_API_VERSION};
+use crate::backend::{
+    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic,
+};
+use crate::iir::Program;
+use crate::literal::Literal;
+use crate::pack::{Pack, PackInfo};
+use abi_stable::library::{lib_header_from_path, AbiHeader, LibraryError, RootModule};
+use abi_stable::std_types::{RResult, RSlice};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why a plugin library was refused. `Display` says what is wrong in one or
+/// two lines; [`LoadError::fix`] says what to do; [`LoadError::details`] has
+/// the full text of a layout mismatch for `--verbose`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// No file at the path.
+    Missing { path: PathBuf },
+    /// The file is there but the system cannot load it as a dynamic library.
+    Open { path: PathBuf, reason: String },
+    /// A dynamic library without an abi_stable root module: not an Isu plugin.
+    NotAPlugin { path: PathBuf },
+    /// Built with an abi_stable whose ABI differs from the host's.
+    AbiStable { found: String, expected: String },
+    /// The root module's layout differs from what the host expects: built
+    /// against another `isu_plugin_api`, or a plugin of the other kind.
+    Layout {
+        expected_kind: &'static str,
+        summary: String,
+        details: String,
+    },
+    /// Built for another major plugin-API version.
+    Version(VersionMismatch),
+    /// The library's root module failed to initialize (it panicked or
+    /// returned an error).
+    Init { reason: String },
+    /// The plugin's `info` failed.
+    Info(PluginDiagnostic),
+}
+
+impl LoadError {
+    /// What the user can do about it.
+    pub fn fix(&self) -> String {
+        match self {
+            LoadError::Missing { .. } => {
+                "build the plugin (`cargo build` in its crate) or correct `file` in the manifest; \
+                 a relative `file` is read from the manifest's folder"
+                    .into()
+            }
+            LoadError::Open { .. } => {
+                "point `file` at the plugin's dynamic library (.so, .dylib or .dll) built for this machine"
+                    .into()
+            }
+            LoadError::NotAPlugin { .. } => {
+                "this library exports no Isu root module; build the plugin with \
+                 `isu_plugin_api::export_backend!` or `export_pack!`"
+                    .into()
+            }
+            LoadError::AbiStable { expected, .. } => format!(
+                "rebuild the plugin against the isu_plugin_api of this isu (it uses abi_stable {expected})"
+            ),
+            LoadError::Layout { expected_kind, .. } => format!(
+                "check that the manifest's `kind` is right (this file is not a {expected_kind} of this \
+                 plugin API) and rebuild the plugin against the isu_plugin_api of this isu \
+                 (plugin API {PLUGIN_API_VERSION})"
+            ),
+            LoadError::Version(VersionMismatch::Older { .. }) => format!(
+                "rebuild the plugin against isu_plugin_api {}.x",
+                PLUGIN_API_VERSION.major
+            ),
+            LoadError::Version(VersionMismatch::Newer { plugin, .. }) => format!(
+                "use an isu that speaks plugin API {}.x, or a build of the plugin for {}.x",
+                plugin.major, PLUGIN_API_VERSION.major
+            ),
+            LoadError::Init { .. } | LoadError::Info(_) => {
+                "this is a bug in the plugin; report it to its authors".into()
+            }
+        }
+    }
+
+    /// The full text of the error, where it is longer than its `Display`
+    /// (a layout mismatch lists every difference abi_stable found).
+    pub fn details(&self) -> Option<&str> {
+        match self {
+            LoadError::Layout { details, .. } => Some(details),
+            _ => None,
+        }
+    }
+
+    /// A short stable name of the failure, for JSON reports.
+    pub fn code(&self) -> &'static str {
+        match self {
+            LoadError::Missing { .. } => "missing_file",
+            LoadError::Open { .. } => "not_a_library",
+            LoadError::NotAPlugin { .. } => "not_a_plugin",
+            LoadError::AbiStable { .. } => "abi_stable_version",
+            LoadError::Layout { .. } => "layout_mismatch",
+            LoadError::Version(_) => "plugin_api_version",
+            LoadError::Init { .. } => "init_failed",
+            LoadError::Info(_) => "info_failed",
+        }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Missing { path } => write!(f, "there is no file {}", path.display()),
+            LoadError::Open { path, reason } => {
+                write!(
+                    f,
+                    "{} cannot be loaded as a dynamic library: {reason}",
+                    path.display()
+                )
+            }
+            LoadError::NotAPlugin { path } => {
+                write!(
+                    f,
+                    "{} is a dynamic library but not an Isu plugin",
+                    path.display()
+                )
+            }
+            LoadError::AbiStable { found, expected } => write!(
+                f,
+                "it was built with {found}, whose ABI differs from this isu's abi_stable {expected}"
+            ),
+            LoadError::Layout {
+                expected_kind,
+                summary,
+                ..
+            } => write!(
+                f,
+                "its root module does not have the layout of a {expected_kind}: {summary}"
+            ),
+            LoadError::Version(v) => v.fmt(f),
+            LoadError::Init { reason } => {
+                write!(f, "its root module failed to initialize: {reason}")
+            }
+            LoadError::Info(d) => write!(f, "its info call failed: {}", d.message),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+fn abi_stable_version(h: &AbiHeader) -> String {
+    format!("abi_stable {}.{}", h.abi_major, h.abi_minor)
+}
+
+fn from_library_error(path: &Path, expected_kind: &'static str, e: LibraryError) -> LoadError {
+    match e {
+        LibraryError::OpenError { err, .. } => LoadError::Open {
+            path: path.to_owned(),
+            reason: err.to_string(),
+        },
+        LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin {
+            path: path.to_owned(),
+        },
+        LibraryError::InvalidAbiHeader(found) => {
+            let expected = AbiHeader::VALUE;
+            let found = if found.magic_string == expected.magic_string {
+                abi_stable_version(&found)
+            } else {
+                "something that is not abi_stable".to_owned()
+            };
+            LoadError::AbiStable {
+                found,
+                expected: format!("{}.{}", expected.abi_major, expected.abi_minor),
+            }
+        }
+        LibraryError::IncompatibleVersionNumber {
+            expected_version,
+            actual_version,
+            ..
+        } => {
+            let plugin = ApiVersion {
+                major: actual_version.major,
+                minor: 0,
+            };
+            let host = ApiVersion {
+                major: expected_version.major,
+                minor: PLUGIN_API_VERSION.minor,
+            };
+            match plugin.check(host) {
+                Err(mismatch) => LoadError::Version(mismatch),
+                Ok(()) => LoadError::Init {
+                    reason: format!(
+                        "abi_stable refused version {actual_version} of the root module"
+                    ),
+                },
+            }
+        }
+        LibraryError::AbiInstability(err) => {
+            let details = err.to_string();
+            LoadError::Layout {
+                expected_kind,
+                summary: layout_summary(&details),
+                details,
+            }
+        }
+        LibraryError::RootModule { err, .. } => LoadError::Init {
+            reason: err.to_string(),
+        },
+        other => LoadError::Init {
+            reason: other.to_string(),
+        },
+    }
+}
+
+/// What a user needs of abi_stable's layout report (which runs to a hundred
+/// lines and more): each error with what was expected and found, and the
+/// root module's fields on both sides.
+fn layout_summary(details: &str) -> String {
+    let lines: Vec<&str> = details.lines().collect();
+    let value_after = |i: usize| lines.get(i + 1).map_or("", |l| l.trim());
+    let mut errors = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(what) = line.trim().strip_prefix("Error:") {
+            let mut e = what.trim().to_owned();
+            if lines.get(i + 1).is_some_and(|l| l.trim() == "Expected:")
+                && lines.get(i + 3).is_some_and(|l| l.trim() == "Found:")
+            {
+                e = format!(
+                    "{e} (expected `{}`, found `{}`)",
+                    value_after(i + 1),
+                    value_after(i + 3)
+                );
+            }
+            if !errors.contains(&e) {
+                errors.push(e);
+            }
+        }
+    }
+    let fields = |heading: &str| -> Vec<&str> {
+        let Some(start) = lines.iter().position(|l| l.trim() == heading) else {
+            return Vec::new();
+        };
+        let section = lines[start + 1..]
+            .iter()
+            .take_while(|l| !l.trim().starts_with("Layout of ") && !l.trim().starts_with("Error:"));
+        let named: Vec<(usize, &str)> = section
+            .filter_map(|l| {
+                let indent = l.len() - l.trim_start().len();
+                l.trim().strip_prefix("field_name:").map(|n| (indent, n))
+            })
+            .collect();
+        let top = named.iter().map(|(i, _)| *i).min().unwrap_or(0);
+        named
+            .into_iter()
+            .filter(|(i, _)| *i == top)
+            .map(|(_, n)| n)
+            .collect()
+    };
+    let expected = fields("Layout of expected type:");
+    let found = fields("Layout of found type:");
+    let mut out = if errors.is_empty() {
+        "the layouts differ".to_owned()
+    } else {
+        errors.join("; ")
+    };
+    if !expected.is_empty() && expected != found {
+        out.push_str(&format!(
+            "; fields expected: {}; found: {}",
+            expected.join(", "),
+            found.join(", ")
+        ));
+    }
+    if out.chars().count() > 300 {
+        out = out.chars().take(297).collect::<String>() + "...";
+    }
+    out
+}
+
+fn load_module<M: RootModule>(path: &Path, kind: &'static str) -> Result<M, LoadError> {
+    if !path.is_file() {
+        return Err(LoadError::Missing {
+            path: path.to_owned(),
+        });
+    }
+    let header = lib_header_from_path(path).map_err(|e| from_library_error(path, kind, e))?;
+    header
+        .init_root_module::<M>()
+        .map_err(|e| from_library_error(path, kind, e))
+}
+
+/// A backend in a loaded plugin library: the plain [`Backend`] again.
+#[derive(Clone)]
+pub struct ForeignBackend {
+    module: BackendModRef,
+    info: BackendInfo,
+    api_version: ApiVersion,
+}
+
+impl fmt::Debug for ForeignBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ForeignBackend")
+            .field("info", &self.info)
+            .field("api_version", &self.api_version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Loads the backend plugin library at `path`: abi_stable's version and
+/// layout checks, then the plugin-API version check, then its `info`.
+pub fn load_backend(path: &Path) -> Result<ForeignBackend, LoadError> {
+    let module: BackendModRef = load_module(path, "backend")?;
+    let api_version = module.api_version();
+    api_version
+        .check(PLUGIN_API_VERSION)
+        .map_err(LoadError::Version)?;
+    let info = match (module.info())() {
+        RResult::ROk(info) => BackendInfo::from(&info),
+        RResult::RErr(d) => return Err(LoadError::Info(PluginDiagnostic::from(&d))),
+    };
+    Ok(ForeignBackend {
+        module,
+        info,
+        api_version,
+    })
+}
+
+impl ForeignBackend {
+    /// The plugin-API version the plugin was built against.
+    pub fn api_version(&self) -> ApiVersion {
+        self.api_version
+    }
+}
+
+/// A host-side failure to serialize, which can only mean a bug in the host.
+fn host_bug(what: &str, e: serde_json::Error) -> PluginDiagnostic {
+    PluginDiagnostic::backend(
+        "host_bug",
+        format!("the host could not serialize {what}: {e}"),
+    )
+}
+
+fn no_reason(what: &str) -> PluginDiagnostic {
+    PluginDiagnostic::backend(
+        "plugin_bad_output",
+        format!("the plugin's {what} failed without saying why"),
+    )
+}
+
+impl Backend for ForeignBackend {
+    fn info(&self) -> BackendInfo {
+        self.info.clone()
+    }
+
+    fn compile(
+        &self,
+        program: &Program,
+        options: &CompileOptions,
+    ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+        let iir = serde_json::to_string(program).map_err(|e| vec![host_bug("the program", e)])?;
+        let opts = serde_json::to_string(options).map_err(|e| vec![host_bug("the options", e)])?;
+        match (self.module.compile())(iir.as_str().into(), opts.as_str().into()) {
+            RResult::ROk(artifacts) => Ok(artifacts.iter().map(Artifact::from).collect()),
+            RResult::RErr(diags) if diags.is_empty() => Err(vec![no_reason("compile")]),
+            RResult::RErr(diags) => Err(diags.iter().map(PluginDiagnostic::from).collect()),
+        }
+    }
+
+    fn execute(
+        &self,
+        artifacts: &[Artifact],
+        args: &Literal,
+        limits: &ExecLimits,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let artifacts: Vec<AbiArtifact> = artifacts.iter().map(AbiArtifact::from).collect();
+        let args = args.to_string();
+        let result = (self.module.execute())(
+            RSlice::from_slice(&artifacts),
+            args.as_str().into(),
+            (*limits).into(),
+        );
+        from_json_result(result, "execute")
+    }
+}
+
+fn from_json_result(
+    result: RResult<abi_stable::std_types::RString, AbiDiagnostic>,
+    what: &str,
+) -> Result<Literal, PluginDiagnostic> {
+    match result {
+        RResult::ROk(json) => serde_json::from_str(json.as_str()).map_err(|e| {
+            let shown: String = json.as_str().chars().take(80).collect();
+            PluginDiagnostic::backend(
+                "plugin_bad_output",
+                format!("the plugin's {what} returned `{shown}`, which is not an Isu value: {e}"),
+            )
+            .with_hint("this is a bug in the plugin; report it to its authors")
+        }),
+        RResult::RErr(d) => Err(PluginDiagnostic::from(&d)),
+    }
+}
+
+/// A pack in a loaded plugin library: the plain [`Pack`] again.
+#[derive(Clone)]
+pub struct ForeignPack {
+    module: PackModRef,
+    info: PackInfo,
+    api_version: ApiVersion,
+}
+
+impl fmt::Debug for ForeignPack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ForeignPack")
+            .field("info", &self.info)
+            .field("api_version", &self.api_version)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Loads the pack plugin library at `path`, with the checks of [`load_backend`].
+pub fn load_pack(path: &Path) -> Result<ForeignPack, LoadError> {
+    let module: PackModRef = load_module(path, "pack")?;
+    let api_version = module.api_version();
+    api_version
+        .check(PLUGIN_API_VERSION)
+        .map_err(LoadError::Version)?;
+    let info = match (module.info())() {
+        RResult::ROk(info) => PackInfo::from(&info),
+        RResult::RErr(d) => return Err(LoadError::Info(PluginDiagnostic::from(&d))),
+    };
+    Ok(ForeignPack {
+        module,
+        info,
+        api_version,
+    })
+}
+
+impl ForeignPack {
+    /// The plugin-API version the plugin was built against.
+    pub fn api_version(&self) -> ApiVersion {
+        self.api_version
+    }
+
+    /// Like [`Pack::lower`], but a failure of the plugin (a panic) is an error
+    /// rather than "no lowering".
+    pub fn try_lower(
+        &self,
+        function: &str,
+        target: &str,
+    ) -> Result<Option<String>, PluginDiagnostic> {
+        match (self.module.lower())(function.into(), target.into()) {
+            RResult::ROk(source) => Ok(source.into_option().map(|s| s.into_string())),
+            RResult::RErr(d) => Err(PluginDiagnostic::from(&d)),
+        }
+    }
+}
+
+impl Pack for ForeignPack {
+    fn info(&self) -> PackInfo {
+        self.info.clone()
+    }
+
+    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+        let args = Literal::Array(args.to_vec()).to_string();
+        let result = (self.module.call())(function.into(), args.as_str().into());
+        from_json_result(result, "call")
+    }
+
+    fn lower(&self, function: &str, target: &str) -> Option<String> {
+        self.try_lower(function, target).ok().flatten()
+    }
+}

@@ -1,0 +1,76 @@
+//! The two root modules a plugin library can export: a backend or a pack.
+//!
+//! Both are abi_stable prefix types: a later minor plugin-API version may add
+//! fields after the last prefix field (read by the host as optional), never
+//! change or remove one before it.
+
+use super::stable::{AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, AbiPackInfo};
+use super::{ApiVersion, ROOT_MODULE_VERSION};
+use abi_stable::library::RootModule;
+use abi_stable::sabi_types::VersionStrings;
+use abi_stable::std_types::{ROption, RResult, RSlice, RStr, RString, RVec};
+use abi_stable::{declare_root_module_statics, StableAbi};
+
+/// The root module of a backend plugin.
+#[repr(C)]
+#[derive(StableAbi, Debug)]
+#[sabi(kind(Prefix(prefix_ref = BackendModRef)))]
+#[sabi(missing_field(option))]
+pub struct BackendMod {
+    /// The plugin-API version the plugin was built against; the host checks
+    /// it before any call.
+    pub api_version: ApiVersion,
+    /// Who the backend is.
+    pub info: extern "C" fn() -> RResult<AbiBackendInfo, AbiDiagnostic>,
+    /// Compiles a program, given as its IIR JSON (canonical, validated,
+    /// typed), with [`CompileOptions`](crate::CompileOptions) as JSON.
+    pub compile: extern "C" fn(
+        iir_json: RStr<'_>,
+        options_json: RStr<'_>,
+    ) -> RResult<RVec<AbiArtifact>, RVec<AbiDiagnostic>>,
+    /// Runs compiled artifacts with the arguments (a JSON object) within the
+    /// limits; the result as JSON, or the runtime error.
+    #[sabi(last_prefix_field)]
+    pub execute: extern "C" fn(
+        artifacts: RSlice<'_, AbiArtifact>,
+        args_json: RStr<'_>,
+        limits: AbiLimits,
+    ) -> RResult<RString, AbiDiagnostic>,
+}
+
+impl RootModule for BackendModRef {
+    declare_root_module_statics! {BackendModRef}
+    const BASE_NAME: &'static str = "isu_backend";
+    const NAME: &'static str = "isu backend";
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(ROOT_MODULE_VERSION);
+}
+
+/// The root module of a standard-function pack.
+#[repr(C)]
+#[derive(StableAbi, Debug)]
+#[sabi(kind(Prefix(prefix_ref = PackModRef)))]
+#[sabi(missing_field(option))]
+pub struct PackMod {
+    /// The plugin-API version the plugin was built against; the host checks
+    /// it before any call.
+    pub api_version: ApiVersion,
+    /// The namespace and the functions with their signatures.
+    pub info: extern "C" fn() -> RResult<AbiPackInfo, AbiDiagnostic>,
+    /// Calls a function (name without namespace) with its arguments as a JSON
+    /// array; the result as JSON, or the runtime error.
+    pub call:
+        extern "C" fn(function: RStr<'_>, args_json: RStr<'_>) -> RResult<RString, AbiDiagnostic>,
+    /// The definition of a function for a target, or none.
+    #[sabi(last_prefix_field)]
+    pub lower: extern "C" fn(
+        function: RStr<'_>,
+        target: RStr<'_>,
+    ) -> RResult<ROption<RString>, AbiDiagnostic>,
+}
+
+impl RootModule for PackModRef {
+    declare_root_module_statics! {PackModRef}
+    const BASE_NAME: &'static str = "isu_pack";
+    const NAME: &'static str = "isu pack";
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(ROOT_MODULE_VERSION);
+}
