@@ -8,8 +8,8 @@
 //! - canonicalization gives random programs their canonical IDs, whether they
 //!   lack IDs (AUTO_ID, or an error per step without it) or carry others.
 //!
-//! The round-trip property runs 2000 cases by default (and the IIR JSON one a
-//! tenth of that), a few seconds unoptimized. For more, set `PROPTEST_CASES`:
+//! The round-trip property runs 2000 cases by default (and the cheaper
+//! properties a tenth of that each), a few seconds unoptimized. For more, set `PROPTEST_CASES`:
 //! `PROPTEST_CASES=100000 cargo test --release -p isu_host --test roundtrip`.
 //! A failure is shrunk to a small program and saved under
 //! `host/tests/roundtrip.proptest-regressions`, which later runs try first.
@@ -157,7 +157,7 @@ fn round_trip(program: &Program) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Cases for the slower JSON property: serde_json is unoptimized in test builds.
+/// Cases for the JSON property (serde_json is unoptimized in test builds).
 fn json_cases() -> u32 {
     cases() / 10
 }
@@ -205,7 +205,7 @@ fn rewrite_ids(program: &Program, base: Option<u32>) -> Program {
 
 proptest! {
     #![proptest_config(Config {
-        cases: cases() / 4,
+        cases: cases() / 10,
         ..Config::default()
     })]
 
