@@ -10,13 +10,14 @@
 //!
 //! Layout: [`names`] (Isu names as Python names), [`facts`] (what the
 //! generator learns about the program first), [`interval`] (value ranges
-//! that let checks go), [`py`] and [`text`] (Python expressions and
+//! that let checks go), `live` (liveness, to skip copies), [`py`] and [`text`] (Python expressions and
 //! literals), [`pytype`] (type hints and copies), `lower` (expressions and
 //! statements), [`module`] (the whole file), `exec` (running it).
 
 mod exec;
 pub mod facts;
 pub mod interval;
+mod live;
 mod lower;
 pub mod module;
 pub mod names;

@@ -101,7 +101,8 @@ impl Gen {
     pub fn own(&mut self, e: &Expr) -> R<Py> {
         let py = self.expr(e)?;
         let t = ty(e)?;
-        if pytype::is_collection(t) && is_borrowed(e) {
+        let dead = matches!(&e.node, ExprNode::Var { name } if self.dead.contains(name));
+        if pytype::is_collection(t) && is_borrowed(e) && !dead {
             Ok(self.copies.copy(t, &py))
         } else {
             Ok(py)

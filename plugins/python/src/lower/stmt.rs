@@ -3,13 +3,15 @@
 use super::env::{self, Env};
 use super::expr::{is_borrowed, roots, Arith, Codes};
 use super::{invalid, ty, Gen, R};
+use crate::facts::VarKind;
 use crate::facts::{self, Update, UpdateOp};
 use crate::interval::Interval;
 use crate::py::{Prec, Py};
-use crate::{names, pytype, text};
+use crate::{live, names, pytype, text};
 use isu_plugin_api::{
     BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Step, Type, UnaryOp,
 };
+use std::collections::BTreeSet;
 
 impl Gen {
     /// The generated function: signature, declarations, STATE, the steps,
@@ -99,7 +101,12 @@ impl Gen {
         let outer = self.w.set_step(Some(id.to_string()));
         let r = match &s.node {
             Node::Seq { block } => self.block(block),
-            Node::Assign { target, expr } => self.assign(target, expr),
+            Node::Assign { target, expr } => {
+                self.dead = self.dead_in(id.as_str(), target, expr);
+                let r = self.assign(target, expr);
+                self.dead.clear();
+                r
+            }
             Node::If {
                 cond,
                 then_block,
@@ -110,6 +117,44 @@ impl Gen {
         };
         self.w.set_step(outer);
         r
+    }
+
+    /// The variables an ASSIGN may store (or change) without copying: read
+    /// once in it, dead after it or assigned by it, and surely the only
+    /// holder of their value (not an
+    /// argument, which the caller holds too, nor an `each` loop's variable
+    /// or array, which the loop shares).
+    fn dead_in(&self, id: &str, target: &Place, expr: &Expr) -> BTreeSet<String> {
+        let Some(live) = self.live.after(id) else {
+            return BTreeSet::new();
+        };
+        let mut keys = Vec::new();
+        let mut p = target;
+        while let Place::Index { base, index, .. } = p {
+            keys.push(index);
+            p = base;
+        }
+        let mut read = BTreeSet::new();
+        live::reads(expr, &mut read);
+        // The variable assigned no longer holds its old value after this.
+        let rebound = match target {
+            Place::Var { name, .. } => Some(name.as_str()),
+            Place::Index { .. } => None,
+        };
+        read.into_iter()
+            .filter(|v| !live.contains(v) || rebound == Some(v.as_str()))
+            .filter(|v| {
+                self.facts
+                    .var(v)
+                    .is_some_and(|d| d.kind != VarKind::Arg && pytype::is_collection(&d.ty))
+                    && !self.facts.each_vars.contains(v)
+            })
+            .filter(|v| {
+                live::count_reads(expr, v)
+                    + keys.iter().map(|k| live::count_reads(k, v)).sum::<usize>()
+                    == 1
+            })
+            .collect()
     }
 
     fn assign(&mut self, target: &Place, expr: &Expr) -> R<()> {
