@@ -140,10 +140,12 @@ fn prepare_one(case: &Case, packs: &PackFunctions) -> Result<PreparedRuns, Strin
     let opts = RunOptions::default();
     let oracle = runs
         .iter()
-        .map(|r| match interp::run_with(program, &r.args, &opts, None, packs) {
-            Ok(v) => Outcome::Value(v),
-            Err(d) => Outcome::of_diagnostic(&d),
-        })
+        .map(
+            |r| match interp::run_with(program, &r.args, &opts, None, packs) {
+                Ok(v) => Outcome::Value(v),
+                Err(d) => Outcome::of_diagnostic(&d),
+            },
+        )
         .collect();
     Ok(PreparedRuns {
         program: program.clone(),

@@ -8,8 +8,8 @@
 
 pub mod canon;
 pub mod cases;
-pub mod conformance;
 pub mod cli;
+pub mod conformance;
 pub mod diag;
 pub mod interp;
 pub mod patch;

@@ -17,8 +17,16 @@ const BACKENDS: &[(&str, &str)] = &[("python", "isu_backend_python"), ("toy", "i
 
 fn lib(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
-    let dir = exe.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default();
-    dir.join(format!("{}{name}{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX))
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    dir.join(format!(
+        "{}{name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ))
 }
 
 fn registry() -> datatest_stable::Result<Registry> {

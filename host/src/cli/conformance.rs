@@ -42,9 +42,8 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         Some(d) => d.clone(),
         None => {
             let cwd = std::env::current_dir().context("reading the current folder")?;
-            conformance::find_cases_dir(&cwd).context(
-                "no conformance/cases folder here or above; name one with --cases DIR",
-            )?
+            conformance::find_cases_dir(&cwd)
+                .context("no conformance/cases folder here or above; name one with --cases DIR")?
         }
     };
     let cases = conformance::load_cases(&dir)

@@ -76,7 +76,10 @@ fn the_interpreter_is_checked_against_the_run_lines() {
         r.failures[0].to_string(),
         "wrong line 1: {\"a\":2}\n  expected: 4\n  got:      3"
     );
-    assert_eq!(r.summary(), "interpreter: 2 passed, 1 failed, 0 unsupported");
+    assert_eq!(
+        r.summary(),
+        "interpreter: 2 passed, 1 failed, 0 unsupported"
+    );
 }
 
 #[test]
@@ -103,7 +106,12 @@ fn a_backend_is_compared_with_the_interpreter_and_lacking_is_unsupported() {
         .collect();
     assert_eq!(wrong, ["3 / 100"]);
     // The error run of `add` matched: only its first run failed.
-    let add: Vec<usize> = r.failures.iter().filter(|f| f.case == "add").map(|f| f.line).collect();
+    let add: Vec<usize> = r
+        .failures
+        .iter()
+        .filter(|f| f.case == "add")
+        .map(|f| f.line)
+        .collect();
     assert_eq!(add, [1]);
 }
 
@@ -115,11 +123,19 @@ fn a_broken_case_fails_everywhere() {
     );
     let r = interpreter_report(&prepared);
     assert_eq!((r.passed, r.failed), (0, 1));
-    assert!(r.failures[0].got.starts_with("the case is not a valid program"), "{}", r.failures[0].got);
+    assert!(
+        r.failures[0]
+            .got
+            .starts_with("the case is not a valid program"),
+        "{}",
+        r.failures[0].got
+    );
     let b = backend_report(&prepared, "skewed", &Skewed, &PackFunctions::default());
     assert_eq!(b.failed, 1);
     let none = prepare(&[case("norun", "FUNC:\n")], &PackFunctions::default());
-    assert!(interpreter_report(&none).failures[0].got.starts_with("bad run line"));
+    assert!(interpreter_report(&none).failures[0]
+        .got
+        .starts_with("bad run line"));
 }
 
 #[test]

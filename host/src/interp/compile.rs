@@ -99,7 +99,7 @@ pub enum Ex {
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
     /// A call of a pack function (`math.GCD`), whose result has type `ret`.
-    Pack(PackCall, Span),
+    Pack(Box<PackCall>, Span),
 }
 
 /// A compiled call of a pack function.
@@ -451,7 +451,7 @@ impl Compiler {
                             );
                         }
                         let args = args.iter().map(|a| self.expr(a)).collect::<Res<_>>()?;
-                        return Ok(Ex::Pack(PackCall { func: pf, args }, e.span));
+                        return Ok(Ex::Pack(Box::new(PackCall { func: pf, args }), e.span));
                     }
                     return Err(CompileError {
                         code: Code::UnknownFunction,

@@ -197,6 +197,63 @@ pub fn execute(
     }
 }
 
+/// Runs a program's IO examples through a backend, as `isu test --target`
+/// does: one `TestFail` per example that does not hold (`test_mismatch` with
+/// the expected and actual values, `test_error` naming the runtime error),
+/// in the shape the interpreter's `test_examples` gives; and the failures of
+/// the backend itself, which are no verdict on the program.
+pub fn test_examples(
+    backend: &dyn Backend,
+    target: &str,
+    artifacts: &[Artifact],
+    program: &Program,
+    limits: &ExecLimits,
+) -> (Vec<Diagnostic>, Vec<BackendFailure>) {
+    let mut fails = Vec::new();
+    let mut failures = Vec::new();
+    for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
+        let name = format!("IO example INPUT[{i}]");
+        match execute(backend, target, artifacts, &input.value, limits) {
+            Executed::Value(actual) if actual == output.value => {}
+            Executed::Value(actual) => fails.push(
+                Diagnostic::error(
+                    Code::TestMismatch,
+                    format!(
+                        "{name}: expected {}, got {actual} (target {target})",
+                        output.value
+                    ),
+                )
+                .at(output.span)
+                .with_label(input.span, "with these arguments")
+                .with_expected(&output.value)
+                .with_actual(&actual),
+            ),
+            Executed::Error(e) => {
+                let step = e
+                    .step
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" at {s}"));
+                fails.push(
+                    Diagnostic::error(
+                        Code::TestError,
+                        format!(
+                            "{name} stopped with {}{step} (target {target}): {}",
+                            e.code, e.message
+                        ),
+                    )
+                    .at(output.span)
+                    .in_step(e.step.as_ref())
+                    .with_label(input.span, "with these arguments")
+                    .with_expected(&output.value)
+                    .with_actual(e.to_json()),
+                );
+            }
+            Executed::Failed(f) => failures.push(f),
+        }
+    }
+    (fails, failures)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
