@@ -13,7 +13,11 @@ use isu_host::plugins::{manifest, Origin, Registry};
 use std::path::{Path, PathBuf};
 
 /// The backends the suite runs on, by crate.
-const BACKENDS: &[(&str, &str)] = &[("python", "isu_backend_python"), ("toy", "isu_backend_toy")];
+const BACKENDS: &[(&str, &str)] = &[
+    ("python", "isu_backend_python"),
+    ("toy", "isu_backend_toy"),
+    ("wasm", "isu_backend_wasm"),
+];
 
 fn lib(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_default();
