@@ -9,6 +9,7 @@
 mod call;
 mod env;
 mod expr;
+mod leaves;
 mod stmt;
 
 use crate::facts::Facts;

@@ -10,25 +10,69 @@ use crate::interval::{Interval, MAX, MAX_LEN, MIN};
 use isu_plugin_api::{BinaryOp, Block, Expr, ExprNode, Type, UnaryOp};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The ints an array or map holds, at any depth: `None` when it holds none.
+pub type Leaves = Option<Interval>;
+
+/// What two sets of ints hold together.
+pub fn hull(a: Leaves, b: Leaves) -> Leaves {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Env {
     ranges: BTreeMap<String, Interval>,
     set: BTreeSet<String>,
+    /// The ints inside collection variables (missing: any).
+    elems: BTreeMap<String, Leaves>,
 }
 
 impl Env {
-    /// What holds when the steps start: ARGS and STATE have values.
+    /// What holds when the function starts: ARGS and STATE have values
+    /// (STATE's are set as they are written), LOCALs have none, so their
+    /// collections hold no ints yet.
     pub fn at_start(facts: &Facts) -> Env {
+        let local = |v: &crate::facts::Var| v.kind == crate::facts::VarKind::Local;
         let set = facts
             .vars
             .iter()
-            .filter(|(_, v)| v.kind != crate::facts::VarKind::Local)
+            .filter(|(_, v)| !local(v))
             .map(|(n, _)| n.clone())
+            .collect();
+        let elems = facts
+            .vars
+            .iter()
+            .filter(|(_, v)| local(v) && crate::pytype::is_collection(&v.ty))
+            .map(|(n, _)| (n.clone(), None))
             .collect();
         Env {
             ranges: BTreeMap::new(),
             set,
+            elems,
         }
+    }
+
+    /// The ints the collection variable holds.
+    pub fn leaves(&self, var: &str) -> Leaves {
+        self.elems.get(var).copied().unwrap_or(Some(Interval::FULL))
+    }
+
+    /// The collection variable now holds exactly these ints.
+    pub fn set_leaves(&mut self, var: &str, leaves: Leaves) {
+        if leaves == Some(Interval::FULL) {
+            self.elems.remove(var);
+        } else {
+            self.elems.insert(var.to_owned(), leaves);
+        }
+    }
+
+    /// The collection variable holds these ints as well.
+    pub fn add_leaves(&mut self, var: &str, leaves: Leaves) {
+        let all = hull(self.leaves(var), leaves);
+        self.set_leaves(var, all);
     }
 
     pub fn interval(&self, var: &str) -> Interval {
@@ -103,7 +147,12 @@ impl Env {
             })
             .collect();
         let set = self.set.intersection(&other.set).cloned().collect();
-        Env { ranges, set }
+        let elems = self
+            .elems
+            .iter()
+            .filter_map(|(k, a)| Some((k.clone(), hull(*a, *other.elems.get(k)?))))
+            .collect();
+        Env { ranges, set, elems }
     }
 }
 

@@ -348,8 +348,14 @@ impl Gen {
                 ("ABS", [a]) => self.interval(a).abs().clamp(),
                 ("MIN", [a, b]) => self.interval(a).min(self.interval(b)),
                 ("MAX", [a, b]) => self.interval(a).max(self.interval(b)),
+                ("MAP_GET", [m, _]) => self.element_interval(m),
+                ("MAP_GET_OR", [m, _, d]) => {
+                    let (x, y) = (self.element_interval(m), self.interval(d));
+                    Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))
+                }
                 _ => Interval::FULL,
             },
+            ExprNode::Index { base, .. } => self.element_interval(base),
             _ => Interval::FULL,
         }
     }

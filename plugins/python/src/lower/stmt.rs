@@ -159,11 +159,23 @@ impl Gen {
 
     fn assign(&mut self, target: &Place, expr: &Expr) -> R<()> {
         if let Some(up) = facts::update(target, expr) {
-            return self.update(target, up);
+            let stored = self.stored_leaves(target, expr);
+            self.update(target, up)?;
+            if let Some((v, leaves)) = stored {
+                self.env.add_leaves(&v, leaves);
+            }
+            return Ok(());
         }
         match target {
             Place::Var { name, .. } => self.assign_var(name, expr, false),
-            Place::Index { .. } => self.assign_element(target, expr),
+            Place::Index { .. } => {
+                let stored = self.stored_leaves(target, expr);
+                self.assign_element(target, expr)?;
+                if let Some((v, leaves)) = stored {
+                    self.env.add_leaves(&v, leaves);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -189,6 +201,7 @@ impl Gen {
             (var.py.clone(), var.py.clone())
         };
         let value = (var.ty == Type::Int).then(|| self.interval(expr));
+        let leaves = self.leaves_of(expr);
         match self.top_arith(expr)? {
             Some(a) => {
                 self.w.line(format!("{lhs} = {}", a.py.text));
@@ -205,6 +218,9 @@ impl Gen {
         }
         env::evaluated(&mut self.env, expr);
         self.env.assign(name, value);
+        if pytype::is_collection(&var.ty) {
+            self.env.set_leaves(name, leaves);
+        }
         Ok(())
     }
 
@@ -549,6 +565,7 @@ impl Gen {
                     env::evaluated(&mut self.env, e);
                 }
                 self.env.widen_for(body);
+                self.widen_leaves(body);
                 let outside = self.env.clone();
                 self.env.assign(&var.name, Some(values));
                 let r = self.for_loop(&var.name, seq, count, innermost, body);
@@ -579,10 +596,19 @@ impl Gen {
                 } else {
                     s
                 };
+                let elements = match pytype::element(&t) {
+                    Some(Type::Int) => Some(self.element_interval(seq)),
+                    _ => None,
+                };
+                let leaves = self.leaves_of(seq);
                 env::evaluated(&mut self.env, seq);
                 self.env.widen_for(body);
+                self.widen_leaves(body);
                 let outside = self.env.clone();
-                self.env.assign(&var.name, None);
+                self.env.assign(&var.name, elements);
+                if pytype::element(&t).is_some_and(pytype::is_collection) {
+                    self.env.set_leaves(&var.name, leaves);
+                }
                 let r = self.for_loop(&var.name, s, "len", innermost, body);
                 self.env = outside;
                 self.env.forget(&var.name);
@@ -592,6 +618,7 @@ impl Gen {
                 // COND runs before every round, where only what holds in
                 // every round is known.
                 self.env.widen_for(body);
+                self.widen_leaves(body);
                 let outside = self.env.clone();
                 let c = self.expr(cond)?;
                 self.w.line(format!("while {}:", c.text));
