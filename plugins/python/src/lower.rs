@@ -9,6 +9,7 @@
 mod call;
 mod env;
 mod expr;
+mod head;
 mod leaves;
 mod stmt;
 

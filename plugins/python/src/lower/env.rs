@@ -114,10 +114,22 @@ impl Env {
         self.ranges.remove(var);
     }
 
-    /// What holds in every round of a loop over `body` (and after it): the
-    /// variables the body assigns keep only the bound their drift cannot
-    /// cross, or nothing.
-    pub fn widen_for(&mut self, body: &Block) {
+    /// Sets what is known of an int variable (`FULL`: nothing).
+    pub fn set_interval(&mut self, var: &str, iv: Interval) {
+        if iv == Interval::FULL {
+            self.ranges.remove(var);
+        } else {
+            self.ranges.insert(var.to_owned(), iv);
+        }
+    }
+
+    /// What holds in every round of a loop over `body` (and after it), as
+    /// far as the drift of its assignments tells: a variable the body only
+    /// moves one way keeps the bound it cannot cross. The variables the body
+    /// assigns otherwise, that had a known interval, are returned (with it)
+    /// and forgotten.
+    pub fn widen_for(&mut self, body: &Block) -> BTreeMap<String, Interval> {
+        let mut rest = BTreeMap::new();
         for v in facts::assigns(body) {
             let Some(iv) = self.ranges.get(&v).copied() else {
                 continue;
@@ -131,9 +143,11 @@ impl Env {
                 }
                 None => {
                     self.ranges.remove(&v);
+                    rest.insert(v, iv);
                 }
             }
         }
+        rest
     }
 
     /// What both of two ways to reach a point know.

@@ -6,21 +6,14 @@
 //!
 //! The facts flow with the other facts of the environment (lower/env.rs): an
 //! assignment sets them, a PUSH or an element assignment adds to them, two
-//! branches meet in their hull. At a loop head, a variable the body stores
-//! into holds what it held before the loop and what the body may add; what
-//! the body adds can depend on what the variables hold at the head, so the
-//! head is found by iterating from the entry until nothing grows (or, after
-//! a few rounds, by giving up on the variables still growing).
+//! branches meet in their hull, and a loop head holds what lower/head.rs
+//! finds.
 
 use super::env::{hull, Leaves};
 use super::Gen;
 use crate::facts;
 use crate::interval::Interval;
-use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Type};
-use std::collections::BTreeMap;
-
-/// The most rounds spent finding what a loop's collections hold.
-const ROUNDS: usize = 4;
+use isu_plugin_api::{Expr, ExprNode, Literal, Place, Type};
 
 impl Gen {
     /// The ints `e` holds: its value if it is an int, its leaves if it is an
@@ -88,62 +81,6 @@ impl Gen {
             (Place::Index { .. }, None) => self.value_leaves(expr),
         };
         Some((root.to_owned(), leaves))
-    }
-
-    /// Sets what the collections a loop's body stores into hold at its head
-    /// (the int facts of the head must be in place).
-    pub(super) fn widen_leaves(&mut self, body: &Block) {
-        let mut heads: BTreeMap<String, Leaves> = BTreeMap::new();
-        self.stores(body, &mut heads);
-        for (v, l) in heads.iter_mut() {
-            *l = self.env.leaves(v);
-        }
-        for _ in 0..ROUNDS {
-            let mut next = heads.clone();
-            for (v, l) in &heads {
-                self.env.set_leaves(v, *l);
-            }
-            self.stores(body, &mut next);
-            if next == heads {
-                return;
-            }
-            heads = next;
-        }
-        for v in heads.keys() {
-            self.env.set_leaves(v, Some(Interval::FULL));
-        }
-    }
-
-    /// Adds to `acc` what the stores of `b` add to collection variables
-    /// (under the current facts).
-    fn stores(&self, b: &Block, acc: &mut BTreeMap<String, Leaves>) {
-        for step in &b.steps {
-            match &step.node {
-                Node::Assign { target, expr } => {
-                    if let Some((v, l)) = self.stored_leaves(target, expr) {
-                        let old = acc.get(&v).copied().flatten();
-                        acc.insert(v, hull(old, l));
-                    }
-                }
-                Node::Loop {
-                    iter: Iter::Each { var, seq, .. },
-                    ..
-                } => {
-                    let is_collection = self
-                        .facts
-                        .var(&var.name)
-                        .is_some_and(|d| crate::pytype::is_collection(&d.ty));
-                    if is_collection {
-                        let old = acc.get(&var.name).copied().flatten();
-                        acc.insert(var.name.clone(), hull(old, self.leaves_of(seq)));
-                    }
-                }
-                _ => {}
-            }
-            for inner in step.node.blocks() {
-                self.stores(inner, acc);
-            }
-        }
     }
 }
 

@@ -555,17 +555,11 @@ impl Gen {
                 } else {
                     "_rounds"
                 };
-                let mut values = Interval::new(ai.lo.min(bi.lo), ai.hi.max(bi.hi));
-                if !down {
-                    values = Interval::new(ai.lo, ai.lo.max(bi.hi - 1));
-                } else if !up {
-                    values = Interval::new(ai.hi.min(bi.lo + 1), ai.hi);
-                }
+                let values = self.range_values(start, end, step.as_ref());
                 for e in [start, end].into_iter().chain(step.iter()) {
                     env::evaluated(&mut self.env, e);
                 }
-                self.env.widen_for(body);
-                self.widen_leaves(body);
+                self.enter_loop_head(body, Some((&var.name, values)));
                 let outside = self.env.clone();
                 self.env.assign(&var.name, Some(values));
                 let r = self.for_loop(&var.name, seq, count, innermost, body);
@@ -602,8 +596,7 @@ impl Gen {
                 };
                 let leaves = self.leaves_of(seq);
                 env::evaluated(&mut self.env, seq);
-                self.env.widen_for(body);
-                self.widen_leaves(body);
+                self.enter_loop_head(body, elements.map(|iv| (var.name.as_str(), iv)));
                 let outside = self.env.clone();
                 self.env.assign(&var.name, elements);
                 if pytype::element(&t).is_some_and(pytype::is_collection) {
@@ -617,8 +610,7 @@ impl Gen {
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
                 // every round is known.
-                self.env.widen_for(body);
-                self.widen_leaves(body);
+                self.enter_loop_head(body, None);
                 let outside = self.env.clone();
                 let c = self.expr(cond)?;
                 self.w.line(format!("while {}:", c.text));
@@ -680,6 +672,21 @@ impl Gen {
         self.w.line("_fuel -= 1");
         self.w.line("if _fuel < 0:");
         self.w.block(|w| w.line("_step_limit()"));
+    }
+
+    /// The values the variable of `(range i START END [STEP])` takes, under
+    /// the current facts.
+    pub(super) fn range_values(&self, start: &Expr, end: &Expr, step: Option<&Expr>) -> Interval {
+        let (a, b) = (self.interval(start), self.interval(end));
+        let (up, down) = match step.map(|s| self.interval(s)) {
+            None => (true, false),
+            Some(iv) => (iv.hi > 0, iv.lo < 0),
+        };
+        match (up, down) {
+            (true, false) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
+            (false, true) => Interval::new(a.hi.min(b.lo + 1), a.hi),
+            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
+        }
     }
 
     fn ret(&mut self, expr: &Expr) -> R<()> {
