@@ -210,7 +210,8 @@ impl Gen {
         }
     }
 
-    fn not(&mut self, arg: &Expr) -> R<Py> {
+    /// `(not arg)`: comparisons inverted, double negations dropped.
+    pub(super) fn not(&mut self, arg: &Expr) -> R<Py> {
         match &arg.node {
             ExprNode::Binary { op, lhs, rhs } if inverse(*op).is_some() => {
                 let inv = inverse(*op).unwrap_or(*op);

@@ -509,7 +509,9 @@ impl Gen {
     /// when the fuel left does not cover them it runs only the rounds it
     /// covers and then fails. That gives the same outcome as spending round
     /// by round, since nothing else spends fuel while it runs, and costs
-    /// nothing per round.
+    /// nothing per round. A `while` loop with no loop inside runs as a `for`
+    /// over the rounds the fuel covers, which counts them at the cost of
+    /// Python's own loop; a loop with loops inside spends round by round.
     fn looping_step(&mut self, iter: &Iter, body: &Block) -> R<()> {
         let innermost = !facts::has_loop(body);
         match iter {
@@ -613,14 +615,36 @@ impl Gen {
                 self.enter_loop_head(body, None);
                 let outside = self.env.clone();
                 let c = self.expr(cond)?;
-                self.w.line(format!("while {}:", c.text));
-                self.w.open();
-                self.spend_round();
+                if innermost {
+                    // At most as many rounds as the fuel covers, counted by
+                    // the `for` itself rather than round by round.
+                    let stop = self.not(cond)?;
+                    self.w.line("for _round in range(_fuel):");
+                    self.w.open();
+                    self.w.line(format!("if {}:", stop.text));
+                    self.w.block(|w| {
+                        w.line("_fuel -= _round");
+                        w.line("break");
+                    });
+                } else {
+                    self.w.line(format!("while {}:", c.text));
+                    self.w.open();
+                    self.spend_round();
+                }
                 self.env = self.learned(cond, true);
                 let r = self.block(body);
                 self.env = outside;
-                self.env = self.learned(cond, false);
                 self.w.close();
+                if innermost {
+                    // The fuel ran out: the loop ends here if COND is false.
+                    self.w.line("else:");
+                    self.w.open();
+                    self.w.line(format!("if {}:", c.text));
+                    self.w.block(|w| w.line("_step_limit()"));
+                    self.w.line("_fuel = 0");
+                    self.w.close();
+                }
+                self.env = self.learned(cond, false);
                 r
             }
         }
