@@ -296,7 +296,23 @@ impl Gen {
             _ => None,
         };
         let Some(c) = divisor else {
-            return Ok(Py::call(helper, &[a, b]));
+            // A divisor in a variable that surely has a value: Python's
+            // operator where both signs are positive, the helper otherwise
+            // (which also tells a divisor of 0).
+            if !b.is_simple() || !self.codes(r).is_empty() {
+                return Ok(Py::call(helper, &[a, b]));
+            }
+            let (bind, x) = if a.is_simple() {
+                (a.text.clone(), a.text)
+            } else {
+                (format!("(_d := {})", a.text), "_d".to_owned())
+            };
+            let y = &b.text;
+            let call = Py::call(helper, &[Py::atom(x.clone()), b.clone()]).text;
+            return Ok(Py::new(
+                format!("{x} {sym} {y} if {bind} >= 0 < {y} else {call}"),
+                Prec::Cond,
+            ));
         };
         if li.lo >= 0 {
             return Ok(Py::binary(&a, sym, &Py::atom(c.to_string()), Prec::Term));
