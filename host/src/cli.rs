@@ -8,7 +8,9 @@
 mod build;
 mod front;
 mod output;
+mod patch;
 pub mod plugins;
+mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -77,6 +79,36 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Run a program in the reference interpreter; print the result as JSON.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// The arguments: a JSON object (`{"xs": [1, 2]}`), or `@FILE` holding one.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        /// Write one JSON event per executed step to this file (JSONL).
+        #[arg(long, value_name = "OUT.jsonl")]
+        trace: Option<PathBuf>,
+        #[command(flatten)]
+        limits: run::Limits,
+    },
+    /// Run the IO examples; report each one that does not hold as a TestFail.
+    Test {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        limits: run::Limits,
+    },
+    /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
+    Patch {
+        #[command(flatten)]
+        common: Common,
+        /// The patch file (`PATCH:` then entries).
+        patch: PathBuf,
+        /// Rewrite FILE with the patched text instead of printing it.
+        #[arg(long)]
+        write: bool,
+    },
     /// Compile a program through the backend plugin of a target.
     Build(build::Args),
     /// List the plugins of the manifest, loaded and checked.
@@ -107,6 +139,18 @@ pub fn run(cli: Cli) -> i32 {
         } => front::fmt(&common, check, write),
         Command::Parse { common } => front::parse(&common),
         Command::Check { common } => front::check(&common),
+        Command::Run {
+            common,
+            args,
+            trace,
+            limits,
+        } => run::run(&common, &args, trace.as_ref(), &limits),
+        Command::Test { common, limits } => run::test(&common, &limits),
+        Command::Patch {
+            common,
+            patch,
+            write,
+        } => patch::patch(&common, &patch, write),
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
     };

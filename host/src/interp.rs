@@ -155,7 +155,7 @@ fn bind_args<'a>(
                         format!(" at {}", m.path)
                     };
                     return bad(format!(
-                        "the argument `{}` is not a {}:{at} {}",
+                        "the argument `{}` does not have its type {}:{at} {}",
                         var.name, var.ty, m.message
                     ));
                 }

@@ -39,11 +39,8 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
         None => (spec.to_owned(), "--args".to_owned()),
     };
     Ok(serde_json::from_str(&text).map_err(|e| {
-        Diagnostic::error(
-            Code::InvalidArgument,
-            format!("{origin} is not JSON: {e}"),
-        )
-        .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
+        Diagnostic::error(Code::InvalidArgument, format!("{origin} is not JSON: {e}"))
+            .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
     }))
 }
 
@@ -82,7 +79,9 @@ pub fn run(common: &Common, args: &str, trace: Option<&PathBuf>, limits: &Limits
                     super::output::human_diags(&fe.diags, Some(&src));
                     super::output::print_json(&value)?;
                 }
-                Format::Json => report(Format::Json, &fe.diags, Some(&src), vec![("value", value)])?,
+                Format::Json => {
+                    report(Format::Json, &fe.diags, Some(&src), vec![("value", value)])?
+                }
             }
             Ok(0)
         }

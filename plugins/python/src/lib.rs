@@ -88,3 +88,7 @@ mod build;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+
+// The plugin library's root module (spec/plugin-abi.md): the host loads this
+// backend through `isu-plugins.toml`.
+isu_plugin_api::export_backend!(PythonBackend);
