@@ -9,6 +9,8 @@
 mod call;
 mod env;
 mod expr;
+mod head;
+mod leaves;
 mod stmt;
 
 use crate::facts::Facts;

@@ -159,11 +159,23 @@ impl Gen {
 
     fn assign(&mut self, target: &Place, expr: &Expr) -> R<()> {
         if let Some(up) = facts::update(target, expr) {
-            return self.update(target, up);
+            let stored = self.stored_leaves(target, expr);
+            self.update(target, up)?;
+            if let Some((v, leaves)) = stored {
+                self.env.add_leaves(&v, leaves);
+            }
+            return Ok(());
         }
         match target {
             Place::Var { name, .. } => self.assign_var(name, expr, false),
-            Place::Index { .. } => self.assign_element(target, expr),
+            Place::Index { .. } => {
+                let stored = self.stored_leaves(target, expr);
+                self.assign_element(target, expr)?;
+                if let Some((v, leaves)) = stored {
+                    self.env.add_leaves(&v, leaves);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -189,6 +201,7 @@ impl Gen {
             (var.py.clone(), var.py.clone())
         };
         let value = (var.ty == Type::Int).then(|| self.interval(expr));
+        let leaves = self.leaves_of(expr);
         match self.top_arith(expr)? {
             Some(a) => {
                 self.w.line(format!("{lhs} = {}", a.py.text));
@@ -205,6 +218,9 @@ impl Gen {
         }
         env::evaluated(&mut self.env, expr);
         self.env.assign(name, value);
+        if pytype::is_collection(&var.ty) {
+            self.env.set_leaves(name, leaves);
+        }
         Ok(())
     }
 
@@ -493,7 +509,9 @@ impl Gen {
     /// when the fuel left does not cover them it runs only the rounds it
     /// covers and then fails. That gives the same outcome as spending round
     /// by round, since nothing else spends fuel while it runs, and costs
-    /// nothing per round.
+    /// nothing per round. A `while` loop with no loop inside runs as a `for`
+    /// over the rounds the fuel covers, which counts them at the cost of
+    /// Python's own loop; a loop with loops inside spends round by round.
     fn looping_step(&mut self, iter: &Iter, body: &Block) -> R<()> {
         let innermost = !facts::has_loop(body);
         match iter {
@@ -539,16 +557,11 @@ impl Gen {
                 } else {
                     "_rounds"
                 };
-                let mut values = Interval::new(ai.lo.min(bi.lo), ai.hi.max(bi.hi));
-                if !down {
-                    values = Interval::new(ai.lo, ai.lo.max(bi.hi - 1));
-                } else if !up {
-                    values = Interval::new(ai.hi.min(bi.lo + 1), ai.hi);
-                }
+                let values = self.range_values(start, end, step.as_ref());
                 for e in [start, end].into_iter().chain(step.iter()) {
                     env::evaluated(&mut self.env, e);
                 }
-                self.env.widen_for(body);
+                self.enter_loop_head(body, Some((&var.name, values)));
                 let outside = self.env.clone();
                 self.env.assign(&var.name, Some(values));
                 let r = self.for_loop(&var.name, seq, count, innermost, body);
@@ -579,10 +592,18 @@ impl Gen {
                 } else {
                     s
                 };
+                let elements = match pytype::element(&t) {
+                    Some(Type::Int) => Some(self.element_interval(seq)),
+                    _ => None,
+                };
+                let leaves = self.leaves_of(seq);
                 env::evaluated(&mut self.env, seq);
-                self.env.widen_for(body);
+                self.enter_loop_head(body, elements.map(|iv| (var.name.as_str(), iv)));
                 let outside = self.env.clone();
-                self.env.assign(&var.name, None);
+                self.env.assign(&var.name, elements);
+                if pytype::element(&t).is_some_and(pytype::is_collection) {
+                    self.env.set_leaves(&var.name, leaves);
+                }
                 let r = self.for_loop(&var.name, s, "len", innermost, body);
                 self.env = outside;
                 self.env.forget(&var.name);
@@ -591,17 +612,39 @@ impl Gen {
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
                 // every round is known.
-                self.env.widen_for(body);
+                self.enter_loop_head(body, None);
                 let outside = self.env.clone();
                 let c = self.expr(cond)?;
-                self.w.line(format!("while {}:", c.text));
-                self.w.open();
-                self.spend_round();
+                if innermost {
+                    // At most as many rounds as the fuel covers, counted by
+                    // the `for` itself rather than round by round.
+                    let stop = self.not(cond)?;
+                    self.w.line("for _round in range(_fuel):");
+                    self.w.open();
+                    self.w.line(format!("if {}:", stop.text));
+                    self.w.block(|w| {
+                        w.line("_fuel -= _round");
+                        w.line("break");
+                    });
+                } else {
+                    self.w.line(format!("while {}:", c.text));
+                    self.w.open();
+                    self.spend_round();
+                }
                 self.env = self.learned(cond, true);
                 let r = self.block(body);
                 self.env = outside;
-                self.env = self.learned(cond, false);
                 self.w.close();
+                if innermost {
+                    // The fuel ran out: the loop ends here if COND is false.
+                    self.w.line("else:");
+                    self.w.open();
+                    self.w.line(format!("if {}:", c.text));
+                    self.w.block(|w| w.line("_step_limit()"));
+                    self.w.line("_fuel = 0");
+                    self.w.close();
+                }
+                self.env = self.learned(cond, false);
                 r
             }
         }
@@ -653,6 +696,21 @@ impl Gen {
         self.w.line("_fuel -= 1");
         self.w.line("if _fuel < 0:");
         self.w.block(|w| w.line("_step_limit()"));
+    }
+
+    /// The values the variable of `(range i START END [STEP])` takes, under
+    /// the current facts.
+    pub(super) fn range_values(&self, start: &Expr, end: &Expr, step: Option<&Expr>) -> Interval {
+        let (a, b) = (self.interval(start), self.interval(end));
+        let (up, down) = match step.map(|s| self.interval(s)) {
+            None => (true, false),
+            Some(iv) => (iv.hi > 0, iv.lo < 0),
+        };
+        match (up, down) {
+            (true, false) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
+            (false, true) => Interval::new(a.hi.min(b.lo + 1), a.hi),
+            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
+        }
     }
 
     fn ret(&mut self, expr: &Expr) -> R<()> {
