@@ -149,6 +149,8 @@ codes! {
     StepLimit = "step_limit", RuntimeError, "the run used up its step budget (--max-steps)";
     SizeLimit = "size_limit", RuntimeError, "a string or collection grew past the size limit";
     InvalidArgument = "invalid_argument", RuntimeError, "a run's argument missing, unknown, or not of its ARGS type";
+    TraceWriteFailed = "trace_write_failed", RuntimeError, "the trace sink (--trace) refused a write";
+    InternalError = "internal_error", RuntimeError, "the interpreter met a program the validator should have refused (a bug: please report it)";
 
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";

@@ -7,6 +7,7 @@
 //! error type of them all; [`cli`] is the command line.
 
 pub mod canon;
+pub mod cases;
 pub mod cli;
 pub mod diag;
 pub mod interp;

@@ -1,0 +1,520 @@
+//! The standard functions on runtime values, dispatched on [`Builtin`].
+//!
+//! Each takes its arguments by reference and returns a new value, or the code
+//! and message of its runtime error (the caller adds the span and step). The
+//! in-place forms ([`update`]) serve `ASSIGN xs (call PUSH (var xs) v)` and
+//! its kin: they change the target where it lies, so a loop that grows an
+//! array costs amortized O(1) a round instead of a copy.
+
+use super::value::{Text, Value};
+use crate::diag::Code;
+use crate::stdlib::Builtin;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// A standard function's runtime error, before it knows where it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub code: Code,
+    pub message: String,
+}
+
+pub type Res<T> = Result<T, Failure>;
+
+fn fail<T>(code: Code, message: impl Into<String>) -> Res<T> {
+    Err(Failure {
+        code,
+        message: message.into(),
+    })
+}
+
+/// A value of the wrong kind reached a function: only a program the
+/// validator did not accept can cause it.
+fn bad_args<T>(b: Builtin, args: &[&Value]) -> Res<T> {
+    let kinds: Vec<&str> = args.iter().map(|v| v.kind_name()).collect();
+    fail(
+        Code::InternalError,
+        format!(
+            "{b:?} got {} (the program was not validated)",
+            kinds.join(", ")
+        ),
+    )
+}
+
+/// The size limit: the most elements, entries or characters a value may hold.
+pub fn too_big(what: &str, size: usize, max: usize) -> Failure {
+    Failure {
+        code: Code::SizeLimit,
+        message: format!("{what} would hold {size} items, more than the size limit of {max}"),
+    }
+}
+
+fn check_size(what: &str, size: usize, max: usize) -> Res<()> {
+    if size > max {
+        Err(too_big(what, size, max))
+    } else {
+        Ok(())
+    }
+}
+
+/// The text of a value in messages: JSON, truncated.
+pub fn show(v: &Value) -> String {
+    let mut s = String::new();
+    super::value::write_shown(v, &mut s);
+    s
+}
+
+pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
+    match (b, a) {
+        (Builtin::Len, Value::Array(xs)) => Ok(Value::Int(xs.len() as i64)),
+        (Builtin::Len, Value::Map(m)) => Ok(Value::Int(m.len() as i64)),
+        (Builtin::Len, Value::Str(s)) => Ok(Value::Int(s.chars() as i64)),
+        (Builtin::Pop, Value::Array(xs)) => match xs.split_last() {
+            Some((_, init)) => Ok(Value::array(init.to_vec())),
+            None => fail(Code::EmptyCollection, "POP of an empty array"),
+        },
+        (Builtin::Lower, Value::Str(s)) => Ok(Value::str(s.as_str().to_ascii_lowercase())),
+        (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
+            Some(r) => Ok(Value::Int(r)),
+            None => fail(
+                Code::IntOverflow,
+                format!("ABS({i}) does not fit in 64 bits"),
+            ),
+        },
+        (Builtin::SplitWhitespace, Value::Str(s)) => Ok(Value::array(
+            s.as_str()
+                .split(is_isu_whitespace)
+                .filter(|w| !w.is_empty())
+                .map(Value::str)
+                .collect(),
+        )),
+        (Builtin::ToString, Value::Int(i)) => Ok(Value::str(i.to_string())),
+        (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
+        (Builtin::MapKeys, Value::Map(m)) => Ok(Value::array(m.keys().cloned().collect())),
+        (Builtin::Chars, Value::Str(s)) => {
+            check_size("CHARS", s.chars(), max)?;
+            Ok(Value::array(
+                s.as_str()
+                    .chars()
+                    .map(|c| Value::str(c.to_string()))
+                    .collect(),
+            ))
+        }
+        _ => bad_args(b, &[a]),
+    }
+}
+
+pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
+    match (b, a, c) {
+        (Builtin::Push, Value::Array(xs), x) => {
+            check_size("PUSH's result", xs.len() + 1, max)?;
+            let mut out = Vec::with_capacity(xs.len() + 1);
+            out.extend_from_slice(xs);
+            out.push(x.clone());
+            Ok(Value::array(out))
+        }
+        (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(k))),
+        (Builtin::MapGet, Value::Map(m), k) => map_get(m, k).cloned(),
+        (Builtin::Join, Value::Array(xs), Value::Str(sep)) => join(xs, sep, max),
+        (Builtin::Min, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.min(y))),
+        (Builtin::Max, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.max(y))),
+        (Builtin::Concat, Value::Str(s), Value::Str(t)) => {
+            check_size("CONCAT's result", s.chars() + t.chars(), max)?;
+            let mut out = Text::new(String::with_capacity(s.as_str().len() + t.as_str().len()));
+            out.push_text(s);
+            out.push_text(t);
+            Ok(Value::Str(Rc::new(out)))
+        }
+        (Builtin::Concat, Value::Array(xs), Value::Array(ys)) => {
+            check_size("CONCAT's result", xs.len() + ys.len(), max)?;
+            let mut out = Vec::with_capacity(xs.len() + ys.len());
+            out.extend_from_slice(xs);
+            out.extend_from_slice(ys);
+            Ok(Value::array(out))
+        }
+        (Builtin::Repeat, x, Value::Int(n)) => {
+            let Ok(n) = usize::try_from(*n) else {
+                return fail(
+                    Code::NegativeCount,
+                    format!("REPEAT with the count {n}, below 0"),
+                );
+            };
+            check_size("REPEAT's result", n, max)?;
+            Ok(Value::array(vec![x.clone(); n]))
+        }
+        _ => bad_args(b, &[a, c]),
+    }
+}
+
+pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Value> {
+    match (b, a, c, d) {
+        (Builtin::Slice, Value::Array(xs), Value::Int(lo), Value::Int(hi)) => {
+            let (lo, hi) = slice_bounds(*lo, *hi, xs.len())?;
+            Ok(Value::array(xs[lo..hi].to_vec()))
+        }
+        (Builtin::Slice, Value::Str(s), Value::Int(lo), Value::Int(hi)) => {
+            let (lo, hi) = slice_bounds(*lo, *hi, s.chars())?;
+            Ok(Value::Str(Rc::new(s.slice(lo, hi))))
+        }
+        (Builtin::MapSet, Value::Map(m), k, v) => {
+            if !m.contains_key(k) {
+                check_size("MAP_SET's result", m.len() + 1, max)?;
+            }
+            let mut out: BTreeMap<Value, Value> = (**m).clone();
+            out.insert(k.clone(), v.clone());
+            Ok(Value::Map(Rc::new(out)))
+        }
+        (Builtin::MapGetOr, Value::Map(m), k, default) => Ok(m.get(k).unwrap_or(default).clone()),
+        _ => bad_args(b, &[a, c, d]),
+    }
+}
+
+/// The functions that an `ASSIGN` may apply in place when their first
+/// argument is the assignment's own target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    Push,
+    Pop,
+    MapSet,
+    Concat,
+}
+
+impl Update {
+    pub fn of(b: Builtin) -> Option<Update> {
+        match b {
+            Builtin::Push => Some(Update::Push),
+            Builtin::Pop => Some(Update::Pop),
+            Builtin::MapSet => Some(Update::MapSet),
+            Builtin::Concat => Some(Update::Concat),
+            _ => None,
+        }
+    }
+
+    pub fn builtin(self) -> Builtin {
+        match self {
+            Update::Push => Builtin::Push,
+            Update::Pop => Builtin::Pop,
+            Update::MapSet => Builtin::MapSet,
+            Update::Concat => Builtin::Concat,
+        }
+    }
+}
+
+/// Applies `op` to the value at `place` with the other arguments `rest`, in
+/// place: the result equals `callN(op, place, rest...)`, and on an error the
+/// place is unchanged.
+pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<()> {
+    match (op, &mut *place, rest) {
+        (Update::Push, Value::Array(xs), [x]) => {
+            check_size("PUSH's result", xs.len() + 1, max)?;
+            Rc::make_mut(xs).push(x.clone());
+            Ok(())
+        }
+        (Update::Pop, Value::Array(xs), []) => {
+            if xs.is_empty() {
+                return fail(Code::EmptyCollection, "POP of an empty array");
+            }
+            Rc::make_mut(xs).pop();
+            Ok(())
+        }
+        (Update::MapSet, Value::Map(m), [k, v]) => {
+            if !m.contains_key(k) {
+                check_size("MAP_SET's result", m.len() + 1, max)?;
+            }
+            Rc::make_mut(m).insert(k.clone(), v.clone());
+            Ok(())
+        }
+        (Update::Concat, Value::Str(s), [Value::Str(t)]) => {
+            check_size("CONCAT's result", s.chars() + t.chars(), max)?;
+            Rc::make_mut(s).push_text(t);
+            Ok(())
+        }
+        (Update::Concat, Value::Array(xs), [Value::Array(ys)]) => {
+            check_size("CONCAT's result", xs.len() + ys.len(), max)?;
+            Rc::make_mut(xs).extend_from_slice(ys);
+            Ok(())
+        }
+        _ => {
+            let place: &Value = place;
+            let mut args = vec![place];
+            args.extend(rest);
+            bad_args(op.builtin(), &args)
+        }
+    }
+}
+
+/// A map read (`index` or `MAP_GET`): a missing key is an error.
+pub fn map_get<'m>(m: &'m BTreeMap<Value, Value>, k: &Value) -> Res<&'m Value> {
+    match m.get(k) {
+        Some(v) => Ok(v),
+        None => fail(
+            Code::MissingKey,
+            format!("the key {} is not in the map ({} keys)", show(k), m.len()),
+        ),
+    }
+}
+
+/// An array read: the index must be in `0..len`.
+pub fn array_get<'a>(xs: &'a [Value], i: &Value) -> Res<&'a Value> {
+    let Value::Int(i) = i else {
+        return fail(
+            Code::InternalError,
+            format!("an array index is {}", i.kind_name()),
+        );
+    };
+    match usize::try_from(*i).ok().and_then(|u| xs.get(u)) {
+        Some(x) => Ok(x),
+        None => fail(
+            Code::IndexOutOfRange,
+            format!(
+                "index {i} is out of range for an array of length {}",
+                xs.len()
+            ),
+        ),
+    }
+}
+
+fn slice_bounds(lo: i64, hi: i64, len: usize) -> Res<(usize, usize)> {
+    match (usize::try_from(lo), usize::try_from(hi)) {
+        (Ok(l), Ok(h)) if l <= h && h <= len => Ok((l, h)),
+        _ => fail(
+            Code::IndexOutOfRange,
+            format!("SLICE from {lo} to {hi} is outside 0 <= start <= end <= {len}"),
+        ),
+    }
+}
+
+fn join(xs: &[Value], sep: &Text, max: usize) -> Res<Value> {
+    let mut chars = sep.chars().saturating_mul(xs.len().saturating_sub(1));
+    let mut bytes = sep
+        .as_str()
+        .len()
+        .saturating_mul(xs.len().saturating_sub(1));
+    for x in xs {
+        let Value::Str(s) = x else {
+            return bad_args(Builtin::Join, &[x]);
+        };
+        chars = chars.saturating_add(s.chars());
+        bytes = bytes.saturating_add(s.as_str().len());
+    }
+    check_size("JOIN's result", chars, max)?;
+    let mut out = String::with_capacity(bytes);
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep.as_str());
+        }
+        if let Value::Str(s) = x {
+            out.push_str(s.as_str());
+        }
+    }
+    Ok(Value::str(out))
+}
+
+/// The whitespace of `SPLIT_WHITESPACE`: space, `\t`, `\n`, `\x0b`, `\x0c`, `\r`.
+fn is_isu_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r')
+}
+
+/// `PARSE_INT`: `-?[0-9]+` within 64 bits, nothing else.
+fn parse_int(s: &str) -> Res<i64> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return fail(
+            Code::ParseIntFailed,
+            format!(
+                "PARSE_INT of {}: not an optional '-' followed by digits",
+                show(&Value::str(s))
+            ),
+        );
+    }
+    s.parse().or_else(|_| {
+        fail(
+            Code::ParseIntFailed,
+            format!(
+                "PARSE_INT of {}: outside the 64-bit range",
+                show(&Value::str(s))
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAX: usize = 1000;
+
+    fn s(x: &str) -> Value {
+        Value::str(x)
+    }
+
+    fn ints(xs: &[i64]) -> Value {
+        Value::array(xs.iter().copied().map(Value::Int).collect())
+    }
+
+    fn code<T: std::fmt::Debug>(r: Res<T>) -> Code {
+        match r {
+            Err(f) => f.code,
+            Ok(v) => panic!("expected an error, got {v:?}"),
+        }
+    }
+
+    #[test]
+    fn parse_int_accepts_exactly_optional_minus_and_digits() {
+        assert_eq!(parse_int("007"), Ok(7));
+        assert_eq!(parse_int("-0"), Ok(0));
+        assert_eq!(parse_int("-9223372036854775808"), Ok(i64::MIN));
+        for bad in [
+            "",
+            "-",
+            "+1",
+            " 1",
+            "1 ",
+            "1_000",
+            "9223372036854775808",
+            "١",
+        ] {
+            assert_eq!(code(parse_int(bad)), Code::ParseIntFailed, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn split_whitespace_is_ascii_only() {
+        let r = call1(
+            Builtin::SplitWhitespace,
+            &s(" a\u{b}b\u{c}c\r\nd\u{a0}e "),
+            MAX,
+        );
+        assert_eq!(
+            r,
+            Ok(Value::array(vec![s("a"), s("b"), s("c"), s("d\u{a0}e")]))
+        );
+        assert_eq!(
+            call1(Builtin::SplitWhitespace, &s("  "), MAX),
+            Ok(ints(&[]))
+        );
+    }
+
+    #[test]
+    fn lower_is_ascii_only() {
+        assert_eq!(call1(Builtin::Lower, &s("ÀB-c"), MAX), Ok(s("Àb-c")));
+    }
+
+    #[test]
+    fn slices_check_bounds() {
+        let xs = ints(&[1, 2, 3]);
+        let sl = |lo, hi| call3(Builtin::Slice, &xs, &Value::Int(lo), &Value::Int(hi), MAX);
+        assert_eq!(sl(1, 3), Ok(ints(&[2, 3])));
+        assert_eq!(sl(3, 3), Ok(ints(&[])));
+        for (lo, hi) in [(-1, 2), (2, 1), (0, 4), (i64::MIN, i64::MAX)] {
+            assert_eq!(code(sl(lo, hi)), Code::IndexOutOfRange);
+        }
+        let r = call3(
+            Builtin::Slice,
+            &s("日本語"),
+            &Value::Int(1),
+            &Value::Int(3),
+            MAX,
+        );
+        assert_eq!(r, Ok(s("本語")));
+    }
+
+    #[test]
+    fn size_limits_apply_before_building() {
+        assert_eq!(
+            code(call2(
+                Builtin::Repeat,
+                &Value::Int(0),
+                &Value::Int(1001),
+                MAX
+            )),
+            Code::SizeLimit
+        );
+        assert_eq!(
+            code(call2(Builtin::Repeat, &Value::Int(0), &Value::Int(-1), MAX)),
+            Code::NegativeCount
+        );
+        let words = Value::array(vec![s(&"x".repeat(600)); 2]);
+        assert_eq!(
+            code(call2(Builtin::Join, &words, &s(""), MAX)),
+            Code::SizeLimit
+        );
+        assert_eq!(
+            call2(Builtin::Join, &words, &s(""), 1200).map(|v| show(&v).len() > 10),
+            Ok(true)
+        );
+        let mut big = Value::array(vec![Value::Int(0); MAX]);
+        assert_eq!(
+            code(update(Update::Push, &mut big, &[Value::Int(1)], MAX)),
+            Code::SizeLimit
+        );
+        assert_eq!(
+            code(call1(Builtin::Chars, &s(&"y".repeat(MAX + 1)), MAX)),
+            Code::SizeLimit
+        );
+    }
+
+    #[test]
+    fn updates_equal_their_functions_and_leave_copies_alone() {
+        let xs = ints(&[1, 2]);
+        let mut place = xs.clone();
+        assert_eq!(
+            update(Update::Push, &mut place, &[Value::Int(3)], MAX),
+            Ok(())
+        );
+        assert_eq!(
+            Ok(place.clone()),
+            call2(Builtin::Push, &xs, &Value::Int(3), MAX)
+        );
+        assert_eq!(
+            xs,
+            ints(&[1, 2]),
+            "the other holder of the array still sees the old value"
+        );
+        assert_eq!(update(Update::Pop, &mut place, &[], MAX), Ok(()));
+        assert_eq!(place, xs);
+        let mut empty = ints(&[]);
+        assert_eq!(
+            code(update(Update::Pop, &mut empty, &[], MAX)),
+            Code::EmptyCollection
+        );
+        let mut t = s("ab");
+        assert_eq!(update(Update::Concat, &mut t, &[s("ç")], MAX), Ok(()));
+        assert_eq!(call1(Builtin::Len, &t, MAX), Ok(Value::Int(3)));
+        let mut m = Value::Map(Rc::default());
+        assert_eq!(
+            update(Update::MapSet, &mut m, &[s("k"), Value::Int(1)], MAX),
+            Ok(())
+        );
+        assert_eq!(call2(Builtin::MapGet, &m, &s("k"), MAX), Ok(Value::Int(1)));
+        assert_eq!(
+            code(call2(Builtin::MapGet, &m, &s("z"), MAX)),
+            Code::MissingKey
+        );
+    }
+
+    #[test]
+    fn abs_of_min_overflows() {
+        assert_eq!(
+            code(call1(Builtin::Abs, &Value::Int(i64::MIN), MAX)),
+            Code::IntOverflow
+        );
+        assert_eq!(call1(Builtin::Abs, &Value::Int(-5), MAX), Ok(Value::Int(5)));
+    }
+
+    #[test]
+    fn wrong_kinds_are_internal_errors_not_panics() {
+        assert_eq!(
+            code(call1(Builtin::Len, &Value::Int(1), MAX)),
+            Code::InternalError
+        );
+        assert_eq!(
+            code(call2(Builtin::Join, &ints(&[1]), &s(","), MAX)),
+            Code::InternalError
+        );
+        assert_eq!(
+            code(update(Update::Push, &mut Value::Int(1), &[], MAX)),
+            Code::InternalError
+        );
+    }
+}

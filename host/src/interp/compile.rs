@@ -1,0 +1,587 @@
+//! Canonical, validated IIR to the interpreter's internal form: variables
+//! resolved to slot indices, standard functions to [`Builtin`], constants to
+//! values, steps to indices into a table, and assignments of the shape
+//! `x = F(x, ...)` (F one of PUSH, POP, MAP_SET, CONCAT) marked for updating
+//! in place. Nothing is looked up by name while the program runs.
+
+use super::builtins::Update;
+use super::value::{self, Value};
+use crate::diag::Code;
+use crate::stdlib::{self, Builtin};
+use isu_plugin_api::{
+    BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, Type,
+    UnaryOp,
+};
+use std::collections::HashMap;
+
+/// A variable's index in the frame: ARGS first, then STATE, then LOCAL, each
+/// in declaration order.
+pub type Slot = u32;
+/// A step's index in [`Compiled::steps`].
+pub type StepIx = u32;
+
+/// A compiled program.
+#[derive(Debug)]
+pub struct Compiled {
+    pub vars: Vec<VarInfo>,
+    /// How many of the first `vars` are ARGS.
+    pub n_args: usize,
+    pub state: Vec<StateInit>,
+    pub steps: Vec<StepInfo>,
+    pub body: Box<[St]>,
+    /// The root block, where a run that ends without a RETURN points.
+    pub body_span: Span,
+}
+
+#[derive(Debug)]
+pub struct VarInfo {
+    pub name: String,
+    pub ty: Type,
+}
+
+/// A STATE variable's initializer.
+#[derive(Debug)]
+pub struct StateInit {
+    pub slot: Slot,
+    pub init: Ex,
+    /// The variables the initializer reads, for its diagnostics.
+    pub reads: Vec<Slot>,
+    pub span: Span,
+}
+
+/// What a diagnostic needs to know about a step.
+#[derive(Debug)]
+pub struct StepInfo {
+    pub id: StepId,
+    pub span: Span,
+    /// The variables the step's own fields read (the root of an ASSIGN's
+    /// TARGET first), in order of first appearance.
+    pub reads: Vec<Slot>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A compiled expression. Spans are kept where the node can fail.
+#[derive(Debug)]
+pub enum Ex {
+    Const(Value),
+    Var(Slot, Span),
+    Neg(Box<Ex>, Span),
+    Not(Box<Ex>),
+    Arith(Arith, Box<Ex>, Box<Ex>, Span),
+    /// A comparison of two ints.
+    CmpInt(Cmp, Box<Ex>, Box<Ex>),
+    /// A comparison of two values of any one type (ordering: strings).
+    Cmp(Cmp, Box<Ex>, Box<Ex>),
+    And(Box<Ex>, Box<Ex>),
+    Or(Box<Ex>, Box<Ex>),
+    /// `(index BASE I)`: the span is the whole expression's.
+    Index(Box<Ex>, Box<Ex>, Span),
+    Call1(Builtin, Box<Ex>, Span),
+    Call2(Builtin, Box<[Ex; 2]>, Span),
+    Call3(Builtin, Box<[Ex; 3]>, Span),
+}
+
+/// One level of an element TARGET: `(index PLACE EXPR)`.
+#[derive(Debug)]
+pub struct Seg {
+    pub index: Ex,
+    /// The span of this `(index ...)` place.
+    pub span: Span,
+}
+
+/// A compiled statement; `step` indexes [`Compiled::steps`].
+#[derive(Debug)]
+pub enum St {
+    Seq {
+        step: StepIx,
+        body: Box<[St]>,
+    },
+    /// `TARGET: x`.
+    Set {
+        step: StepIx,
+        slot: Slot,
+        expr: Ex,
+    },
+    /// `TARGET: (index ... x ...)`; `path` from the variable outward.
+    SetIndex {
+        step: StepIx,
+        slot: Slot,
+        target_span: Span,
+        path: Box<[Seg]>,
+        expr: Ex,
+    },
+    /// `TARGET: P`, `EXPR: (call F P rest...)` with F updatable in place.
+    Update {
+        step: StepIx,
+        slot: Slot,
+        target_span: Span,
+        path: Box<[Seg]>,
+        op: Update,
+        rest: Box<[Ex]>,
+        /// The span of the call, where F's own errors point.
+        call_span: Span,
+        /// The span of the call's first argument (the place read).
+        arg_span: Span,
+    },
+    If {
+        step: StepIx,
+        cond: Ex,
+        then_block: Box<[St]>,
+        else_block: Box<[St]>,
+    },
+    Range {
+        step: StepIx,
+        var: Slot,
+        start: Ex,
+        end: Ex,
+        by: Option<Ex>,
+        /// The span of the STEP expression (or of the ITER), for `zero_step`.
+        by_span: Span,
+        body: Box<[St]>,
+    },
+    Each {
+        step: StepIx,
+        var: Slot,
+        seq: Ex,
+        body: Box<[St]>,
+    },
+    While {
+        step: StepIx,
+        cond: Ex,
+        body: Box<[St]>,
+    },
+    Return {
+        step: StepIx,
+        expr: Ex,
+    },
+}
+
+/// Why a program cannot be compiled: it was not canonical or not validated,
+/// or it calls a function the interpreter does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    pub code: Code,
+    pub message: String,
+    pub span: Span,
+}
+
+type Res<T> = Result<T, CompileError>;
+
+fn internal<T>(span: Span, message: impl Into<String>) -> Res<T> {
+    Err(CompileError {
+        code: Code::InternalError,
+        message: message.into(),
+        span,
+    })
+}
+
+/// Compiles a canonical, validated program.
+pub fn compile(program: &Program) -> Res<Compiled> {
+    let mut c = Compiler::default();
+    for d in &program.func.args {
+        c.declare(&d.name.name, &d.ty, d.span)?;
+    }
+    for s in &program.state {
+        c.declare(&s.name.name, &s.ty, s.span)?;
+    }
+    for d in &program.locals {
+        c.declare(&d.name.name, &d.ty, d.span)?;
+    }
+    let mut state = Vec::with_capacity(program.state.len());
+    for s in &program.state {
+        let mut reads = Vec::new();
+        collect_reads(&s.init, &c.slots, &mut reads);
+        state.push(StateInit {
+            slot: c.slot(&s.name.name, s.name.span)?,
+            init: c.expr(&s.init)?,
+            reads,
+            span: s.span,
+        });
+    }
+    let body = c.block(&program.body)?;
+    Ok(Compiled {
+        n_args: program.func.args.len(),
+        vars: c.vars,
+        state,
+        steps: c.steps,
+        body,
+        body_span: program.body.span,
+    })
+}
+
+#[derive(Default)]
+struct Compiler {
+    vars: Vec<VarInfo>,
+    slots: HashMap<String, Slot>,
+    steps: Vec<StepInfo>,
+}
+
+impl Compiler {
+    fn declare(&mut self, name: &str, ty: &Type, span: Span) -> Res<()> {
+        let slot = self.vars.len() as Slot;
+        if self.slots.insert(name.to_owned(), slot).is_some() {
+            return internal(span, format!("`{name}` is declared twice"));
+        }
+        self.vars.push(VarInfo {
+            name: name.to_owned(),
+            ty: ty.clone(),
+        });
+        Ok(())
+    }
+
+    fn slot(&self, name: &str, span: Span) -> Res<Slot> {
+        match self.slots.get(name) {
+            Some(&s) => Ok(s),
+            None => internal(span, format!("`{name}` is not declared")),
+        }
+    }
+
+    fn block(&mut self, block: &Block) -> Res<Box<[St]>> {
+        block.steps.iter().map(|s| self.step(s)).collect()
+    }
+
+    fn step(&mut self, step: &isu_plugin_api::Step) -> Res<St> {
+        let Some(id) = step.id.clone() else {
+            return internal(step.span, "a step has no ID (the program is not canonical)");
+        };
+        let ix = self.steps.len() as StepIx;
+        let mut reads = Vec::new();
+        match &step.node {
+            Node::Assign { target, expr } => {
+                let (root, _) = target.root();
+                if let Some(&s) = self.slots.get(root) {
+                    reads.push(s);
+                }
+                collect_place_reads(target, &self.slots, &mut reads);
+                collect_reads(expr, &self.slots, &mut reads);
+            }
+            Node::If { cond, .. } => collect_reads(cond, &self.slots, &mut reads),
+            Node::Loop { iter, .. } => match iter {
+                Iter::Range {
+                    var,
+                    start,
+                    end,
+                    step,
+                    ..
+                } => {
+                    collect_reads(start, &self.slots, &mut reads);
+                    collect_reads(end, &self.slots, &mut reads);
+                    if let Some(e) = step {
+                        collect_reads(e, &self.slots, &mut reads);
+                    }
+                    add_read(&var.name, &self.slots, &mut reads);
+                }
+                Iter::Each { var, seq, .. } => {
+                    collect_reads(seq, &self.slots, &mut reads);
+                    add_read(&var.name, &self.slots, &mut reads);
+                }
+                Iter::While { cond, .. } => collect_reads(cond, &self.slots, &mut reads),
+            },
+            Node::Return { expr } => collect_reads(expr, &self.slots, &mut reads),
+            Node::Seq { .. } => {}
+        }
+        self.steps.push(StepInfo {
+            id,
+            span: step.span,
+            reads,
+        });
+        Ok(match &step.node {
+            Node::Seq { block } => St::Seq {
+                step: ix,
+                body: self.block(block)?,
+            },
+            Node::Assign { target, expr } => self.assign(ix, target, expr)?,
+            Node::If {
+                cond,
+                then_block,
+                else_block,
+            } => St::If {
+                step: ix,
+                cond: self.expr(cond)?,
+                then_block: self.block(then_block)?,
+                else_block: self.block(else_block)?,
+            },
+            Node::Loop { iter, body } => match iter {
+                Iter::Range {
+                    var,
+                    start,
+                    end,
+                    step,
+                    span,
+                } => St::Range {
+                    step: ix,
+                    var: self.slot(&var.name, var.span)?,
+                    start: self.expr(start)?,
+                    end: self.expr(end)?,
+                    by_span: step.as_ref().map_or(*span, |e| e.span),
+                    by: step.as_ref().map(|e| self.expr(e)).transpose()?,
+                    body: self.block(body)?,
+                },
+                Iter::Each { var, seq, .. } => St::Each {
+                    step: ix,
+                    var: self.slot(&var.name, var.span)?,
+                    seq: self.expr(seq)?,
+                    body: self.block(body)?,
+                },
+                Iter::While { cond, .. } => St::While {
+                    step: ix,
+                    cond: self.expr(cond)?,
+                    body: self.block(body)?,
+                },
+            },
+            Node::Return { expr } => St::Return {
+                step: ix,
+                expr: self.expr(expr)?,
+            },
+        })
+    }
+
+    fn assign(&mut self, step: StepIx, target: &Place, expr: &Expr) -> Res<St> {
+        let (root, root_span) = target.root();
+        let slot = self.slot(root, root_span)?;
+        let mut path = Vec::new();
+        self.place_path(target, &mut path)?;
+        if let ExprNode::Call { func, args } = &expr.node {
+            let update = stdlib::lookup(func).and_then(|f| Update::of(f.builtin));
+            if let (Some(op), Some((first, rest))) = (update, args.split_first()) {
+                if place_is_expr(target, first) {
+                    return Ok(St::Update {
+                        step,
+                        slot,
+                        target_span: target.span(),
+                        path: path.into(),
+                        op,
+                        rest: rest.iter().map(|e| self.expr(e)).collect::<Res<_>>()?,
+                        call_span: expr.span,
+                        arg_span: first.span,
+                    });
+                }
+            }
+        }
+        let expr = self.expr(expr)?;
+        Ok(if path.is_empty() {
+            St::Set { step, slot, expr }
+        } else {
+            St::SetIndex {
+                step,
+                slot,
+                target_span: target.span(),
+                path: path.into(),
+                expr,
+            }
+        })
+    }
+
+    fn place_path(&mut self, place: &Place, out: &mut Vec<Seg>) -> Res<()> {
+        if let Place::Index { base, index, span } = place {
+            self.place_path(base, out)?;
+            out.push(Seg {
+                index: self.expr(index)?,
+                span: *span,
+            });
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self, e: &Expr) -> Res<Ex> {
+        let b = |c: &mut Self, x: &Expr| c.expr(x).map(Box::new);
+        Ok(match &e.node {
+            ExprNode::Const { value } => Ex::Const(const_value(value, e)?),
+            ExprNode::Var { name } => Ex::Var(self.slot(name, e.span)?, e.span),
+            ExprNode::Unary { op, arg } => match op {
+                UnaryOp::Neg => Ex::Neg(b(self, arg)?, e.span),
+                UnaryOp::Not => Ex::Not(b(self, arg)?),
+            },
+            ExprNode::Binary { op, lhs, rhs } => {
+                let (l, r) = (b(self, lhs)?, b(self, rhs)?);
+                let ints = lhs.ty == Some(Type::Int);
+                match binary_kind(*op) {
+                    BinKind::Arith(a) => Ex::Arith(a, l, r, e.span),
+                    BinKind::Cmp(c) if ints => Ex::CmpInt(c, l, r),
+                    BinKind::Cmp(c) => Ex::Cmp(c, l, r),
+                    BinKind::And => Ex::And(l, r),
+                    BinKind::Or => Ex::Or(l, r),
+                }
+            }
+            ExprNode::Index { base, index } => Ex::Index(b(self, base)?, b(self, index)?, e.span),
+            ExprNode::Call { func, args } => {
+                let Some(f) = stdlib::lookup(func) else {
+                    return Err(CompileError {
+                        code: Code::UnknownFunction,
+                        message: format!("the interpreter has no function `{func}`"),
+                        span: e.span,
+                    });
+                };
+                let arity = f.overloads.first().map_or(0, |o| o.params.len());
+                if args.len() != arity {
+                    return internal(
+                        e.span,
+                        format!("{func} takes {arity} arguments, not {}", args.len()),
+                    );
+                }
+                let mut xs = args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Res<Vec<Ex>>>()?;
+                match (xs.pop(), xs.pop(), xs.pop()) {
+                    (Some(a), None, None) => Ex::Call1(f.builtin, Box::new(a), e.span),
+                    (Some(b2), Some(a), None) => Ex::Call2(f.builtin, Box::new([a, b2]), e.span),
+                    (Some(c3), Some(b2), Some(a)) => {
+                        Ex::Call3(f.builtin, Box::new([a, b2, c3]), e.span)
+                    }
+                    _ => return internal(e.span, format!("{func} has no arguments")),
+                }
+            }
+        })
+    }
+}
+
+enum BinKind {
+    Arith(Arith),
+    Cmp(Cmp),
+    And,
+    Or,
+}
+
+fn binary_kind(op: BinaryOp) -> BinKind {
+    match op {
+        BinaryOp::Add => BinKind::Arith(Arith::Add),
+        BinaryOp::Sub => BinKind::Arith(Arith::Sub),
+        BinaryOp::Mul => BinKind::Arith(Arith::Mul),
+        BinaryOp::Div => BinKind::Arith(Arith::Div),
+        BinaryOp::Mod => BinKind::Arith(Arith::Mod),
+        BinaryOp::Eq => BinKind::Cmp(Cmp::Eq),
+        BinaryOp::Ne => BinKind::Cmp(Cmp::Ne),
+        BinaryOp::Lt => BinKind::Cmp(Cmp::Lt),
+        BinaryOp::Le => BinKind::Cmp(Cmp::Le),
+        BinaryOp::Gt => BinKind::Cmp(Cmp::Gt),
+        BinaryOp::Ge => BinKind::Cmp(Cmp::Ge),
+        BinaryOp::And => BinKind::And,
+        BinaryOp::Or => BinKind::Or,
+    }
+}
+
+/// The value of `(const LIT)`, by the type the validator gave it.
+fn const_value(lit: &Literal, e: &Expr) -> Res<Value> {
+    let ty = match (&e.ty, lit) {
+        (Some(t), _) => t.clone(),
+        (None, Literal::Int(_)) => Type::Int,
+        (None, Literal::Bool(_)) => Type::Bool,
+        (None, Literal::Str(_)) => Type::String,
+        (None, _) => {
+            return internal(
+                e.span,
+                format!("(const {lit}) has no type: the interpreter runs validated programs only"),
+            )
+        }
+    };
+    value::from_literal(lit, &ty).or_else(|m| {
+        internal(
+            e.span,
+            format!("(const {lit}) is not a {ty}: at {}{}", m.path, m.message),
+        )
+    })
+}
+
+/// Whether the place and the expression name the same location:
+/// `x` and `(var x)`, `(index x (var i))` and `(index (var x) (var i))`.
+fn place_is_expr(place: &Place, e: &Expr) -> bool {
+    match (place, &e.node) {
+        (Place::Var { name, .. }, ExprNode::Var { name: n }) => name == n,
+        (Place::Index { base, index, .. }, ExprNode::Index { base: b, index: i }) => {
+            place_is_expr(base, b) && same_expr(index, i)
+        }
+        _ => false,
+    }
+}
+
+/// Structural equality of expressions, ignoring spans.
+fn same_expr(a: &Expr, b: &Expr) -> bool {
+    match (&a.node, &b.node) {
+        (ExprNode::Const { value: x }, ExprNode::Const { value: y }) => x == y && a.ty == b.ty,
+        (ExprNode::Var { name: x }, ExprNode::Var { name: y }) => x == y,
+        (ExprNode::Unary { op: o, arg: x }, ExprNode::Unary { op: p, arg: y }) => {
+            o == p && same_expr(x, y)
+        }
+        (
+            ExprNode::Binary {
+                op: o,
+                lhs: l1,
+                rhs: r1,
+            },
+            ExprNode::Binary {
+                op: p,
+                lhs: l2,
+                rhs: r2,
+            },
+        ) => o == p && same_expr(l1, l2) && same_expr(r1, r2),
+        (
+            ExprNode::Index {
+                base: b1,
+                index: i1,
+            },
+            ExprNode::Index {
+                base: b2,
+                index: i2,
+            },
+        ) => same_expr(b1, b2) && same_expr(i1, i2),
+        (ExprNode::Call { func: f, args: x }, ExprNode::Call { func: g, args: y }) => {
+            f == g && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_expr(p, q))
+        }
+        _ => false,
+    }
+}
+
+fn add_read(name: &str, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
+    if let Some(&s) = slots.get(name) {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+}
+
+fn collect_place_reads(place: &Place, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
+    if let Place::Index { base, index, .. } = place {
+        collect_place_reads(base, slots, out);
+        collect_reads(index, slots, out);
+    }
+}
+
+fn collect_reads(e: &Expr, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
+    match &e.node {
+        ExprNode::Const { .. } => {}
+        ExprNode::Var { name } => add_read(name, slots, out),
+        ExprNode::Unary { arg, .. } => collect_reads(arg, slots, out),
+        ExprNode::Binary { lhs, rhs, .. } => {
+            collect_reads(lhs, slots, out);
+            collect_reads(rhs, slots, out);
+        }
+        ExprNode::Index { base, index } => {
+            collect_reads(base, slots, out);
+            collect_reads(index, slots, out);
+        }
+        ExprNode::Call { args, .. } => {
+            for a in args {
+                collect_reads(a, slots, out);
+            }
+        }
+    }
+}

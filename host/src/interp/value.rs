@@ -1,0 +1,405 @@
+//! Runtime values: ints, bools, strings, and arrays and maps shared by
+//! reference count with copy-on-write, so that assigning or passing a
+//! collection is O(1) and never aliases (a write goes through
+//! [`Rc::make_mut`], which copies only when someone else holds the value).
+//!
+//! Also the conversions at the edges: JSON literals to values (checked against
+//! a type), values to literals (for results), and values to the truncated JSON
+//! that diagnostics and traces show.
+
+use isu_plugin_api::{Literal, Type};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+/// A string with its length in Unicode scalar values, so that `LEN` is O(1)
+/// and an all-ASCII string (length equal to its byte length) slices by bytes.
+#[derive(Debug, Clone, Default)]
+pub struct Text {
+    s: String,
+    chars: usize,
+}
+
+impl Text {
+    pub fn new(s: String) -> Text {
+        let chars = s.chars().count();
+        Text { s, chars }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.s
+    }
+
+    /// The length in Unicode scalar values.
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    pub fn is_ascii(&self) -> bool {
+        self.chars == self.s.len()
+    }
+
+    /// Appends `other` in place.
+    pub fn push_text(&mut self, other: &Text) {
+        self.s.push_str(&other.s);
+        self.chars += other.chars;
+    }
+
+    /// The characters `lo..hi` (in scalar values); the caller checked
+    /// `lo <= hi <= chars`.
+    pub fn slice(&self, lo: usize, hi: usize) -> Text {
+        if self.is_ascii() {
+            let s = self.s.get(lo..hi).unwrap_or_default().to_owned();
+            return Text { s, chars: hi - lo };
+        }
+        let s: String = self.s.chars().skip(lo).take(hi - lo).collect();
+        Text { chars: hi - lo, s }
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.s == other.s
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Byte order of UTF-8 is code point order.
+impl Ord for Text {
+    fn cmp(&self, other: &Text) -> Ordering {
+        self.s.cmp(&other.s)
+    }
+}
+
+/// An array value.
+pub type Array = Rc<Vec<Value>>;
+/// A map value: keys are `Int` or `Str` values (one kind per map), kept in
+/// ascending order (ints numerically, strings by code point).
+pub type Map = Rc<BTreeMap<Value, Value>>;
+
+/// One runtime value. Equality and order are structural; the order is only
+/// used between two ints or two strings (comparisons, map keys).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Value {
+    /// The content of a `LOCAL` slot before its first assignment. It never
+    /// leaves a slot: reading it is an `uninitialized_read`.
+    Unset,
+    Int(i64),
+    Bool(bool),
+    Str(Rc<Text>),
+    Array(Array),
+    Map(Map),
+}
+
+impl Value {
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::Str(Rc::new(Text::new(s.into())))
+    }
+
+    pub fn array(items: Vec<Value>) -> Value {
+        Value::Array(Rc::new(items))
+    }
+
+    /// A word for the kind of value, for internal error messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Unset => "no value",
+            Value::Int(_) => "an int",
+            Value::Bool(_) => "a bool",
+            Value::Str(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Map(_) => "a map",
+        }
+    }
+}
+
+/// Why a JSON value does not have the type asked for: where in the value
+/// (`[2]`, `["a"]`, empty at the top) and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub path: String,
+    pub message: String,
+}
+
+/// The value of a JSON literal of type `ty`, or where it does not conform.
+/// A `map<int,V>` is a JSON object whose keys are the canonical decimal text
+/// of an int (`"-3"`, `"0"`, `"42"`: no `+`, no leading zeros, no `-0`).
+pub fn from_literal(lit: &Literal, ty: &Type) -> Result<Value, Mismatch> {
+    let mut path = String::new();
+    convert(lit, ty, &mut path).map_err(|message| Mismatch { path, message })
+}
+
+fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String> {
+    match (ty, lit) {
+        (Type::Int, Literal::Int(i)) => Ok(Value::Int(*i)),
+        (Type::Bool, Literal::Bool(b)) => Ok(Value::Bool(*b)),
+        (Type::String, Literal::Str(s)) => Ok(Value::str(s.as_str())),
+        (Type::Array(elem), Literal::Array(items)) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                let _ = write!(path, "[{i}]");
+                out.push(convert(item, elem, path)?);
+                path.truncate(len);
+            }
+            Ok(Value::array(out))
+        }
+        (Type::Map(key, val), Literal::Object(entries)) => {
+            let mut out = BTreeMap::new();
+            for (k, v) in entries {
+                let len = path.len();
+                let mut quoted = String::new();
+                let _ = isu_plugin_api::literal::write_json_string(&mut quoted, k);
+                let _ = write!(path, "[{quoted}]");
+                let key = match **key {
+                    Type::Int => Value::Int(parse_int_key(k).ok_or_else(|| {
+                        format!("the key {quoted} is not the decimal text of an int (map<{key},{val}> has int keys)")
+                    })?),
+                    Type::String => Value::str(k.as_str()),
+                    _ => return Err(format!("map<{key},{val}> cannot hold values: its key type is neither int nor string")),
+                };
+                out.insert(key, convert(v, val, path)?);
+                path.truncate(len);
+            }
+            Ok(Value::Map(Rc::new(out)))
+        }
+        _ => Err(format!(
+            "expected {}, found {}",
+            type_words(ty),
+            lit.kind_name()
+        )),
+    }
+}
+
+/// `int`, `an array (int[])`: how a message names what a type wants.
+fn type_words(ty: &Type) -> String {
+    match ty {
+        Type::Int => "an int".to_owned(),
+        Type::Bool => "a bool".to_owned(),
+        Type::String => "a string".to_owned(),
+        Type::Array(_) => format!("an array ({ty})"),
+        Type::Map(..) => format!("an object ({ty})"),
+    }
+}
+
+/// The int of a map key's canonical decimal text, if it is one.
+pub fn parse_int_key(k: &str) -> Option<i64> {
+    let digits = k.strip_prefix('-').unwrap_or(k);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && k != "-0";
+    if canonical {
+        k.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// The literal of a value, or `None` when it would hold more than `budget`
+/// nodes in all (a value built by sharing, such as `REPEAT` of a big array,
+/// can be far larger written out than in memory).
+pub fn to_literal(v: &Value, budget: &mut usize) -> Option<Literal> {
+    *budget = budget.checked_sub(1)?;
+    Some(match v {
+        Value::Unset => return None,
+        Value::Int(i) => Literal::Int(*i),
+        Value::Bool(b) => Literal::Bool(*b),
+        Value::Str(s) => Literal::Str(s.as_str().to_owned()),
+        Value::Array(items) => Literal::Array(
+            items
+                .iter()
+                .map(|x| to_literal(x, budget))
+                .collect::<Option<_>>()?,
+        ),
+        Value::Map(entries) => Literal::Object(
+            entries
+                .iter()
+                .map(|(k, x)| Some((key_text(k), to_literal(x, budget)?)))
+                .collect::<Option<_>>()?,
+        ),
+    })
+}
+
+/// A map key as a JSON object key: ints in decimal, strings as they are.
+pub fn key_text(k: &Value) -> String {
+    match k {
+        Value::Int(i) => i.to_string(),
+        Value::Str(s) => s.as_str().to_owned(),
+        other => other.kind_name().to_owned(),
+    }
+}
+
+/// How many elements (or entries) of an array (or map) a shown value keeps.
+pub const SHOW_ITEMS: usize = 10;
+/// How many characters of a string a shown value keeps.
+pub const SHOW_CHARS: usize = 80;
+
+/// Writes the JSON of a value for people and traces, truncated: an array
+/// keeps its first [`SHOW_ITEMS`] elements and then a string `"… N more"`;
+/// a map keeps its first [`SHOW_ITEMS`] entries (in key order) and then the
+/// key `"… N more"` with the value `"…"`; a string keeps its first
+/// [`SHOW_CHARS`] characters and ends in `"… N more chars"`.
+/// An unassigned variable shows as `null`, which no Isu value is.
+pub fn write_shown(v: &Value, out: &mut String) {
+    match v {
+        Value::Unset => out.push_str("null"),
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Bool(b) => {
+            let _ = write!(out, "{b}");
+        }
+        Value::Str(s) => write_shown_str(s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, x) in items.iter().take(SHOW_ITEMS).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_shown(x, out);
+            }
+            if items.len() > SHOW_ITEMS {
+                let _ = write!(out, ",\"… {} more\"", items.len() - SHOW_ITEMS);
+            }
+            out.push(']');
+        }
+        Value::Map(entries) => {
+            out.push('{');
+            for (i, (k, x)) in entries.iter().take(SHOW_ITEMS).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = isu_plugin_api::literal::write_json_string(out, &key_text(k));
+                out.push(':');
+                write_shown(x, out);
+            }
+            if entries.len() > SHOW_ITEMS {
+                let _ = write!(out, ",\"… {} more\":\"…\"", entries.len() - SHOW_ITEMS);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_shown_str(s: &Text, out: &mut String) {
+    if s.chars() <= SHOW_CHARS {
+        let _ = isu_plugin_api::literal::write_json_string(out, s.as_str());
+    } else {
+        let head: String = s.as_str().chars().take(SHOW_CHARS).collect();
+        let more = format!("{head}… {} more chars", s.chars() - SHOW_CHARS);
+        let _ = isu_plugin_api::literal::write_json_string(out, &more);
+    }
+}
+
+/// The shown (truncated) JSON of a value as a `serde_json::Value`, for
+/// diagnostics. (JSON objects there print their keys in string order.)
+pub fn shown_json(v: &Value) -> serde_json::Value {
+    let mut s = String::new();
+    write_shown(v, &mut s);
+    serde_json::from_str(&s).unwrap_or(serde_json::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(s: &str) -> Literal {
+        serde_json::from_str(s).unwrap_or(Literal::Bool(false))
+    }
+
+    fn shown(v: &Value) -> String {
+        let mut s = String::new();
+        write_shown(v, &mut s);
+        s
+    }
+
+    #[test]
+    fn literals_convert_by_type_and_back() {
+        let ty = Type::map(Type::Int, Type::array(Type::String));
+        let v = from_literal(&lit(r#"{"10": ["a"], "-2": [], "3": ["b", "c"]}"#), &ty);
+        let v = v.unwrap_or(Value::Unset);
+        let Value::Map(m) = &v else {
+            panic!("not a map: {v:?}")
+        };
+        let keys: Vec<&Value> = m.keys().collect();
+        assert_eq!(keys, [&Value::Int(-2), &Value::Int(3), &Value::Int(10)]);
+        let back = to_literal(&v, &mut 100);
+        assert_eq!(
+            back,
+            Some(lit(r#"{"-2": [], "10": ["a"], "3": ["b", "c"]}"#))
+        );
+    }
+
+    #[test]
+    fn mismatches_say_where() {
+        let ty = Type::array(Type::map(Type::String, Type::Int));
+        let err = from_literal(&lit(r#"[{"a": 1}, {"b": true}]"#), &ty);
+        assert_eq!(
+            err,
+            Err(Mismatch {
+                path: r#"[1]["b"]"#.into(),
+                message: "expected an int, found a boolean".into()
+            })
+        );
+        let ty = Type::map(Type::Int, Type::Int);
+        for bad in ["01", "+1", "-0", "", "x", "99999999999999999999"] {
+            let json = format!(r#"{{"{bad}": 1}}"#);
+            let err = from_literal(&lit(&json), &ty).err().map(|m| m.message);
+            assert!(
+                err.is_some_and(|m| m.contains("not the decimal text")),
+                "{bad}"
+            );
+        }
+        let err = from_literal(&lit("[1]"), &Type::Int)
+            .err()
+            .map(|m| m.message);
+        assert_eq!(err.as_deref(), Some("expected an int, found an array"));
+    }
+
+    #[test]
+    fn to_literal_stops_at_the_budget() {
+        let inner = Value::array(vec![Value::Int(1); 10]);
+        let outer = Value::array(vec![inner; 10]);
+        assert!(to_literal(&outer, &mut 111).is_some());
+        assert!(to_literal(&outer, &mut 110).is_none());
+    }
+
+    #[test]
+    fn shown_values_are_truncated() {
+        let v = Value::array((0..12).map(Value::Int).collect());
+        assert_eq!(shown(&v), r#"[0,1,2,3,4,5,6,7,8,9,"… 2 more"]"#);
+        let long = Value::str("é".repeat(SHOW_CHARS + 3));
+        assert!(shown(&long).ends_with("é… 3 more chars\""));
+        let m: BTreeMap<Value, Value> = (0..11)
+            .map(|i| (Value::Int(i), Value::Bool(true)))
+            .collect();
+        let s = shown(&Value::Map(Rc::new(m)));
+        assert!(s.starts_with(r#"{"0":true,"1":true,"2":true"#), "{s}");
+        assert!(s.ends_with(r#""9":true,"… 1 more":"…"}"#), "{s}");
+        assert_eq!(shown(&Value::Unset), "null");
+        assert_eq!(shown_json(&Value::str("a\"b")), serde_json::json!("a\"b"));
+    }
+
+    #[test]
+    fn text_slices_by_scalar_values() {
+        let t = Text::new("añb日".into());
+        assert_eq!(t.chars(), 4);
+        assert!(!t.is_ascii());
+        assert_eq!(t.slice(1, 3).as_str(), "ñb");
+        assert_eq!(t.slice(1, 3).chars(), 2);
+        let a = Text::new("hello".into());
+        assert_eq!(a.slice(1, 4).as_str(), "ell");
+        let mut x = Text::new("ab".into());
+        x.push_text(&t);
+        assert_eq!((x.as_str(), x.chars()), ("abañb日", 6));
+    }
+}
