@@ -18,7 +18,10 @@ fn interpreted(p: &isu_plugin_api::Program, args: &serde_json::Value, opts: &Run
         Err(d) => format!(
             "error {} at {}",
             d.code.as_str(),
-            d.step.as_ref().map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+            d.step
+                .as_ref()
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "-".into())
         ),
     }
 }
@@ -26,7 +29,10 @@ fn interpreted(p: &isu_plugin_api::Program, args: &serde_json::Value, opts: &Run
 #[test]
 fn every_conformance_case_agrees_with_the_interpreter() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "isu"));
     files.sort();
     assert!(!files.is_empty(), "no cases in {dir}");
@@ -72,5 +78,10 @@ fn every_conformance_case_agrees_with_the_interpreter() {
         runs_total - failures.len(),
         files.len()
     );
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

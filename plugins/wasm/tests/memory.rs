@@ -32,7 +32,11 @@ fn loaded(text: &str) -> Loaded {
 fn many_calls_from_one_host_do_not_grow_memory() {
     let text = churn();
     let mut inst = loaded(&text);
-    let args = encode_args(&inst.meta.clone(), &lit(r#"{"n": 3, "words": ["a", "bb", "a"]}"#)).unwrap();
+    let args = encode_args(
+        &inst.meta.clone(),
+        &lit(r#"{"n": 3, "words": ["a", "bb", "a"]}"#),
+    )
+    .unwrap();
     let limits = LIMITS;
     let mut after_warm_up = 0;
     for k in 0..100_000 {
@@ -50,10 +54,18 @@ fn many_calls_from_one_host_do_not_grow_memory() {
 fn one_long_call_reuses_freed_blocks() {
     let text = churn();
     let mut inst = loaded(&text);
-    let small = encode_args(&inst.meta.clone(), &lit(r#"{"n": 1000, "words": ["a", "bb", "ccc"]}"#)).unwrap();
+    let small = encode_args(
+        &inst.meta.clone(),
+        &lit(r#"{"n": 1000, "words": ["a", "bb", "ccc"]}"#),
+    )
+    .unwrap();
     inst.call(&small, &LIMITS).unwrap();
     let pages = inst.pages();
-    let big = encode_args(&inst.meta.clone(), &lit(r#"{"n": 200000, "words": ["a", "bb", "ccc"]}"#)).unwrap();
+    let big = encode_args(
+        &inst.meta.clone(),
+        &lit(r#"{"n": 200000, "words": ["a", "bb", "ccc"]}"#),
+    )
+    .unwrap();
     let r = inst.call(&big, &LIMITS).unwrap();
     assert_eq!(r.to_string(), "400003");
     assert_eq!(inst.pages(), pages, "200k rounds of garbage grew memory");
@@ -61,17 +73,31 @@ fn one_long_call_reuses_freed_blocks() {
 
 #[test]
 fn errors_leave_the_instance_usable() {
-    let text = func("xs: int[], i: int", "int", "", "    RETURN:\n      EXPR: (index (var xs) (var i))\n");
+    let text = func(
+        "xs: int[], i: int",
+        "int",
+        "",
+        "    RETURN:\n      EXPR: (index (var xs) (var i))\n",
+    );
     let mut inst = loaded(&text);
     let meta = inst.meta.clone();
     let bad = encode_args(&meta, &lit(r#"{"xs": [1, 2], "i": 5}"#)).unwrap();
     let good = encode_args(&meta, &lit(r#"{"xs": [1, 2], "i": 1}"#)).unwrap();
     for _ in 0..1000 {
         let e = inst.call(&bad, &LIMITS).unwrap_err();
-        assert_eq!((e.code.as_str(), e.step.as_deref()), ("index_out_of_range", Some("S1")));
+        assert_eq!(
+            (e.code.as_str(), e.step.as_deref()),
+            ("index_out_of_range", Some("S1"))
+        );
         assert_eq!(inst.call(&good, &LIMITS).unwrap().to_string(), "2");
     }
-    let small = ExecLimits { max_steps: 0, max_size: 10 };
+    let small = ExecLimits {
+        max_steps: 0,
+        max_size: 10,
+    };
     let e = inst.call(&good, &small).unwrap_err();
-    assert_eq!((e.code.as_str(), e.step.as_deref()), ("step_limit", Some("S1")));
+    assert_eq!(
+        (e.code.as_str(), e.step.as_deref()),
+        ("step_limit", Some("S1"))
+    );
 }

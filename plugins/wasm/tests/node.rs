@@ -98,7 +98,10 @@ fn agree(text: &str, args: &[&str], tag: &str) {
     assert_eq!(lines.first().map(String::as_str), Some("valid true"));
     for (a, got) in args.iter().zip(&lines[1..]) {
         let want = run(text, a);
-        let same = match (serde_json::from_str::<Literal>(got), serde_json::from_str::<Literal>(&want)) {
+        let same = match (
+            serde_json::from_str::<Literal>(got),
+            serde_json::from_str::<Literal>(&want),
+        ) {
             (Ok(x), Ok(y)) => x == y,
             _ => got == &want,
         };
@@ -198,16 +201,26 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
                 Err(d) => format!(
                     "error {} at {}",
                     d.code.as_str(),
-                    d.step.as_ref().map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+                    d.step
+                        .as_ref()
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|| "-".into())
                 ),
             };
             // JavaScript orders an object's integer-like keys its own way:
             // compare values, not key order.
-            let same = match (serde_json::from_str::<Literal>(got), serde_json::from_str::<Literal>(&want)) {
+            let same = match (
+                serde_json::from_str::<Literal>(got),
+                serde_json::from_str::<Literal>(&want),
+            ) {
                 (Ok(a), Ok(b)) => a == b,
                 _ => got == &want,
             };
-            assert!(same, "{name} line {}: node gave {got}, the interpreter {want}", r.line);
+            assert!(
+                same,
+                "{name} line {}: node gave {got}, the interpreter {want}",
+                r.line
+            );
         }
     }
 }

@@ -36,11 +36,17 @@ fn a_trap_points_at_its_step_through_the_source_map() {
     let module = runner.module(&c.wasm).unwrap();
     let mut store = Store::new(runner.engine(), ());
     let instance = Instance::new(&mut store, &module, &[]).unwrap();
-    let alloc = instance.get_typed_func::<i32, i32>(&mut store, "isu_alloc").unwrap();
-    let run = instance.get_typed_func::<i32, i32>(&mut store, "isu_run").unwrap();
+    let alloc = instance
+        .get_typed_func::<i32, i32>(&mut store, "isu_alloc")
+        .unwrap();
+    let run = instance
+        .get_typed_func::<i32, i32>(&mut store, "isu_run")
+        .unwrap();
     let memory = instance.get_memory(&mut store, "memory").unwrap();
     let at = alloc.call(&mut store, 8).unwrap();
-    memory.write(&mut store, at as usize, &200i64.to_le_bytes()).unwrap();
+    memory
+        .write(&mut store, at as usize, &200i64.to_le_bytes())
+        .unwrap();
     let err = run.call(&mut store, at).unwrap_err();
     let trace = err.downcast_ref::<WasmBacktrace>().expect("a backtrace");
     let frame = trace
@@ -51,8 +57,13 @@ fn a_trap_points_at_its_step_through_the_source_map() {
     let offset = frame.module_offset().expect("an offset") as u32;
     let step = map.step_at(offset).expect("a step at the offset");
     assert_eq!(meta.steps[step as usize].id, "S2_1_1");
-    let code = instance.get_typed_func::<(), i32>(&mut store, "isu_error_code").unwrap();
-    assert_eq!(meta.errors[&code.call(&mut store, ()).unwrap().to_string()], "int_overflow");
+    let code = instance
+        .get_typed_func::<(), i32>(&mut store, "isu_error_code")
+        .unwrap();
+    assert_eq!(
+        meta.errors[&code.call(&mut store, ()).unwrap().to_string()],
+        "int_overflow"
+    );
 }
 
 #[test]
