@@ -101,7 +101,7 @@ impl Gen {
     fn int_expr(&mut self, depth: usize) -> Expr {
         if depth == 0 || self.rng.chance(25) {
             return if self.rng.chance(55) {
-                var(*self.rng.pick(INTS))
+                var(self.rng.pick(INTS))
             } else {
                 int(*self.rng.pick(EDGES))
             };
@@ -128,14 +128,14 @@ impl Gen {
                 op: UnaryOp::Neg,
                 arg: Box::new(self.int_expr(d)),
             }),
-            6 => call(*self.rng.pick(&["ABS"]), vec![self.int_expr(d)]),
+            6 => call(self.rng.pick(&["ABS"]), vec![self.int_expr(d)]),
             7 => {
                 let f = *self.rng.pick(&["MIN", "MAX"]);
                 call(f, vec![self.int_expr(d), self.int_expr(d)])
             }
-            8 => call("LEN", vec![var(*self.rng.pick(&["xs", "ys"]))]),
+            8 => call("LEN", vec![var(self.rng.pick(&["xs", "ys"]))]),
             9 | 10 => expr(ExprNode::Index {
-                base: Box::new(var(*self.rng.pick(&["xs", "ys"]))),
+                base: Box::new(var(self.rng.pick(&["xs", "ys"]))),
                 index: Box::new(match self.rng.below(4) {
                     0 | 1 => var("i"),
                     2 => int(self.rng.below(3) as i64),
