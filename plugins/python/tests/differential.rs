@@ -35,6 +35,10 @@ impl Rng {
         &items[self.below(items.len())]
     }
 
+    fn name(&mut self, from: &[&'static str]) -> &'static str {
+        from[self.below(from.len())]
+    }
+
     fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
@@ -101,7 +105,7 @@ impl Gen {
     fn int_expr(&mut self, depth: usize) -> Expr {
         if depth == 0 || self.rng.chance(25) {
             return if self.rng.chance(55) {
-                var(self.rng.pick(INTS))
+                var(self.rng.name(INTS))
             } else {
                 int(*self.rng.pick(EDGES))
             };
@@ -128,14 +132,14 @@ impl Gen {
                 op: UnaryOp::Neg,
                 arg: Box::new(self.int_expr(d)),
             }),
-            6 => call(self.rng.pick(&["ABS"]), vec![self.int_expr(d)]),
+            6 => call(self.rng.name(&["ABS"]), vec![self.int_expr(d)]),
             7 => {
-                let f = *self.rng.pick(&["MIN", "MAX"]);
+                let f = self.rng.name(&["MIN", "MAX"]);
                 call(f, vec![self.int_expr(d), self.int_expr(d)])
             }
-            8 => call("LEN", vec![var(self.rng.pick(&["xs", "ys"]))]),
+            8 => call("LEN", vec![var(self.rng.name(&["xs", "ys"]))]),
             9 | 10 => expr(ExprNode::Index {
-                base: Box::new(var(self.rng.pick(&["xs", "ys"]))),
+                base: Box::new(var(self.rng.name(&["xs", "ys"]))),
                 index: Box::new(match self.rng.below(4) {
                     0 | 1 => var("i"),
                     2 => int(self.rng.below(3) as i64),
@@ -175,7 +179,7 @@ impl Gen {
         match self.rng.below(if depth == 0 { 4 } else { 7 }) {
             0 | 1 => Node::Assign {
                 target: Place::Var {
-                    name: (*self.rng.pick(&["t", "u", "c"])).into(),
+                    name: (self.rng.name(&["t", "u", "c"])).into(),
                     span: sp(),
                 },
                 expr: self.int_expr(3),
@@ -190,7 +194,7 @@ impl Gen {
             3 => Node::Assign {
                 target: Place::Index {
                     base: Box::new(Place::Var {
-                        name: (*self.rng.pick(&["xs", "ys"])).into(),
+                        name: (self.rng.name(&["xs", "ys"])).into(),
                         span: sp(),
                     }),
                     index: self.int_expr(2),
