@@ -6,11 +6,13 @@
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form.
 
 mod build;
+mod conformance;
 mod front;
 mod output;
 mod patch;
 pub mod plugins;
 mod run;
+mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -87,10 +89,13 @@ pub enum Command {
         #[arg(long, default_value = "{}")]
         args: String,
         /// Write one JSON event per executed step to this file (JSONL).
-        #[arg(long, value_name = "OUT.jsonl")]
+        #[arg(long, value_name = "OUT.jsonl", conflicts_with = "target")]
         trace: Option<PathBuf>,
         #[command(flatten)]
         limits: run::Limits,
+        /// Run through the backend plugin of this target instead of the interpreter.
+        #[arg(long, short)]
+        target: Option<String>,
     },
     /// Run the IO examples; report each one that does not hold as a TestFail.
     Test {
@@ -98,6 +103,9 @@ pub enum Command {
         common: Common,
         #[command(flatten)]
         limits: run::Limits,
+        /// Run through the backend plugin of this target instead of the interpreter.
+        #[arg(long, short)]
+        target: Option<String>,
     },
     /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
     Patch {
@@ -113,6 +121,12 @@ pub enum Command {
     Build(build::Args),
     /// List the plugins of the manifest, loaded and checked.
     Plugins(plugins::Args),
+    /// Run the conformance suite on the interpreter and on backend plugins.
+    Conformance(conformance::Args),
+}
+
+fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
+    run::On { target, manifest }
 }
 
 /// Runs the CLI with the process's arguments and returns the exit code.
@@ -144,8 +158,19 @@ pub fn run(cli: Cli) -> i32 {
             args,
             trace,
             limits,
-        } => run::run(&common, &args, trace.as_ref(), &limits),
-        Command::Test { common, limits } => run::test(&common, &limits),
+            target,
+        } => run::run(
+            &common,
+            &args,
+            trace.as_ref(),
+            &limits,
+            &on(target, cli.plugins),
+        ),
+        Command::Test {
+            common,
+            limits,
+            target,
+        } => run::test(&common, &limits, &on(target, cli.plugins)),
         Command::Patch {
             common,
             patch,
@@ -153,6 +178,7 @@ pub fn run(cli: Cli) -> i32 {
         } => patch::patch(&common, &patch, write),
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
+        Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -4,6 +4,7 @@
 //! same table is filled from pack plugins by `Registry::load`
 //! (`tests/plugins.rs`).
 
+use isu_host::interp::{self, RunOptions};
 use isu_host::plugins::PackFunctions;
 use isu_host::{pipeline, Source};
 use isu_plugin_api::{Literal, Pack, PackFunction, PackInfo, PluginDiagnostic};
@@ -17,15 +18,25 @@ impl Pack for Text {
         PackInfo {
             namespace: "text".into(),
             version: "0.1.0".into(),
-            functions: vec![PackFunction {
-                name: "COUNT".into(),
-                signature: "(string, string) -> int".into(),
-                doc: "How often the second string occurs in the first.".into(),
-            }],
+            functions: vec![
+                PackFunction {
+                    name: "COUNT".into(),
+                    signature: "(string, string) -> int".into(),
+                    doc: "How often the second string occurs in the first.".into(),
+                },
+                PackFunction {
+                    name: "BROKEN".into(),
+                    signature: "(string) -> int".into(),
+                    doc: "Answers a string where it declares an int.".into(),
+                },
+            ],
         }
     }
 
-    fn call(&self, _: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+        if function == "BROKEN" {
+            return Ok(Literal::Str("seven".into()));
+        }
         match args {
             [Literal::Str(hay), Literal::Str(needle)] if !needle.is_empty() => {
                 Ok(Literal::Int(hay.matches(needle.as_str()).count() as i64))
@@ -123,5 +134,80 @@ fn the_table_calls_the_pack() {
     assert_eq!(
         p.get("text.COUNT").map(|f| f.lower("python")),
         Some(Ok(None))
+    );
+}
+
+#[test]
+fn the_interpreter_calls_pack_functions_and_names_the_calling_step() {
+    let p = packs();
+    let text = program("int", "(call text.COUNT (var s) (const \"an\"))");
+    let fe = pipeline::check_with(&Source::new("t.isu", &text), &p);
+    let Some(prog) = fe.valid_program() else {
+        panic!("{:?}", fe.diags);
+    };
+    let run = |s: &str, packs: &PackFunctions| {
+        interp::run_with(
+            prog,
+            &serde_json::json!({ "s": s }),
+            &RunOptions::default(),
+            None,
+            packs,
+        )
+        .map_err(|d| (d.code.as_str().to_owned(), d.step.map(|s| s.to_string())))
+    };
+    assert_eq!(run("banana", &p), Ok(Literal::Int(2)));
+    let text = program("int", "(call text.COUNT (var s) (var s))");
+    let fe = pipeline::check_with(&Source::new("t.isu", &text), &p);
+    let Some(empty) = fe.valid_program() else {
+        panic!("{:?}", fe.diags);
+    };
+    let err = interp::run_with(
+        empty,
+        &serde_json::json!({"s": ""}),
+        &RunOptions::default(),
+        None,
+        &p,
+    );
+    let err = err.map_err(|d| (d.code.as_str().to_owned(), d.step.map(|s| s.to_string())));
+    assert_eq!(err, Err(("invalid_argument".into(), Some("S1".into()))));
+    let without = interp::run(
+        prog,
+        &serde_json::json!({"s": "x"}),
+        &RunOptions::default(),
+        None,
+    );
+    assert_eq!(
+        without.map_err(|d| d.code.as_str()),
+        Err("unknown_function")
+    );
+}
+
+#[test]
+fn a_pack_answering_the_wrong_type_is_a_pack_failure() {
+    let p = packs();
+    let text = program("int", "(call text.BROKEN (var s))");
+    let fe = pipeline::check_with(&Source::new("t.isu", &text), &p);
+    let Some(prog) = fe.valid_program() else {
+        panic!("{:?}", fe.diags);
+    };
+    let err = interp::run_with(
+        prog,
+        &serde_json::json!({"s": "x"}),
+        &RunOptions::default(),
+        None,
+        &p,
+    );
+    let Err(d) = err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(
+        (d.code.as_str(), d.step.map(|s| s.to_string())),
+        ("pack_failed", Some("S1".into()))
+    );
+    assert!(
+        d.message
+            .contains("text.BROKEN returned \"seven\", which is not of type int"),
+        "{}",
+        d.message
     );
 }
