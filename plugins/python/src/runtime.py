@@ -278,7 +278,8 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
     elif isinstance(e, ZeroDivisionError):
         err = IsuError("division_by_zero", "division by zero")
     elif isinstance(e, UnboundLocalError):
-        err = IsuError("uninitialized_read", f"`{_NAMES.get(e.name, e.name)}` is read before any assignment to it")
+        name = getattr(e, "name", None) or "a LOCAL"  # (NameError.name is Python 3.10+)
+        err = IsuError("uninitialized_read", f"`{_NAMES.get(name, name)}` is read before any assignment to it")
     else:
         return e
     tb = e.__traceback__
