@@ -26,7 +26,6 @@ use abi::{EXPORT_ALLOC, EXPORT_ERROR_CODE, EXPORT_ERROR_STEP, EXPORT_RESET, EXPO
 use abi::{EXPORT_RUN, EXPORT_SET_LIMITS, SECTION_META};
 use isu_plugin_api::{
     Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
-    Type,
 };
 use module::{g, ModuleBuilder, Rt};
 use std::sync::OnceLock;
@@ -203,9 +202,6 @@ impl Backend for WasmBackend {
         self.runner()?.execute(&wasm.bytes, args, limits)
     }
 }
-
-#[allow(dead_code)]
-fn _type_is_used(_: Type) {}
 
 // The plugin library's root module (spec/plugin-abi.md): the host loads this
 // backend through `isu-plugins.toml`.

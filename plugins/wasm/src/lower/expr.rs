@@ -5,7 +5,7 @@
 
 use super::{bug, ty_of, Lowering, Own, Res};
 use crate::abi::ErrorCode;
-use crate::layout::{elem, is_heap, key_value, CHARS, DATA, ENTRY_VALUE, LEN};
+use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Type, UnaryOp};
@@ -607,6 +607,3 @@ impl Lowering<'_> {
         }
     }
 }
-
-#[allow(dead_code)]
-const _ENTRY_VALUE: u64 = ENTRY_VALUE;

@@ -10,7 +10,7 @@ use super::stmt::{update_of, Update};
 use super::{ty_of, Lowering, Own, Res};
 use crate::abi::ErrorCode;
 use crate::asm::Local;
-use crate::layout::{elem, is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN, RC};
+use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN, RC};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val, store_val};
 use isu_plugin_api::{Expr, Place, Type};
@@ -260,7 +260,6 @@ impl Lowering<'_> {
                 runtime::emit_drop(self.mb, &mut self.a, &kt);
             }
         }
-        let _ = elem;
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 //! Statements: SEQ, ASSIGN, IF, LOOP (range, each, while) and RETURN, with
 //! the fuel they spend and the code range each step covers.
 
-use super::{bug, ty_of, Lowering, Own, Res, StepRange};
+use super::{bug, ty_of, Lowering, Res, StepRange};
 use crate::abi::ErrorCode;
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
@@ -182,7 +182,7 @@ impl Lowering<'_> {
     pub fn apply_update(
         &mut self,
         op: Update,
-        ty: &crate::Type,
+        ty: &isu_plugin_api::Type,
         rest: &[Expr],
         step: i32,
     ) -> Res<()> {
@@ -211,7 +211,7 @@ impl Lowering<'_> {
                 let own = self.expr(b, step)?;
                 let held = self.hold(own, ty);
                 let f = match ty {
-                    crate::Type::String => self.mb.rt(Rt::ConcatStr),
+                    isu_plugin_api::Type::String => self.mb.rt(Rt::ConcatStr),
                     _ => self.mb.rt(Rt::ConcatArr(ty.clone())),
                 };
                 self.a.i32(step).i().call(f);
@@ -421,7 +421,6 @@ impl Lowering<'_> {
         self.a.end();
         self.a.get(xs);
         runtime::emit_drop(self.mb, &mut self.a, &seq_ty);
-        let _ = Own::Owned;
         Ok(())
     }
 }

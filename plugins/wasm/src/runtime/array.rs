@@ -4,7 +4,7 @@
 
 use super::alloc::usable;
 use super::rc::emit_drop;
-use super::{check_size, elem_addr, for_range_mb, load32, load_val, raise_if, store32, store_val};
+use super::{check_size, elem_addr, for_range_mb, load32, raise_if, store32, store_val};
 use super::{StepArg, I32};
 use crate::abi::ErrorCode;
 use crate::asm::Asm;
@@ -245,5 +245,4 @@ pub fn repeat(mb: &mut ModuleBuilder, a: &mut Asm, ety: &Type) {
         a.end();
     }
     a.get(q);
-    let _ = load_val;
 }
