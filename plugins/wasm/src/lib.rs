@@ -1,1 +1,208 @@
-//! The WebAssembly backend: IIR to a core Wasm module.
+//! The WebAssembly backend: canonical, validated IIR to a core Wasm module
+//! with no imports (written with wasm-encoder), and a runner for it
+//! (wasmtime) behind [`isu_plugin_api::Backend`].
+//!
+//! One file per concern: [`lower`] turns the program into the entry
+//! function (statements, expressions, element stores, constants),
+//! [`runtime`] generates the functions it calls (allocator, reference
+//! counting, strings, arrays, maps, numbers, the value codec), [`module`]
+//! assembles the module, [`abi`] and [`meta`] are its interface,
+//! [`srcmap`] maps code back to steps, [`exec`] runs it, [`js`] writes the
+//! JavaScript loader. `spec/wasm-abi.md` documents what a host sees.
+
+pub mod abi;
+mod asm;
+pub mod exec;
+pub mod js;
+mod layout;
+mod lower;
+pub mod meta;
+mod module;
+mod runtime;
+pub mod srcmap;
+pub mod values;
+
+use abi::{EXPORT_ALLOC, EXPORT_ERROR_CODE, EXPORT_ERROR_STEP, EXPORT_RESET, EXPORT_RESULT_LEN};
+use abi::{EXPORT_RUN, EXPORT_SET_LIMITS, SECTION_META};
+use isu_plugin_api::{
+    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Type,
+};
+use module::{g, ModuleBuilder, Rt};
+use std::sync::OnceLock;
+use wasm_encoder::{ExportKind, ValType};
+
+/// The fuel of a call when the host sets none (`isu_set_limits`).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+/// The size limit of a call when the host sets none.
+pub const DEFAULT_MAX_SIZE: u64 = 10_000_000;
+
+/// How fuel is counted, as the reference interpreter counts it.
+pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: true };
+
+/// The backend.
+#[derive(Debug, Default)]
+pub struct WasmBackend {
+    runner: OnceLock<Result<exec::Runner, PluginDiagnostic>>,
+}
+
+impl WasmBackend {
+    pub fn new() -> WasmBackend {
+        WasmBackend::default()
+    }
+
+    /// The wasmtime runner, made on first use.
+    pub fn runner(&self) -> Result<&exec::Runner, PluginDiagnostic> {
+        self.runner
+            .get_or_init(exec::Runner::new)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// A compiled module: its bytes, and what the source map covers.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub wasm: Vec<u8>,
+    pub meta: meta::Meta,
+}
+
+/// Compiles a canonical, validated program to a Wasm module.
+pub fn compile_module(program: &Program) -> Result<Compiled, PluginDiagnostic> {
+    let mut mb = ModuleBuilder::new();
+    let run = mb.declare(EXPORT_RUN, &[ValType::I32], &[ValType::I32]);
+    let lowered = lower::lower_program(&mut mb, run, program, FUEL).map_err(|e| {
+        PluginDiagnostic::backend("internal_error", e.message)
+            .with_hint("the program must be canonical and validated before compiling")
+    })?;
+    mb.export(EXPORT_RUN, ExportKind::Func, run);
+    let reset = mb.rt(Rt::Reset);
+    mb.export(EXPORT_RESET, ExportKind::Func, reset);
+    let alloc = mb.rt(Rt::Alloc);
+    mb.export(EXPORT_ALLOC, ExportKind::Func, alloc);
+    let set_limits = mb.declare(EXPORT_SET_LIMITS, &[ValType::I64, ValType::I64], &[]);
+    let mut a = asm::Asm::new(&[ValType::I64, ValType::I64]);
+    a.get(a.param(0)).i().global_set(g::MAX_STEPS);
+    a.get(a.param(1)).i().global_set(g::MAX_SIZE);
+    mb.define(set_limits, a.finish());
+    mb.export(EXPORT_SET_LIMITS, ExportKind::Func, set_limits);
+    for (name, global) in [
+        (EXPORT_RESULT_LEN, g::RESULT_LEN),
+        (EXPORT_ERROR_CODE, g::ERR_CODE),
+        (EXPORT_ERROR_STEP, g::ERR_STEP),
+    ] {
+        let f = mb.declare(name, &[], &[ValType::I32]);
+        let mut a = asm::Asm::new(&[]);
+        a.i().global_get(global);
+        mb.define(f, a.finish());
+        mb.export(name, ExportKind::Func, f);
+    }
+    let meta = meta::Meta::of(program);
+    mb.custom(SECTION_META, meta.to_json());
+    let wasm = srcmap::append(mb.finish(), run, &lowered.ranges);
+    Ok(Compiled { wasm, meta })
+}
+
+/// Checks a module the way engines will: wasmparser's validator with the
+/// default features.
+pub fn validate(wasm: &[u8]) -> Result<(), String> {
+    wasmparser::Validator::new()
+        .validate_all(wasm)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+impl Backend for WasmBackend {
+    fn info(&self) -> BackendInfo {
+        BackendInfo {
+            name: "wasm".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            targets: vec!["wasm".into()],
+            emits: vec!["wasm".into(), "js".into()],
+            lacks: Vec::new(),
+        }
+    }
+
+    fn compile(
+        &self,
+        program: &Program,
+        options: &CompileOptions,
+    ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+        if !options.target.is_empty() && options.target != "wasm" {
+            return Err(vec![PluginDiagnostic::backend(
+                "unknown_target",
+                format!(
+                    "the wasm backend builds the target `wasm`, not `{}`",
+                    options.target
+                ),
+            )]);
+        }
+        let mut want_js = false;
+        for kind in &options.emit {
+            match kind.as_str() {
+                "wasm" => {}
+                "js" => want_js = true,
+                other => {
+                    return Err(vec![PluginDiagnostic::backend(
+                        "unsupported_emit",
+                        format!("the wasm backend emits `wasm` and `js`, not `{other}`"),
+                    )])
+                }
+            }
+        }
+        let packs: Vec<String> = isu_plugin_api::features::used_by(program)
+            .into_iter()
+            .filter_map(|f| {
+                f.strip_prefix("call:")
+                    .filter(|n| n.contains('.'))
+                    .map(str::to_owned)
+            })
+            .collect();
+        if !packs.is_empty() {
+            return Err(vec![PluginDiagnostic::backend(
+                "unsupported_feature",
+                format!(
+                    "the wasm backend cannot call pack functions ({}): packs have no wasm lowering",
+                    packs.join(", ")
+                ),
+            )]);
+        }
+        let compiled = compile_module(program).map_err(|d| vec![d])?;
+        if let Err(e) = validate(&compiled.wasm) {
+            return Err(vec![PluginDiagnostic::backend(
+                "internal_error",
+                format!("the generated module does not validate: {e}"),
+            )]);
+        }
+        let name = &program.func.name.name;
+        let wasm_file = format!("{name}.wasm");
+        let mut out = vec![Artifact {
+            kind: "wasm".into(),
+            file_name: wasm_file.clone(),
+            bytes: compiled.wasm,
+        }];
+        if want_js {
+            out.push(Artifact {
+                kind: "js".into(),
+                file_name: format!("{name}.mjs"),
+                bytes: js::loader(&compiled.meta, &wasm_file).into_bytes(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn execute(
+        &self,
+        artifacts: &[Artifact],
+        args: &Literal,
+        limits: &ExecLimits,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let wasm = artifacts.iter().find(|a| a.kind == "wasm").ok_or_else(|| {
+            PluginDiagnostic::backend("backend_failed", "no wasm artifact to run")
+        })?;
+        self.runner()?.execute(&wasm.bytes, args, limits)
+    }
+}
+
+#[allow(dead_code)]
+fn _type_is_used(_: Type) {}

@@ -1,0 +1,248 @@
+//! Typed IIR built by hand, for the backend's own tests: what the front end
+//! would make of a program, without the front end.
+
+use isu_plugin_api::*;
+
+fn sp() -> Span {
+    Span::default()
+}
+
+fn ident(name: &str) -> Ident {
+    Ident {
+        name: name.into(),
+        span: sp(),
+    }
+}
+
+fn typed(node: ExprNode, ty: Type) -> Expr {
+    Expr {
+        span: sp(),
+        ty: Some(ty),
+        node,
+    }
+}
+
+pub fn lit(value: Literal, ty: Type) -> Expr {
+    typed(ExprNode::Const { value }, ty)
+}
+
+pub fn int(v: i64) -> Expr {
+    lit(Literal::Int(v), Type::Int)
+}
+
+pub fn boolean(b: bool) -> Expr {
+    lit(Literal::Bool(b), Type::Bool)
+}
+
+pub fn string(s: &str) -> Expr {
+    lit(Literal::Str(s.into()), Type::String)
+}
+
+pub fn var(name: &str, ty: Type) -> Expr {
+    typed(ExprNode::Var { name: name.into() }, ty)
+}
+
+pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+    let ty = match op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => Type::Int,
+        _ => Type::Bool,
+    };
+    typed(
+        ExprNode::Binary {
+            op,
+            lhs: Box::new(l),
+            rhs: Box::new(r),
+        },
+        ty,
+    )
+}
+
+pub fn neg(a: Expr) -> Expr {
+    typed(
+        ExprNode::Unary {
+            op: UnaryOp::Neg,
+            arg: Box::new(a),
+        },
+        Type::Int,
+    )
+}
+
+pub fn not(a: Expr) -> Expr {
+    typed(
+        ExprNode::Unary {
+            op: UnaryOp::Not,
+            arg: Box::new(a),
+        },
+        Type::Bool,
+    )
+}
+
+pub fn idx(base: Expr, i: Expr) -> Expr {
+    let ty = match base.ty.as_ref() {
+        Some(Type::Array(e)) => (**e).clone(),
+        Some(Type::Map(_, v)) => (**v).clone(),
+        _ => Type::Int,
+    };
+    typed(
+        ExprNode::Index {
+            base: Box::new(base),
+            index: Box::new(i),
+        },
+        ty,
+    )
+}
+
+pub fn call(f: &str, args: Vec<Expr>, ty: Type) -> Expr {
+    typed(
+        ExprNode::Call {
+            func: f.into(),
+            args,
+        },
+        ty,
+    )
+}
+
+pub fn pvar(name: &str) -> Place {
+    Place::Var {
+        name: name.into(),
+        span: sp(),
+    }
+}
+
+pub fn pidx(base: Place, i: Expr) -> Place {
+    Place::Index {
+        base: Box::new(base),
+        index: i,
+        span: sp(),
+    }
+}
+
+fn step(id: &str, node: Node) -> Step {
+    Step {
+        id: StepId::parse(id),
+        desc: None,
+        span: sp(),
+        node,
+    }
+}
+
+fn block(steps: Vec<Step>) -> Block {
+    Block { steps, span: sp() }
+}
+
+pub fn assign(id: &str, target: Place, expr: Expr) -> Step {
+    step(id, Node::Assign { target, expr })
+}
+
+pub fn set(id: &str, name: &str, expr: Expr) -> Step {
+    assign(id, pvar(name), expr)
+}
+
+pub fn seq(id: &str, steps: Vec<Step>) -> Step {
+    step(
+        id,
+        Node::Seq {
+            block: block(steps),
+        },
+    )
+}
+
+pub fn if_(id: &str, cond: Expr, then: Vec<Step>, els: Vec<Step>) -> Step {
+    step(
+        id,
+        Node::If {
+            cond,
+            then_block: block(then),
+            else_block: block(els),
+        },
+    )
+}
+
+pub fn range(id: &str, v: &str, a: Expr, b: Expr, by: Option<Expr>, body: Vec<Step>) -> Step {
+    step(
+        id,
+        Node::Loop {
+            iter: Iter::Range {
+                var: ident(v),
+                start: a,
+                end: b,
+                step: by,
+                span: sp(),
+            },
+            body: block(body),
+        },
+    )
+}
+
+pub fn each(id: &str, v: &str, seq: Expr, body: Vec<Step>) -> Step {
+    step(
+        id,
+        Node::Loop {
+            iter: Iter::Each {
+                var: ident(v),
+                seq,
+                span: sp(),
+            },
+            body: block(body),
+        },
+    )
+}
+
+pub fn while_(id: &str, cond: Expr, body: Vec<Step>) -> Step {
+    step(
+        id,
+        Node::Loop {
+            iter: Iter::While { cond, span: sp() },
+            body: block(body),
+        },
+    )
+}
+
+pub fn ret(id: &str, expr: Expr) -> Step {
+    step(id, Node::Return { expr })
+}
+
+fn decl(name: &str, ty: &Type) -> Decl {
+    Decl {
+        name: ident(name),
+        ty: ty.clone(),
+        span: sp(),
+    }
+}
+
+/// A program: its name, ARGS, RETURNS, STATE, LOCAL and steps.
+pub fn program(
+    name: &str,
+    args: &[(&str, Type)],
+    returns: Type,
+    state: Vec<(&str, Type, Expr)>,
+    locals: &[(&str, Type)],
+    body: Vec<Step>,
+) -> Program {
+    Program {
+        format: IIR_FORMAT.into(),
+        auto_id: false,
+        func: Func {
+            name: ident(name),
+            args: args.iter().map(|(n, t)| decl(n, t)).collect(),
+            returns,
+            span: sp(),
+        },
+        io: Io {
+            input: Vec::new(),
+            output: Vec::new(),
+            span: sp(),
+        },
+        state: state
+            .into_iter()
+            .map(|(n, ty, init)| StateVar {
+                name: ident(n),
+                ty,
+                init,
+                span: sp(),
+            })
+            .collect(),
+        locals: locals.iter().map(|(n, t)| decl(n, t)).collect(),
+        body: block(body),
+    }
+}

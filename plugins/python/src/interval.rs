@@ -1,0 +1,163 @@
+//! What the generator knows about the values of int expressions: a closed
+//! interval that surely holds the value. Where an operation's interval fits
+//! in 64 bits, its overflow check is left out; where an index is surely not
+//! negative, so is the check for that.
+
+/// The 64-bit range.
+pub const MIN: i128 = i64::MIN as i128;
+pub const MAX: i128 = i64::MAX as i128;
+
+/// An upper bound of every length (arrays, maps, strings): no machine holds
+/// 2^48 elements (that many references alone would fill 2 PiB).
+pub const MAX_LEN: i128 = 1 << 48;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interval {
+    pub lo: i128,
+    pub hi: i128,
+}
+
+impl Interval {
+    /// Any 64-bit int.
+    pub const FULL: Interval = Interval { lo: MIN, hi: MAX };
+    /// A length.
+    pub const LEN: Interval = Interval { lo: 0, hi: MAX_LEN };
+
+    pub fn exact(v: i64) -> Interval {
+        Interval {
+            lo: i128::from(v),
+            hi: i128::from(v),
+        }
+    }
+
+    pub fn new(lo: i128, hi: i128) -> Interval {
+        Interval { lo, hi }
+    }
+
+    /// Whether every value lies in 64 bits, so the operation that made this
+    /// interval cannot overflow.
+    pub fn fits(self) -> bool {
+        self.lo >= MIN && self.hi <= MAX
+    }
+
+    /// The interval clamped to 64 bits: what is known after a checked
+    /// operation succeeded.
+    pub fn clamp(self) -> Interval {
+        Interval {
+            lo: self.lo.clamp(MIN, MAX),
+            hi: self.hi.clamp(MIN, MAX),
+        }
+    }
+
+    pub fn contains(self, v: i128) -> bool {
+        self.lo <= v && v <= self.hi
+    }
+
+    pub fn abs(self) -> Interval {
+        if self.lo >= 0 {
+            self
+        } else if self.hi <= 0 {
+            -self
+        } else {
+            Interval::new(0, self.hi.max(-self.lo))
+        }
+    }
+
+    pub fn min(self, o: Interval) -> Interval {
+        Interval::new(self.lo.min(o.lo), self.hi.min(o.hi))
+    }
+
+    pub fn max(self, o: Interval) -> Interval {
+        Interval::new(self.lo.max(o.lo), self.hi.max(o.hi))
+    }
+
+    /// `(mod a b)` for a known divisor interval not containing 0: the
+    /// remainder is smaller than the divisor's magnitude, with the sign of `a`.
+    pub fn remainder(self, divisor: Interval) -> Interval {
+        let m = divisor.abs().hi - 1;
+        let lo = if self.lo < 0 { -m.min(-self.lo) } else { 0 };
+        let hi = if self.hi > 0 { m.min(self.hi) } else { 0 };
+        Interval::new(lo, hi)
+    }
+
+    /// `(div a b)` truncated toward zero, for a divisor interval of one sign
+    /// (not containing 0): the quotient is no bigger in magnitude than `a`.
+    pub fn quot(self, divisor: Interval) -> Interval {
+        let a = self.abs().hi;
+        if divisor.lo > 0 {
+            Interval::new(self.lo.min(0), self.hi.max(0))
+        } else {
+            Interval::new(-a, a)
+        }
+    }
+}
+
+impl std::ops::Add for Interval {
+    type Output = Interval;
+    fn add(self, o: Interval) -> Interval {
+        Interval::new(self.lo + o.lo, self.hi + o.hi)
+    }
+}
+
+impl std::ops::Sub for Interval {
+    type Output = Interval;
+    fn sub(self, o: Interval) -> Interval {
+        Interval::new(self.lo - o.hi, self.hi - o.lo)
+    }
+}
+
+/// Products of 64-bit bounds fit in 128 bits.
+impl std::ops::Mul for Interval {
+    type Output = Interval;
+    fn mul(self, o: Interval) -> Interval {
+        let c = [
+            self.lo * o.lo,
+            self.lo * o.hi,
+            self.hi * o.lo,
+            self.hi * o.hi,
+        ];
+        let lo = c.iter().copied().min().unwrap_or(MIN);
+        let hi = c.iter().copied().max().unwrap_or(MAX);
+        Interval::new(lo, hi)
+    }
+}
+
+impl std::ops::Neg for Interval {
+    type Output = Interval;
+    fn neg(self) -> Interval {
+        Interval::new(-self.hi, -self.lo)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_on_intervals() {
+        let a = Interval::new(0, 10);
+        let b = Interval::new(-3, 5);
+        assert_eq!((a + b), Interval::new(-3, 15));
+        assert_eq!((a - b), Interval::new(-5, 13));
+        assert_eq!((a * b), Interval::new(-30, 50));
+        assert_eq!((-b), Interval::new(-5, 3));
+        assert_eq!(b.abs(), Interval::new(0, 5));
+        assert_eq!(b.remainder(Interval::exact(2)), Interval::new(-1, 1));
+        assert_eq!(a.remainder(Interval::exact(-4)), Interval::new(0, 3));
+        assert_eq!(b.quot(Interval::exact(2)), Interval::new(-3, 5));
+        assert_eq!(b.quot(Interval::exact(-2)), Interval::new(-5, 5));
+    }
+
+    #[test]
+    fn overflow_shows_as_not_fitting() {
+        let full = Interval::FULL;
+        assert!(!(full + Interval::exact(1)).fits());
+        assert!((Interval::LEN + Interval::exact(1)).fits());
+        assert!(!(-Interval::exact(i64::MIN)).fits());
+        assert!(!(full * full).fits());
+        assert_eq!(
+            (full + Interval::exact(1)).clamp(),
+            Interval::new(MIN + 1, MAX)
+        );
+    }
+}

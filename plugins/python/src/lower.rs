@@ -1,0 +1,59 @@
+//! IIR to the Python text of one function: the generator's state and the
+//! parts of it that expressions and statements share.
+//!
+//! Expressions (`lower/expr.rs`, standard functions in `lower/call.rs`) become
+//! Python expressions that evaluate left to right as Isu does and raise
+//! exactly where Isu fails; statements (`lower/stmt.rs`) become lines, each
+//! tagged with its step for the error table.
+
+mod call;
+mod env;
+mod expr;
+mod stmt;
+
+use crate::facts::Facts;
+use crate::pytype::Copies;
+use crate::writer::Writer;
+use env::Env;
+use isu_plugin_api::{Expr, PluginDiagnostic, Type};
+use std::collections::BTreeSet;
+
+pub type R<T> = Result<T, PluginDiagnostic>;
+
+/// A program the backend cannot trust: not canonical or not validated. Only
+/// IIR built around the host's front end can cause it.
+pub fn invalid(message: impl Into<String>) -> PluginDiagnostic {
+    PluginDiagnostic::backend("invalid_program", message).with_hint(
+        "the Python backend compiles canonical, validated IIR: run `isu check` on the program first",
+    )
+}
+
+/// The static type of an expression, which validation sets.
+pub fn ty(e: &Expr) -> R<&Type> {
+    e.ty.as_ref()
+        .ok_or_else(|| invalid("an expression has no type: the program was not validated"))
+}
+
+#[derive(Debug)]
+pub struct Gen {
+    pub facts: Facts,
+    pub copies: Copies,
+    pub w: Writer,
+    /// What is known about the variables where the code being written runs.
+    env: Env,
+    /// The Python names of the pack functions the module defines.
+    packs: BTreeSet<String>,
+}
+
+impl Gen {
+    pub fn new(facts: Facts, w: Writer, packs: BTreeSet<String>) -> Gen {
+        let env = Env::at_start(&facts);
+        Gen {
+            facts,
+            copies: Copies::default(),
+            w,
+            env,
+            packs,
+        }
+    }
+}

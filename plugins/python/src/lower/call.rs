@@ -1,0 +1,159 @@
+//! The standard functions (host/src/stdlib.rs, spec/stdlib.md) as Python.
+//!
+//! Functions that build a collection return a new object that nothing else
+//! holds: their collection arguments are copied first when some variable
+//! holds them (`own`), so the runtime's `_..._into` helpers may change them
+//! in place.
+
+use super::{invalid, ty, Gen, R};
+use crate::py::{Prec, Py};
+use crate::{names, pytype};
+use isu_plugin_api::{Expr, Type};
+
+const MAX_SIZE: &str = "_max_size";
+
+impl Gen {
+    pub(super) fn call(&mut self, e: &Expr, func: &str, args: &[Expr]) -> R<Py> {
+        let want = match func {
+            "LEN" | "POP" | "SPLIT_WHITESPACE" | "LOWER" | "ABS" | "TO_STRING" | "PARSE_INT"
+            | "MAP_KEYS" | "CHARS" => 1,
+            "PUSH" | "MAP_HAS" | "MAP_GET" | "JOIN" | "MIN" | "MAX" | "CONCAT" | "REPEAT" => 2,
+            "SLICE" | "MAP_SET" | "MAP_GET_OR" => 3,
+            _ if func.contains('.') => {
+                let name = names::pack_function(func);
+                if !self.packs.contains(&name) {
+                    return Err(isu_plugin_api::PluginDiagnostic::backend(
+                        "unsupported_feature",
+                        format!("no Python definition of the pack function `{func}` was given"),
+                    )
+                    .with_hint("load the pack that defines it (isu-plugins.toml)"));
+                }
+                return Ok(Py::call(&name, &self.exprs(args)?));
+            }
+            _ => return Err(invalid(format!("`{func}` is not a standard function"))),
+        };
+        if args.len() != want {
+            return Err(invalid(format!(
+                "{func} takes {want} arguments, not {}",
+                args.len()
+            )));
+        }
+        let max = Py::atom(MAX_SIZE);
+        Ok(match func {
+            "LEN" => Py::call("len", &[self.expr(&args[0])?]),
+            "PUSH" => {
+                let xs = self.own(&args[0])?;
+                let x = self.own(&args[1])?;
+                Py::call("_push_into", &[xs, x, max])
+            }
+            "POP" => Py::call("_pop_from", &[self.own(&args[0])?]),
+            "SLICE" => {
+                let parts = self.exprs(args)?;
+                Py::call("_slice", &parts)
+            }
+            "MAP_HAS" => match self.map_has(args, false)? {
+                Some(py) => py,
+                None => Py::call("_map_has", &self.exprs(args)?),
+            },
+            "MAP_GET" => {
+                let m = self.expr(&args[0])?;
+                let k = self.expr(&args[1])?;
+                Py::new(
+                    format!("{}[{}]", m.at(Prec::Primary), k.text),
+                    Prec::Primary,
+                )
+            }
+            "MAP_SET" => {
+                let m = self.own(&args[0])?;
+                let k = self.expr(&args[1])?;
+                let v = self.own(&args[2])?;
+                Py::call("_map_set_into", &[m, k, v, max])
+            }
+            "SPLIT_WHITESPACE" => Py::call("_split_whitespace", &self.exprs(args)?),
+            "JOIN" => {
+                let mut parts = self.exprs(args)?;
+                parts.push(max);
+                Py::call("_join", &parts)
+            }
+            "LOWER" => Py::call("_lower", &self.exprs(args)?),
+            "ABS" => {
+                let a = self.expr(&args[0])?;
+                let f = if self.interval(&args[0]).contains(crate::interval::MIN) {
+                    "_abs"
+                } else {
+                    "abs"
+                };
+                Py::call(f, &[a])
+            }
+            "MIN" | "MAX" => Py::call(&func.to_lowercase(), &self.exprs(args)?),
+            "CONCAT" => match ty(e)? {
+                Type::String => {
+                    let mut parts = self.exprs(args)?;
+                    parts.push(max);
+                    Py::call("_concat_str", &parts)
+                }
+                Type::Array(_) => {
+                    let xs = self.own(&args[0])?;
+                    let ys = self.elements(&args[1])?;
+                    Py::call("_extend_into", &[xs, ys, max])
+                }
+                other => return Err(invalid(format!("CONCAT of type {other}"))),
+            },
+            "TO_STRING" => Py::call("str", &self.exprs(args)?),
+            "PARSE_INT" => Py::call("_parse_int", &self.exprs(args)?),
+            "MAP_KEYS" => Py::call("sorted", &self.exprs(args)?),
+            "MAP_GET_OR" => {
+                let m = self.expr(&args[0])?;
+                let k = self.expr(&args[1])?;
+                let d = self.expr(&args[2])?;
+                Py::new(
+                    format!("{}.get({}, {})", m.at(Prec::Primary), k.text, d.text),
+                    Prec::Primary,
+                )
+            }
+            "REPEAT" => {
+                let t = ty(&args[0])?.clone();
+                let x = self.expr(&args[0])?;
+                let n = self.expr(&args[1])?;
+                if pytype::is_collection(&t) {
+                    let copy = Py::atom(self.copies.function(&t));
+                    Py::call("_repeat_copies", &[x, n, max, copy])
+                } else {
+                    Py::call("_repeat", &[x, n, max])
+                }
+            }
+            "CHARS" => Py::call("_chars", &[self.expr(&args[0])?, max]),
+            _ => return Err(invalid(format!("`{func}` is not a standard function"))),
+        })
+    }
+
+    fn exprs(&mut self, args: &[Expr]) -> R<Vec<Py>> {
+        args.iter().map(|a| self.expr(a)).collect()
+    }
+
+    /// An array whose elements are about to be stored in another: copied
+    /// when they are arrays or maps that something else holds.
+    pub(super) fn elements(&mut self, e: &Expr) -> R<Py> {
+        let t = ty(e)?;
+        let nested = pytype::element(t).is_some_and(pytype::is_collection);
+        if nested {
+            self.own(e)
+        } else {
+            self.expr(e)
+        }
+    }
+
+    /// `MAP_HAS(m, k)` as `k in m` (or `k not in m`), unless both can fail,
+    /// differently: Python evaluates `k` first, Isu `m` first; then `None`.
+    pub(super) fn map_has(&mut self, args: &[Expr], negated: bool) -> R<Option<Py>> {
+        let [m, k] = args else {
+            return Err(invalid("MAP_HAS takes 2 arguments"));
+        };
+        if !self.codes(m).commutes(self.codes(k)) {
+            return Ok(None);
+        }
+        let (mp, kp) = (self.expr(m)?, self.expr(k)?);
+        let op = if negated { "not in" } else { "in" };
+        Ok(Some(Py::compare(&kp, op, &mp)))
+    }
+}

@@ -1,0 +1,664 @@
+//! Isu expressions as Python expressions.
+//!
+//! Python evaluates operands left to right as Isu does. Where Python would
+//! not fail but Isu must (overflow, a negative index), an inline check raises
+//! through a runtime helper; the checks use one-letter temporaries bound with
+//! `:=` (`_t` for arithmetic, `_i` for indexes, `_d` for dividends) that are
+//! read right after they are bound, so nesting never mixes them up. Where an
+//! interval shows that a check cannot fire, it is left out.
+
+use super::{env, invalid, ty, Gen, R};
+use crate::facts::VarKind;
+use crate::interval::{self, Interval};
+use crate::py::{Prec, Py};
+use crate::pytype;
+use crate::text::py_str;
+use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Type, UnaryOp};
+
+/// Which bounds an arithmetic result must be checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    None,
+    /// Only `<= MAX` can fail.
+    Upper,
+    /// Only `>= MIN` can fail.
+    Lower,
+    Both,
+}
+
+impl Check {
+    /// The check an operation whose exact result lies in `iv` needs.
+    pub fn of(iv: Interval) -> Check {
+        match (iv.lo < interval::MIN, iv.hi > interval::MAX) {
+            (false, false) => Check::None,
+            (false, true) => Check::Upper,
+            (true, false) => Check::Lower,
+            (true, true) => Check::Both,
+        }
+    }
+
+    /// The condition under which the value `v` overflowed, for a statement
+    /// `if ...:`; `None` when it cannot.
+    pub fn failed(self, v: &str) -> Option<String> {
+        match self {
+            Check::None => None,
+            Check::Upper => Some(format!("{v} > _INT_MAX")),
+            Check::Lower => Some(format!("{v} < _INT_MIN")),
+            Check::Both => Some(format!("not _INT_MIN <= {v} <= _INT_MAX")),
+        }
+    }
+}
+
+/// An arithmetic operation on Python's unbounded ints, before its check.
+#[derive(Debug, Clone)]
+pub struct Arith {
+    pub py: Py,
+    pub check: Check,
+    /// The Isu operator, for the message.
+    pub op: &'static str,
+}
+
+impl Arith {
+    /// The operation with its check inline.
+    pub fn checked(self) -> Py {
+        let op = self.op;
+        let x = &self.py.text;
+        match self.check {
+            Check::None => self.py,
+            Check::Upper => Py::new(
+                format!("_t if (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
+            Check::Lower => Py::new(
+                format!("_t if (_t := {x}) >= _INT_MIN else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
+            Check::Both => Py::new(
+                format!("_t if _INT_MIN <= (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                Prec::Cond,
+            ),
+        }
+    }
+}
+
+impl Gen {
+    pub fn expr(&mut self, e: &Expr) -> R<Py> {
+        match &e.node {
+            ExprNode::Const { value } => constant(value, ty(e)?),
+            ExprNode::Var { name } => self.var(name),
+            ExprNode::Unary { op, arg } => match op {
+                UnaryOp::Neg => Ok(self.neg(arg)?.checked()),
+                UnaryOp::Not => self.not(arg),
+            },
+            ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
+            ExprNode::Index { base, index } => self.index(base, index),
+            ExprNode::Call { func, args } => self.call(e, func, args),
+        }
+    }
+
+    /// The value of `e` as an object nothing else holds: a copy when `e` is an
+    /// array or map that some variable, element or entry already holds.
+    pub fn own(&mut self, e: &Expr) -> R<Py> {
+        let py = self.expr(e)?;
+        let t = ty(e)?;
+        if pytype::is_collection(t) && is_borrowed(e) {
+            Ok(self.copies.copy(t, &py))
+        } else {
+            Ok(py)
+        }
+    }
+
+    pub fn var(&self, name: &str) -> R<Py> {
+        let v = self
+            .facts
+            .var(name)
+            .ok_or_else(|| invalid(format!("`{name}` is not declared")))?;
+        if v.kind == VarKind::Local && !self.facts.bound.contains(name) {
+            // No statement binds it, so every read fails (the validator
+            // refuses most such programs); Python would take it for a global.
+            return Ok(Py::call("_uninitialized", &[Py::atom(py_str(name))]));
+        }
+        Ok(Py::atom(v.py.clone()))
+    }
+
+    /// `(neg a)` before its check.
+    pub fn neg(&mut self, arg: &Expr) -> R<Arith> {
+        let a = self.expr(arg)?;
+        let text = format!("-{}", a.above(Prec::Unary));
+        Ok(Arith {
+            py: Py::new(text, Prec::Unary),
+            check: Check::of(-self.interval(arg)),
+            op: "neg",
+        })
+    }
+
+    /// `add`, `sub`, `mul` before their check.
+    pub fn arith(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Arith> {
+        let (a, b) = (self.expr(l)?, self.expr(r)?);
+        let (li, ri) = (self.interval(l), self.interval(r));
+        let (sym, prec, iv, name) = match op {
+            BinaryOp::Add => ("+", Prec::Sum, (li + ri), "add"),
+            BinaryOp::Sub => ("-", Prec::Sum, (li - ri), "sub"),
+            BinaryOp::Mul => ("*", Prec::Term, (li * ri), "mul"),
+            _ => return Err(invalid(format!("`{}` is not add, sub or mul", op.name()))),
+        };
+        Ok(Arith {
+            py: Py::binary(&a, sym, &b, prec),
+            check: Check::of(iv),
+            op: name,
+        })
+    }
+
+    fn not(&mut self, arg: &Expr) -> R<Py> {
+        match &arg.node {
+            ExprNode::Binary { op, lhs, rhs } if inverse(*op).is_some() => {
+                let inv = inverse(*op).unwrap_or(*op);
+                self.compare(inv, lhs, rhs)
+            }
+            ExprNode::Unary {
+                op: UnaryOp::Not,
+                arg,
+            } => self.expr(arg),
+            ExprNode::Call { func, args } if func == "MAP_HAS" => match self.map_has(args, true)? {
+                Some(py) => Ok(py),
+                None => self.negation(arg),
+            },
+            _ => self.negation(arg),
+        }
+    }
+
+    fn negation(&mut self, arg: &Expr) -> R<Py> {
+        let a = self.expr(arg)?;
+        Ok(Py::new(format!("not {}", a.at(Prec::Not)), Prec::Not))
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Py> {
+        match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => Ok(self.arith(op, l, r)?.checked()),
+            BinaryOp::Div | BinaryOp::Mod => self.divmod(op, l, r),
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => self.compare(op, l, r),
+            BinaryOp::And | BinaryOp::Or => {
+                let and = op == BinaryOp::And;
+                let a = self.expr(l)?;
+                // The right side runs only when the left is true (`and`) or
+                // false (`or`), and knows it.
+                let outer = self.env.clone();
+                let mut inner = outer.clone();
+                env::learn(&mut inner, l, and, &|e| self.interval(e));
+                self.env = inner;
+                let b = self.expr(r);
+                self.env = outer;
+                let (word, prec) = if and {
+                    ("and", Prec::And)
+                } else {
+                    ("or", Prec::Or)
+                };
+                Ok(Py::binary(&a, word, &b?, prec))
+            }
+        }
+    }
+
+    /// `div` truncates toward zero and `mod` takes the dividend's sign, where
+    /// Python's `//` and `%` floor: they agree when both operands are
+    /// positive, and a positive constant divisor needs only a sign test.
+    fn divmod(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Py> {
+        let (li, ri) = (self.interval(l), self.interval(r));
+        let (sym, helper) = if op == BinaryOp::Div {
+            ("//", "_div")
+        } else {
+            ("%", "_mod")
+        };
+        let a = self.expr(l)?;
+        let b = self.expr(r)?;
+        if li.lo >= 0 && ri.lo > 0 {
+            return Ok(Py::binary(&a, sym, &b, Prec::Term));
+        }
+        let divisor = match (&r.node, op) {
+            (
+                ExprNode::Const {
+                    value: Literal::Int(c),
+                },
+                BinaryOp::Div,
+            ) if *c > 0 => Some(i128::from(*c)),
+            (
+                ExprNode::Const {
+                    value: Literal::Int(c),
+                },
+                BinaryOp::Mod,
+            ) if *c != 0 => Some(i128::from(*c).abs()),
+            _ => None,
+        };
+        let Some(c) = divisor else {
+            return Ok(Py::call(helper, &[a, b]));
+        };
+        if li.lo >= 0 {
+            return Ok(Py::binary(&a, sym, &Py::atom(c.to_string()), Prec::Term));
+        }
+        let (bind, x) = if a.is_simple() {
+            (a.text.clone(), a.text)
+        } else {
+            (format!("(_d := {})", a.text), "_d".to_owned())
+        };
+        Ok(Py::new(
+            format!("{x} {sym} {c} if {bind} >= 0 else -(-{x} {sym} {c})"),
+            Prec::Cond,
+        ))
+    }
+
+    pub fn compare(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Py> {
+        let sym = match op {
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Le => "<=",
+            BinaryOp::Gt => ">",
+            BinaryOp::Ge => ">=",
+            _ => return Err(invalid(format!("`{}` is not a comparison", op.name()))),
+        };
+        let eq = matches!(op, BinaryOp::Eq | BinaryOp::Ne);
+        // `x == True` reads badly (and linters refuse it): compare with a
+        // boolean constant as the value itself or its negation.
+        if eq {
+            match (bool_const(l), bool_const(r)) {
+                (Some(x), Some(y)) => {
+                    let v = (x == y) == (op == BinaryOp::Eq);
+                    return Ok(Py::atom(if v { "True" } else { "False" }));
+                }
+                (Some(b), None) | (None, Some(b)) => {
+                    let other = if bool_const(l).is_some() { r } else { l };
+                    return if b == (op == BinaryOp::Eq) {
+                        self.expr(other)
+                    } else {
+                        self.negation(other)
+                    };
+                }
+                (None, None) => {}
+            }
+            // `(eq (mod a c) 0)`: only whether the remainder is 0 matters,
+            // and that does not depend on the sign convention.
+            if let Some((a, c)) = mod_of_const(l, r).or_else(|| mod_of_const(r, l)) {
+                let x = self.expr(a)?;
+                let m = Py::binary(&x, "%", &Py::atom(c.to_string()), Prec::Term);
+                return Ok(Py::compare(&m, sym, &Py::atom("0")));
+            }
+        }
+        let (a, b) = (self.expr(l)?, self.expr(r)?);
+        Ok(Py::compare(&a, sym, &b))
+    }
+
+    fn index(&mut self, base: &Expr, index: &Expr) -> R<Py> {
+        let b = self.expr(base)?;
+        let key = match ty(base)? {
+            Type::Array(_) => self.array_key(index)?,
+            Type::Map(..) => self.expr(index)?.text,
+            other => return Err(invalid(format!("an index into a value of type {other}"))),
+        };
+        Ok(Py::new(
+            format!("{}[{key}]", b.at(Prec::Primary)),
+            Prec::Primary,
+        ))
+    }
+
+    /// An array index as Python subscript text: a negative one fails
+    /// (Python would count it from the end); one past the end fails through
+    /// Python's own IndexError.
+    pub fn array_key(&mut self, index: &Expr) -> R<String> {
+        let k = self.expr(index)?;
+        if self.interval(index).lo >= 0 {
+            return Ok(k.text);
+        }
+        Ok(if k.is_simple() {
+            format!("{0} if {0} >= 0 else _index_error()", k.text)
+        } else {
+            format!("_i if (_i := {}) >= 0 else _index_error()", k.text)
+        })
+    }
+
+    /// An interval that surely holds the value of an int expression.
+    pub fn interval(&self, e: &Expr) -> Interval {
+        match &e.node {
+            ExprNode::Const {
+                value: Literal::Int(v),
+            } => Interval::exact(*v),
+            ExprNode::Var { name } => self.env.interval(name),
+            ExprNode::Unary {
+                op: UnaryOp::Neg,
+                arg,
+            } => (-self.interval(arg)).clamp(),
+            ExprNode::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.interval(lhs), self.interval(rhs));
+                let single_signed = r.lo > 0 || r.hi < 0;
+                match op {
+                    BinaryOp::Add => (l + r).clamp(),
+                    BinaryOp::Sub => (l - r).clamp(),
+                    BinaryOp::Mul => (l * r).clamp(),
+                    BinaryOp::Div if single_signed => l.quot(r).clamp(),
+                    BinaryOp::Mod if single_signed => l.remainder(r),
+                    _ => Interval::FULL,
+                }
+            }
+            ExprNode::Call { func, args } => match (func.as_str(), args.as_slice()) {
+                ("LEN", _) => Interval::LEN,
+                ("ABS", [a]) => self.interval(a).abs().clamp(),
+                ("MIN", [a, b]) => self.interval(a).min(self.interval(b)),
+                ("MAX", [a, b]) => self.interval(a).max(self.interval(b)),
+                _ => Interval::FULL,
+            },
+            _ => Interval::FULL,
+        }
+    }
+
+    /// The runtime errors evaluating `e` can raise (conservatively).
+    pub fn codes(&self, e: &Expr) -> Codes {
+        let own = match &e.node {
+            ExprNode::Const { .. } => Codes::NONE,
+            ExprNode::Var { name } => {
+                if self.may_be_unset(name) {
+                    Codes::UNINITIALIZED
+                } else {
+                    Codes::NONE
+                }
+            }
+            ExprNode::Unary { op, arg } => {
+                if *op == UnaryOp::Neg && self.interval(arg).contains(interval::MIN) {
+                    Codes::OVERFLOW
+                } else {
+                    Codes::NONE
+                }
+            }
+            ExprNode::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.interval(lhs), self.interval(rhs));
+                let overflows = match op {
+                    BinaryOp::Add => !(l + r).fits(),
+                    BinaryOp::Sub => !(l - r).fits(),
+                    BinaryOp::Mul => !(l * r).fits(),
+                    BinaryOp::Div => l.contains(interval::MIN) && r.contains(-1),
+                    _ => false,
+                };
+                let by_zero = matches!(op, BinaryOp::Div | BinaryOp::Mod) && r.contains(0);
+                let mut c = Codes::NONE;
+                if overflows {
+                    c = c.with(Codes::OVERFLOW);
+                }
+                if by_zero {
+                    c = c.with(Codes::DIVISION_BY_ZERO);
+                }
+                c
+            }
+            ExprNode::Index { base, .. } => match base.ty {
+                Some(Type::Map(..)) => Codes::MISSING_KEY,
+                _ => Codes::INDEX,
+            },
+            ExprNode::Call { func, args } => match (func.as_str(), args.as_slice()) {
+                (
+                    "LEN" | "MAP_HAS" | "MAP_KEYS" | "TO_STRING" | "LOWER" | "SPLIT_WHITESPACE"
+                    | "MIN" | "MAX" | "MAP_GET_OR",
+                    _,
+                ) => Codes::NONE,
+                ("ABS", [a]) if !self.interval(a).contains(interval::MIN) => Codes::NONE,
+                ("ABS", _) => Codes::OVERFLOW,
+                ("PUSH" | "MAP_SET" | "JOIN" | "CONCAT" | "CHARS", _) => Codes::SIZE,
+                ("POP", _) => Codes::EMPTY,
+                ("SLICE", _) => Codes::INDEX,
+                ("MAP_GET", _) => Codes::MISSING_KEY,
+                ("PARSE_INT", _) => Codes::PARSE_INT,
+                ("REPEAT", _) => Codes::NEGATIVE_COUNT.with(Codes::SIZE),
+                _ => Codes::ANY,
+            },
+        };
+        let children = match &e.node {
+            ExprNode::Const { .. } | ExprNode::Var { .. } => Codes::NONE,
+            ExprNode::Unary { arg, .. } => self.codes(arg),
+            ExprNode::Binary { lhs, rhs, .. } => self.codes(lhs).with(self.codes(rhs)),
+            ExprNode::Index { base, index } => self.codes(base).with(self.codes(index)),
+            ExprNode::Call { args, .. } => {
+                args.iter().fold(Codes::NONE, |c, a| c.with(self.codes(a)))
+            }
+        };
+        own.with(children)
+    }
+
+    /// Whether reading the variable can find it without a value.
+    pub fn may_be_unset(&self, name: &str) -> bool {
+        !self.env.is_set(name)
+    }
+}
+
+/// A set of runtime error codes, to tell whether two computations that can
+/// fail may be run in either order: only if they cannot fail differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Codes(u16);
+
+impl Codes {
+    pub const NONE: Codes = Codes(0);
+    pub const UNINITIALIZED: Codes = Codes(1);
+    pub const OVERFLOW: Codes = Codes(1 << 1);
+    pub const DIVISION_BY_ZERO: Codes = Codes(1 << 2);
+    pub const INDEX: Codes = Codes(1 << 3);
+    pub const MISSING_KEY: Codes = Codes(1 << 4);
+    pub const SIZE: Codes = Codes(1 << 5);
+    pub const EMPTY: Codes = Codes(1 << 6);
+    pub const NEGATIVE_COUNT: Codes = Codes(1 << 7);
+    pub const PARSE_INT: Codes = Codes(1 << 8);
+    /// Anything (a function this module does not know).
+    pub const ANY: Codes = Codes(u16::MAX);
+
+    pub fn with(self, other: Codes) -> Codes {
+        Codes(self.0 | other.0)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether running `self`'s computation before `other`'s (or after)
+    /// gives the same outcome: one of them cannot fail, or both can fail
+    /// only in one and the same way.
+    pub fn commutes(self, other: Codes) -> bool {
+        (self.0 | other.0).count_ones() <= 1 || self.is_empty() || other.is_empty()
+    }
+}
+
+/// Whether the value of `e` may be an object some variable, element or
+/// entry also holds (rather than one just built).
+pub fn is_borrowed(e: &Expr) -> bool {
+    match &e.node {
+        ExprNode::Var { .. } | ExprNode::Index { .. } => true,
+        ExprNode::Call { func, .. } => match func.as_str() {
+            // A pack function might give back one of its arguments.
+            f if f.contains('.') => true,
+            "MAP_GET" | "MAP_GET_OR" => true,
+            // A slice is a new list whose elements are the old ones.
+            "SLICE" => {
+                e.ty.as_ref()
+                    .and_then(pytype::element)
+                    .is_some_and(pytype::is_collection)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The variables a borrowed value may come from.
+pub fn roots(e: &Expr, out: &mut Vec<String>) {
+    match &e.node {
+        ExprNode::Var { name } => out.push(name.clone()),
+        ExprNode::Index { base, .. } => roots(base, out),
+        ExprNode::Call { func, args } => match func.as_str() {
+            "MAP_GET" | "SLICE" => {
+                if let Some(a) = args.first() {
+                    roots(a, out);
+                }
+            }
+            "MAP_GET_OR" => {
+                if let Some(a) = args.first() {
+                    roots(a, out);
+                }
+                if let Some(d) = args.get(2) {
+                    roots(d, out);
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+/// The comparison that is true exactly when `op` is false.
+fn inverse(op: BinaryOp) -> Option<BinaryOp> {
+    Some(match op {
+        BinaryOp::Eq => BinaryOp::Ne,
+        BinaryOp::Ne => BinaryOp::Eq,
+        BinaryOp::Lt => BinaryOp::Ge,
+        BinaryOp::Le => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Le,
+        BinaryOp::Ge => BinaryOp::Lt,
+        _ => return None,
+    })
+}
+
+fn bool_const(e: &Expr) -> Option<bool> {
+    match &e.node {
+        ExprNode::Const {
+            value: Literal::Bool(b),
+        } => Some(*b),
+        _ => None,
+    }
+}
+
+/// `(mod a c)` compared with 0, `c` a constant other than 0: `a` and `|c|`.
+fn mod_of_const<'e>(m: &'e Expr, zero: &Expr) -> Option<(&'e Expr, i128)> {
+    let ExprNode::Const {
+        value: Literal::Int(0),
+    } = zero.node
+    else {
+        return None;
+    };
+    match &m.node {
+        ExprNode::Binary {
+            op: BinaryOp::Mod,
+            lhs,
+            rhs,
+        } => match rhs.node {
+            ExprNode::Const {
+                value: Literal::Int(c),
+            } if c != 0 => Some((lhs, i128::from(c).abs())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A constant of type `ty` as a Python literal (a new object each time it
+/// is evaluated, for arrays and maps).
+pub fn constant(value: &Literal, ty: &Type) -> R<Py> {
+    let text = literal(value, ty)?;
+    Ok(if text.starts_with('-') {
+        Py::new(text, Prec::Unary)
+    } else {
+        Py::atom(text)
+    })
+}
+
+fn literal(value: &Literal, ty: &Type) -> R<String> {
+    Ok(match (value, ty) {
+        (Literal::Int(i), Type::Int) => i.to_string(),
+        (Literal::Bool(b), Type::Bool) => if *b { "True" } else { "False" }.to_owned(),
+        (Literal::Str(s), Type::String) => py_str(s),
+        (Literal::Array(items), Type::Array(e)) => {
+            let items: Vec<String> = items.iter().map(|x| literal(x, e)).collect::<R<_>>()?;
+            format!("[{}]", items.join(", "))
+        }
+        (Literal::Object(entries), Type::Map(k, v)) => {
+            let mut out = Vec::with_capacity(entries.len());
+            for (key, x) in entries {
+                let key = match **k {
+                    Type::Int => int_key(key)
+                        .ok_or_else(|| invalid(format!("the map key {key:?} is not an int")))?
+                        .to_string(),
+                    Type::String => py_str(key),
+                    _ => return Err(invalid(format!("a map with keys of type {k}"))),
+                };
+                out.push(format!("{key}: {}", literal(x, v)?));
+            }
+            format!("{{{}}}", out.join(", "))
+        }
+        _ => {
+            return Err(invalid(format!(
+                "the constant {value} is not of its type {ty}"
+            )))
+        }
+    })
+}
+
+/// The int of a map key's canonical decimal text (spec/semantics.md 2.5).
+fn int_key(k: &str) -> Option<i64> {
+    let digits = k.strip_prefix('-').unwrap_or(k);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && k != "-0";
+    if canonical {
+        k.parse().ok()
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn constants_follow_their_types() {
+        let m = Literal::Object(BTreeMap::from([
+            ("-3".to_owned(), Literal::Array(vec![Literal::Bool(true)])),
+            ("10".to_owned(), Literal::Array(vec![])),
+        ]));
+        let t = Type::map(Type::Int, Type::array(Type::Bool));
+        assert_eq!(
+            literal(&m, &t).ok(),
+            Some("{-3: [True], 10: []}".to_owned())
+        );
+        let s = Literal::Str("a\"b".into());
+        assert_eq!(
+            literal(&s, &Type::String).ok(),
+            Some(r#""a\"b""#.to_owned())
+        );
+        assert!(literal(&s, &Type::Int).is_err());
+        let bad = Literal::Object(BTreeMap::from([("01".to_owned(), Literal::Int(1))]));
+        assert!(literal(&bad, &Type::map(Type::Int, Type::Int)).is_err());
+        assert_eq!(
+            constant(&Literal::Int(i64::MIN), &Type::Int).map(|p| p.prec),
+            Ok(Prec::Unary)
+        );
+    }
+
+    #[test]
+    fn checks_pick_the_bounds_that_can_fail() {
+        assert_eq!(Check::of(Interval::new(0, 10)), Check::None);
+        assert_eq!(Check::of(Interval::FULL + Interval::exact(1)), Check::Upper);
+        assert_eq!(Check::of(Interval::FULL - Interval::exact(1)), Check::Lower);
+        assert_eq!(Check::of(Interval::FULL * Interval::FULL), Check::Both);
+        let a = Arith {
+            py: Py::new("x + 1", Prec::Sum),
+            check: Check::Upper,
+            op: "add",
+        };
+        assert_eq!(
+            a.checked().text,
+            "_t if (_t := x + 1) <= _INT_MAX else _overflow(\"add\")"
+        );
+        assert_eq!(
+            Check::Both.failed("x").as_deref(),
+            Some("not _INT_MIN <= x <= _INT_MAX")
+        );
+    }
+}

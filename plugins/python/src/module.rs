@@ -1,0 +1,274 @@
+//! One Isu program as one Python module: a header naming its source, the
+//! runtime, the function, and the tables the runtime reads (which step each
+//! line belongs to, the arguments' types).
+
+use crate::facts::Facts;
+use crate::lower::{invalid, Gen, R};
+use crate::writer::Writer;
+use crate::{names, pytype, text};
+use isu_plugin_api::{Lowering, Program, IIR_FORMAT};
+use std::fmt::Write as _;
+
+/// The lint rules (ruff's) whose advice would change the program's shape
+/// rather than the code's: merging nested IFs, rewriting an IF as `max()` or
+/// `dict.get()` or a returned condition, chaining comparisons, folding what
+/// the program spells out. RUF100 (an exemption this program does not need)
+/// goes with them, since which of them a given program triggers varies.
+const LINT_EXEMPT: &[&str] = &[
+    "SIM102", "SIM103", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124", "PLR0133",
+    "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF100",
+];
+
+/// The runtime every module starts with.
+pub const RUNTIME: &str = include_str!("runtime.py");
+
+/// Python refuses more than 100 levels of indentation and 200 of brackets;
+/// a program nested deeper than this (far beyond any real one) is refused.
+const MAX_INDENT: usize = 90;
+const MAX_BRACKETS: usize = 180;
+
+/// The Python module of a canonical, validated program, with the
+/// definitions of the pack functions it calls.
+pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
+    check_names(program)?;
+    let func = &program.func.name.name;
+    let py_name = names::function(func);
+    let mut w = Writer::default();
+    w.raw(format!(
+        "# {py_name}.py: the Isu function `{}`, compiled by Isu's Python backend",
+        text::comment(func)
+    ));
+    w.raw(format!(
+        "# (isu_backend_python {}) from {IIR_FORMAT} IIR. Generated: edit the Isu",
+        env!("CARGO_PKG_VERSION")
+    ));
+    w.raw("# program, not this file; the table of lines after the function depends");
+    w.raw("# on every line staying where it is.");
+    w.raw(format!(
+        "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] < ARGS.json"
+    ));
+    w.raw(format!(
+        "# Use: from {py_name} import {py_name}, run, IsuError"
+    ));
+    w.raw("# Each step of the program is a comment `# ID: KIND \"description\"` above the");
+    w.raw("# code it became, and stays a statement of its own: the linter's advice to");
+    w.raw("# merge or rewrite statements, or to simplify what the program literally says");
+    w.raw("# (a comparison of two constants, `x or True`), does not apply to this file.");
+    w.raw(format!("# ruff: noqa: {}", LINT_EXEMPT.join(", ")));
+    for line in RUNTIME.lines() {
+        w.raw(line);
+    }
+    let mut packs: Vec<&Lowering> = lowerings.iter().collect();
+    packs.sort_by(|a, b| a.function.cmp(&b.function));
+    for l in &packs {
+        w.blank();
+        w.blank();
+        w.raw(format!(
+            "# The pack function {}, as its pack defines it for Python.",
+            text::comment(&l.function)
+        ));
+        for line in l.source.trim_end().lines() {
+            w.raw(line);
+        }
+    }
+    w.blank();
+    w.blank();
+    w.raw("# ---------------------------------------------------------------------------");
+    w.raw(format!("# FUNC {}", text::comment(&signature(program))));
+    for (input, output) in program.io.input.iter().zip(&program.io.output) {
+        w.raw(format!(
+            "# IO: {} => {}",
+            text::comment(&input.value.to_string()),
+            text::comment(&output.value.to_string())
+        ));
+    }
+    let facts = Facts::of(program);
+    let pack_names = packs
+        .iter()
+        .map(|l| names::pack_function(&l.function))
+        .collect();
+    let mut gen = Gen::new(facts, w, pack_names);
+    gen.function(program)?;
+    let Gen {
+        facts, copies, w, ..
+    } = gen;
+    let mut w = w;
+    if w.deepest() > MAX_INDENT {
+        return Err(too_deep("indentation"));
+    }
+    let step_table = step_table(w.step_lines());
+    for line in copies.definitions() {
+        w.raw(line);
+    }
+    w.blank();
+    w.blank();
+    w.raw("# The step each line of the function belongs to (runtime errors name it).");
+    for line in step_table {
+        w.raw(line);
+    }
+    let renamed: Vec<String> = facts
+        .vars
+        .iter()
+        .filter(|(name, v)| **name != v.py)
+        .map(|(name, v)| format!("{}: {}", text::py_str(&v.py), text::py_str(name)))
+        .collect();
+    w.raw("# Isu names the function's variables had to change.");
+    w.raw(format!("_NAMES = {{{}}}", renamed.join(", ")));
+    w.raw(format!("_FUNC_NAME = {}", text::py_str(func)));
+    let pack_set: Vec<String> = packs
+        .iter()
+        .map(|l| text::py_str(&names::pack_function(&l.function)))
+        .collect();
+    w.raw(format!(
+        "_PACK_FUNCTIONS = {}",
+        if pack_set.is_empty() {
+            "frozenset()".to_owned()
+        } else {
+            format!("frozenset(({},))", pack_set.join(", "))
+        }
+    ));
+    let args: Vec<String> = program
+        .func
+        .args
+        .iter()
+        .map(|d| {
+            format!(
+                "({}, {})",
+                text::py_str(&d.name.name),
+                pytype::descriptor(&d.ty)
+            )
+        })
+        .collect();
+    w.raw(format!("_ARGS = ({})", tuple(&args)));
+    w.raw(format!(
+        "_RETURNS = {}",
+        pytype::descriptor(&program.func.returns)
+    ));
+    w.raw(format!("_ENTRY = {py_name}"));
+    w.blank();
+    w.raw("if __name__ == \"__main__\":");
+    w.raw("    _main()");
+    let out = w.finish();
+    if bracket_depth(&out) > MAX_BRACKETS {
+        return Err(too_deep("bracket nesting"));
+    }
+    Ok(out)
+}
+
+/// `sum_evens(xs: int[]) -> int`.
+fn signature(program: &Program) -> String {
+    let args: Vec<String> = program
+        .func
+        .args
+        .iter()
+        .map(|d| format!("{}: {}", d.name.name, d.ty))
+        .collect();
+    format!(
+        "{}({}) -> {}",
+        program.func.name.name,
+        args.join(", "),
+        program.func.returns
+    )
+}
+
+/// `(a,)` or `(a, b)`.
+fn tuple(items: &[String]) -> String {
+    match items {
+        [one] => format!("{one},"),
+        _ => items.join(", "),
+    }
+}
+
+/// `_STEP_AT_LINE = {...}`, a few entries a line.
+fn step_table(lines: &[(usize, String)]) -> Vec<String> {
+    let mut out = vec!["_STEP_AT_LINE = {".to_owned()];
+    for chunk in lines.chunks(6) {
+        let mut line = String::from("   ");
+        for (n, step) in chunk {
+            let _ = write!(line, " {n}: \"{step}\",");
+        }
+        out.push(line);
+    }
+    out.push("}".to_owned());
+    out
+}
+
+fn check_names(program: &Program) -> R<()> {
+    let all = std::iter::once(&program.func.name.name)
+        .chain(program.func.args.iter().map(|d| &d.name.name))
+        .chain(program.state.iter().map(|s| &s.name.name))
+        .chain(program.locals.iter().map(|d| &d.name.name));
+    for name in all {
+        if !names::is_word(name) {
+            return Err(invalid(format!("`{name}` is not an Isu name")));
+        }
+    }
+    Ok(())
+}
+
+fn too_deep(what: &str) -> isu_plugin_api::PluginDiagnostic {
+    isu_plugin_api::PluginDiagnostic::backend(
+        "unsupported_feature",
+        format!("the program's {what} is deeper than Python accepts"),
+    )
+    .with_hint("split deeply nested expressions or blocks with LOCAL variables")
+}
+
+/// The deepest nesting of brackets in Python source, outside strings and
+/// comments (the generated code's strings are all double-quoted).
+fn bracket_depth(src: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut in_str = false;
+    let mut in_comment = false;
+    let mut escaped = false;
+    for c in src.chars() {
+        if in_comment {
+            in_comment = c != '\n';
+        } else if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+        } else {
+            match c {
+                '#' => in_comment = true,
+                '"' => in_str = true,
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brackets_are_counted_outside_strings_and_comments() {
+        assert_eq!(bracket_depth("f((a), [b])\n"), 2);
+        assert_eq!(bracket_depth("x = \"(((\\\"(\" # ((((\ny = (1)\n"), 1);
+    }
+
+    #[test]
+    fn step_tables_wrap() {
+        let lines: Vec<(usize, String)> = (1..=7).map(|n| (n, format!("S{n}"))).collect();
+        assert_eq!(
+            step_table(&lines),
+            vec![
+                "_STEP_AT_LINE = {",
+                "    1: \"S1\", 2: \"S2\", 3: \"S3\", 4: \"S4\", 5: \"S5\", 6: \"S6\",",
+                "    7: \"S7\",",
+                "}"
+            ]
+        );
+    }
+}

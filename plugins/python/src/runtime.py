@@ -1,0 +1,388 @@
+# ---------------------------------------------------------------------------
+# Isu runtime: the semantics of spec/semantics.md and spec/stdlib.md that
+# Python does not give by itself. The generated function below uses plain
+# Python where Python agrees with Isu and these helpers where it does not.
+#
+# Where an error happens: helpers raise IsuError without a step; the function
+# catches every error at its end and names the step from the line it was
+# raised on (_STEP_AT_LINE, after the function). Python's own IndexError
+# (an index past the end), KeyError (a missing map key), ZeroDivisionError
+# and UnboundLocalError (a LOCAL read before assignment) become the Isu
+# errors of the same meaning there.
+# ---------------------------------------------------------------------------
+from __future__ import annotations
+
+import json as _json
+import re as _re
+import sys as _sys
+
+# The default limits of a run: loop rounds (each round of a LOOP spends one),
+# and the most elements, entries or characters a value may hold.
+MAX_STEPS = 100_000_000
+MAX_SIZE = 10_000_000
+
+_INT_MIN = -9223372036854775808
+_INT_MAX = 9223372036854775807
+
+
+class IsuError(Exception):
+    """A runtime error of the Isu program: a stable code (spec/errors.md),
+    the step ID it belongs to (None in a STATE initializer or for the
+    arguments), and a message for people."""
+
+    def __init__(self, code: str, message: str, step: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.step = step
+
+
+def _overflow(op: str) -> None:
+    raise IsuError("int_overflow", f"the result of {op} does not fit in 64 bits")
+
+
+def _index_error() -> None:
+    raise IsuError("index_out_of_range", "an array index outside 0..LEN")
+
+
+def _step_limit() -> None:
+    raise IsuError("step_limit", "the run used up its budget of loop rounds")
+
+
+def _size_limit(what: str) -> None:
+    raise IsuError("size_limit", f"{what} would grow past the size limit")
+
+
+def _zero_step() -> None:
+    raise IsuError("zero_step", "a range with the step 0")
+
+
+def _div(a: int, b: int) -> int:
+    """(div a b): the quotient truncated toward zero."""
+    if b == 0:
+        raise IsuError("division_by_zero", f"(div {a} 0): division by zero")
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        return -q
+    if q > _INT_MAX:
+        _overflow(f"(div {a} {b})")
+    return q
+
+
+def _mod(a: int, b: int) -> int:
+    """(mod a b): the remainder with the sign of the dividend."""
+    if b == 0:
+        raise IsuError("division_by_zero", f"(mod {a} 0): division by zero")
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def _abs(a: int) -> int:
+    if a == _INT_MIN:
+        _overflow(f"ABS({a})")
+    return abs(a)
+
+
+def _range(start: int, end: int, step: int) -> range:
+    """The rounds of (range i START END STEP) with a STEP known only at run time."""
+    if step == 0:
+        _zero_step()
+    return range(start, end, step)
+
+
+def _rounds(r: range) -> int:
+    """The number of rounds of a range, which may be too many for len()."""
+    return (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step if r else 0
+
+
+def _uninitialized(name: str) -> None:
+    raise IsuError("uninitialized_read", f"`{name}` is read before any assignment to it")
+
+
+def _push_into(xs: list, x: object, max_size: int) -> list:
+    """PUSH on an array the caller owns: appends in place and returns it."""
+    if len(xs) >= max_size:
+        _size_limit("PUSH's result")
+    xs.append(x)
+    return xs
+
+
+def _pop_empty() -> None:
+    raise IsuError("empty_collection", "POP of an empty array")
+
+
+def _pop_from(xs: list) -> list:
+    """POP on an array the caller owns: removes the last element in place."""
+    if not xs:
+        raise IsuError("empty_collection", "POP of an empty array")
+    del xs[-1]
+    return xs
+
+
+def _extend_into(xs: list, ys: list, max_size: int) -> list:
+    """CONCAT of two arrays, the first owned by the caller: extends it in place."""
+    if len(xs) + len(ys) > max_size:
+        _size_limit("CONCAT's result")
+    xs.extend(ys)
+    return xs
+
+
+def _concat_str(s: str, t: str, max_size: int) -> str:
+    if len(s) + len(t) > max_size:
+        _size_limit("CONCAT's result")
+    return s + t
+
+
+def _map_set_into(m: dict, k: object, v: object, max_size: int) -> dict:
+    """MAP_SET on a map the caller owns: sets the key in place."""
+    if k not in m and len(m) >= max_size:
+        _size_limit("MAP_SET's result")
+    m[k] = v
+    return m
+
+
+def _map_has(m: dict, k: object) -> bool:
+    """MAP_HAS where evaluating m before k matters."""
+    return k in m
+
+
+def _slice(v, start: int, end: int):
+    """SLICE of an array or a string: 0 <= start <= end <= LEN, or an error."""
+    if 0 <= start <= end <= len(v):
+        return v[start:end]
+    raise IsuError(
+        "index_out_of_range",
+        f"SLICE from {start} to {end} is outside 0 <= start <= end <= {len(v)}",
+    )
+
+
+def _repeat(x: object, n: int, max_size: int) -> list:
+    """REPEAT of an int, bool or string (immutable, so the copies may be one object)."""
+    if n < 0:
+        raise IsuError("negative_count", f"REPEAT with the count {n}, below 0")
+    if n > max_size:
+        _size_limit("REPEAT's result")
+    return [x] * n
+
+
+def _repeat_copies(x: object, n: int, max_size: int, copy) -> list:
+    """REPEAT of an array or map: n independent copies of it."""
+    if n < 0:
+        raise IsuError("negative_count", f"REPEAT with the count {n}, below 0")
+    if n > max_size:
+        _size_limit("REPEAT's result")
+    return [copy(x) for _ in range(n)]
+
+
+def _join(xs: list, sep: str, max_size: int) -> str:
+    n = len(sep) * max(len(xs) - 1, 0)
+    for s in xs:
+        n += len(s)
+    if n > max_size:
+        _size_limit("JOIN's result")
+    return sep.join(xs)
+
+
+def _chars(s: str, max_size: int) -> list:
+    if len(s) > max_size:
+        _size_limit("CHARS's result")
+    return list(s)
+
+
+_ASCII_WORD = _re.compile(r"[^ \t\n\x0b\x0c\r]+")
+_NOT_ASCII_SPACE = _re.compile(r"[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
+def _split_whitespace(s: str) -> list:
+    """The pieces of s between runs of ASCII whitespace (str.split() would
+    also split at other Unicode spaces)."""
+    if _NOT_ASCII_SPACE.search(s) is None:
+        return s.split()
+    return _ASCII_WORD.findall(s)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _lower(s: str) -> str:
+    """LOWER: ASCII A-Z to a-z, every other character unchanged."""
+    if s.isascii():
+        return s.lower()
+    return s.translate(_ASCII_LOWER)
+
+
+_DECIMAL = _re.compile(r"-?[0-9]+")
+
+
+def _parse_int(s: str) -> int:
+    if _DECIMAL.fullmatch(s) is not None:
+        digits = s.lstrip("-").lstrip("0")
+        if len(digits) <= 19:
+            v = int(digits or "0")
+            v = -v if s.startswith("-") else v
+            if _INT_MIN <= v <= _INT_MAX:
+                return v
+        raise IsuError("parse_int_failed", f"PARSE_INT of {_json.dumps(s)}: outside the 64-bit range")
+    raise IsuError("parse_int_failed", f"PARSE_INT of {_json.dumps(s)}: not an optional '-' followed by digits")
+
+
+def _nodes(ty, v) -> int:
+    """How many JSON values the result v of type ty holds in all."""
+    if type(ty) is str:
+        return 1
+    if ty[0] == "array":
+        if type(ty[1]) is str:
+            return 1 + len(v)
+        return 1 + sum(_nodes(ty[1], x) for x in v)
+    if type(ty[2]) is str:
+        return 1 + len(v)
+    return 1 + sum(_nodes(ty[2], x) for x in v.values())
+
+
+def _result(v, ty, max_size: int):
+    """The value of a RETURN of an array or map: its JSON form may hold at most max_size values."""
+    if _nodes(ty, v) > max_size:
+        _size_limit("the result, written out as JSON,")
+    return v
+
+
+# The runtime error codes (spec/errors.md). A pack function's Python
+# definition reports one by raising any exception with the code as its
+# first argument: raise OverflowError("int_overflow").
+_RUNTIME_CODES = frozenset((
+    "int_overflow", "division_by_zero", "index_out_of_range", "missing_key", "zero_step",
+    "parse_int_failed", "empty_collection", "negative_count", "uninitialized_read",
+    "no_return", "step_limit", "size_limit", "invalid_argument",
+))
+
+# What the generated function turns into Isu errors (_at_step says how).
+_ERRORS = (IsuError, ArithmeticError, LookupError, ValueError, UnboundLocalError)
+
+
+def _pack_function(e: BaseException) -> str | None:
+    """The pack function e came out of, if it did."""
+    tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
+    if tb is None or tb.tb_frame.f_code.co_name not in _PACK_FUNCTIONS:
+        return None
+    return tb.tb_frame.f_code.co_name
+
+
+def _at_step(e: BaseException, steps: dict) -> BaseException:
+    """The Isu error for an exception that stopped the generated function,
+    with the step of the line it came from; any other exception unchanged."""
+    pack = _pack_function(e)
+    if pack is not None:
+        if not (e.args and e.args[0] in _RUNTIME_CODES):
+            return e
+        err = IsuError(e.args[0], f"{pack.replace('__', '.', 1)} failed: {e!r}")
+    elif isinstance(e, IsuError):
+        err = e
+    elif isinstance(e, IndexError):
+        err = IsuError("index_out_of_range", "an array index past the end")
+    elif isinstance(e, KeyError):
+        err = IsuError("missing_key", f"the key {_json.dumps(e.args[0])} is not in the map")
+    elif isinstance(e, ZeroDivisionError):
+        err = IsuError("division_by_zero", "division by zero")
+    elif isinstance(e, UnboundLocalError):
+        err = IsuError("uninitialized_read", f"`{_NAMES.get(e.name, e.name)}` is read before any assignment to it")
+    else:
+        return e
+    tb = e.__traceback__
+    if err.step is None and tb is not None:
+        err.step = steps.get(tb.tb_lineno)
+    return err
+
+
+# ---- values at the boundary: JSON in and out -------------------------------
+# A type is "int", "bool", "string", ("array", T) or ("map", K, V).
+
+
+def _from_json(ty, v, where: str):
+    if ty == "int":
+        if type(v) is int and _INT_MIN <= v <= _INT_MAX:
+            return v
+    elif ty == "bool":
+        if type(v) is bool:
+            return v
+    elif ty == "string":
+        if type(v) is str:
+            return v
+    elif ty[0] == "array":
+        if type(v) is list:
+            return [_from_json(ty[1], x, f"{where}[{i}]") for i, x in enumerate(v)]
+    elif type(v) is dict:
+        out = {}
+        for k, x in v.items():
+            key = k
+            if ty[1] == "int":
+                key = _int_key(k)
+                if key is None:
+                    raise IsuError("invalid_argument", f"{where}: the key {_json.dumps(k)} is not the decimal text of an int")
+            out[key] = _from_json(ty[2], x, f"{where}[{_json.dumps(k)}]")
+        return out
+    raise IsuError("invalid_argument", f"{where}: expected {_type_text(ty)}, found {_json.dumps(v)[:80]}")
+
+
+def _int_key(k: str):
+    digits = k.removeprefix("-")
+    if digits.isdigit() and digits.isascii() and (digits == "0" or not digits.startswith("0")) and k != "-0":
+        v = int(k)
+        if _INT_MIN <= v <= _INT_MAX:
+            return v
+    return None
+
+
+def _to_json(ty, v):
+    if type(ty) is str:
+        return v
+    if ty[0] == "array":
+        if type(ty[1]) is str:
+            return v
+        return [_to_json(ty[1], x) for x in v]
+    return {str(k): _to_json(ty[2], x) for k, x in sorted(v.items())}
+
+
+def _type_text(ty) -> str:
+    if type(ty) is str:
+        return ty
+    if ty[0] == "array":
+        return f"{_type_text(ty[1])}[]"
+    return f"map<{_type_text(ty[1])},{_type_text(ty[2])}>"
+
+
+def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
+    """Runs the function on JSON-shaped arguments (an object, as json.loads
+    gives it) and returns its JSON-shaped result; raises IsuError."""
+    if type(args) is not dict:
+        raise IsuError("invalid_argument", "the arguments must be a JSON object")
+    values = []
+    for name, ty in _ARGS:
+        if name not in args:
+            raise IsuError("invalid_argument", f"the argument `{name}` is missing")
+        values.append(_from_json(ty, args[name], f"`{name}`"))
+    for name in sorted(args):
+        if name not in dict(_ARGS):
+            raise IsuError("invalid_argument", f"`{name}` is not an argument of {_FUNC_NAME}")
+    result = _ENTRY(*values, _fuel=max_steps, _max_size=max_size)
+    return _to_json(_RETURNS, result)
+
+
+def _main() -> None:
+    """python3 THIS.py [--max-steps N] [--max-size N] < ARGS.json: prints
+    {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
+    limits = {"--max-steps": MAX_STEPS, "--max-size": MAX_SIZE}
+    argv = _sys.argv[1:]
+    while argv:
+        flag, value, *argv = argv if len(argv) > 1 else (argv[0], "")
+        if flag not in limits or not value.isdigit():
+            _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] < ARGS.json")
+        limits[flag] = int(value)
+    try:
+        args = _json.loads(_sys.stdin.read())
+        out = {"ok": run(args, limits["--max-steps"], limits["--max-size"])}
+    except IsuError as e:
+        out = {"error": {"code": e.code, "step": e.step, "message": e.message}}
+    except ValueError as e:
+        out = {"error": {"code": "invalid_argument", "step": None, "message": f"the arguments are not JSON: {e}"}}
+    _sys.stdout.write(_json.dumps(out) + "\n")
+    _sys.exit(0 if "ok" in out else 1)

@@ -1,0 +1,64 @@
+//! What the backend's integration tests share: the Isu programs to compile
+//! (the conformance cases and the backend's own), checked by the host's
+//! front end.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use isu_host::{pipeline, Source};
+use isu_plugin_api::Program;
+use std::path::{Path, PathBuf};
+
+/// One case file, checked.
+#[derive(Debug)]
+pub struct Case {
+    /// `conformance/arith_basic.isu`, `programs/values.isu`.
+    pub name: String,
+    pub text: String,
+    pub program: Program,
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn isu_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "isu"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every conformance case and every program of the backend's own, checked;
+/// panics on one that does not check.
+pub fn cases() -> Vec<Case> {
+    let dirs = [
+        ("conformance", repo().join("conformance/cases")),
+        (
+            "programs",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs"),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (label, dir) in dirs {
+        for file in isu_files(&dir) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let name = format!("{label}/{}", file.file_name().unwrap().to_string_lossy());
+            let fe = pipeline::check(&Source::new(name.clone(), text.clone()));
+            let program = fe
+                .valid_program()
+                .unwrap_or_else(|| panic!("{name} does not check: {:#?}", fe.diags))
+                .clone();
+            out.push(Case {
+                name,
+                text,
+                program,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,241 @@
+//! IIR to the module's entry function: one Wasm function `isu_run` whose
+//! locals are the program's variables. Statements ([`stmt`]) and expressions
+//! ([`expr`]) are lowered in one walk that also tracks which LOCALs are
+//! surely assigned, so that only the reads that may see an unassigned
+//! variable are checked at run time.
+
+mod expr;
+mod konst;
+mod place;
+mod stmt;
+
+use crate::abi::ErrorCode;
+use crate::asm::{Asm, Local};
+use crate::layout::{is_heap, val_type};
+use crate::module::{g, ModuleBuilder, Rt};
+use crate::runtime::{self, StepArg};
+use isu_plugin_api::{Program, Type};
+use std::collections::{BTreeMap, BTreeSet};
+use wasm_encoder::ValType;
+
+/// Why a program could not be lowered: it was not canonical and validated
+/// (a bug of the caller, never of the program's author).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerError {
+    pub message: String,
+}
+
+pub type Res<T> = Result<T, LowerError>;
+
+pub fn bug<T>(message: impl Into<String>) -> Res<T> {
+    Err(LowerError {
+        message: message.into(),
+    })
+}
+
+/// Whether a value on the Wasm stack is a reference of its own (to be
+/// dropped or handed on) or borrowed from a variable, a constant or a
+/// container that outlives its use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Own {
+    Owned,
+    Borrowed,
+}
+
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub local: Local,
+    pub ty: Type,
+    /// For an int or bool LOCAL: 1 once assigned.
+    pub flag: Option<Local>,
+    /// A LOCAL (only those can be read unassigned).
+    pub is_local: bool,
+}
+
+/// One step's code range in the entry function, for the source map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepRange {
+    pub start: usize,
+    pub end: usize,
+    pub step: u32,
+}
+
+/// The lowered program: the entry function's body, and what the ABI and
+/// the source map need to know.
+#[derive(Debug)]
+pub struct Lowered {
+    pub ranges: Vec<StepRange>,
+}
+
+/// How fuel is counted: one unit per LOOP round, and (when `per_step`) one
+/// per step started as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FuelModel {
+    pub per_step: bool,
+}
+
+pub struct Lowering<'m> {
+    pub mb: &'m mut ModuleBuilder,
+    pub a: Asm,
+    pub vars: BTreeMap<String, Var>,
+    /// LOCALs surely assigned at this point of the walk.
+    pub assigned: BTreeSet<String>,
+    /// The next step's index (steps are numbered in structural pre-order).
+    pub next_step: u32,
+    pub fuel: Local,
+    pub fuel_model: FuelModel,
+    pub ranges: Vec<StepRange>,
+    pub ret_ty: Type,
+    /// Static constants already placed, by (literal, type) text.
+    pub consts: BTreeMap<(String, String), u32>,
+}
+
+impl std::fmt::Debug for Lowering<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lowering")
+            .field("next_step", &self.next_step)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Lowers `program` into the function `run` (declared as `(i32) -> i32`).
+pub fn lower_program(
+    mb: &mut ModuleBuilder,
+    run: u32,
+    program: &Program,
+    fuel_model: FuelModel,
+) -> Res<Lowered> {
+    let mut a = Asm::new(&[ValType::I32]);
+    let args_ptr = a.param(0);
+    let fuel = a.local(ValType::I64);
+    let mut vars = BTreeMap::new();
+    let decls = program
+        .func
+        .args
+        .iter()
+        .map(|d| (&d.name.name, &d.ty, false))
+        .chain(program.state.iter().map(|s| (&s.name.name, &s.ty, false)))
+        .chain(program.locals.iter().map(|d| (&d.name.name, &d.ty, true)));
+    for (name, ty, is_local) in decls {
+        let local = a.local(val_type(ty));
+        let flag = (is_local && !is_heap(ty)).then(|| a.local(ValType::I32));
+        if vars
+            .insert(
+                name.clone(),
+                Var {
+                    local,
+                    ty: ty.clone(),
+                    flag,
+                    is_local,
+                },
+            )
+            .is_some()
+        {
+            return bug(format!("`{name}` is declared twice"));
+        }
+    }
+    let mut l = Lowering {
+        mb,
+        a,
+        vars,
+        assigned: BTreeSet::new(),
+        next_step: 0,
+        fuel,
+        fuel_model,
+        ranges: Vec::new(),
+        ret_ty: program.func.returns.clone(),
+        consts: BTreeMap::new(),
+    };
+    l.a.i32(0)
+        .i()
+        .global_set(g::ERR_CODE)
+        .i32_const(-1)
+        .global_set(g::ERR_STEP);
+    l.a.get(args_ptr).i().global_set(g::CURSOR);
+    l.a.i().global_get(g::MAX_STEPS);
+    l.a.set(fuel);
+    for d in &program.func.args {
+        let dec = l.mb.rt(Rt::Decode(d.ty.clone()));
+        let local = l.var(&d.name.name)?.local;
+        l.a.i().call(dec);
+        l.a.set(local);
+    }
+    for s in &program.state {
+        let own = l.expr(&s.init, -1)?;
+        l.own(own, &s.ty);
+        let local = l.var(&s.name.name)?.local;
+        l.a.set(local);
+    }
+    l.block(&program.body)?;
+    runtime::raise(l.mb, &mut l.a, ErrorCode::NoReturn, StepArg::Const(-1));
+    let ranges = std::mem::take(&mut l.ranges);
+    let a = std::mem::replace(&mut l.a, Asm::new(&[]));
+    l.mb.define(run, a.finish());
+    Ok(Lowered { ranges })
+}
+
+impl Lowering<'_> {
+    pub fn var(&self, name: &str) -> Res<&Var> {
+        match self.vars.get(name) {
+            Some(v) => Ok(v),
+            None => bug(format!("`{name}` is not declared")),
+        }
+    }
+
+    /// Makes the value of `ty` on the stack owned.
+    pub fn own(&mut self, own: Own, ty: &Type) {
+        if own == Own::Borrowed {
+            runtime::emit_inc(self.mb, &mut self.a, ty);
+        }
+    }
+
+    /// Keeps an owned heap value on the stack in a scratch local too, so it
+    /// can be dropped after its use ([`Lowering::release_held`]).
+    pub fn hold(&mut self, own: Own, ty: &Type) -> Option<(Local, Type)> {
+        if own == Own::Owned && is_heap(ty) {
+            let t = self.a.temp(ValType::I32);
+            self.a.tee(t);
+            Some((t, ty.clone()))
+        } else {
+            None
+        }
+    }
+
+    /// Drops values kept by [`Lowering::hold`].
+    pub fn release_held(&mut self, held: Vec<Option<(Local, Type)>>) {
+        for (t, ty) in held.into_iter().flatten() {
+            self.a.get(t);
+            runtime::emit_drop(self.mb, &mut self.a, &ty);
+            self.a.release(t);
+        }
+    }
+
+    /// Spends one unit of fuel at `step`: `step_limit` when none is left.
+    pub fn spend(&mut self, step: i32) {
+        let fuel = self.fuel;
+        self.a.get(fuel).i().i64_eqz();
+        runtime::raise_if(
+            self.mb,
+            &mut self.a,
+            ErrorCode::StepLimit,
+            StepArg::Const(step),
+        );
+        self.a.get(fuel).i64(1).i().i64_sub();
+        self.a.set(fuel);
+    }
+
+    pub fn raise_if(&mut self, code: ErrorCode, step: i32) {
+        runtime::raise_if(self.mb, &mut self.a, code, StepArg::Const(step));
+    }
+}
+
+/// The type of an expression, which validation filled in.
+pub fn ty_of(e: &isu_plugin_api::Expr) -> Res<&Type> {
+    match &e.ty {
+        Some(t) => Ok(t),
+        None => bug(format!(
+            "an expression at line {} has no type (the program was not validated)",
+            e.span.line
+        )),
+    }
+}

@@ -1,0 +1,612 @@
+//! Expressions: each leaves its value on the Wasm stack and says whether it
+//! is owned or borrowed. Int arithmetic is checked inline (with constant
+//! operands folded into cheaper checks); errors name the step that holds
+//! the expression.
+
+use super::{bug, ty_of, Lowering, Own, Res};
+use crate::abi::ErrorCode;
+use crate::layout::{elem, is_heap, key_value, CHARS, DATA, ENTRY_VALUE, LEN};
+use crate::module::Rt;
+use crate::runtime::{self, load32, load_val};
+use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Type, UnaryOp};
+use wasm_encoder::{BlockType, ValType};
+
+/// The constant int of an expression, if it is one.
+fn const_int(e: &Expr) -> Option<i64> {
+    match &e.node {
+        ExprNode::Const {
+            value: Literal::Int(k),
+        } => Some(*k),
+        _ => None,
+    }
+}
+
+impl Lowering<'_> {
+    /// Reads a variable (checking, where it may be unassigned, that it is not).
+    pub fn read_var(&mut self, name: &str, step: i32) -> Res<Own> {
+        let var = self.var(name)?.clone();
+        if var.is_local && !self.assigned.contains(name) {
+            match var.flag {
+                Some(flag) => {
+                    self.a.get(flag).i().i32_eqz();
+                }
+                None => {
+                    self.a.get(var.local).i().i32_eqz();
+                }
+            }
+            self.raise_if(ErrorCode::UninitializedRead, step);
+        }
+        self.a.get(var.local);
+        Ok(Own::Borrowed)
+    }
+
+    pub fn expr(&mut self, e: &Expr, step: i32) -> Res<Own> {
+        let ty = ty_of(e)?.clone();
+        match &e.node {
+            ExprNode::Const { value } => {
+                match (&ty, value) {
+                    (Type::Int, Literal::Int(i)) => {
+                        self.a.i64(*i);
+                    }
+                    (Type::Bool, Literal::Bool(b)) => {
+                        self.a.i32(i32::from(*b));
+                    }
+                    _ => {
+                        let at = self.static_value(value, &ty)?;
+                        self.a.i32(at as i32);
+                    }
+                }
+                Ok(Own::Borrowed)
+            }
+            ExprNode::Var { name } => self.read_var(name, step),
+            ExprNode::Unary { op, arg } => {
+                match op {
+                    UnaryOp::Neg => {
+                        let t = self.a.temp(ValType::I64);
+                        self.expr(arg, step)?;
+                        self.a.tee(t).i64(i64::MIN).i().i64_eq();
+                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.a.i64(0).get(t).i().i64_sub();
+                        self.a.release(t);
+                    }
+                    UnaryOp::Not => {
+                        self.expr(arg, step)?;
+                        self.a.i().i32_eqz();
+                    }
+                }
+                Ok(Own::Borrowed)
+            }
+            ExprNode::Binary { op, lhs, rhs } => {
+                self.binary(*op, lhs, rhs, step)?;
+                Ok(Own::Borrowed)
+            }
+            ExprNode::Index { base, index } => self.index(base, index, step),
+            ExprNode::Call { func, args } => self.call(func, args, &ty, step),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<()> {
+        use BinaryOp::*;
+        match op {
+            Add | Sub | Mul | Div | Mod => self.arith(op, lhs, rhs, step),
+            And | Or => {
+                self.expr(lhs, step)?;
+                self.a.if_(BlockType::Result(ValType::I32));
+                if op == And {
+                    self.expr(rhs, step)?;
+                    self.a.else_();
+                    self.a.i32(0);
+                } else {
+                    self.a.i32(1);
+                    self.a.else_();
+                    self.expr(rhs, step)?;
+                }
+                self.a.end();
+                Ok(())
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs, step),
+        }
+    }
+
+    fn compare(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<()> {
+        use BinaryOp::*;
+        let ty = ty_of(lhs)?.clone();
+        let ol = self.expr(lhs, step)?;
+        let hl = self.hold(ol, &ty);
+        let or = self.expr(rhs, step)?;
+        let hr = self.hold(or, &ty);
+        match &ty {
+            Type::Int => {
+                let mut i = self.a.i();
+                match op {
+                    Eq => i.i64_eq(),
+                    Ne => i.i64_ne(),
+                    Lt => i.i64_lt_s(),
+                    Le => i.i64_le_s(),
+                    Gt => i.i64_gt_s(),
+                    _ => i.i64_ge_s(),
+                };
+            }
+            Type::Bool => {
+                let mut i = self.a.i();
+                match op {
+                    Eq => i.i32_eq(),
+                    Ne => i.i32_ne(),
+                    _ => return bug("an ordering of bools"),
+                };
+            }
+            Type::String if !matches!(op, Eq | Ne) => {
+                let f = self.mb.rt(Rt::StrCmp);
+                self.a.i().call(f).i32_const(0);
+                let mut i = self.a.i();
+                match op {
+                    Lt => i.i32_lt_s(),
+                    Le => i.i32_le_s(),
+                    Gt => i.i32_gt_s(),
+                    _ => i.i32_ge_s(),
+                };
+            }
+            _ => {
+                if !matches!(op, Eq | Ne) {
+                    return bug(format!("an ordering of {ty}"));
+                }
+                runtime::emit_eq(self.mb, &mut self.a, &ty);
+                if op == Ne {
+                    self.a.i().i32_eqz();
+                }
+            }
+        }
+        self.release_held(vec![hl, hr]);
+        Ok(())
+    }
+
+    fn arith(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<()> {
+        use BinaryOp::*;
+        let k = const_int(rhs);
+        let x = self.a.temp(ValType::I64);
+        self.expr(lhs, step)?;
+        match (op, k) {
+            (Add, Some(c)) => {
+                // x + c overflows iff x > MAX - c (c > 0) or x < MIN - c (c < 0).
+                self.a.tee(x);
+                if c > 0 {
+                    self.a.i64(i64::MAX - c).i().i64_gt_s();
+                    self.raise_if(ErrorCode::IntOverflow, step);
+                } else if c < 0 {
+                    self.a.i64(i64::MIN - c).i().i64_lt_s();
+                    self.raise_if(ErrorCode::IntOverflow, step);
+                } else {
+                    self.a.i().drop();
+                }
+                self.a.get(x).i64(c).i().i64_add();
+            }
+            (Sub, Some(c)) => {
+                self.a.tee(x);
+                if c > 0 {
+                    self.a.i64(i64::MIN + c).i().i64_lt_s();
+                    self.raise_if(ErrorCode::IntOverflow, step);
+                } else if c < 0 {
+                    self.a.i64(i64::MAX + c).i().i64_gt_s();
+                    self.raise_if(ErrorCode::IntOverflow, step);
+                } else {
+                    self.a.i().drop();
+                }
+                self.a.get(x).i64(c).i().i64_sub();
+            }
+            (Mul, Some(c)) => {
+                self.a.set(x);
+                match c {
+                    0 => {
+                        self.a.i64(0);
+                    }
+                    1 => {
+                        self.a.get(x);
+                    }
+                    -1 => {
+                        self.a.get(x).i64(i64::MIN).i().i64_eq();
+                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.a.i64(0).get(x).i().i64_sub();
+                    }
+                    _ => {
+                        // x * c fits iff MIN / c <= x <= MAX / c (bounds swap for c < 0).
+                        let (lo, hi) = if c > 0 {
+                            (i64::MIN / c, i64::MAX / c)
+                        } else {
+                            (i64::MAX / c, i64::MIN / c)
+                        };
+                        self.a.get(x).i64(lo).i().i64_lt_s();
+                        self.a.get(x).i64(hi).i().i64_gt_s().i32_or();
+                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.a.get(x).i64(c).i().i64_mul();
+                    }
+                }
+            }
+            (Div | Mod, Some(c)) if c != 0 && c != -1 => {
+                self.a.i64(c);
+                if op == Div {
+                    self.a.i().i64_div_s();
+                } else {
+                    self.a.i().i64_rem_s();
+                }
+            }
+            _ => {
+                let y = self.a.temp(ValType::I64);
+                self.a.set(x);
+                self.expr(rhs, step)?;
+                self.a.set(y);
+                match op {
+                    Add => {
+                        let r = self.a.temp(ValType::I64);
+                        self.a.get(x).get(y).i().i64_add();
+                        self.a.tee(r);
+                        // Overflow: the sum's sign differs from both operands'.
+                        self.a.get(x).i().i64_xor();
+                        self.a
+                            .get(r)
+                            .get(y)
+                            .i()
+                            .i64_xor()
+                            .i64_and()
+                            .i64_const(0)
+                            .i64_lt_s();
+                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.a.get(r);
+                        self.a.release(r);
+                    }
+                    Sub => {
+                        let r = self.a.temp(ValType::I64);
+                        self.a.get(x).get(y).i().i64_sub();
+                        self.a.tee(r);
+                        // Overflow: the operands' signs differ and the result's
+                        // differs from x's.
+                        self.a.get(x).i().i64_xor();
+                        self.a
+                            .get(x)
+                            .get(y)
+                            .i()
+                            .i64_xor()
+                            .i64_and()
+                            .i64_const(0)
+                            .i64_lt_s();
+                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.a.get(r);
+                        self.a.release(r);
+                    }
+                    Mul => {
+                        let f = self.mb.rt(Rt::MulChecked);
+                        // Both within 32 bits: the product fits; no check needed.
+                        self.a.get(x).i64(0x8000_0000).i().i64_add();
+                        self.a.get(y).i64(0x8000_0000).i().i64_add().i64_or();
+                        self.a.i64(0xFFFF_FFFF).i().i64_le_u();
+                        self.a.if_(BlockType::Result(ValType::I64));
+                        self.a.get(x).get(y).i().i64_mul();
+                        self.a.else_();
+                        self.a.get(x).get(y).i32(step).i().call(f);
+                        self.a.end();
+                    }
+                    _ => {
+                        self.a.get(y).i().i64_eqz();
+                        self.raise_if(ErrorCode::DivisionByZero, step);
+                        if op == Div {
+                            self.a.get(x).i64(i64::MIN).i().i64_eq();
+                            self.a.get(y).i64(-1).i().i64_eq().i32_and();
+                            self.raise_if(ErrorCode::IntOverflow, step);
+                            self.a.get(x).get(y).i().i64_div_s();
+                        } else {
+                            // Wasm's rem_s gives MIN mod -1 = 0, as Isu does.
+                            self.a.get(x).get(y).i().i64_rem_s();
+                        }
+                    }
+                }
+                self.a.release(y);
+            }
+        }
+        self.a.release(x);
+        Ok(())
+    }
+
+    /// `(index base i)`: an array element (index in range) or a map value
+    /// (key present).
+    fn index(&mut self, base: &Expr, index: &Expr, step: i32) -> Res<Own> {
+        let bty = ty_of(base)?.clone();
+        let b = self.a.temp(ValType::I32);
+        let ob = self.expr(base, step)?;
+        self.a.set(b);
+        let rty;
+        match &bty {
+            Type::Array(e) => {
+                rty = (**e).clone();
+                let i = self.a.temp(ValType::I64);
+                self.expr(index, step)?;
+                self.a.tee(i);
+                self.a.get(b);
+                load32(&mut self.a, LEN);
+                self.a.i().i64_extend_i32_u().i64_ge_u();
+                self.raise_if(ErrorCode::IndexOutOfRange, step);
+                self.a
+                    .get(b)
+                    .get(i)
+                    .i()
+                    .i32_wrap_i64()
+                    .i32_const(3)
+                    .i32_shl()
+                    .i32_add();
+                load_val(&mut self.a, &rty, DATA);
+                self.a.release(i);
+            }
+            Type::Map(k, v) => {
+                rty = (**v).clone();
+                let kt = (**k).clone();
+                let f = self.mb.rt(Rt::MapGet(bty.clone()));
+                self.a.get(b);
+                let ok = self.expr(index, step)?;
+                let hk = self.hold(ok, &kt);
+                self.a.i32(step).i().call(f);
+                if let Some((t, kt)) = hk {
+                    self.a.get(t);
+                    runtime::emit_drop(self.mb, &mut self.a, &kt);
+                    self.a.release(t);
+                }
+            }
+            other => return bug(format!("index of a {other}")),
+        }
+        let own = self.project(ob, b, &bty, &rty);
+        self.a.release(b);
+        Ok(own)
+    }
+
+    /// A value read out of a container held in `b`: borrowed while the
+    /// container is; taken over (a reference of its own) when the container
+    /// was a temporary, which is dropped.
+    fn project(&mut self, ob: Own, b: crate::asm::Local, bty: &Type, rty: &Type) -> Own {
+        if ob == Own::Owned && is_heap(bty) {
+            runtime::emit_inc(self.mb, &mut self.a, rty);
+            self.a.get(b);
+            runtime::emit_drop(self.mb, &mut self.a, bty);
+            if is_heap(rty) {
+                Own::Owned
+            } else {
+                Own::Borrowed
+            }
+        } else {
+            Own::Borrowed
+        }
+    }
+
+    /// Evaluates `e` and keeps it in a new scratch local; returns it and
+    /// whether it is owned.
+    fn arg_to_local(&mut self, e: &Expr, step: i32) -> Res<(crate::asm::Local, Own, Type)> {
+        let ty = ty_of(e)?.clone();
+        let l = self.a.temp(crate::layout::val_type(&ty));
+        let own = self.expr(e, step)?;
+        self.a.set(l);
+        Ok((l, own, ty))
+    }
+
+    fn free_arg(&mut self, (l, own, ty): (crate::asm::Local, Own, Type)) {
+        if own == Own::Owned && is_heap(&ty) {
+            self.a.get(l);
+            runtime::emit_drop(self.mb, &mut self.a, &ty);
+        }
+        self.a.release(l);
+    }
+
+    fn call(&mut self, func: &str, args: &[Expr], ty: &Type, step: i32) -> Res<Own> {
+        let arg_ty = |i: usize| -> Res<Type> {
+            match args.get(i) {
+                Some(a) => ty_of(a).cloned(),
+                None => bug(format!("{func} without argument {i}")),
+            }
+        };
+        match (func, args) {
+            ("LEN", [x]) => {
+                let xt = arg_ty(0)?;
+                let own = self.expr(x, step)?;
+                let h = self.hold(own, &xt);
+                let off = if xt == Type::String { CHARS } else { LEN };
+                load32(&mut self.a, off);
+                self.a.i().i64_extend_i32_u();
+                self.release_held(vec![h]);
+                Ok(Own::Borrowed)
+            }
+            ("PUSH", [xs, v]) => {
+                let own = self.expr(xs, step)?;
+                self.own(own, ty);
+                let own = self.expr(v, step)?;
+                self.own(own, elem(ty));
+                let f = self.mb.rt(Rt::Push(ty.clone()));
+                self.a.i32(step).i().call(f);
+                Ok(Own::Owned)
+            }
+            ("POP", [xs]) => {
+                let own = self.expr(xs, step)?;
+                self.own(own, ty);
+                let f = self.mb.rt(Rt::Pop(ty.clone()));
+                self.a.i32(step).i().call(f);
+                Ok(Own::Owned)
+            }
+            ("CONCAT", [x, y]) => {
+                let own = self.expr(x, step)?;
+                self.own(own, ty);
+                let own = self.expr(y, step)?;
+                let h = self.hold(own, ty);
+                let f = match ty {
+                    Type::String => self.mb.rt(Rt::ConcatStr),
+                    _ => self.mb.rt(Rt::ConcatArr(ty.clone())),
+                };
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            ("SLICE", [x, lo, hi]) => {
+                let own = self.expr(x, step)?;
+                let h = self.hold(own, ty);
+                self.expr(lo, step)?;
+                self.expr(hi, step)?;
+                let f = match ty {
+                    Type::String => self.mb.rt(Rt::SliceStr),
+                    _ => self.mb.rt(Rt::SliceArr(ty.clone())),
+                };
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            ("MAP_HAS", [m, k]) => {
+                let mt = arg_ty(0)?;
+                let (kt, _) = key_value(&mt);
+                let kt = kt.clone();
+                let om = self.expr(m, step)?;
+                let hm = self.hold(om, &mt);
+                let ok = self.expr(k, step)?;
+                let hk = self.hold(ok, &kt);
+                let f = self.mb.rt(Rt::MapFind(kt));
+                self.a.i().call(f).i32_const(0).i32_ge_s();
+                self.release_held(vec![hm, hk]);
+                Ok(Own::Borrowed)
+            }
+            ("MAP_GET", [m, k]) => {
+                let mt = arg_ty(0)?;
+                let (kt, _) = key_value(&mt);
+                let kt = kt.clone();
+                let b = self.a.temp(ValType::I32);
+                let om = self.expr(m, step)?;
+                self.a.tee(b);
+                let ok = self.expr(k, step)?;
+                let hk = self.hold(ok, &kt);
+                let f = self.mb.rt(Rt::MapGet(mt.clone()));
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![hk]);
+                let own = self.project(om, b, &mt, ty);
+                self.a.release(b);
+                Ok(own)
+            }
+            ("MAP_GET_OR", [m, k, d]) => {
+                let mt = arg_ty(0)?;
+                let am = self.arg_to_local(m, step)?;
+                let ak = self.arg_to_local(k, step)?;
+                let ad = self.arg_to_local(d, step)?;
+                let f = self.mb.rt(Rt::MapGetOr(mt));
+                self.a.get(am.0).get(ak.0).get(ad.0).i().call(f);
+                let any_owned = is_heap(ty) && (am.1 == Own::Owned || ad.1 == Own::Owned);
+                if any_owned {
+                    runtime::emit_inc(self.mb, &mut self.a, ty);
+                }
+                self.free_arg(am);
+                self.free_arg(ak);
+                self.free_arg(ad);
+                Ok(if any_owned { Own::Owned } else { Own::Borrowed })
+            }
+            ("MAP_SET", [m, k, v]) => {
+                let (kt, vt) = key_value(ty);
+                let (kt, vt) = (kt.clone(), vt.clone());
+                let own = self.expr(m, step)?;
+                self.own(own, ty);
+                let own = self.expr(k, step)?;
+                self.own(own, &kt);
+                let own = self.expr(v, step)?;
+                self.own(own, &vt);
+                let f = self.mb.rt(Rt::MapSet(ty.clone()));
+                self.a.i32(step).i().call(f);
+                Ok(Own::Owned)
+            }
+            ("MAP_KEYS", [m]) => {
+                let mt = arg_ty(0)?;
+                let own = self.expr(m, step)?;
+                let h = self.hold(own, &mt);
+                let f = self.mb.rt(Rt::MapKeys(mt));
+                self.a.i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            ("SPLIT_WHITESPACE" | "LOWER", [s]) => {
+                let own = self.expr(s, step)?;
+                let h = self.hold(own, &Type::String);
+                let f = if func == "LOWER" {
+                    self.mb.rt(Rt::Lower)
+                } else {
+                    self.mb.rt(Rt::Split)
+                };
+                self.a.i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            ("CHARS", [s]) => {
+                let own = self.expr(s, step)?;
+                let h = self.hold(own, &Type::String);
+                let f = self.mb.rt(Rt::Chars);
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            ("JOIN", [xs, sep]) => {
+                let xt = arg_ty(0)?;
+                let own = self.expr(xs, step)?;
+                let h1 = self.hold(own, &xt);
+                let own = self.expr(sep, step)?;
+                let h2 = self.hold(own, &Type::String);
+                let f = self.mb.rt(Rt::Join);
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h1, h2]);
+                Ok(Own::Owned)
+            }
+            ("PARSE_INT", [s]) => {
+                let own = self.expr(s, step)?;
+                let h = self.hold(own, &Type::String);
+                let f = self.mb.rt(Rt::ParseInt);
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Borrowed)
+            }
+            ("TO_STRING", [n]) => {
+                self.expr(n, step)?;
+                let f = self.mb.rt(Rt::ToString);
+                self.a.i().call(f);
+                Ok(Own::Owned)
+            }
+            ("ABS", [n]) => {
+                let t = self.a.temp(ValType::I64);
+                self.expr(n, step)?;
+                self.a.tee(t).i64(i64::MIN).i().i64_eq();
+                self.raise_if(ErrorCode::IntOverflow, step);
+                self.a.i64(0).get(t).i().i64_sub();
+                self.a.get(t).get(t).i64(0).i().i64_lt_s().select();
+                self.a.release(t);
+                Ok(Own::Borrowed)
+            }
+            ("MIN" | "MAX", [x, y]) => {
+                let tx = self.a.temp(ValType::I64);
+                let ty_ = self.a.temp(ValType::I64);
+                self.expr(x, step)?;
+                self.a.set(tx);
+                self.expr(y, step)?;
+                self.a.set(ty_);
+                self.a.get(tx).get(ty_).get(tx).get(ty_);
+                if func == "MIN" {
+                    self.a.i().i64_lt_s().select();
+                } else {
+                    self.a.i().i64_gt_s().select();
+                }
+                self.a.release(tx);
+                self.a.release(ty_);
+                Ok(Own::Borrowed)
+            }
+            ("REPEAT", [v, n]) => {
+                let vt = arg_ty(0)?;
+                let own = self.expr(v, step)?;
+                let h = self.hold(own, &vt);
+                self.expr(n, step)?;
+                let f = self.mb.rt(Rt::Repeat(vt));
+                self.a.i32(step).i().call(f);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            _ => bug(format!(
+                "the function {func} with {} arguments is not a standard function",
+                args.len()
+            )),
+        }
+    }
+}
+
+#[allow(dead_code)]
+const _ENTRY_VALUE: u64 = ENTRY_VALUE;

@@ -1,0 +1,269 @@
+//! `ASSIGN` to an element place, `(index ... (index x k1) ... kn)`: first the
+//! keys, from the variable outward, each checked (an array index must be in
+//! range; a map key must be present, except at the last level of a plain
+//! store, which inserts); then EXPR; then the store, which makes every
+//! level on the way unique (copying what is shared) and writes in place.
+//! When EXPR is `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P`
+//! itself, the element moves into the call and its result back into the slot.
+
+use super::stmt::{update_of, Update};
+use super::{ty_of, Lowering, Own, Res};
+use crate::abi::ErrorCode;
+use crate::asm::Local;
+use crate::layout::{elem, is_heap, key_value, DATA, ENTRY_VALUE, LEN};
+use crate::module::Rt;
+use crate::runtime::{self, load32, load_val, store_val};
+use isu_plugin_api::{Expr, Place, Type};
+use wasm_encoder::ValType;
+
+/// One level of the path: the container's type, and the key's local (an
+/// array index as `i32`, a map key as its value), and for maps the local
+/// holding the entry's index once found.
+struct Level {
+    ty: Type,
+    key: Local,
+    key_own: Own,
+    entry: Option<Local>,
+}
+
+fn flatten<'p>(p: &'p Place, out: &mut Vec<&'p Expr>) -> &'p str {
+    match p {
+        Place::Var { name, .. } => name,
+        Place::Index { base, index, .. } => {
+            let root = flatten(base, out);
+            out.push(index);
+            root
+        }
+    }
+}
+
+impl Lowering<'_> {
+    pub fn assign_index(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
+        let mut keys = Vec::new();
+        let root = flatten(target, &mut keys);
+        let var = self.var(root)?.clone();
+        let update = update_of(target, expr);
+        let n = keys.len();
+
+        // 1. The keys, checked level by level.
+        let cur = self.a.local(ValType::I32);
+        self.read_var(root, step)?;
+        self.a.set(cur);
+        let mut ty = var.ty.clone();
+        let mut levels: Vec<Level> = Vec::with_capacity(n);
+        for (j, k) in keys.iter().enumerate() {
+            let last = j + 1 == n;
+            match &ty {
+                Type::Array(e) => {
+                    let e = (**e).clone();
+                    let key = self.a.local(ValType::I32);
+                    let wide = self.a.temp(ValType::I64);
+                    self.expr(k, step)?;
+                    self.a.tee(wide);
+                    self.a.get(cur);
+                    load32(&mut self.a, LEN);
+                    self.a.i().i64_extend_i32_u().i64_ge_u();
+                    self.raise_if(ErrorCode::IndexOutOfRange, step);
+                    self.a.get(wide).i().i32_wrap_i64();
+                    self.a.set(key);
+                    self.a.release(wide);
+                    if !last {
+                        runtime::elem_addr(&mut self.a, cur, key, 3);
+                        load_val(&mut self.a, &e, DATA);
+                        self.a.set(cur);
+                    }
+                    levels.push(Level {
+                        ty: ty.clone(),
+                        key,
+                        key_own: Own::Borrowed,
+                        entry: None,
+                    });
+                    ty = e;
+                }
+                Type::Map(kt, vt) => {
+                    let (kt, vt) = ((**kt).clone(), (**vt).clone());
+                    let key = self.a.local(crate::layout::val_type(&kt));
+                    let key_own = self.expr(k, step)?;
+                    self.a.set(key);
+                    let mut entry = None;
+                    if !last || update.is_some() {
+                        let e = self.a.local(ValType::I32);
+                        let find = self.mb.rt(Rt::MapFind(kt.clone()));
+                        self.a.get(cur).get(key).i().call(find);
+                        self.a.tee(e).i32(0).i().i32_lt_s();
+                        self.raise_if(ErrorCode::MissingKey, step);
+                        if !last {
+                            runtime::elem_addr(&mut self.a, cur, e, 4);
+                            load_val(&mut self.a, &vt, DATA + ENTRY_VALUE);
+                            self.a.set(cur);
+                        }
+                        entry = Some(e);
+                    }
+                    levels.push(Level {
+                        ty: ty.clone(),
+                        key,
+                        key_own,
+                        entry,
+                    });
+                    ty = vt;
+                }
+                other => {
+                    return super::bug(format!("an element target indexes a value of type {other}"))
+                }
+            }
+        }
+        let leaf_ty = ty;
+
+        // 2. EXPR, or the other arguments of the in-place call.
+        let value = self.a.local(crate::layout::val_type(&leaf_ty));
+        let mut rest_locals = Vec::new();
+        match update {
+            None => {
+                let own = self.expr(expr, step)?;
+                self.own(own, ty_of(expr)?);
+                self.a.set(value);
+            }
+            Some((op, _, rest)) => {
+                // Evaluated now, in order; passed after the place is unique.
+                for (i, r) in rest.iter().enumerate() {
+                    let rty = ty_of(r)?.clone();
+                    let l = self.a.local(crate::layout::val_type(&rty));
+                    let own = self.expr(r, step)?;
+                    let consumed = !(op == Update::Concat && i == 0);
+                    if consumed {
+                        self.own(own, &rty);
+                    }
+                    self.a.set(l);
+                    let drop_after = !consumed && own == Own::Owned && is_heap(&rty);
+                    rest_locals.push((l, rty, drop_after));
+                }
+            }
+        }
+
+        // 3. The store: unique containers all the way down.
+        let grow = self.mb.rt(Rt::Grow(var.ty.clone()));
+        self.a.get(var.local).i32(0).i().call(grow);
+        self.a.tee(var.local).set(cur);
+        // Where the current container is held: the variable, or a slot address.
+        let mut holder: Option<Local> = None;
+        for (j, lv) in levels.iter().enumerate() {
+            let last = j + 1 == n;
+            let addr = self.a.local(ValType::I32);
+            let (child_ty, value_off) = match &lv.ty {
+                Type::Array(e) => {
+                    runtime::elem_addr(&mut self.a, cur, lv.key, 3);
+                    ((**e).clone(), DATA)
+                }
+                _ => {
+                    let (_, vt) = key_value(&lv.ty);
+                    match lv.entry {
+                        Some(e) => runtime::elem_addr(&mut self.a, cur, e, 4),
+                        None => {
+                            self.a.i32(0);
+                        }
+                    }
+                    (vt.clone(), DATA + ENTRY_VALUE)
+                }
+            };
+            self.a.set(addr);
+            if !last {
+                let g = self.mb.rt(Rt::Grow(child_ty.clone()));
+                self.a.get(addr);
+                self.a.get(addr);
+                load_val(&mut self.a, &child_ty, value_off);
+                self.a.i32(0).i().call(g);
+                self.a.tee(cur);
+                store_val(&mut self.a, &child_ty, value_off);
+                holder = Some(addr);
+                continue;
+            }
+            match (&update, &lv.ty) {
+                (None, Type::Array(_)) => {
+                    if is_heap(&child_ty) {
+                        self.a.get(addr);
+                        load_val(&mut self.a, &child_ty, value_off);
+                        runtime::emit_drop(self.mb, &mut self.a, &child_ty);
+                    }
+                    self.a.get(addr).get(value);
+                    store_val(&mut self.a, &child_ty, value_off);
+                }
+                (None, _) => {
+                    // Insert or replace; the map may move, so its holder is rewritten.
+                    let set = self.mb.rt(Rt::MapSet(lv.ty.clone()));
+                    let (kt, _) = key_value(&lv.ty);
+                    let kt = kt.clone();
+                    if let Some(h) = holder {
+                        self.a.get(h);
+                    }
+                    self.a.get(cur).get(lv.key);
+                    if lv.key_own == Own::Borrowed {
+                        runtime::emit_inc(self.mb, &mut self.a, &kt);
+                    }
+                    self.a.get(value).i32(step).i().call(set);
+                    match holder {
+                        Some(_) => {
+                            // The map sits in its parent's slot (an array slot
+                            // or a map value): both at the same offset form.
+                            let parent_off = match levels.get(j.wrapping_sub(1)).map(|p| &p.ty) {
+                                Some(Type::Map(..)) => DATA + ENTRY_VALUE,
+                                _ => DATA,
+                            };
+                            self.a.i().i32_store(crate::asm::mem(parent_off, 2));
+                        }
+                        None => {
+                            self.a.set(var.local);
+                        }
+                    }
+                    // The key was handed to MAP_SET (with a reference of its own).
+                    if lv.key_own == Own::Owned {
+                        // Nothing more: the owned key itself was consumed.
+                    }
+                }
+                (Some((op, _, _)), _) => {
+                    // The element moves into the call; the result goes back.
+                    self.a.get(addr);
+                    self.a.get(addr);
+                    load_val(&mut self.a, &child_ty, value_off);
+                    for (l, _, _) in &rest_locals {
+                        self.a.get(*l);
+                    }
+                    self.call_update(*op, &child_ty, step);
+                    store_val(&mut self.a, &child_ty, value_off);
+                }
+            }
+        }
+        for (l, rty, drop_after) in rest_locals {
+            if drop_after {
+                self.a.get(l);
+                runtime::emit_drop(self.mb, &mut self.a, &rty);
+            }
+        }
+        // Keys of maps that were owned temporaries and not handed on.
+        for (j, lv) in levels.iter().enumerate() {
+            let handed_on = j + 1 == n && update.is_none() && matches!(lv.ty, Type::Map(..));
+            if lv.key_own == Own::Owned && !handed_on {
+                let (kt, _) = key_value(&lv.ty);
+                let kt = kt.clone();
+                self.a.get(lv.key);
+                runtime::emit_drop(self.mb, &mut self.a, &kt);
+            }
+        }
+        let _ = elem;
+        Ok(())
+    }
+
+    /// Calls the in-place function `op` on a collection of type `ty` whose
+    /// arguments are on the stack (already owned as the function takes them).
+    fn call_update(&mut self, op: Update, ty: &Type, step: i32) {
+        let f = match op {
+            Update::Push => self.mb.rt(Rt::Push(ty.clone())),
+            Update::Pop => self.mb.rt(Rt::Pop(ty.clone())),
+            Update::MapSet => self.mb.rt(Rt::MapSet(ty.clone())),
+            Update::Concat => match ty {
+                Type::String => self.mb.rt(Rt::ConcatStr),
+                _ => self.mb.rt(Rt::ConcatArr(ty.clone())),
+            },
+        };
+        self.a.i32(step).i().call(f);
+    }
+}

@@ -1,0 +1,362 @@
+//! The module under construction: its function index space (the runtime
+//! functions are generated on first use, specialised by Isu type), globals,
+//! static data, exports and custom sections, and the final encoding.
+
+use crate::asm::Asm;
+use crate::layout::{val_type, STATIC_BASE};
+use crate::runtime;
+use isu_plugin_api::Type;
+use std::collections::{BTreeMap, VecDeque};
+use wasm_encoder::{
+    CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function,
+    FunctionSection, GlobalSection, GlobalType, MemorySection, MemoryType, Module, NameMap,
+    NameSection, TypeSection, ValType,
+};
+
+/// The globals, by index.
+pub mod g {
+    /// The first free byte of the heap's bump region (`i32`).
+    pub const HEAP_TOP: u32 = 0;
+    /// The first byte of the heap (`i32`, constant).
+    pub const HEAP_BASE: u32 = 1;
+    /// The code of the last runtime error, 0 when none (`i32`).
+    pub const ERR_CODE: u32 = 2;
+    /// The step index of the last runtime error, -1 when none (`i32`).
+    pub const ERR_STEP: u32 = 3;
+    /// The fuel of a call (`i64`).
+    pub const MAX_STEPS: u32 = 4;
+    /// The size limit (`i64`).
+    pub const MAX_SIZE: u32 = 5;
+    /// The read position of the argument decoder (`i32`).
+    pub const CURSOR: u32 = 6;
+    /// The byte length of the last result (`i32`).
+    pub const RESULT_LEN: u32 = 7;
+    /// JSON nodes counted while sizing a result (`i64`).
+    pub const NODES: u32 = 8;
+    /// The step whose RETURN is being encoded (`i32`).
+    pub const RET_STEP: u32 = 9;
+}
+
+/// A runtime function, specialised by type where its code depends on it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rt {
+    Raise,
+    Alloc,
+    Free,
+    Reset,
+    Inc,
+    Drop(Type),
+    Grow(Type),
+    StrNew,
+    StrEq,
+    StrCmp,
+    Eq(Type),
+    ArrNew,
+    Push(Type),
+    Pop(Type),
+    SliceArr(Type),
+    SliceStr,
+    ConcatStr,
+    ConcatArr(Type),
+    MapFind(Type),
+    MapGet(Type),
+    MapGetOr(Type),
+    MapSet(Type),
+    MapKeys(Type),
+    Split,
+    Join,
+    Lower,
+    ToString,
+    ParseInt,
+    Repeat(Type),
+    Chars,
+    MulChecked,
+    MapNew,
+    Decode(Type),
+    EncSize(Type),
+    Enc(Type),
+    Encode(Type),
+}
+
+const I32: ValType = ValType::I32;
+const I64: ValType = ValType::I64;
+
+impl Rt {
+    /// Parameter and result types.
+    pub fn signature(&self) -> (Vec<ValType>, Vec<ValType>) {
+        use Rt::*;
+        match self {
+            Raise => (vec![I32, I32], vec![]),
+            Alloc => (vec![I32], vec![I32]),
+            Free | Drop(_) => (vec![I32], vec![]),
+            Inc => (vec![I32], vec![I32]),
+            Reset => (vec![], vec![]),
+            Grow(_) => (vec![I32, I32], vec![I32]),
+            StrNew => (vec![I32, I32], vec![I32]),
+            StrEq | StrCmp | Eq(_) => (vec![I32, I32], vec![I32]),
+            ArrNew | MapNew => (vec![I32], vec![I32]),
+            Push(t) => (vec![I32, val_type(crate::layout::elem(t)), I32], vec![I32]),
+            Pop(_) => (vec![I32, I32], vec![I32]),
+            SliceArr(_) | SliceStr => (vec![I32, I64, I64, I32], vec![I32]),
+            ConcatStr | ConcatArr(_) => (vec![I32, I32, I32], vec![I32]),
+            MapFind(k) => (vec![I32, val_type(k)], vec![I32]),
+            MapGet(t) => {
+                let (k, v) = crate::layout::key_value(t);
+                (vec![I32, val_type(k), I32], vec![val_type(v)])
+            }
+            MapGetOr(t) => {
+                let (k, v) = crate::layout::key_value(t);
+                (vec![I32, val_type(k), val_type(v)], vec![val_type(v)])
+            }
+            MapSet(t) => {
+                let (k, v) = crate::layout::key_value(t);
+                (vec![I32, val_type(k), val_type(v), I32], vec![I32])
+            }
+            MapKeys(_) | Split | Lower => (vec![I32], vec![I32]),
+            Join => (vec![I32, I32, I32], vec![I32]),
+            ToString => (vec![I64], vec![I32]),
+            ParseInt => (vec![I32, I32], vec![I64]),
+            Repeat(t) => (vec![val_type(t), I64, I32], vec![I32]),
+            Chars => (vec![I32, I32], vec![I32]),
+            MulChecked => (vec![I64, I64, I32], vec![I64]),
+            Decode(t) => (vec![], vec![val_type(t)]),
+            EncSize(t) => (vec![val_type(t)], vec![I32]),
+            Enc(t) => (vec![val_type(t), I32], vec![I32]),
+            Encode(t) => (vec![val_type(t), I32], vec![I32]),
+        }
+    }
+
+    /// A readable name for the name section (profilers, backtraces).
+    pub fn name(&self) -> String {
+        let base = format!("{self:?}");
+        let cut = base.find('(').unwrap_or(base.len());
+        let kind = &base[..cut];
+        match self.ty() {
+            Some(t) => format!("isu_rt.{kind}<{t}>"),
+            None => format!("isu_rt.{kind}"),
+        }
+    }
+
+    fn ty(&self) -> Option<&Type> {
+        use Rt::*;
+        match self {
+            Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
+            | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
+            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+struct Slot {
+    ty: u32,
+    name: String,
+    body: Option<Function>,
+}
+
+/// The module being built.
+#[derive(Default)]
+pub struct ModuleBuilder {
+    types: BTreeMap<(Vec<ValType>, Vec<ValType>), u32>,
+    type_list: Vec<(Vec<ValType>, Vec<ValType>)>,
+    funcs: Vec<Slot>,
+    memo: BTreeMap<Rt, u32>,
+    pending: VecDeque<Rt>,
+    /// Static data placed at `STATIC_BASE`.
+    data: Vec<u8>,
+    exports: Vec<(String, ExportKind, u32)>,
+    customs: Vec<(String, Vec<u8>)>,
+}
+
+impl std::fmt::Debug for ModuleBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModuleBuilder")
+            .field("funcs", &self.funcs.len())
+            .field("data", &self.data.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ModuleBuilder {
+    pub fn new() -> ModuleBuilder {
+        ModuleBuilder::default()
+    }
+
+    fn type_index(&mut self, params: Vec<ValType>, results: Vec<ValType>) -> u32 {
+        let key = (params, results);
+        if let Some(&i) = self.types.get(&key) {
+            return i;
+        }
+        let i = self.type_list.len() as u32;
+        self.type_list.push(key.clone());
+        self.types.insert(key, i);
+        i
+    }
+
+    /// Declares a function of the program (not a runtime one); its body comes
+    /// later through [`ModuleBuilder::define`].
+    pub fn declare(&mut self, name: &str, params: &[ValType], results: &[ValType]) -> u32 {
+        let ty = self.type_index(params.to_vec(), results.to_vec());
+        self.funcs.push(Slot {
+            ty,
+            name: name.to_owned(),
+            body: None,
+        });
+        self.funcs.len() as u32 - 1
+    }
+
+    pub fn define(&mut self, index: u32, body: Function) {
+        if let Some(slot) = self.funcs.get_mut(index as usize) {
+            slot.body = Some(body);
+        }
+    }
+
+    /// The index of a runtime function, declared (and queued for generation)
+    /// on first use.
+    pub fn rt(&mut self, key: Rt) -> u32 {
+        if let Some(&i) = self.memo.get(&key) {
+            return i;
+        }
+        let (p, r) = key.signature();
+        let i = self.declare(&key.name(), &p, &r);
+        self.memo.insert(key.clone(), i);
+        self.pending.push_back(key);
+        i
+    }
+
+    /// Places bytes in the static data (8-aligned) and returns their address.
+    pub fn static_bytes(&mut self, bytes: &[u8]) -> u32 {
+        while !self.data.len().is_multiple_of(8) {
+            self.data.push(0);
+        }
+        let at = STATIC_BASE + self.data.len() as u32;
+        self.data.extend_from_slice(bytes);
+        at
+    }
+
+    pub fn export(&mut self, name: &str, kind: ExportKind, index: u32) {
+        self.exports.push((name.to_owned(), kind, index));
+    }
+
+    pub fn custom(&mut self, name: &str, data: Vec<u8>) {
+        self.customs.push((name.to_owned(), data));
+    }
+
+    /// Generates every runtime function asked for (and those they ask for).
+    fn generate_pending(&mut self) {
+        while let Some(key) = self.pending.pop_front() {
+            let (params, _) = key.signature();
+            let mut a = Asm::new(&params);
+            runtime::generate(self, &key, &mut a);
+            let index = self.memo.get(&key).copied();
+            if let Some(i) = index {
+                self.define(i, a.finish());
+            }
+        }
+    }
+
+    /// The encoded module.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.rt(Rt::Reset);
+        self.generate_pending();
+        while !self.data.len().is_multiple_of(16) {
+            self.data.push(0);
+        }
+        // User pointers are a block start plus 8; blocks are 16-aligned.
+        let heap_base = STATIC_BASE + self.data.len() as u32;
+        let pages = u64::from(heap_base).div_ceil(65536).max(1) + 1;
+
+        let mut types = TypeSection::new();
+        for (p, r) in &self.type_list {
+            types.ty().function(p.iter().copied(), r.iter().copied());
+        }
+        let mut functions = FunctionSection::new();
+        let mut code = CodeSection::new();
+        let mut names = NameMap::new();
+        for (i, f) in self.funcs.iter().enumerate() {
+            functions.function(f.ty);
+            match &f.body {
+                Some(body) => code.function(body),
+                None => {
+                    // A declared function that was never defined is a bug of
+                    // the backend; the module fails validation with it.
+                    code.function(&Function::new([]))
+                }
+            };
+            names.append(i as u32, &f.name);
+        }
+        let mut memory = MemorySection::new();
+        memory.memory(MemoryType {
+            minimum: pages,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        });
+        let mut globals = GlobalSection::new();
+        let mutable = |val_type| GlobalType {
+            val_type,
+            mutable: true,
+            shared: false,
+        };
+        let hb = heap_base as i32;
+        globals.global(mutable(I32), &ConstExpr::i32_const(hb));
+        globals.global(
+            GlobalType {
+                val_type: I32,
+                mutable: false,
+                shared: false,
+            },
+            &ConstExpr::i32_const(hb),
+        );
+        globals.global(mutable(I32), &ConstExpr::i32_const(0));
+        globals.global(mutable(I32), &ConstExpr::i32_const(-1));
+        globals.global(
+            mutable(I64),
+            &ConstExpr::i64_const(crate::DEFAULT_MAX_STEPS as i64),
+        );
+        globals.global(
+            mutable(I64),
+            &ConstExpr::i64_const(crate::DEFAULT_MAX_SIZE as i64),
+        );
+        globals.global(mutable(I32), &ConstExpr::i32_const(0));
+        globals.global(mutable(I32), &ConstExpr::i32_const(0));
+        globals.global(mutable(I64), &ConstExpr::i64_const(0));
+        globals.global(mutable(I32), &ConstExpr::i32_const(-1));
+
+        let mut exports = ExportSection::new();
+        exports.export("memory", ExportKind::Memory, 0);
+        for (name, kind, index) in &self.exports {
+            exports.export(name, *kind, *index);
+        }
+        let mut data = DataSection::new();
+        if !self.data.is_empty() {
+            data.active(
+                0,
+                &ConstExpr::i32_const(STATIC_BASE as i32),
+                self.data.iter().copied(),
+            );
+        }
+
+        let mut module = Module::new();
+        module.section(&types);
+        module.section(&functions);
+        module.section(&memory);
+        module.section(&globals);
+        module.section(&exports);
+        module.section(&code);
+        if !self.data.is_empty() {
+            module.section(&data);
+        }
+        let mut name_section = NameSection::new();
+        name_section.functions(&names);
+        module.section(&name_section);
+        for (name, bytes) in &self.customs {
+            module.section(&CustomSection {
+                name: name.into(),
+                data: bytes.into(),
+            });
+        }
+        module.finish()
+    }
+}

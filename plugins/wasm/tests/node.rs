@@ -1,0 +1,163 @@
+//! The JavaScript loader under Node: programs compiled with `emit: js` run
+//! through the generated ES module and agree with the in-process runner;
+//! `WebAssembly.validate` accepts every module.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+use common::*;
+use isu_backend_wasm::WasmBackend;
+use isu_plugin_api::{Backend, CompileOptions, Literal};
+use std::process::Command;
+
+/// A JavaScript expression for a literal, ints as BigInt literals.
+fn js_value(l: &Literal) -> String {
+    match l {
+        Literal::Int(i) => format!("{i}n"),
+        Literal::Bool(b) => b.to_string(),
+        Literal::Str(_) => l.to_string(),
+        Literal::Array(items) => format!(
+            "[{}]",
+            items.iter().map(js_value).collect::<Vec<_>>().join(", ")
+        ),
+        Literal::Object(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Literal::Str(k.clone()), js_value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+const DRIVER_HEAD: &str = r#"
+import { readFileSync } from "node:fs";
+import { load } from "./f.mjs";
+const json = (v) =>
+  typeof v === "bigint" ? v.toString()
+  : Array.isArray(v) ? `[${v.map(json).join(", ")}]`
+  : typeof v === "object" ? `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${json(v[k])}`).join(", ")}}`
+  : JSON.stringify(v);
+const valid = WebAssembly.validate(readFileSync(new URL("./f.wasm", import.meta.url)));
+console.log(`valid ${valid}`);
+const f = await load();
+const show = (thunk) => {
+  try { return json(thunk()); } catch (e) { return `error ${e.code} at ${e.step ?? "-"}`; }
+};
+"#;
+
+/// Runs `text` through the loader on each of `args`; the lines Node printed.
+fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
+    let b = WasmBackend::new();
+    let p = program(text);
+    let opts = CompileOptions {
+        target: "wasm".into(),
+        emit: vec!["js".into()],
+        ..Default::default()
+    };
+    let arts = b.compile(&p, &opts).unwrap();
+    assert_eq!(
+        arts.iter().map(|a| a.kind.as_str()).collect::<Vec<_>>(),
+        ["wasm", "js"]
+    );
+    let dir = std::env::temp_dir().join(format!("isu-wasm-node-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("f.wasm"), &arts[0].bytes).unwrap();
+    std::fs::write(dir.join("f.mjs"), &arts[1].bytes).unwrap();
+    let mut driver = DRIVER_HEAD.to_owned();
+    for a in args {
+        driver.push_str(&format!(
+            "console.log(show(() => f.run({})));\n",
+            js_value(&lit(a))
+        ));
+    }
+    std::fs::write(dir.join("driver.mjs"), driver).unwrap();
+    let out = Command::new("node")
+        .arg(dir.join("driver.mjs"))
+        .output()
+        .expect("node runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Node's answers equal the in-process runner's for every argument set.
+fn agree(text: &str, args: &[&str], tag: &str) {
+    let lines = node_run(text, args, tag);
+    assert_eq!(lines.first().map(String::as_str), Some("valid true"));
+    for (a, got) in args.iter().zip(&lines[1..]) {
+        assert_eq!(got, &run(text, a), "args {a}");
+    }
+    assert_eq!(lines.len(), args.len() + 1);
+}
+
+#[test]
+fn ints_errors_and_big_values_cross_as_bigint() {
+    let text = func(
+        "a: int, b: int",
+        "int",
+        "",
+        "    RETURN:\n      EXPR: (div (var a) (var b))\n",
+    );
+    agree(
+        &text,
+        &[
+            r#"{"a": 7, "b": 2}"#,
+            r#"{"a": -9223372036854775808, "b": 1}"#,
+            r#"{"a": 1, "b": 0}"#,
+        ],
+        "ints",
+    );
+}
+
+#[test]
+fn strings_arrays_and_maps_cross_as_plain_values() {
+    let text = func(
+        "words: string[]",
+        "map<string,int>",
+        "m: map<string,int>, w: string",
+        "    ASSIGN:\n      TARGET: m\n      EXPR: (const {})\n    LOOP:\n      ITER: (each w (var words))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: (index m (call LOWER (var w)))\n          EXPR: (add (call MAP_GET_OR (var m) (call LOWER (var w)) (const 0)) (const 1))\n      END\n    RETURN:\n      EXPR: (var m)\n",
+    );
+    agree(
+        &text,
+        &[
+            r#"{"words": ["Über", "b", "über", "A"]}"#,
+            r#"{"words": []}"#,
+        ],
+        "maps",
+    );
+    let keys = func(
+        "m: map<int,string>",
+        "int[]",
+        "",
+        "    RETURN:\n      EXPR: (call MAP_KEYS (var m))\n",
+    );
+    agree(
+        &keys,
+        &[r#"{"m": {"10": "a", "-3": "b", "2": "c"}}"#],
+        "keys",
+    );
+}
+
+#[test]
+fn bad_arguments_are_invalid_argument_errors() {
+    let text = func(
+        "xs: int[]",
+        "int",
+        "",
+        "    RETURN:\n      EXPR: (call LEN (var xs))\n",
+    );
+    let lines = node_run(&text, &[r#"{"xs": [1, "x"]}"#, r#"{"ys": []}"#], "bad");
+    assert_eq!(
+        lines[1..],
+        ["error invalid_argument at -", "error invalid_argument at -"]
+    );
+}
