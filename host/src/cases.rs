@@ -216,7 +216,10 @@ mod tests {
         ];
         for (text, msg) in cases {
             let err = parse_runs(text).map(|_| ()).err().map(|e| e.message);
-            assert!(err.as_deref().is_some_and(|m| m.contains(msg)), "{text:?}: {err:?}");
+            assert!(
+                err.as_deref().is_some_and(|m| m.contains(msg)),
+                "{text:?}: {err:?}"
+            );
         }
     }
 

@@ -14,6 +14,7 @@ mod builtins;
 mod compile;
 mod exec;
 mod io_test;
+mod items;
 mod limits;
 mod trace;
 mod value;

@@ -6,7 +6,7 @@
 //! its kin: they change the target where it lies, so a loop that grows an
 //! array costs amortized O(1) a round instead of a copy.
 
-use super::value::{Text, Value};
+use super::value::{Elem, Items, Text, Value};
 use crate::diag::Code;
 use crate::stdlib::Builtin;
 use std::collections::BTreeMap;
@@ -69,9 +69,9 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         (Builtin::Len, Value::Array(xs)) => Ok(Value::Int(xs.len() as i64)),
         (Builtin::Len, Value::Map(m)) => Ok(Value::Int(m.len() as i64)),
         (Builtin::Len, Value::Str(s)) => Ok(Value::Int(s.chars() as i64)),
-        (Builtin::Pop, Value::Array(xs)) => match xs.split_last() {
-            Some((_, init)) => Ok(Value::array(init.to_vec())),
-            None => fail(Code::EmptyCollection, "POP of an empty array"),
+        (Builtin::Pop, Value::Array(xs)) => match xs.len() {
+            0 => fail(Code::EmptyCollection, "POP of an empty array"),
+            n => Ok(Value::Array(Rc::new(xs.slice(0, n - 1)))),
         },
         (Builtin::Lower, Value::Str(s)) => Ok(Value::str(s.as_str().to_ascii_lowercase())),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
@@ -108,10 +108,9 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
     match (b, a, c) {
         (Builtin::Push, Value::Array(xs), x) => {
             check_size("PUSH's result", xs.len() + 1, max)?;
-            let mut out = Vec::with_capacity(xs.len() + 1);
-            out.extend_from_slice(xs);
+            let mut out = xs.with_room(1);
             out.push(x.clone());
-            Ok(Value::array(out))
+            Ok(Value::Array(Rc::new(out)))
         }
         (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(k))),
         (Builtin::MapGet, Value::Map(m), k) => map_get(m, k).cloned(),
@@ -127,10 +126,9 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         }
         (Builtin::Concat, Value::Array(xs), Value::Array(ys)) => {
             check_size("CONCAT's result", xs.len() + ys.len(), max)?;
-            let mut out = Vec::with_capacity(xs.len() + ys.len());
-            out.extend_from_slice(xs);
-            out.extend_from_slice(ys);
-            Ok(Value::array(out))
+            let mut out = xs.with_room(ys.len());
+            out.extend(ys);
+            Ok(Value::Array(Rc::new(out)))
         }
         (Builtin::Repeat, x, Value::Int(n)) => {
             let Ok(n) = usize::try_from(*n) else {
@@ -140,7 +138,7 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
                 );
             };
             check_size("REPEAT's result", n, max)?;
-            Ok(Value::array(vec![x.clone(); n]))
+            Ok(Value::Array(Rc::new(Items::repeat(x, n))))
         }
         _ => bad_args(b, &[a, c]),
     }
@@ -150,7 +148,7 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
     match (b, a, c, d) {
         (Builtin::Slice, Value::Array(xs), Value::Int(lo), Value::Int(hi)) => {
             let (lo, hi) = slice_bounds(*lo, *hi, xs.len())?;
-            Ok(Value::array(xs[lo..hi].to_vec()))
+            Ok(Value::Array(Rc::new(xs.slice(lo, hi))))
         }
         (Builtin::Slice, Value::Str(s), Value::Int(lo), Value::Int(hi)) => {
             let (lo, hi) = slice_bounds(*lo, *hi, s.chars())?;
@@ -231,7 +229,7 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
         }
         (Update::Concat, Value::Array(xs), [Value::Array(ys)]) => {
             check_size("CONCAT's result", xs.len() + ys.len(), max)?;
-            Rc::make_mut(xs).extend_from_slice(ys);
+            Rc::make_mut(xs).extend(ys);
             Ok(())
         }
         _ => {
@@ -255,14 +253,14 @@ pub fn map_get<'m>(m: &'m BTreeMap<Value, Value>, k: &Value) -> Res<&'m Value> {
 }
 
 /// An array read: the index must be in `0..len`.
-pub fn array_get<'a>(xs: &'a [Value], i: &Value) -> Res<&'a Value> {
+pub fn array_get<'a>(xs: &'a Items, i: &Value) -> Res<Elem<'a>> {
     let Value::Int(i) = i else {
         return fail(
             Code::InternalError,
             format!("an array index is {}", i.kind_name()),
         );
     };
-    match usize::try_from(*i).ok().and_then(|u| xs.get(u)) {
+    match usize::try_from(*i).ok().and_then(|u| xs.elem(u)) {
         Some(x) => Ok(x),
         None => fail(
             Code::IndexOutOfRange,
@@ -284,7 +282,12 @@ fn slice_bounds(lo: i64, hi: i64, len: usize) -> Res<(usize, usize)> {
     }
 }
 
-fn join(xs: &[Value], sep: &Text, max: usize) -> Res<Value> {
+fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
+    let xs = match xs {
+        Items::Vals(xs) => xs,
+        _ if xs.is_empty() => return Ok(Value::str("")),
+        _ => return bad_args(Builtin::Join, &[&Value::Array(Rc::new(xs.clone()))]),
+    };
     let mut chars = sep.chars().saturating_mul(xs.len().saturating_sub(1));
     let mut bytes = sep
         .as_str()

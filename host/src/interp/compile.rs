@@ -92,8 +92,13 @@ pub enum Ex {
     Cmp(Cmp, Box<Ex>, Box<Ex>),
     And(Box<Ex>, Box<Ex>),
     Or(Box<Ex>, Box<Ex>),
-    /// `(index BASE I)`: the span is the whole expression's.
+    /// `(index BASE I)` on a base whose type is not known statically; the
+    /// span is the whole expression's.
     Index(Box<Ex>, Box<Ex>, Span),
+    /// `(index BASE I)` on an array.
+    IndexArr(Box<Ex>, Box<Ex>, Span),
+    /// `(index BASE K)` on a map.
+    IndexMap(Box<Ex>, Box<Ex>, Span),
     Call1(Builtin, Box<Ex>, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
@@ -118,6 +123,22 @@ pub enum St {
     Set {
         step: StepIx,
         slot: Slot,
+        expr: Ex,
+    },
+    /// `TARGET: x` with an int `EXPR`.
+    SetInt {
+        step: StepIx,
+        slot: Slot,
+        expr: Ex,
+    },
+    /// `TARGET: (index x I)`: one level, the common case of [`St::SetIndex`].
+    SetElem {
+        step: StepIx,
+        slot: Slot,
+        target_span: Span,
+        index: Ex,
+        /// The span of the `(index ...)` place.
+        index_span: Span,
         expr: Ex,
     },
     /// `TARGET: (index ... x ...)`; `path` from the variable outward.
@@ -376,9 +397,26 @@ impl Compiler {
                 }
             }
         }
+        let is_int = expr.ty == Some(Type::Int);
         let expr = self.expr(expr)?;
-        Ok(if path.is_empty() {
+        Ok(if path.is_empty() && is_int {
+            St::SetInt { step, slot, expr }
+        } else if path.is_empty() {
             St::Set { step, slot, expr }
+        } else if path.len() == 1 {
+            let seg = path.pop().ok_or_else(|| CompileError {
+                code: Code::InternalError,
+                message: "an element target without a level".into(),
+                span: target.span(),
+            })?;
+            St::SetElem {
+                step,
+                slot,
+                target_span: target.span(),
+                index: seg.index,
+                index_span: seg.span,
+                expr,
+            }
         } else {
             St::SetIndex {
                 step,
@@ -421,7 +459,14 @@ impl Compiler {
                     BinKind::Or => Ex::Or(l, r),
                 }
             }
-            ExprNode::Index { base, index } => Ex::Index(b(self, base)?, b(self, index)?, e.span),
+            ExprNode::Index { base, index } => {
+                let (bx, ix) = (b(self, base)?, b(self, index)?);
+                match base.ty {
+                    Some(Type::Array(_)) => Ex::IndexArr(bx, ix, e.span),
+                    Some(Type::Map(..)) => Ex::IndexMap(bx, ix, e.span),
+                    _ => Ex::Index(bx, ix, e.span),
+                }
+            }
             ExprNode::Call { func, args } => {
                 let Some(f) = stdlib::lookup(func) else {
                     return Err(CompileError {

@@ -9,7 +9,7 @@
 use super::builtins::{self, Failure};
 use super::compile::{Arith, Cmp, Compiled, Ex, Seg, Slot, St, StepIx};
 use super::trace::Tracer;
-use super::value::{self, Value};
+use super::value::{self, Elem, Items, Value};
 use crate::diag::{Code, Diagnostic, VarValue};
 use isu_plugin_api::Span;
 use std::rc::Rc;
@@ -66,7 +66,19 @@ enum Val<'a> {
     Own(Value),
 }
 
+impl<'a> From<Elem<'a>> for Val<'a> {
+    #[inline(always)]
+    fn from(e: Elem<'a>) -> Val<'a> {
+        match e {
+            Elem::Ref(v) => Val::Ref(v),
+            Elem::Int(i) => Val::Own(Value::Int(i)),
+            Elem::Bool(b) => Val::Own(Value::Bool(b)),
+        }
+    }
+}
+
 impl Val<'_> {
+    #[inline(always)]
     fn get(&self) -> &Value {
         match self {
             Val::Ref(v) => v,
@@ -241,24 +253,30 @@ impl<'c, 'w> Machine<'c, 'w> {
     }
 
     /// Spends one unit of fuel for the step (or loop round) `step`.
-    #[inline]
+    #[inline(always)]
     fn spend(&mut self, step: StepIx) -> R<()> {
         if self.fuel == 0 {
-            let span = self.c.steps[step as usize].span;
-            let mut f = fault(
-                Code::StepLimit,
-                span,
-                format!(
-                    "the run used up its budget of {} steps and loop rounds",
-                    self.budget.max_steps
-                ),
-            );
-            f.step = Some(step);
-            f.hint = Some("a loop that never ends? If not, raise the limit (--max-steps)".into());
-            return Err(f);
+            return Err(self.out_of_fuel(step));
         }
         self.fuel -= 1;
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_fuel(&self, step: StepIx) -> Box<Fault> {
+        let span = self.c.steps[step as usize].span;
+        let mut f = fault(
+            Code::StepLimit,
+            span,
+            format!(
+                "the run used up its budget of {} steps and loop rounds",
+                self.budget.max_steps
+            ),
+        );
+        f.step = Some(step);
+        f.hint = Some("a loop that never ends? If not, raise the limit (--max-steps)".into());
+        f
     }
 
     fn exec_step(&mut self, st: &St) -> R<Flow> {
@@ -284,6 +302,33 @@ impl<'c, 'w> Machine<'c, 'w> {
                         &self.slots[s],
                     );
                 }
+                Ok(Flow::Next)
+            }
+            St::SetInt { step, slot, expr } => {
+                self.spend(*step)?;
+                let v = self.eval_int(expr)?;
+                set_int(&mut self.slots, *slot, v);
+                if let Some(t) = &mut self.tracer {
+                    let c = self.c;
+                    t.assign(
+                        &c.steps[*step as usize].id,
+                        &c.vars[*slot as usize].name,
+                        &[],
+                        &Value::Int(v),
+                    );
+                }
+                Ok(Flow::Next)
+            }
+            St::SetElem {
+                step,
+                slot,
+                target_span,
+                index,
+                index_span,
+                expr,
+            } => {
+                self.spend(*step)?;
+                self.set_elem(*step, *slot, *target_span, index, *index_span, expr)?;
                 Ok(Flow::Next)
             }
             St::SetIndex {
@@ -375,7 +420,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 while if by > 0 { i < end } else { i > end } {
                     self.spend(*step)?;
                     rounds += 1;
-                    self.slots[*var as usize] = Value::Int(i);
+                    set_int(&mut self.slots, *var, i);
                     if let Some(t) = &mut self.tracer {
                         let c = self.c;
                         let name = &c.vars[*var as usize].name;
@@ -419,14 +464,16 @@ impl<'c, 'w> Machine<'c, 'w> {
                 for x in xs.iter() {
                     self.spend(*step)?;
                     rounds += 1;
-                    self.slots[*var as usize] = x.clone();
                     if let Some(t) = &mut self.tracer {
                         let c = self.c;
                         t.round(
                             &c.steps[*step as usize].id,
                             rounds,
-                            Some((&c.vars[*var as usize].name, x)),
+                            Some((&c.vars[*var as usize].name, &x)),
                         );
+                    }
+                    if let Some(cell) = self.slots.get_mut(*var as usize) {
+                        store(cell, x);
                     }
                     if self.exec_block(body)? == Flow::Return {
                         return Ok(Flow::Return);
@@ -468,6 +515,86 @@ impl<'c, 'w> Machine<'c, 'w> {
         }
     }
 
+    /// `ASSIGN (index x I)`: x, then I and its check, then EXPR, then the
+    /// store (as [`Machine::set_index`] with one level, without a key buffer).
+    fn set_elem(
+        &mut self,
+        step: StepIx,
+        slot: Slot,
+        target_span: Span,
+        index: &Ex,
+        index_span: Span,
+        expr: &Ex,
+    ) -> R<()> {
+        let len = match self.read(slot, target_span)? {
+            Value::Array(xs) => Some(xs.len()),
+            Value::Map(_) => None,
+            other => return unexpected("the base of an element target", other, target_span),
+        };
+        let max = self.budget.max_size;
+        let s = slot as usize;
+        match len {
+            Some(len) => {
+                let i = self.eval_int(index)?;
+                let i = in_range(i, len, index_span)?;
+                let v = self.eval(expr)?;
+                let stored = match self.slots.get_mut(s) {
+                    Some(Value::Array(xs)) => Rc::make_mut(xs).set(i, v),
+                    _ => false,
+                };
+                if !stored {
+                    return Err(fault(
+                        Code::InternalError,
+                        target_span,
+                        "an element target moved",
+                    ));
+                }
+                if let Some(t) = &mut self.tracer {
+                    let c = self.c;
+                    let shown = match self.slots.get(s) {
+                        Some(Value::Array(xs)) => xs.get(i),
+                        _ => None,
+                    };
+                    t.assign(
+                        &c.steps[step as usize].id,
+                        &c.vars[s].name,
+                        &[Value::Int(i as i64)],
+                        &shown.unwrap_or(Value::Unset),
+                    );
+                }
+            }
+            None => {
+                let k = self.eval(index)?;
+                let v = self.eval(expr)?;
+                let Some(Value::Map(m)) = self.slots.get_mut(s) else {
+                    return Err(fault(
+                        Code::InternalError,
+                        target_span,
+                        "an element target moved",
+                    ));
+                };
+                if m.len() >= max && !m.contains_key(&k) {
+                    return Err(located(
+                        builtins::too_big("the map", m.len() + 1, max),
+                        index_span,
+                    ));
+                }
+                let m = Rc::make_mut(m);
+                if let Some(t) = &mut self.tracer {
+                    let c = self.c;
+                    t.assign(
+                        &c.steps[step as usize].id,
+                        &c.vars[s].name,
+                        std::slice::from_ref(&k),
+                        &v,
+                    );
+                }
+                m.insert(k, v);
+            }
+        }
+        Ok(())
+    }
+
     /// `ASSIGN (index ...)`: the TARGET's keys and checks, then EXPR, then
     /// the store.
     fn set_index(
@@ -493,19 +620,23 @@ impl<'c, 'w> Machine<'c, 'w> {
             }
         };
         let parent = place_mut(&mut self.slots, slot, init, target_span)?;
-        let stored: &Value = match parent {
+        let tracing = self.tracer.is_some();
+        let shown = match parent {
             Value::Array(xs) => {
                 let i = index_of(last, target_span)?;
-                let cell = Rc::make_mut(xs).get_mut(i);
-                let Some(cell) = cell else {
+                let xs = Rc::make_mut(xs);
+                if !xs.set(i, v) {
                     return Err(fault(
                         Code::InternalError,
                         target_span,
                         "an element target moved",
                     ));
-                };
-                *cell = v;
-                cell
+                }
+                if tracing {
+                    xs.get(i)
+                } else {
+                    None
+                }
             }
             Value::Map(m) => {
                 if !m.contains_key(last) && m.len() >= max {
@@ -515,28 +646,19 @@ impl<'c, 'w> Machine<'c, 'w> {
                         span,
                     ));
                 }
-                let m = Rc::make_mut(m);
-                m.insert(last.clone(), v);
-                match m.get(last) {
-                    Some(x) => x,
-                    None => {
-                        return Err(fault(
-                            Code::InternalError,
-                            target_span,
-                            "a map entry vanished",
-                        ))
-                    }
-                }
+                let shown = if tracing { Some(v.clone()) } else { None };
+                Rc::make_mut(m).insert(last.clone(), v);
+                shown
             }
             other => return unexpected("the base of an element target", other, target_span),
         };
-        if let Some(t) = &mut self.tracer {
+        if let (Some(t), Some(shown)) = (&mut self.tracer, shown) {
             let c = self.c;
             t.assign(
                 &c.steps[step as usize].id,
                 &c.vars[slot as usize].name,
                 keys,
-                stored,
+                &shown,
             );
         }
         Ok(())
@@ -566,7 +688,13 @@ impl<'c, 'w> Machine<'c, 'w> {
             let last = n + 1 == path.len();
             cur = match cur {
                 Value::Array(xs) => {
-                    builtins::array_get(xs, &k).map_err(|f| located(f, seg.span))?
+                    match builtins::array_get(xs, &k).map_err(|f| located(f, seg.span))? {
+                        Elem::Ref(v) => v,
+                        Elem::Int(_) | Elem::Bool(_) if last => cur,
+                        Elem::Int(_) | Elem::Bool(_) => {
+                            return unexpected("an inner element target", cur, seg.span)
+                        }
+                    }
                 }
                 Value::Map(m) => match (last, read) {
                     (true, None) => cur,
@@ -582,25 +710,29 @@ impl<'c, 'w> Machine<'c, 'w> {
 
     // ---- expressions ---------------------------------------------------
 
-    #[inline]
+    #[inline(always)]
     fn read(&self, slot: Slot, span: Span) -> R<&Value> {
         match self.slots.get(slot as usize) {
-            Some(Value::Unset) | None => {
-                let name = self
-                    .c
-                    .vars
-                    .get(slot as usize)
-                    .map_or("?", |v| v.name.as_str());
-                let mut f = fault(
-                    Code::UninitializedRead,
-                    span,
-                    format!("`{name}` is read before any assignment to it"),
-                );
-                f.hint = Some(format!("assign `{name}` on every path before this step"));
-                Err(f)
-            }
+            Some(Value::Unset) | None => Err(self.unset(slot, span)),
             Some(v) => Ok(v),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unset(&self, slot: Slot, span: Span) -> Box<Fault> {
+        let name = self
+            .c
+            .vars
+            .get(slot as usize)
+            .map_or("?", |v| v.name.as_str());
+        let mut f = fault(
+            Code::UninitializedRead,
+            span,
+            format!("`{name}` is read before any assignment to it"),
+        );
+        f.hint = Some(format!("assign `{name}` on every path before this step"));
+        f
     }
 
     fn eval(&self, e: &Ex) -> R<Value> {
@@ -611,7 +743,9 @@ impl<'c, 'w> Machine<'c, 'w> {
             Ex::Not(_) | Ex::CmpInt(..) | Ex::Cmp(..) | Ex::And(..) | Ex::Or(..) => {
                 self.eval_bool(e).map(Value::Bool)
             }
-            Ex::Index(..) => self.eval_ref(e).map(Val::into_owned),
+            Ex::Index(..) | Ex::IndexArr(..) | Ex::IndexMap(..) => {
+                self.eval_ref(e).map(Val::into_owned)
+            }
             Ex::Call1(b, a, span) => {
                 let a = self.eval_ref(a)?;
                 builtins::call1(*b, a.get(), self.budget.max_size).map_err(|f| located(f, *span))
@@ -642,8 +776,32 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let base = self.eval_ref(base)?;
                 let key = self.eval_ref(index)?;
                 match base {
-                    Val::Ref(b) => element(b, key.get(), *span).map(Val::Ref),
-                    Val::Own(b) => element(&b, key.get(), *span).map(|x| Val::Own(x.clone())),
+                    Val::Ref(b) => element(b, key.get(), *span),
+                    Val::Own(b) => element(&b, key.get(), *span).map(|x| Val::Own(x.into_owned())),
+                }
+            }
+            Ex::IndexArr(base, index, span) => {
+                let base = self.eval_ref(base)?;
+                let i = self.eval_int(index)?;
+                match base {
+                    Val::Ref(Value::Array(xs)) => array_elem(xs, i, *span).map(Val::from),
+                    Val::Own(Value::Array(xs)) => {
+                        array_elem(&xs, i, *span).map(|x| Val::Own(x.to_value()))
+                    }
+                    other => unexpected("the base of an array index", other.get(), *span),
+                }
+            }
+            Ex::IndexMap(base, key, span) => {
+                let base = self.eval_ref(base)?;
+                let key = self.eval_ref(key)?;
+                match base {
+                    Val::Ref(Value::Map(m)) => builtins::map_get(m, key.get())
+                        .map(Val::Ref)
+                        .map_err(|f| located(f, *span)),
+                    Val::Own(Value::Map(m)) => builtins::map_get(&m, key.get())
+                        .map(|x| Val::Own(x.clone()))
+                        .map_err(|f| located(f, *span)),
+                    other => unexpected("the base of a map index", other.get(), *span),
                 }
             }
             _ => self.eval(e).map(Val::Own),
@@ -661,6 +819,17 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let x = self.eval_int(a)?;
                 let y = self.eval_int(b)?;
                 arith(*op, x, y, *span)
+            }
+            Ex::IndexArr(base, index, span) => {
+                let base = self.eval_ref(base)?;
+                let i = self.eval_int(index)?;
+                let Value::Array(xs) = base.get() else {
+                    return unexpected("the base of an array index", base.get(), *span);
+                };
+                match array_elem(xs, i, *span)? {
+                    Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
+                    other => unexpected("an int element", &other.to_value(), *span),
+                }
             }
             Ex::Neg(a, span) => {
                 let x = self.eval_int(a)?;
@@ -685,6 +854,17 @@ impl<'c, 'w> Machine<'c, 'w> {
             Ex::Not(a) => Ok(!self.eval_bool(a)?),
             Ex::And(a, b) => Ok(self.eval_bool(a)? && self.eval_bool(b)?),
             Ex::Or(a, b) => Ok(self.eval_bool(a)? || self.eval_bool(b)?),
+            Ex::IndexArr(base, index, span) => {
+                let base = self.eval_ref(base)?;
+                let i = self.eval_int(index)?;
+                let Value::Array(xs) = base.get() else {
+                    return unexpected("the base of an array index", base.get(), *span);
+                };
+                match array_elem(xs, i, *span)? {
+                    Elem::Bool(x) | Elem::Ref(&Value::Bool(x)) => Ok(x),
+                    other => unexpected("a bool element", &other.to_value(), *span),
+                }
+            }
             Ex::CmpInt(op, a, b) => {
                 let x = self.eval_int(a)?;
                 let y = self.eval_int(b)?;
@@ -747,10 +927,14 @@ fn arith(op: Arith, x: i64, y: i64, span: Span) -> R<i64> {
 }
 
 /// The element of an array or the value of a map key.
-fn element<'v>(base: &'v Value, key: &Value, span: Span) -> R<&'v Value> {
+fn element<'v>(base: &'v Value, key: &Value, span: Span) -> R<Val<'v>> {
     match base {
-        Value::Array(xs) => builtins::array_get(xs, key).map_err(|f| located(f, span)),
-        Value::Map(m) => builtins::map_get(m, key).map_err(|f| located(f, span)),
+        Value::Array(xs) => builtins::array_get(xs, key)
+            .map(Val::from)
+            .map_err(|f| located(f, span)),
+        Value::Map(m) => builtins::map_get(m, key)
+            .map(Val::Ref)
+            .map_err(|f| located(f, span)),
         other => unexpected("the base of an index", other, span),
     }
 }
@@ -795,6 +979,8 @@ fn step_of(st: &St) -> StepIx {
     match st {
         St::Seq { step, .. }
         | St::Set { step, .. }
+        | St::SetInt { step, .. }
+        | St::SetElem { step, .. }
         | St::SetIndex { step, .. }
         | St::Update { step, .. }
         | St::If { step, .. }
@@ -811,6 +997,8 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::Neg(_, s)
         | Ex::Arith(_, _, _, s)
         | Ex::Index(_, _, s)
+        | Ex::IndexArr(_, _, s)
+        | Ex::IndexMap(_, _, s)
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)
         | Ex::Call3(_, _, s) => *s,
@@ -818,4 +1006,52 @@ fn expr_span(e: &Ex) -> Span {
             Span::default()
         }
     }
+}
+
+/// Stores `v` in `cell`, writing scalars over scalars in place.
+#[inline(always)]
+fn store(cell: &mut Value, v: Value) {
+    match (cell, v) {
+        (Value::Int(old), Value::Int(new)) => *old = new,
+        (Value::Bool(old), Value::Bool(new)) => *old = new,
+        (cell, v) => *cell = v,
+    }
+}
+
+/// Makes the variable in `slot` the int `v`.
+#[inline(always)]
+fn set_int(slots: &mut [Value], slot: Slot, v: i64) {
+    if let Some(cell) = slots.get_mut(slot as usize) {
+        if let Value::Int(old) = cell {
+            *old = v;
+        } else {
+            *cell = Value::Int(v);
+        }
+    }
+}
+
+/// `i` as an index of an array of length `len`.
+#[inline(always)]
+fn in_range(i: i64, len: usize, span: Span) -> R<usize> {
+    match usize::try_from(i) {
+        Ok(u) if u < len => Ok(u),
+        _ => Err(out_of_range(i, len, span)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(i: i64, len: usize, span: Span) -> Box<Fault> {
+    fault(
+        Code::IndexOutOfRange,
+        span,
+        format!("index {i} is out of range for an array of length {len}"),
+    )
+}
+
+/// The element `i` of an array.
+#[inline(always)]
+fn array_elem(xs: &Items, i: i64, span: Span) -> R<Elem<'_>> {
+    let u = in_range(i, xs.len(), span)?;
+    xs.elem(u).ok_or_else(|| out_of_range(i, xs.len(), span))
 }

@@ -7,6 +7,7 @@
 //! a type), values to literals (for results), and values to the truncated JSON
 //! that diagnostics and traces show.
 
+pub use super::items::{Elem, Items};
 use isu_plugin_api::{Literal, Type};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -80,7 +81,7 @@ impl Ord for Text {
 }
 
 /// An array value.
-pub type Array = Rc<Vec<Value>>;
+pub type Array = Rc<Items>;
 /// A map value: keys are `Int` or `Str` values (one kind per map), kept in
 /// ascending order (ints numerically, strings by code point).
 pub type Map = Rc<BTreeMap<Value, Value>>;
@@ -105,7 +106,7 @@ impl Value {
     }
 
     pub fn array(items: Vec<Value>) -> Value {
-        Value::Array(Rc::new(items))
+        Value::Array(Rc::new(Items::from_values(items)))
     }
 
     /// A word for the kind of value, for internal error messages.
@@ -143,14 +144,18 @@ fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String>
         (Type::Bool, Literal::Bool(b)) => Ok(Value::Bool(*b)),
         (Type::String, Literal::Str(s)) => Ok(Value::str(s.as_str())),
         (Type::Array(elem), Literal::Array(items)) => {
-            let mut out = Vec::with_capacity(items.len());
+            let mut out = match **elem {
+                Type::Int => Items::Ints(Vec::with_capacity(items.len())),
+                Type::Bool => Items::Bools(Vec::with_capacity(items.len())),
+                _ => Items::Vals(Vec::with_capacity(items.len())),
+            };
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 let _ = write!(path, "[{i}]");
                 out.push(convert(item, elem, path)?);
                 path.truncate(len);
             }
-            Ok(Value::array(out))
+            Ok(Value::Array(Rc::new(out)))
         }
         (Type::Map(key, val), Literal::Object(entries)) => {
             let mut out = BTreeMap::new();
@@ -217,7 +222,7 @@ pub fn to_literal(v: &Value, budget: &mut usize) -> Option<Literal> {
         Value::Array(items) => Literal::Array(
             items
                 .iter()
-                .map(|x| to_literal(x, budget))
+                .map(|x| to_literal(&x, budget))
                 .collect::<Option<_>>()?,
         ),
         Value::Map(entries) => Literal::Object(
@@ -265,7 +270,7 @@ pub fn write_shown(v: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_shown(x, out);
+                write_shown(&x, out);
             }
             if items.len() > SHOW_ITEMS {
                 let _ = write!(out, ",\"… {} more\"", items.len() - SHOW_ITEMS);
