@@ -15,6 +15,7 @@ mod compile;
 mod exec;
 mod io_test;
 mod items;
+mod key;
 mod limits;
 mod trace;
 mod value;

@@ -6,7 +6,7 @@
 //! its kin: they change the target where it lies, so a loop that grows an
 //! array costs amortized O(1) a round instead of a copy.
 
-use super::value::{Elem, Items, Text, Value};
+use super::value::{Elem, Items, Key, Text, Value};
 use crate::diag::Code;
 use crate::stdlib::Builtin;
 use std::collections::BTreeMap;
@@ -90,7 +90,9 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         )),
         (Builtin::ToString, Value::Int(i)) => Ok(Value::str(i.to_string())),
         (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
-        (Builtin::MapKeys, Value::Map(m)) => Ok(Value::array(m.keys().cloned().collect())),
+        (Builtin::MapKeys, Value::Map(m)) => {
+            Ok(Value::array(m.keys().map(Key::to_value).collect()))
+        }
         (Builtin::Chars, Value::Str(s)) => {
             check_size("CHARS", s.chars(), max)?;
             Ok(Value::array(
@@ -112,7 +114,7 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
             out.push(x.clone());
             Ok(Value::Array(Rc::new(out)))
         }
-        (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(k))),
+        (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(&key(k)?))),
         (Builtin::MapGet, Value::Map(m), k) => map_get(m, k).cloned(),
         (Builtin::Join, Value::Array(xs), Value::Str(sep)) => join(xs, sep, max),
         (Builtin::Min, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.min(y))),
@@ -155,14 +157,16 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
             Ok(Value::Str(Rc::new(s.slice(lo, hi))))
         }
         (Builtin::MapSet, Value::Map(m), k, v) => {
-            if !m.contains_key(k) {
+            if !m.contains_key(&key(k)?) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            let mut out: BTreeMap<Value, Value> = (**m).clone();
-            out.insert(k.clone(), v.clone());
+            let mut out: BTreeMap<Key, Value> = (**m).clone();
+            out.insert(key(k)?, v.clone());
             Ok(Value::Map(Rc::new(out)))
         }
-        (Builtin::MapGetOr, Value::Map(m), k, default) => Ok(m.get(k).unwrap_or(default).clone()),
+        (Builtin::MapGetOr, Value::Map(m), k, default) => {
+            Ok(m.get(&key(k)?).unwrap_or(default).clone())
+        }
         _ => bad_args(b, &[a, c, d]),
     }
 }
@@ -216,10 +220,11 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
             Ok(())
         }
         (Update::MapSet, Value::Map(m), [k, v]) => {
-            if !m.contains_key(k) {
+            let k = key(k)?;
+            if !m.contains_key(&k) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            Rc::make_mut(m).insert(k.clone(), v.clone());
+            Rc::make_mut(m).insert(k, v.clone());
             Ok(())
         }
         (Update::Concat, Value::Str(s), [Value::Str(t)]) => {
@@ -242,8 +247,8 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
 }
 
 /// A map read (`index` or `MAP_GET`): a missing key is an error.
-pub fn map_get<'m>(m: &'m BTreeMap<Value, Value>, k: &Value) -> Res<&'m Value> {
-    match m.get(k) {
+pub fn map_get<'m>(m: &'m BTreeMap<Key, Value>, k: &Value) -> Res<&'m Value> {
+    match m.get(&key(k)?) {
         Some(v) => Ok(v),
         None => fail(
             Code::MissingKey,
@@ -339,6 +344,18 @@ fn parse_int(s: &str) -> Res<i64> {
             ),
         )
     })
+}
+
+/// The map key of a value (an int or a string).
+#[inline]
+pub fn key(v: &Value) -> Res<Key> {
+    match Key::of(v) {
+        Some(k) => Ok(k),
+        None => fail(
+            Code::InternalError,
+            format!("a map key is {}", v.kind_name()),
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -565,6 +565,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             }
             None => {
                 let k = self.eval(index)?;
+                let key = builtins::key(&k).map_err(|f| located(f, index_span))?;
                 let v = self.eval(expr)?;
                 let Some(Value::Map(m)) = self.slots.get_mut(s) else {
                     return Err(fault(
@@ -573,7 +574,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                         "an element target moved",
                     ));
                 };
-                if m.len() >= max && !m.contains_key(&k) {
+                if m.len() >= max && !m.contains_key(&key) {
                     return Err(located(
                         builtins::too_big("the map", m.len() + 1, max),
                         index_span,
@@ -589,7 +590,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                         &v,
                     );
                 }
-                m.insert(k, v);
+                m.insert(key, v);
             }
         }
         Ok(())
@@ -639,7 +640,8 @@ impl<'c, 'w> Machine<'c, 'w> {
                 }
             }
             Value::Map(m) => {
-                if !m.contains_key(last) && m.len() >= max {
+                let last = builtins::key(last).map_err(|f| located(f, target_span))?;
+                if !m.contains_key(&last) && m.len() >= max {
                     let span = path.last().map_or(target_span, |s| s.span);
                     return Err(located(
                         builtins::too_big("the map", m.len() + 1, max),
@@ -647,7 +649,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                     ));
                 }
                 let shown = if tracing { Some(v.clone()) } else { None };
-                Rc::make_mut(m).insert(last.clone(), v);
+                Rc::make_mut(m).insert(last, v);
                 shown
             }
             other => return unexpected("the base of an element target", other, target_span),
@@ -718,6 +720,16 @@ impl<'c, 'w> Machine<'c, 'w> {
         }
     }
 
+    /// The value of an int variable.
+    #[inline(always)]
+    fn read_int(&self, slot: Slot, span: Span) -> R<i64> {
+        match self.slots.get(slot as usize) {
+            Some(Value::Int(i)) => Ok(*i),
+            Some(Value::Unset) | None => Err(self.unset(slot, span)),
+            Some(other) => unexpected("an int variable", other, span),
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn unset(&self, slot: Slot, span: Span) -> Box<Fault> {
@@ -739,11 +751,17 @@ impl<'c, 'w> Machine<'c, 'w> {
         match e {
             Ex::Const(v) => Ok(v.clone()),
             Ex::Var(s, span) => self.read(*s, *span).cloned(),
-            Ex::Neg(..) | Ex::Arith(..) => self.eval_int(e).map(Value::Int),
-            Ex::Not(_) | Ex::CmpInt(..) | Ex::Cmp(..) | Ex::And(..) | Ex::Or(..) => {
-                self.eval_bool(e).map(Value::Bool)
+            Ex::Neg(..) | Ex::Arith(..) | Ex::ArithVK(..) | Ex::ArithVV(..) => {
+                self.eval_int(e).map(Value::Int)
             }
-            Ex::Index(..) | Ex::IndexArr(..) | Ex::IndexMap(..) => {
+            Ex::Not(_)
+            | Ex::CmpInt(..)
+            | Ex::CmpVK(..)
+            | Ex::CmpVV(..)
+            | Ex::Cmp(..)
+            | Ex::And(..)
+            | Ex::Or(..) => self.eval_bool(e).map(Value::Bool),
+            Ex::Index(..) | Ex::IndexArr(..) | Ex::IndexArrV(..) | Ex::IndexMap(..) => {
                 self.eval_ref(e).map(Val::into_owned)
             }
             Ex::Call1(b, a, span) => {
@@ -778,6 +796,14 @@ impl<'c, 'w> Machine<'c, 'w> {
                 match base {
                     Val::Ref(b) => element(b, key.get(), *span),
                     Val::Own(b) => element(&b, key.get(), *span).map(|x| Val::Own(x.into_owned())),
+                }
+            }
+            Ex::IndexArrV(slot, var_span, index, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.eval_int(index)?;
+                match base {
+                    Value::Array(xs) => array_elem(xs, i, *span).map(Val::from),
+                    other => unexpected("the base of an array index", other, *span),
                 }
             }
             Ex::IndexArr(base, index, span) => {
@@ -820,6 +846,26 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let y = self.eval_int(b)?;
                 arith(*op, x, y, *span)
             }
+            Ex::ArithVK(op, x, xs, k, span) => {
+                let x = self.read_int(*x, *xs)?;
+                arith(*op, x, *k, *span)
+            }
+            Ex::ArithVV(op, x, xs, y, ys, span) => {
+                let x = self.read_int(*x, *xs)?;
+                let y = self.read_int(*y, *ys)?;
+                arith(*op, x, y, *span)
+            }
+            Ex::IndexArrV(slot, var_span, index, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.eval_int(index)?;
+                let Value::Array(xs) = base else {
+                    return unexpected("the base of an array index", base, *span);
+                };
+                match array_elem(xs, i, *span)? {
+                    Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
+                    other => unexpected("an int element", &other.to_value(), *span),
+                }
+            }
             Ex::IndexArr(base, index, span) => {
                 let base = self.eval_ref(base)?;
                 let i = self.eval_int(index)?;
@@ -859,6 +905,26 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let i = self.eval_int(index)?;
                 let Value::Array(xs) = base.get() else {
                     return unexpected("the base of an array index", base.get(), *span);
+                };
+                match array_elem(xs, i, *span)? {
+                    Elem::Bool(x) | Elem::Ref(&Value::Bool(x)) => Ok(x),
+                    other => unexpected("a bool element", &other.to_value(), *span),
+                }
+            }
+            Ex::CmpVK(op, x, xs, k) => {
+                let x = self.read_int(*x, *xs)?;
+                Ok(compare(*op, x.cmp(k)))
+            }
+            Ex::CmpVV(op, x, xs, y, ys) => {
+                let x = self.read_int(*x, *xs)?;
+                let y = self.read_int(*y, *ys)?;
+                Ok(compare(*op, x.cmp(&y)))
+            }
+            Ex::IndexArrV(slot, var_span, index, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.eval_int(index)?;
+                let Value::Array(xs) = base else {
+                    return unexpected("the base of an array index", base, *span);
                 };
                 match array_elem(xs, i, *span)? {
                     Elem::Bool(x) | Elem::Ref(&Value::Bool(x)) => Ok(x),
@@ -968,7 +1034,10 @@ fn place_mut<'s>(
             Value::Array(xs) => Rc::make_mut(xs)
                 .get_mut(index_of(k, span)?)
                 .ok_or_else(gone)?,
-            Value::Map(m) => Rc::make_mut(m).get_mut(k).ok_or_else(gone)?,
+            Value::Map(m) => {
+                let k = builtins::key(k).map_err(|f| located(f, span))?;
+                Rc::make_mut(m).get_mut(&k).ok_or_else(gone)?
+            }
             other => return unexpected("the base of an element target", other, span),
         };
     }
@@ -998,13 +1067,21 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::Arith(_, _, _, s)
         | Ex::Index(_, _, s)
         | Ex::IndexArr(_, _, s)
+        | Ex::IndexArrV(_, _, _, s)
+        | Ex::ArithVK(_, _, _, _, s)
+        | Ex::ArithVV(_, _, _, _, _, s)
         | Ex::IndexMap(_, _, s)
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)
         | Ex::Call3(_, _, s) => *s,
-        Ex::Const(_) | Ex::Not(_) | Ex::CmpInt(..) | Ex::Cmp(..) | Ex::And(..) | Ex::Or(..) => {
-            Span::default()
-        }
+        Ex::Const(_)
+        | Ex::Not(_)
+        | Ex::CmpInt(..)
+        | Ex::CmpVK(..)
+        | Ex::CmpVV(..)
+        | Ex::Cmp(..)
+        | Ex::And(..)
+        | Ex::Or(..) => Span::default(),
     }
 }
 
