@@ -24,11 +24,11 @@ ROOT = os.path.dirname(HERE)
 
 # name -> arguments; sized so that CPython takes roughly 0.2 to 1 second.
 BENCHES = {
-    "int_loop": {"n": 3000000},
-    "sieve": {"n": 2000000},
-    "insertion_sort": {"n": 2500, "seed": 42},
-    "word_count": {"n": 300000, "vocab": 5000, "seed": 7},
-    "matrix_product": {"n": 120, "seed": 3},
+    "int_loop": {"n": 6000000},
+    "sieve": {"n": 4000000},
+    "insertion_sort": {"n": 4500, "seed": 42},
+    "word_count": {"n": 600000, "vocab": 5000, "seed": 7},
+    "matrix_product": {"n": 180, "seed": 3},
 }
 
 MAX_STEPS = 10**12

@@ -106,14 +106,49 @@ pub enum Ex {
     ArithVK(Arith, Slot, Span, i64, Span),
     /// `(OP (var a) (var b))` on ints.
     ArithVV(Arith, Slot, Span, Slot, Span, Span),
+    /// `(OP X (const k))` on ints, X not a variable.
+    ArithXK(Arith, Box<Ex>, i64, Span),
     /// An int comparison of a variable and a constant.
     CmpVK(Cmp, Slot, Span, i64),
     /// An int comparison of two variables.
     CmpVV(Cmp, Slot, Span, Slot, Span),
+    /// An int comparison of X (not a variable) and a constant.
+    CmpXK(Cmp, Box<Ex>, i64),
     /// `(index (var a) I)` on an array.
     IndexArrV(Slot, Span, Box<Ex>, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
+}
+
+/// The kind of value an expression gives, where it matters for speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    Int,
+    Bool,
+    Other,
+}
+
+impl Scalar {
+    fn of(ty: Option<&Type>) -> Scalar {
+        match ty {
+            Some(Type::Int) => Scalar::Int,
+            Some(Type::Bool) => Scalar::Bool,
+            _ => Scalar::Other,
+        }
+    }
+}
+
+/// `ASSIGN (index x I) EXPR`.
+#[derive(Debug)]
+pub struct ElemStore {
+    pub slot: Slot,
+    pub target_span: Span,
+    pub index: Ex,
+    /// The span of the `(index ...)` place.
+    pub index_span: Span,
+    pub expr: Ex,
+    /// What `expr` gives, so ints and bools are computed unboxed.
+    pub kind: Scalar,
 }
 
 /// One level of an element TARGET: `(index PLACE EXPR)`.
@@ -146,12 +181,7 @@ pub enum St {
     /// `TARGET: (index x I)`: one level, the common case of [`St::SetIndex`].
     SetElem {
         step: StepIx,
-        slot: Slot,
-        target_span: Span,
-        index: Ex,
-        /// The span of the `(index ...)` place.
-        index_span: Span,
-        expr: Ex,
+        store: ElemStore,
     },
     /// `TARGET: (index ... x ...)`; `path` from the variable outward.
     SetIndex {
@@ -410,6 +440,7 @@ impl Compiler {
             }
         }
         let is_int = expr.ty == Some(Type::Int);
+        let kind = Scalar::of(expr.ty.as_ref());
         let expr = self.expr(expr)?;
         Ok(if path.is_empty() && is_int {
             St::SetInt { step, slot, expr }
@@ -423,11 +454,14 @@ impl Compiler {
             })?;
             St::SetElem {
                 step,
-                slot,
-                target_span: target.span(),
-                index: seg.index,
-                index_span: seg.span,
-                expr,
+                store: ElemStore {
+                    slot,
+                    target_span: target.span(),
+                    index: seg.index,
+                    index_span: seg.span,
+                    expr,
+                    kind,
+                },
             }
         } else {
             St::SetIndex {
@@ -521,11 +555,13 @@ fn fuse(e: Ex) -> Ex {
         Ex::Arith(op, a, b, span) => match (*a, *b) {
             (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::ArithVK(op, x, xs, k, span),
             (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::ArithVV(op, x, xs, y, ys, span),
+            (a, Ex::Const(Value::Int(k))) => Ex::ArithXK(op, Box::new(a), k, span),
             (a, b) => Ex::Arith(op, Box::new(a), Box::new(b), span),
         },
         Ex::CmpInt(op, a, b) => match (*a, *b) {
             (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::CmpVK(op, x, xs, k),
             (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::CmpVV(op, x, xs, y, ys),
+            (a, Ex::Const(Value::Int(k))) => Ex::CmpXK(op, Box::new(a), k),
             (a, b) => Ex::CmpInt(op, Box::new(a), Box::new(b)),
         },
         Ex::IndexArr(base, index, span) => match *base {

@@ -7,7 +7,7 @@
 //! on the way out: the innermost step whose own fields failed names it.
 
 use super::builtins::{self, Failure};
-use super::compile::{Arith, Cmp, Compiled, Ex, Seg, Slot, St, StepIx};
+use super::compile::{Arith, Cmp, Compiled, ElemStore, Ex, Scalar, Seg, Slot, St, StepIx};
 use super::trace::Tracer;
 use super::value::{self, Elem, Items, Value};
 use crate::diag::{Code, Diagnostic, VarValue};
@@ -319,16 +319,9 @@ impl<'c, 'w> Machine<'c, 'w> {
                 }
                 Ok(Flow::Next)
             }
-            St::SetElem {
-                step,
-                slot,
-                target_span,
-                index,
-                index_span,
-                expr,
-            } => {
+            St::SetElem { step, store } => {
                 self.spend(*step)?;
-                self.set_elem(*step, *slot, *target_span, index, *index_span, expr)?;
+                self.set_elem(*step, store)?;
                 Ok(Flow::Next)
             }
             St::SetIndex {
@@ -517,15 +510,15 @@ impl<'c, 'w> Machine<'c, 'w> {
 
     /// `ASSIGN (index x I)`: x, then I and its check, then EXPR, then the
     /// store (as [`Machine::set_index`] with one level, without a key buffer).
-    fn set_elem(
-        &mut self,
-        step: StepIx,
-        slot: Slot,
-        target_span: Span,
-        index: &Ex,
-        index_span: Span,
-        expr: &Ex,
-    ) -> R<()> {
+    fn set_elem(&mut self, step: StepIx, store: &ElemStore) -> R<()> {
+        let ElemStore {
+            slot,
+            target_span,
+            ref index,
+            index_span,
+            ref expr,
+            kind,
+        } = *store;
         let len = match self.read(slot, target_span)? {
             Value::Array(xs) => Some(xs.len()),
             Value::Map(_) => None,
@@ -537,7 +530,11 @@ impl<'c, 'w> Machine<'c, 'w> {
             Some(len) => {
                 let i = self.eval_int(index)?;
                 let i = in_range(i, len, index_span)?;
-                let v = self.eval(expr)?;
+                let v = match kind {
+                    Scalar::Int => Value::Int(self.eval_int(expr)?),
+                    Scalar::Bool => Value::Bool(self.eval_bool(expr)?),
+                    Scalar::Other => self.eval(expr)?,
+                };
                 let stored = match self.slots.get_mut(s) {
                     Some(Value::Array(xs)) => Rc::make_mut(xs).set(i, v),
                     _ => false,
@@ -751,13 +748,14 @@ impl<'c, 'w> Machine<'c, 'w> {
         match e {
             Ex::Const(v) => Ok(v.clone()),
             Ex::Var(s, span) => self.read(*s, *span).cloned(),
-            Ex::Neg(..) | Ex::Arith(..) | Ex::ArithVK(..) | Ex::ArithVV(..) => {
+            Ex::Neg(..) | Ex::Arith(..) | Ex::ArithVK(..) | Ex::ArithVV(..) | Ex::ArithXK(..) => {
                 self.eval_int(e).map(Value::Int)
             }
             Ex::Not(_)
             | Ex::CmpInt(..)
             | Ex::CmpVK(..)
             | Ex::CmpVV(..)
+            | Ex::CmpXK(..)
             | Ex::Cmp(..)
             | Ex::And(..)
             | Ex::Or(..) => self.eval_bool(e).map(Value::Bool),
@@ -855,6 +853,10 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let y = self.read_int(*y, *ys)?;
                 arith(*op, x, y, *span)
             }
+            Ex::ArithXK(op, a, k, span) => {
+                let x = self.eval_int(a)?;
+                arith(*op, x, *k, *span)
+            }
             Ex::IndexArrV(slot, var_span, index, span) => {
                 let base = self.read(*slot, *var_span)?;
                 let i = self.eval_int(index)?;
@@ -920,6 +922,10 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let y = self.read_int(*y, *ys)?;
                 Ok(compare(*op, x.cmp(&y)))
             }
+            Ex::CmpXK(op, a, k) => {
+                let x = self.eval_int(a)?;
+                Ok(compare(*op, x.cmp(k)))
+            }
             Ex::IndexArrV(slot, var_span, index, span) => {
                 let base = self.read(*slot, *var_span)?;
                 let i = self.eval_int(index)?;
@@ -967,29 +973,46 @@ fn compare(op: Cmp, o: std::cmp::Ordering) -> bool {
 
 /// Checked int arithmetic: overflow and division by zero are errors; `div`
 /// truncates toward zero, `mod` has the dividend's sign, MIN mod -1 is 0.
+#[inline(always)]
 fn arith(op: Arith, x: i64, y: i64, span: Span) -> R<i64> {
-    let (r, name) = match op {
-        Arith::Add => (x.checked_add(y), "add"),
-        Arith::Sub => (x.checked_sub(y), "sub"),
-        Arith::Mul => (x.checked_mul(y), "mul"),
-        Arith::Div | Arith::Mod if y == 0 => {
-            let name = if op == Arith::Div { "div" } else { "mod" };
-            return Err(fault(
-                Code::DivisionByZero,
-                span,
-                format!("({name} {x} 0): division by zero"),
-            ));
-        }
-        Arith::Div => (x.checked_div(y), "div"),
-        Arith::Mod => (Some(x.wrapping_rem(y)), "mod"),
+    let r = match op {
+        Arith::Add => x.checked_add(y),
+        Arith::Sub => x.checked_sub(y),
+        Arith::Mul => x.checked_mul(y),
+        Arith::Div if y != 0 => x.checked_div(y),
+        Arith::Mod if y != 0 => Some(x.wrapping_rem(y)),
+        Arith::Div | Arith::Mod => return Err(arith_fault(op, x, y, span)),
     };
-    r.ok_or_else(|| {
+    match r {
+        Some(r) => Ok(r),
+        None => Err(arith_fault(op, x, y, span)),
+    }
+}
+
+/// The error of `(op x y)`: division by zero or overflow.
+#[cold]
+#[inline(never)]
+fn arith_fault(op: Arith, x: i64, y: i64, span: Span) -> Box<Fault> {
+    let name = match op {
+        Arith::Add => "add",
+        Arith::Sub => "sub",
+        Arith::Mul => "mul",
+        Arith::Div => "div",
+        Arith::Mod => "mod",
+    };
+    if y == 0 && matches!(op, Arith::Div | Arith::Mod) {
+        fault(
+            Code::DivisionByZero,
+            span,
+            format!("({name} {x} 0): division by zero"),
+        )
+    } else {
         fault(
             Code::IntOverflow,
             span,
             format!("({name} {x} {y}) does not fit in 64 bits"),
         )
-    })
+    }
 }
 
 /// The element of an array or the value of a map key.
@@ -1070,6 +1093,7 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::IndexArrV(_, _, _, s)
         | Ex::ArithVK(_, _, _, _, s)
         | Ex::ArithVV(_, _, _, _, _, s)
+        | Ex::ArithXK(_, _, _, s)
         | Ex::IndexMap(_, _, s)
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)
@@ -1079,6 +1103,7 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::CmpInt(..)
         | Ex::CmpVK(..)
         | Ex::CmpVV(..)
+        | Ex::CmpXK(..)
         | Ex::Cmp(..)
         | Ex::And(..)
         | Ex::Or(..) => Span::default(),

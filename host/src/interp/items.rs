@@ -54,15 +54,6 @@ impl Items {
         }
     }
 
-    /// An empty array that will hold values like `like`.
-    pub fn empty_like(like: &Value, capacity: usize) -> Items {
-        match like {
-            Value::Int(_) => Items::Ints(Vec::with_capacity(capacity)),
-            Value::Bool(_) => Items::Bools(Vec::with_capacity(capacity)),
-            _ => Items::Vals(Vec::with_capacity(capacity)),
-        }
-    }
-
     /// `n` copies of `v`.
     pub fn repeat(v: &Value, n: usize) -> Items {
         match v {
@@ -110,7 +101,7 @@ impl Items {
     }
 
     /// Replaces the element at `i`; false when there is none.
-    #[inline]
+    #[inline(always)]
     pub fn set(&mut self, i: usize, v: Value) -> bool {
         if i >= self.len() {
             return false;
