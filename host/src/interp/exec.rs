@@ -324,58 +324,8 @@ impl<'c, 'w> Machine<'c, 'w> {
                 self.set_elem(*step, store)?;
                 Ok(Flow::Next)
             }
-            St::SetIndex {
-                step,
-                slot,
-                target_span,
-                path,
-                expr,
-            } => {
-                self.spend(*step)?;
-                let mut keys = std::mem::take(&mut self.keys);
-                keys.clear();
-                let r = self.set_index(*step, *slot, *target_span, path, expr, &mut keys);
-                self.keys = keys;
-                r.map(|()| Flow::Next)
-            }
-            St::Update {
-                step,
-                slot,
-                target_span,
-                path,
-                op,
-                rest,
-                call_span,
-                arg_span,
-            } => {
-                self.spend(*step)?;
-                let mut keys = std::mem::take(&mut self.keys);
-                keys.clear();
-                let r = self.check_path(*slot, *target_span, path, Some(*arg_span), &mut keys);
-                let r = r.and_then(|()| {
-                    let mut args = [Value::Unset, Value::Unset];
-                    for (a, e) in args.iter_mut().zip(rest.iter()) {
-                        *a = self.eval(e)?;
-                    }
-                    let max = self.budget.max_size;
-                    let place = place_mut(&mut self.slots, *slot, &keys, *target_span)?;
-                    let n = rest.len().min(2);
-                    builtins::update(*op, place, &args[..n], max)
-                        .map_err(|f| located(f, *call_span))?;
-                    if let Some(t) = &mut self.tracer {
-                        let c = self.c;
-                        t.assign(
-                            &c.steps[*step as usize].id,
-                            &c.vars[*slot as usize].name,
-                            &keys,
-                            place,
-                        );
-                    }
-                    Ok(())
-                });
-                self.keys = keys;
-                r.map(|()| Flow::Next)
-            }
+            St::SetIndex { .. } => self.exec_set_index(st),
+            St::Update { .. } => self.exec_update(st),
             St::If {
                 step,
                 cond,
@@ -389,112 +339,9 @@ impl<'c, 'w> Machine<'c, 'w> {
                 }
                 self.exec_block(if c { then_block } else { else_block })
             }
-            St::Range {
-                step,
-                var,
-                start,
-                end,
-                by,
-                by_span,
-                body,
-            } => {
-                self.spend(*step)?;
-                let start = self.eval_int(start)?;
-                let end = self.eval_int(end)?;
-                let by = match by {
-                    Some(e) => self.eval_int(e)?,
-                    None => 1,
-                };
-                if by == 0 {
-                    return Err(fault(Code::ZeroStep, *by_span, "a range with the step 0"));
-                }
-                let mut i = start;
-                let mut rounds = 0;
-                while if by > 0 { i < end } else { i > end } {
-                    self.spend(*step)?;
-                    rounds += 1;
-                    set_int(&mut self.slots, *var, i);
-                    if let Some(t) = &mut self.tracer {
-                        let c = self.c;
-                        let name = &c.vars[*var as usize].name;
-                        t.round(
-                            &c.steps[*step as usize].id,
-                            rounds,
-                            Some((name, &Value::Int(i))),
-                        );
-                    }
-                    if self.exec_block(body)? == Flow::Return {
-                        return Ok(Flow::Return);
-                    }
-                    match i.checked_add(by) {
-                        Some(next) => i = next,
-                        None => break,
-                    }
-                }
-                if let Some(t) = &mut self.tracer {
-                    t.exit(&self.c.steps[*step as usize].id, rounds);
-                }
-                Ok(Flow::Next)
-            }
-            St::Each {
-                step,
-                var,
-                seq,
-                body,
-            } => {
-                self.spend(*step)?;
-                let xs = match self.eval(seq)? {
-                    Value::Array(xs) => xs,
-                    v => {
-                        return unexpected(
-                            "the sequence of an each",
-                            &v,
-                            self.c.steps[*step as usize].span,
-                        )
-                    }
-                };
-                let mut rounds = 0;
-                for x in xs.iter() {
-                    self.spend(*step)?;
-                    rounds += 1;
-                    if let Some(t) = &mut self.tracer {
-                        let c = self.c;
-                        t.round(
-                            &c.steps[*step as usize].id,
-                            rounds,
-                            Some((&c.vars[*var as usize].name, &x)),
-                        );
-                    }
-                    if let Some(cell) = self.slots.get_mut(*var as usize) {
-                        store(cell, x);
-                    }
-                    if self.exec_block(body)? == Flow::Return {
-                        return Ok(Flow::Return);
-                    }
-                }
-                if let Some(t) = &mut self.tracer {
-                    t.exit(&self.c.steps[*step as usize].id, rounds);
-                }
-                Ok(Flow::Next)
-            }
-            St::While { step, cond, body } => {
-                self.spend(*step)?;
-                let mut rounds = 0;
-                while self.eval_bool(cond)? {
-                    self.spend(*step)?;
-                    rounds += 1;
-                    if let Some(t) = &mut self.tracer {
-                        t.round(&self.c.steps[*step as usize].id, rounds, None);
-                    }
-                    if self.exec_block(body)? == Flow::Return {
-                        return Ok(Flow::Return);
-                    }
-                }
-                if let Some(t) = &mut self.tracer {
-                    t.exit(&self.c.steps[*step as usize].id, rounds);
-                }
-                Ok(Flow::Next)
-            }
+            St::Range { .. } => self.exec_range(st),
+            St::Each { .. } => self.exec_each(st),
+            St::While { .. } => self.exec_while(st),
             St::Return { step, expr } => {
                 self.spend(*step)?;
                 let v = self.eval(expr)?;
@@ -506,6 +353,212 @@ impl<'c, 'w> Machine<'c, 'w> {
                 Ok(Flow::Return)
             }
         }
+    }
+
+    #[inline(never)]
+    fn exec_set_index(&mut self, st: &St) -> R<Flow> {
+        let St::SetIndex {
+            step,
+            slot,
+            target_span,
+            path,
+            expr,
+        } = st
+        else {
+            return Err(fault(
+                Code::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        self.spend(*step)?;
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let r = self.set_index(*step, *slot, *target_span, path, expr, &mut keys);
+        self.keys = keys;
+        r.map(|()| Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_update(&mut self, st: &St) -> R<Flow> {
+        let St::Update {
+            step,
+            slot,
+            target_span,
+            path,
+            op,
+            rest,
+            call_span,
+            arg_span,
+        } = st
+        else {
+            return Err(fault(
+                Code::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        self.spend(*step)?;
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let r = self.check_path(*slot, *target_span, path, Some(*arg_span), &mut keys);
+        let r = r.and_then(|()| {
+            let mut args = [Value::Unset, Value::Unset];
+            for (a, e) in args.iter_mut().zip(rest.iter()) {
+                *a = self.eval(e)?;
+            }
+            let max = self.budget.max_size;
+            let place = place_mut(&mut self.slots, *slot, &keys, *target_span)?;
+            let n = rest.len().min(2);
+            builtins::update(*op, place, &args[..n], max).map_err(|f| located(f, *call_span))?;
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                t.assign(
+                    &c.steps[*step as usize].id,
+                    &c.vars[*slot as usize].name,
+                    &keys,
+                    place,
+                );
+            }
+            Ok(())
+        });
+        self.keys = keys;
+        r.map(|()| Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_range(&mut self, st: &St) -> R<Flow> {
+        let St::Range {
+            step,
+            var,
+            start,
+            end,
+            by,
+            by_span,
+            body,
+        } = st
+        else {
+            return Err(fault(
+                Code::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        self.spend(*step)?;
+        let start = self.eval_int(start)?;
+        let end = self.eval_int(end)?;
+        let by = match by {
+            Some(e) => self.eval_int(e)?,
+            None => 1,
+        };
+        if by == 0 {
+            return Err(fault(Code::ZeroStep, *by_span, "a range with the step 0"));
+        }
+        let mut i = start;
+        let mut rounds = 0;
+        while if by > 0 { i < end } else { i > end } {
+            self.spend(*step)?;
+            rounds += 1;
+            set_int(&mut self.slots, *var, i);
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                let name = &c.vars[*var as usize].name;
+                t.round(
+                    &c.steps[*step as usize].id,
+                    rounds,
+                    Some((name, &Value::Int(i))),
+                );
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+            match i.checked_add(by) {
+                Some(next) => i = next,
+                None => break,
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_each(&mut self, st: &St) -> R<Flow> {
+        let St::Each {
+            step,
+            var,
+            seq,
+            body,
+        } = st
+        else {
+            return Err(fault(
+                Code::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        self.spend(*step)?;
+        let xs = match self.eval(seq)? {
+            Value::Array(xs) => xs,
+            v => {
+                return unexpected(
+                    "the sequence of an each",
+                    &v,
+                    self.c.steps[*step as usize].span,
+                )
+            }
+        };
+        let mut rounds = 0;
+        for x in xs.iter() {
+            self.spend(*step)?;
+            rounds += 1;
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                t.round(
+                    &c.steps[*step as usize].id,
+                    rounds,
+                    Some((&c.vars[*var as usize].name, &x)),
+                );
+            }
+            if let Some(cell) = self.slots.get_mut(*var as usize) {
+                store(cell, x);
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_while(&mut self, st: &St) -> R<Flow> {
+        let St::While { step, cond, body } = st else {
+            return Err(fault(
+                Code::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        self.spend(*step)?;
+        let mut rounds = 0;
+        while self.eval_bool(cond)? {
+            self.spend(*step)?;
+            rounds += 1;
+            if let Some(t) = &mut self.tracer {
+                t.round(&self.c.steps[*step as usize].id, rounds, None);
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
     }
 
     /// `ASSIGN (index x I)`: x, then I and its check, then EXPR, then the
