@@ -116,6 +116,10 @@ pub enum Ex {
     CmpXK(Cmp, Box<Ex>, i64),
     /// `(index (var a) I)` on an array.
     IndexArrV(Slot, Span, Box<Ex>, Span),
+    /// `(index (var a) (var i))` on an array.
+    IndexArrVV(Slot, Span, Slot, Span, Span),
+    /// An int comparison of X (not a variable) and a variable.
+    CmpXV(Cmp, Box<Ex>, Slot, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
 }
@@ -562,11 +566,13 @@ fn fuse(e: Ex) -> Ex {
             (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::CmpVK(op, x, xs, k),
             (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::CmpVV(op, x, xs, y, ys),
             (a, Ex::Const(Value::Int(k))) => Ex::CmpXK(op, Box::new(a), k),
+            (a, Ex::Var(y, ys)) => Ex::CmpXV(op, Box::new(a), y, ys),
             (a, b) => Ex::CmpInt(op, Box::new(a), Box::new(b)),
         },
-        Ex::IndexArr(base, index, span) => match *base {
-            Ex::Var(x, xs) => Ex::IndexArrV(x, xs, index, span),
-            base => Ex::IndexArr(Box::new(base), index, span),
+        Ex::IndexArr(base, index, span) => match (*base, *index) {
+            (Ex::Var(x, xs), Ex::Var(i, is)) => Ex::IndexArrVV(x, xs, i, is, span),
+            (Ex::Var(x, xs), index) => Ex::IndexArrV(x, xs, Box::new(index), span),
+            (base, index) => Ex::IndexArr(Box::new(base), Box::new(index), span),
         },
         other => other,
     }

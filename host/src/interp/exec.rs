@@ -809,12 +809,15 @@ impl<'c, 'w> Machine<'c, 'w> {
             | Ex::CmpVK(..)
             | Ex::CmpVV(..)
             | Ex::CmpXK(..)
+            | Ex::CmpXV(..)
             | Ex::Cmp(..)
             | Ex::And(..)
             | Ex::Or(..) => self.eval_bool(e).map(Value::Bool),
-            Ex::Index(..) | Ex::IndexArr(..) | Ex::IndexArrV(..) | Ex::IndexMap(..) => {
-                self.eval_ref(e).map(Val::into_owned)
-            }
+            Ex::Index(..)
+            | Ex::IndexArr(..)
+            | Ex::IndexArrV(..)
+            | Ex::IndexArrVV(..)
+            | Ex::IndexMap(..) => self.eval_ref(e).map(Val::into_owned),
             Ex::Call1(b, a, span) => {
                 let a = self.eval_ref(a)?;
                 builtins::call1(*b, a.get(), self.budget.max_size).map_err(|f| located(f, *span))
@@ -847,6 +850,14 @@ impl<'c, 'w> Machine<'c, 'w> {
                 match base {
                     Val::Ref(b) => element(b, key.get(), *span),
                     Val::Own(b) => element(&b, key.get(), *span).map(|x| Val::Own(x.into_owned())),
+                }
+            }
+            Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.read_int(*islot, *ispan)?;
+                match base {
+                    Value::Array(xs) => array_elem(xs, i, *span).map(Val::from),
+                    other => unexpected("the base of an array index", other, *span),
                 }
             }
             Ex::IndexArrV(slot, var_span, index, span) => {
@@ -909,6 +920,23 @@ impl<'c, 'w> Machine<'c, 'w> {
             Ex::ArithXK(op, a, k, span) => {
                 let x = self.eval_int(a)?;
                 arith(*op, x, *k, *span)
+            }
+            Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.read_int(*islot, *ispan)?;
+                match base {
+                    Value::Array(xs) => match &**xs {
+                        Items::Ints(v) => match usize::try_from(i).ok().and_then(|u| v.get(u)) {
+                            Some(x) => Ok(*x),
+                            None => Err(out_of_range(i, v.len(), *span)),
+                        },
+                        other => match array_elem(other, i, *span)? {
+                            Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
+                            e => unexpected("an int element", &e.to_value(), *span),
+                        },
+                    },
+                    other => unexpected("the base of an array index", other, *span),
+                }
             }
             Ex::IndexArrV(slot, var_span, index, span) => {
                 let base = self.read(*slot, *var_span)?;
@@ -978,6 +1006,22 @@ impl<'c, 'w> Machine<'c, 'w> {
             Ex::CmpXK(op, a, k) => {
                 let x = self.eval_int(a)?;
                 Ok(compare(*op, x.cmp(k)))
+            }
+            Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.read_int(*islot, *ispan)?;
+                let Value::Array(xs) = base else {
+                    return unexpected("the base of an array index", base, *span);
+                };
+                match array_elem(xs, i, *span)? {
+                    Elem::Bool(x) | Elem::Ref(&Value::Bool(x)) => Ok(x),
+                    other => unexpected("a bool element", &other.to_value(), *span),
+                }
+            }
+            Ex::CmpXV(op, a, y, ys) => {
+                let x = self.eval_int(a)?;
+                let y = self.read_int(*y, *ys)?;
+                Ok(compare(*op, x.cmp(&y)))
             }
             Ex::IndexArrV(slot, var_span, index, span) => {
                 let base = self.read(*slot, *var_span)?;
@@ -1144,6 +1188,7 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::Index(_, _, s)
         | Ex::IndexArr(_, _, s)
         | Ex::IndexArrV(_, _, _, s)
+        | Ex::IndexArrVV(_, _, _, _, s)
         | Ex::ArithVK(_, _, _, _, s)
         | Ex::ArithVV(_, _, _, _, _, s)
         | Ex::ArithXK(_, _, _, s)
@@ -1157,6 +1202,7 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::CmpVK(..)
         | Ex::CmpVV(..)
         | Ex::CmpXK(..)
+        | Ex::CmpXV(..)
         | Ex::Cmp(..)
         | Ex::And(..)
         | Ex::Or(..) => Span::default(),
