@@ -896,7 +896,42 @@ impl<'c, 'w> Machine<'c, 'w> {
         }
     }
 
+    /// An int expression: leaves (constants, variables, fused var/const
+    /// arithmetic and var-indexed reads) inline at the caller, the rest in
+    /// [`Machine::eval_int_node`].
+    #[inline(always)]
     fn eval_int(&self, e: &Ex) -> R<i64> {
+        match e {
+            Ex::Const(Value::Int(k)) => Ok(*k),
+            Ex::Var(s, span) => self.read_int(*s, *span),
+            Ex::ArithVK(op, x, xs, k, span) => {
+                let x = self.read_int(*x, *xs)?;
+                arith(*op, x, *k, *span)
+            }
+            Ex::ArithVV(op, x, xs, y, ys, span) => {
+                let x = self.read_int(*x, *xs)?;
+                let y = self.read_int(*y, *ys)?;
+                arith(*op, x, y, *span)
+            }
+            Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
+                let i = self.read_int(*islot, *ispan);
+                match (self.read(*slot, *var_span)?, i?) {
+                    (Value::Array(xs), i) => match &**xs {
+                        Items::Ints(v) => match usize::try_from(i).ok().and_then(|u| v.get(u)) {
+                            Some(x) => Ok(*x),
+                            None => Err(out_of_range(i, v.len(), *span)),
+                        },
+                        _ => self.eval_int_node(e),
+                    },
+                    _ => self.eval_int_node(e),
+                }
+            }
+            _ => self.eval_int_node(e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_int_node(&self, e: &Ex) -> R<i64> {
         match e {
             Ex::Const(Value::Int(k)) => Ok(*k),
             Ex::Var(s, span) => match self.read(*s, *span)? {
@@ -977,7 +1012,27 @@ impl<'c, 'w> Machine<'c, 'w> {
         }
     }
 
+    /// A bool expression: leaves inline at the caller, the rest in
+    /// [`Machine::eval_bool_node`].
+    #[inline(always)]
     fn eval_bool(&self, e: &Ex) -> R<bool> {
+        match e {
+            Ex::Const(Value::Bool(b)) => Ok(*b),
+            Ex::CmpVK(op, x, xs, k) => {
+                let x = self.read_int(*x, *xs)?;
+                Ok(compare(*op, x.cmp(k)))
+            }
+            Ex::CmpVV(op, x, xs, y, ys) => {
+                let x = self.read_int(*x, *xs)?;
+                let y = self.read_int(*y, *ys)?;
+                Ok(compare(*op, x.cmp(&y)))
+            }
+            _ => self.eval_bool_node(e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_bool_node(&self, e: &Ex) -> R<bool> {
         match e {
             Ex::Const(Value::Bool(b)) => Ok(*b),
             Ex::Not(a) => Ok(!self.eval_bool(a)?),
