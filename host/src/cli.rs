@@ -6,9 +6,13 @@
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form.
 
 mod build;
+mod conformance;
 mod front;
 mod output;
+mod patch;
 pub mod plugins;
+mod run;
+mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -77,10 +81,52 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Run a program in the reference interpreter; print the result as JSON.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// The arguments: a JSON object (`{"xs": [1, 2]}`), or `@FILE` holding one.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        /// Write one JSON event per executed step to this file (JSONL).
+        #[arg(long, value_name = "OUT.jsonl", conflicts_with = "target")]
+        trace: Option<PathBuf>,
+        #[command(flatten)]
+        limits: run::Limits,
+        /// Run through the backend plugin of this target instead of the interpreter.
+        #[arg(long, short)]
+        target: Option<String>,
+    },
+    /// Run the IO examples; report each one that does not hold as a TestFail.
+    Test {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        limits: run::Limits,
+        /// Run through the backend plugin of this target instead of the interpreter.
+        #[arg(long, short)]
+        target: Option<String>,
+    },
+    /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
+    Patch {
+        #[command(flatten)]
+        common: Common,
+        /// The patch file (`PATCH:` then entries).
+        patch: PathBuf,
+        /// Rewrite FILE with the patched text instead of printing it.
+        #[arg(long)]
+        write: bool,
+    },
     /// Compile a program through the backend plugin of a target.
     Build(build::Args),
     /// List the plugins of the manifest, loaded and checked.
     Plugins(plugins::Args),
+    /// Run the conformance suite on the interpreter and on backend plugins.
+    Conformance(conformance::Args),
+}
+
+fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
+    run::On { target, manifest }
 }
 
 /// Runs the CLI with the process's arguments and returns the exit code.
@@ -107,8 +153,32 @@ pub fn run(cli: Cli) -> i32 {
         } => front::fmt(&common, check, write),
         Command::Parse { common } => front::parse(&common),
         Command::Check { common } => front::check(&common),
+        Command::Run {
+            common,
+            args,
+            trace,
+            limits,
+            target,
+        } => run::run(
+            &common,
+            &args,
+            trace.as_ref(),
+            &limits,
+            &on(target, cli.plugins),
+        ),
+        Command::Test {
+            common,
+            limits,
+            target,
+        } => run::test(&common, &limits, &on(target, cli.plugins)),
+        Command::Patch {
+            common,
+            patch,
+            write,
+        } => patch::patch(&common, &patch, write),
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
+        Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -150,6 +150,7 @@ codes! {
     SizeLimit = "size_limit", RuntimeError, "a string or collection grew past the size limit";
     InvalidArgument = "invalid_argument", RuntimeError, "a run's argument missing, unknown, or not of its ARGS type";
     TraceWriteFailed = "trace_write_failed", RuntimeError, "the trace sink (--trace) refused a write";
+    PackFailed = "pack_failed", RuntimeError, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
     InternalError = "internal_error", RuntimeError, "the interpreter met a program the validator should have refused (a bug: please report it)";
 
     // IO examples that do not hold.

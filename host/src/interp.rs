@@ -20,10 +20,11 @@ mod limits;
 mod trace;
 mod value;
 
-pub use io_test::test_examples;
+pub use io_test::{test_examples, test_examples_with};
 pub use limits::{RunOptions, DEFAULT_MAX_SIZE, DEFAULT_MAX_STEPS};
 
 use crate::diag::{Code, Diagnostic};
+use crate::plugins::PackFunctions;
 use compile::Compiled;
 use exec::{Budget, Machine};
 use isu_plugin_api::{Literal, Program};
@@ -45,7 +46,21 @@ pub fn run(
     opts: &RunOptions,
     trace: Option<&mut dyn Write>,
 ) -> Result<Literal, Diagnostic> {
-    let compiled = compile_program(program).map_err(|d| *d)?;
+    run_with(program, args, opts, trace, &PackFunctions::default())
+}
+
+/// [`run`], where the program may call the functions of loaded packs
+/// (validated with the same table). A pack function's runtime error names
+/// the calling step, as a standard function's does.
+#[allow(clippy::result_large_err)] // the API the CLI and backends share
+pub fn run_with(
+    program: &Program,
+    args: &serde_json::Value,
+    opts: &RunOptions,
+    trace: Option<&mut dyn Write>,
+    packs: &PackFunctions,
+) -> Result<Literal, Diagnostic> {
+    let compiled = compile_program(program, packs).map_err(|d| *d)?;
     let bound = bind_json_args(&compiled, args).map_err(|d| *d)?;
     execute(&compiled, bound, opts, trace)
         .map(|(lit, _)| lit)
@@ -53,8 +68,9 @@ pub fn run(
 }
 
 /// Compiles a program, or says why it cannot run.
-fn compile_program(program: &Program) -> Result<Compiled, Box<Diagnostic>> {
-    compile::compile(program).map_err(|e| Box::new(Diagnostic::error(e.code, e.message).at(e.span)))
+fn compile_program(program: &Program, packs: &PackFunctions) -> Result<Compiled, Box<Diagnostic>> {
+    compile::compile(program, packs)
+        .map_err(|e| Box::new(Diagnostic::error(e.code, e.message).at(e.span)))
 }
 
 /// Runs a compiled program on bound arguments; the result and the step of
@@ -157,7 +173,7 @@ fn bind_args<'a>(
                         format!(" at {}", m.path)
                     };
                     return bad(format!(
-                        "the argument `{}` is not a {}:{at} {}",
+                        "the argument `{}` does not have its type {}:{at} {}",
                         var.name, var.ty, m.message
                     ));
                 }

@@ -9,6 +9,7 @@
 pub mod canon;
 pub mod cases;
 pub mod cli;
+pub mod conformance;
 pub mod diag;
 pub mod interp;
 pub mod patch;

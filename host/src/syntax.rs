@@ -43,6 +43,7 @@ use token::{Pos, Spanned, Tok};
 
 pub use lower::OPERATORS;
 pub use structure::MAX_NESTING;
+pub use token::KEYWORDS;
 
 /// The result of parsing one file: the program (when the text had the shape of
 /// one) and every diagnostic found.
@@ -209,9 +210,21 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
         if balance.broken_from.is_some() || errors >= MAX_GRAMMAR_ERRORS {
             return None;
         }
-        // Set the innermost step around the error aside and try again.
-        let step = cx.innermost_step()?;
-        let (lo, hi) = structure::step_extent(&toks, &live, step.header);
+        // Set the innermost step around the error aside and try again; inside
+        // a block but in no step (a header gone wrong), the tokens from the
+        // error to the next step.
+        let (lo, hi) = match cx.innermost_step() {
+            Some(step) => structure::step_extent(&toks, &live, step.header),
+            None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
+                let from = match k.checked_sub(1).map(|j| (live[j], toks[live[j]].1)) {
+                    Some((j, Tok::StepId(_))) => j,
+                    Some((j, Tok::Kw(kw))) if kw.is_step_kind() => j,
+                    _ => at,
+                };
+                structure::fragment_extent(&toks, &live, from)
+            }
+            None => return None,
+        };
         insert_range(&mut removed, lo, hi.max(lo + 1));
     }
 }

@@ -17,7 +17,7 @@
 mod expr;
 mod flow;
 mod io;
-pub mod literal;
+mod literal;
 mod report;
 mod scope;
 mod stmt;
@@ -29,6 +29,7 @@ mod types;
 mod tests;
 
 use crate::diag::Diagnostic;
+use crate::plugins::PackFunctions;
 use isu_plugin_api::{Program, StepId};
 use scope::Scope;
 
@@ -37,12 +38,20 @@ pub use literal::{literal_conforms, literal_conforms_named};
 /// Validates a canonical program; reports every error found, not just the first.
 /// When no error (warnings aside) is reported, every expression's `ty` is set.
 pub fn validate(program: &mut Program) -> Vec<Diagnostic> {
+    validate_with(program, &PackFunctions::default())
+}
+
+/// [`validate`], where calls may also name the functions of loaded packs
+/// (`math.GCD`), typed by their declared signatures.
+pub fn validate_with(program: &mut Program, packs: &PackFunctions) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let scope = Scope::build(program, &mut diags);
     let mut checker = Checker {
         scope,
         step: None,
+        in_state: false,
         diags,
+        packs: packs.clone(),
     };
     checker.program(program);
     let Checker {
@@ -61,5 +70,9 @@ struct Checker {
     scope: Scope,
     /// The step whose fields are being checked; `None` in `STATE`.
     step: Option<StepId>,
+    /// Whether a `STATE` initializer is being checked.
+    in_state: bool,
     diags: Vec<Diagnostic>,
+    /// The functions of the loaded packs.
+    packs: PackFunctions,
 }

@@ -195,3 +195,176 @@ fn io_failures_and_bad_usage() {
     let o = isu(&["fmt", "--check", "--write", EXAMPLE]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn run_prints_the_result_and_runtime_errors_exit_5() {
+    let o = isu(&["run", EXAMPLE, "--args", r#"{"xs": [1, 2, 3, 4, 10]}"#]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "16\n");
+    let o = isu(&[
+        "run",
+        "--format",
+        "json",
+        EXAMPLE,
+        "--args",
+        r#"{"xs": [2]}"#,
+    ]);
+    assert_eq!(json(&o)["value"], 2);
+    // A wrong argument is refused before anything runs.
+    let o = isu(&[
+        "run",
+        "--format",
+        "json",
+        EXAMPLE,
+        "--args",
+        r#"{"xs": [1, "a"]}"#,
+    ]);
+    assert_eq!(o.status.code(), Some(5));
+    let report = json(&o);
+    assert_eq!(report["ok"], false);
+    assert_eq!(report["diagnostics"][0]["code"], "invalid_argument");
+    let o = isu(&["run", EXAMPLE, "--args", "{not json"]);
+    assert_eq!(o.status.code(), Some(5));
+    assert!(stderr(&o).contains("is not JSON"), "{}", stderr(&o));
+}
+
+#[test]
+fn run_reports_the_step_of_a_runtime_error_and_honours_limits() {
+    let dir = scratch("run-error");
+    let file = dir.join("div.isu");
+    let text = "FUNC:\n  NAME: f\n  ARGS: [a: int, b: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (div (var a) (var b))\n  END\n";
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_str().unwrap_or_default();
+    let o = isu(&[
+        "run",
+        "--format",
+        "json",
+        path,
+        "--args",
+        r#"{"a": 1, "b": 0}"#,
+    ]);
+    assert_eq!(o.status.code(), Some(5));
+    let d = &json(&o)["diagnostics"][0];
+    assert_eq!(d["kind"], "RuntimeError");
+    assert_eq!(d["code"], "division_by_zero");
+    assert_eq!(d["step"], "S1");
+    assert_eq!(d["span"]["line"], 8);
+    let o = isu(&["run", path, "--args", r#"{"a": 1, "b": 0}"#]);
+    assert!(
+        stderr(&o).contains("error[division_by_zero]"),
+        "{}",
+        stderr(&o)
+    );
+    let loop_file = dir.join("loop.isu");
+    let text = "FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: LOOP\n      ITER: (while (const true))\n      BODY: BEGIN\n      END\n  END\n";
+    std::fs::write(&loop_file, text).unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(&[
+        "run",
+        "--format",
+        "json",
+        "--max-steps",
+        "1000",
+        loop_file.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(o.status.code(), Some(5));
+    assert_eq!(json(&o)["diagnostics"][0]["code"], "step_limit");
+}
+
+#[test]
+fn run_trace_is_written_and_identical_every_time() {
+    let dir = scratch("trace");
+    let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+    for out in [&a, &b] {
+        let o = isu(&[
+            "run",
+            EXAMPLE,
+            "--args",
+            r#"{"xs": [1, 2]}"#,
+            "--trace",
+            out.to_str().unwrap_or_default(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let ta = std::fs::read_to_string(&a).unwrap_or_default();
+    assert_eq!(ta, std::fs::read_to_string(&b).unwrap_or_default());
+    assert!(ta.lines().count() >= 4, "{ta}");
+    for line in ta.lines() {
+        let _: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+}
+
+#[test]
+fn test_runs_io_examples_and_fails_with_testfail() {
+    let o = isu(&["test", EXAMPLE]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 examples, 2 passed, 0 failed"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = scratch("test-fail");
+    let file = dir.join("wrong.isu");
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE))
+        .unwrap_or_default()
+        .replace("OUTPUT: [6, 0]", "OUTPUT: [7, 0]");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(&[
+        "test",
+        "--format",
+        "json",
+        file.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(o.status.code(), Some(6));
+    let report = json(&o);
+    assert_eq!(
+        (report["passed"].as_u64(), report["failed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let d = &report["diagnostics"][0];
+    assert_eq!(
+        (d["kind"].as_str(), d["code"].as_str()),
+        (Some("TestFail"), Some("test_mismatch"))
+    );
+    assert_eq!(
+        (d["expected"].as_i64(), d["actual"].as_i64()),
+        (Some(7), Some(6))
+    );
+}
+
+#[test]
+fn patch_prints_renumbered_text_and_never_writes_on_error() {
+    let dir = scratch("patch");
+    let file = dir.join("p.isu");
+    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE))
+        .unwrap_or_default();
+    std::fs::write(&file, &original).unwrap_or_else(|e| panic!("{e}"));
+    let good = dir.join("good.patch");
+    std::fs::write(&good, "PATCH:\n  INSERT_AFTER S1:\n    ASSIGN:\n      TARGET: total\n      EXPR: (mul (var total) (const 2))\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bad = dir.join("bad.patch");
+    std::fs::write(&bad, "PATCH:\n  DELETE S9\n").unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_str().unwrap_or_default();
+    let o = isu(&[
+        "patch",
+        "--format",
+        "json",
+        path,
+        good.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = json(&o);
+    assert_eq!(report["renumbered"]["S2"], "S3");
+    assert!(report["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("S2: ASSIGN"));
+    let o = isu(&["patch", "--write", path, bad.to_str().unwrap_or_default()]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("S9"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), original);
+    let o = isu(&["patch", "--write", path, good.to_str().unwrap_or_default()]);
+    assert_eq!(o.status.code(), Some(0));
+    let patched = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(patched.contains("S3: RETURN"), "{patched}");
+}

@@ -42,6 +42,7 @@ fn lib(name: &str) -> PathBuf {
 fn registry(text: &str) -> Registry {
     let mut text = text.to_owned();
     for name in [
+        "isu_backend_python",
         "isu_backend_toy",
         "isu_pack_math",
         "isu_test_panicky",
@@ -497,4 +498,40 @@ fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
         Err(BuildError::NoBackend(m)) => assert!(m.contains("has: toy"), "{m}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn the_python_backend_runs_across_the_boundary_with_pack_lowerings() {
+    use isu_host::plugins::target::build;
+    let text = backend_entry("python", "isu_backend_python")
+        + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
+    let reg = registry(&text);
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    let (_, python) = reg.backend("python").unwrap_or_else(|e| panic!("{e}"));
+    let artifacts = build(&reg, &gcd_program(), "python", &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(artifacts[0].kind, "python");
+    assert!(String::from_utf8_lossy(&artifacts[0].bytes).contains("def math__GCD(a, b):"));
+    assert_eq!(
+        python.execute(&artifacts, &args(-15), &LIMITS),
+        Ok(Literal::Int(3))
+    );
+    let artifacts = build(&reg, &inc_program(), "python", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let err = python.execute(&artifacts, &args(i64::MAX), &LIMITS).err();
+    let err = err.map(|d| (d.code, d.step));
+    assert_eq!(err, Some(("int_overflow".into(), Some("S1".into()))));
+}
+
+#[test]
+fn a_refused_backend_does_not_hide_a_working_one() {
+    let text =
+        backend_entry("ghost", "isu_test_old_abi") + &backend_entry("toy", "isu_backend_toy");
+    let reg = registry(&text);
+    assert!(reg.backend("toy").is_ok());
+    let err = reg.backend("ghost").err().unwrap_or_default();
+    assert!(err.starts_with("plugin `ghost` refused:"), "{err}");
+    let err = reg.backend("cobol").err().unwrap_or_default();
+    assert!(
+        err.ends_with("has: toy (refused, see `isu plugins`: ghost)"),
+        "{err}"
+    );
 }

@@ -4,10 +4,12 @@
 //! - formatting canonical text changes nothing (`fmt` is a fixed point), on
 //!   every file of `examples/` and `host/test_data/ok/`;
 //! - printing then parsing random canonical IIR gives it back
-//!   (`parse(print(p)) == p`, spans aside).
+//!   (`parse(print(p)) == p`, spans aside);
+//! - canonicalization gives random programs their canonical IDs, whether they
+//!   lack IDs (AUTO_ID, or an error per step without it) or carry others.
 //!
-//! The round-trip property runs 2000 cases by default (and the IIR JSON one a
-//! tenth of that), a few seconds unoptimized. For more, set `PROPTEST_CASES`:
+//! The round-trip property runs 2000 cases by default (and the cheaper
+//! properties a tenth of that each), a few seconds unoptimized. For more, set `PROPTEST_CASES`:
 //! `PROPTEST_CASES=100000 cargo test --release -p isu_host --test roundtrip`.
 //! A failure is shrunk to a small program and saved under
 //! `host/tests/roundtrip.proptest-regressions`, which later runs try first.
@@ -15,9 +17,9 @@
 mod gen;
 
 use isu_host::diag::{has_errors, render};
-use isu_host::{canon, syntax, Source};
-use isu_plugin_api::visit::clear_spans;
-use isu_plugin_api::Program;
+use isu_host::{canon, syntax, Code, Source};
+use isu_plugin_api::visit::{clear_spans, walk_step_mut, VisitMut};
+use isu_plugin_api::{Program, Step, StepId};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use std::path::{Path, PathBuf};
@@ -155,7 +157,7 @@ fn round_trip(program: &Program) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Cases for the slower JSON property: serde_json is unoptimized in test builds.
+/// Cases for the JSON property (serde_json is unoptimized in test builds).
 fn json_cases() -> u32 {
     cases() / 10
 }
@@ -177,6 +179,79 @@ proptest! {
     #[test]
     fn parse_of_print_is_the_identity_on_random_iir(program in gen::program()) {
         round_trip(&program)?;
+    }
+}
+
+/// Rewrites every step's ID, in structural order: `None` removes them,
+/// `Some(base)` writes `S<base + n>` for the n-th step (unique, off-scheme).
+struct RewriteIds {
+    base: Option<u32>,
+    n: u32,
+}
+
+impl VisitMut for RewriteIds {
+    fn visit_step_mut(&mut self, step: &mut Step) {
+        self.n += 1;
+        step.id = self.base.map(|b| StepId::from_path(&[b + self.n]));
+        walk_step_mut(self, step);
+    }
+}
+
+fn rewrite_ids(program: &Program, base: Option<u32>) -> Program {
+    let mut p = program.clone();
+    RewriteIds { base, n: 0 }.visit_program_mut(&mut p);
+    p
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: cases() / 10,
+        ..Config::default()
+    })]
+
+    /// AUTO_ID numbers exactly as the scheme says (the generator numbers on
+    /// its own, apart from canon).
+    #[test]
+    fn auto_id_gives_the_canonical_ids(program in gen::program()) {
+        let mut p = rewrite_ids(&program, None);
+        p.auto_id = true;
+        prop_assert_eq!(canon::canonicalize(&mut p), Vec::new());
+        p.auto_id = program.auto_id;
+        prop_assert_eq!(&p, &program);
+    }
+
+    /// Without AUTO_ID, each step without an ID is one error whose `expected`
+    /// is the ID it gets.
+    #[test]
+    fn every_missing_id_is_reported(program in gen::program()) {
+        let mut p = rewrite_ids(&program, None);
+        p.auto_id = false;
+        let diags = canon::canonicalize(&mut p);
+        let wanted: Vec<Option<serde_json::Value>> = program
+            .steps()
+            .iter()
+            .map(|s| s.id.as_ref().map(|id| id.as_str().into()))
+            .collect();
+        prop_assert!(diags.iter().all(|d| d.code == Code::MissingStepId));
+        prop_assert_eq!(diags.into_iter().map(|d| d.expected).collect::<Vec<_>>(), wanted);
+    }
+
+    /// Off-scheme IDs are renumbered to the canonical ones, with one warning
+    /// whose map covers every step.
+    #[test]
+    fn off_scheme_ids_are_renumbered_with_one_warning(program in gen::program()) {
+        let mut p = rewrite_ids(&program, Some(1000));
+        let diags = canon::canonicalize(&mut p);
+        let steps = program.steps().len();
+        if steps == 0 {
+            prop_assert!(diags.is_empty());
+        } else {
+            prop_assert_eq!(diags.len(), 1);
+            prop_assert_eq!(diags[0].code, Code::StepRenumbered);
+            let mapped = diags[0].actual.as_ref().and_then(|a| a.as_object()).map(|o| o.len());
+            prop_assert_eq!(mapped, Some(steps));
+        }
+        prop_assert_eq!(&p, &program);
     }
 }
 

@@ -196,10 +196,16 @@ mod tests {
 
     #[test]
     fn rejects_null_fractions_big_ints_and_repeated_keys() {
-        assert!(parse("null").unwrap_err().contains("null"));
-        assert!(parse("1.5").unwrap_err().contains("fractions"));
-        assert!(parse("9223372036854775808").unwrap_err().contains("64"));
-        assert!(parse(r#"{"a": 1, "a": 2}"#).unwrap_err().contains("twice"));
+        assert!(parse("null").err().unwrap_or_default().contains("null"));
+        assert!(parse("1.5").err().unwrap_or_default().contains("fractions"));
+        assert!(parse("9223372036854775808")
+            .err()
+            .unwrap_or_default()
+            .contains("64"));
+        assert!(parse(r#"{"a": 1, "a": 2}"#)
+            .err()
+            .unwrap_or_default()
+            .contains("twice"));
         assert_eq!(parse("-9223372036854775808"), Ok(Literal::Int(i64::MIN)));
     }
 

@@ -37,7 +37,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         Ok(reg) => reg,
         Err(e) => return manifest_failure(&e, format),
     };
-    let fe = crate::pipeline::check(&src);
+    let fe = crate::pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));

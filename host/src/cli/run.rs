@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
-    /// Loop rounds a run may make before it stops with `step_limit`.
+    /// Steps and loop rounds a run may start before it stops with `step_limit`.
     #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// Elements of a collection, or characters of a string, before `size_limit`.
@@ -27,6 +27,21 @@ impl Limits {
             max_size: self.max_size,
         }
     }
+    /// The same limits for a backend plugin.
+    pub fn exec_limits(&self) -> isu_plugin_api::ExecLimits {
+        isu_plugin_api::ExecLimits {
+            max_steps: self.max_steps,
+            max_size: self.max_size as u64,
+        }
+    }
+}
+
+/// Where a program runs: the interpreter, or with `--target` the backend
+/// plugin of that target; and the `--plugins` manifest flag.
+#[derive(Debug, Clone, Default)]
+pub struct On {
+    pub target: Option<String>,
+    pub manifest: Option<PathBuf>,
 }
 
 /// Reads `--args`: JSON text, or `@FILE` for a file holding it.
@@ -39,18 +54,29 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
         None => (spec.to_owned(), "--args".to_owned()),
     };
     Ok(serde_json::from_str(&text).map_err(|e| {
-        Diagnostic::error(
-            Code::InvalidArgument,
-            format!("{origin} is not JSON: {e}"),
-        )
-        .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
+        Diagnostic::error(Code::InvalidArgument, format!("{origin} is not JSON: {e}"))
+            .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
     }))
 }
 
 /// `isu run FILE --args JSON [--trace OUT] [--max-steps N] [--max-size N]`.
-pub fn run(common: &Common, args: &str, trace: Option<&PathBuf>, limits: &Limits) -> Result<i32> {
+pub fn run(
+    common: &Common,
+    args: &str,
+    trace: Option<&PathBuf>,
+    limits: &Limits,
+    on: &On,
+) -> Result<i32> {
     let src = read_source(&common.file)?;
-    let fe = pipeline::check(&src);
+    let reg = match super::target::registry(
+        on.manifest.as_deref(),
+        on.target.is_some(),
+        common.format,
+    )? {
+        Ok(reg) => reg,
+        Err(code) => return Ok(code),
+    };
+    let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
@@ -63,12 +89,26 @@ pub fn run(common: &Common, args: &str, trace: Option<&PathBuf>, limits: &Limits
             return Ok(exit_code(&diags));
         }
     };
+    if let Some(t) = &on.target {
+        let exec = limits.exec_limits();
+        return super::target::run(
+            &reg,
+            t,
+            program,
+            &args,
+            &exec,
+            &fe.diags,
+            &src,
+            common.format,
+        );
+    }
     let mut trace_buf = Vec::new();
-    let result = interp::run(
+    let result = interp::run_with(
         program,
         &args,
         &limits.options(),
         trace.map(|_| &mut trace_buf as &mut dyn std::io::Write),
+        &reg.functions,
     );
     if let Some(path) = trace {
         write_atomically(path, &String::from_utf8_lossy(&trace_buf))
@@ -82,7 +122,9 @@ pub fn run(common: &Common, args: &str, trace: Option<&PathBuf>, limits: &Limits
                     super::output::human_diags(&fe.diags, Some(&src));
                     super::output::print_json(&value)?;
                 }
-                Format::Json => report(Format::Json, &fe.diags, Some(&src), vec![("value", value)])?,
+                Format::Json => {
+                    report(Format::Json, &fe.diags, Some(&src), vec![("value", value)])?
+                }
             }
             Ok(0)
         }
@@ -95,14 +137,26 @@ pub fn run(common: &Common, args: &str, trace: Option<&PathBuf>, limits: &Limits
 }
 
 /// `isu test FILE`: every IO example; each one that does not hold is a TestFail.
-pub fn test(common: &Common, limits: &Limits) -> Result<i32> {
+pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
     let src = read_source(&common.file)?;
-    let fe = pipeline::check(&src);
+    let reg = match super::target::registry(
+        on.manifest.as_deref(),
+        on.target.is_some(),
+        common.format,
+    )? {
+        Ok(reg) => reg,
+        Err(code) => return Ok(code),
+    };
+    let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
     };
-    let fails = interp::test_examples(program, &limits.options());
+    if let Some(t) = &on.target {
+        let exec = limits.exec_limits();
+        return super::target::test(&reg, t, program, &exec, &fe.diags, &src, common.format);
+    }
+    let fails = interp::test_examples_with(program, &limits.options(), &reg.functions);
     let total = program.io.input.len();
     let failed = fails.len().min(total);
     let diags = [fe.diags.clone(), fails].concat();

@@ -7,6 +7,7 @@
 use super::builtins::Update;
 use super::value::{self, Value};
 use crate::diag::Code;
+use crate::plugins::{PackFn, PackFunctions};
 use crate::stdlib::{self, Builtin};
 use isu_plugin_api::{
     BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, Type,
@@ -122,6 +123,15 @@ pub enum Ex {
     CmpXV(Cmp, Box<Ex>, Slot, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
+    /// A call of a pack function (`math.GCD`), whose result has type `ret`.
+    Pack(Box<PackCall>, Span),
+}
+
+/// A compiled call of a pack function.
+#[derive(Debug)]
+pub struct PackCall {
+    pub func: PackFn,
+    pub args: Box<[Ex]>,
 }
 
 /// The kind of value an expression gives, where it matters for speed.
@@ -260,9 +270,13 @@ fn internal<T>(span: Span, message: impl Into<String>) -> Res<T> {
     })
 }
 
-/// Compiles a canonical, validated program.
-pub fn compile(program: &Program) -> Res<Compiled> {
-    let mut c = Compiler::default();
+/// Compiles a canonical, validated program whose calls name standard
+/// functions or the functions of `packs`.
+pub fn compile(program: &Program, packs: &PackFunctions) -> Res<Compiled> {
+    let mut c = Compiler {
+        packs: packs.clone(),
+        ..Compiler::default()
+    };
     for d in &program.func.args {
         c.declare(&d.name.name, &d.ty, d.span)?;
     }
@@ -299,6 +313,7 @@ struct Compiler {
     vars: Vec<VarInfo>,
     slots: HashMap<String, Slot>,
     steps: Vec<StepInfo>,
+    packs: PackFunctions,
 }
 
 impl Compiler {
@@ -523,6 +538,20 @@ impl Compiler {
             }
             ExprNode::Call { func, args } => {
                 let Some(f) = stdlib::lookup(func) else {
+                    if let Some(pf) = self.packs.get(func).cloned() {
+                        if args.len() != pf.signature.params.len() {
+                            return internal(
+                                e.span,
+                                format!(
+                                    "{func} takes {} arguments, not {}",
+                                    pf.signature.params.len(),
+                                    args.len()
+                                ),
+                            );
+                        }
+                        let args = args.iter().map(|a| self.expr(a)).collect::<Res<_>>()?;
+                        return Ok(Ex::Pack(Box::new(PackCall { func: pf, args }), e.span));
+                    }
                     return Err(CompileError {
                         code: Code::UnknownFunction,
                         message: format!("the interpreter has no function `{func}`"),

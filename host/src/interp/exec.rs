@@ -7,7 +7,9 @@
 //! on the way out: the innermost step whose own fields failed names it.
 
 use super::builtins::{self, Failure};
-use super::compile::{Arith, Cmp, Compiled, ElemStore, Ex, Scalar, Seg, Slot, St, StepIx};
+use super::compile::{
+    Arith, Cmp, Compiled, ElemStore, Ex, PackCall, Scalar, Seg, Slot, St, StepIx,
+};
 use super::trace::Tracer;
 use super::value::{self, Elem, Items, Value};
 use crate::diag::{Code, Diagnostic, VarValue};
@@ -837,7 +839,51 @@ impl<'c, 'w> Machine<'c, 'w> {
                 builtins::call3(*b, a.get(), c.get(), d.get(), self.budget.max_size)
                     .map_err(|f| located(f, *span))
             }
+            Ex::Pack(call, span) => self.call_pack(call, *span),
         }
+    }
+
+    /// Calls a pack function: the arguments cross as JSON values, the result
+    /// comes back as a value of the declared return type.
+    fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
+        let name = &call.func.name;
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in call.args.iter() {
+            let v = self.eval_ref(a)?;
+            let mut budget = self.budget.max_size;
+            let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
+                fault(
+                    Code::SizeLimit,
+                    span,
+                    format!("an argument of {name} is larger than the size limit"),
+                )
+            })?;
+            args.push(lit);
+        }
+        let lit = call.func.call(&args).map_err(|d| {
+            let code = Code::ALL
+                .iter()
+                .find(|c| c.as_str() == d.code && c.kind() == crate::diag::Kind::RuntimeError)
+                .copied();
+            match code {
+                Some(code) => fault(code, span, format!("{name}: {}", d.message)),
+                None => fault(
+                    Code::PackFailed,
+                    span,
+                    format!("{name} failed: {} [{}]", d.message, d.code),
+                ),
+            }
+        })?;
+        value::from_literal(&lit, &call.func.signature.ret).map_err(|m| {
+            fault(
+                Code::PackFailed,
+                span,
+                format!(
+                    "{name} returned {lit}, which is not of type {}: {}",
+                    call.func.signature.ret, m.message
+                ),
+            )
+        })
     }
 
     fn eval_ref<'a>(&'a self, e: &'a Ex) -> R<Val<'a>> {
@@ -1250,7 +1296,8 @@ fn expr_span(e: &Ex) -> Span {
         | Ex::IndexMap(_, _, s)
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)
-        | Ex::Call3(_, _, s) => *s,
+        | Ex::Call3(_, _, s)
+        | Ex::Pack(_, s) => *s,
         Ex::Const(_)
         | Ex::Not(_)
         | Ex::CmpInt(..)

@@ -2,6 +2,7 @@
 
 use super::{bind_args, compile_program, execute, RunOptions};
 use crate::diag::{Code, Diagnostic, VarValue};
+use crate::plugins::PackFunctions;
 use isu_plugin_api::{Literal, Program};
 
 /// Runs every IO example (`INPUT[i]` against `OUTPUT[i]`) and returns one
@@ -12,7 +13,16 @@ use isu_plugin_api::{Literal, Program};
 /// step, span, variables and hint; its code and message are in the message
 /// and its JSON object is `actual`). An empty list means every example held.
 pub fn test_examples(program: &Program, opts: &RunOptions) -> Vec<Diagnostic> {
-    let compiled = match compile_program(program) {
+    test_examples_with(program, opts, &PackFunctions::default())
+}
+
+/// [`test_examples`] of a program that may call the functions of loaded packs.
+pub fn test_examples_with(
+    program: &Program,
+    opts: &RunOptions,
+    packs: &PackFunctions,
+) -> Vec<Diagnostic> {
+    let compiled = match compile_program(program, packs) {
         Ok(c) => c,
         Err(d) => return vec![*d],
     };

@@ -604,7 +604,7 @@ fn arguments_are_checked_before_running() {
         ),
         (
             json!({"xs": [1, "a"], "m": {}}),
-            "not a int[]: at [1] expected an int, found a string",
+            "does not have its type int[]: at [1] expected an int, found a string",
         ),
         (
             json!({"xs": [], "m": {"01": true}}),

@@ -136,13 +136,8 @@ impl Editor {
         let path = target.path();
         for depth in (0..path.len()).rev() {
             let parent = &path[..depth];
-            let children: Vec<String> = if parent.is_empty() {
-                self.program
-                    .body
-                    .steps
-                    .iter()
-                    .filter_map(shown_id)
-                    .collect()
+            let siblings: Vec<&Step> = if parent.is_empty() {
+                self.program.body.steps.iter().collect()
             } else {
                 let parent_id = StepId::from_path(parent);
                 let mut hops = Vec::new();
@@ -156,18 +151,32 @@ impl Editor {
                     .blocks()
                     .into_iter()
                     .flat_map(|b| &b.steps)
-                    .filter_map(shown_id)
                     .collect()
             };
-            return match (parent.is_empty(), children.is_empty()) {
-                (true, true) => "the program has no steps".to_owned(),
-                (true, false) => format!("the top-level steps are {}", list(&children)),
-                (false, true) => format!("{} has no child steps", StepId::from_path(parent)),
-                (false, false) => format!(
-                    "the child steps of {} are {}",
-                    StepId::from_path(parent),
-                    list(&children)
-                ),
+            let named: Vec<String> = siblings.iter().filter_map(|s| shown_id(s)).collect();
+            let owner = if parent.is_empty() {
+                "the program".to_owned()
+            } else {
+                StepId::from_path(parent).to_string()
+            };
+            return if !named.is_empty() {
+                let what = if parent.is_empty() {
+                    "the top-level steps are".to_owned()
+                } else {
+                    format!("the child steps of {owner} are")
+                };
+                format!("{what} {}", list(&named))
+            } else if siblings.is_empty() {
+                if parent.is_empty() {
+                    "the program has no steps".to_owned()
+                } else {
+                    format!("{owner} has no child steps")
+                }
+            } else {
+                format!(
+                    "the steps under {owner} come from this patch; \
+                     entries name steps of the program as it was written"
+                )
             };
         }
         "name a step the program has".to_owned()

@@ -333,3 +333,72 @@ fn the_patched_program_is_the_validated_parse_of_its_text() {
         )
     );
 }
+
+#[test]
+fn a_replaced_step_keeps_its_target_id_for_later_entries() {
+    let p = base();
+    // Put a new first step in S2's THEN: replace S2_1, then insert the old one after it.
+    let out = applied(
+        &p,
+        vec![
+            replace("S2_1", step("", assign("x", int(9)))),
+            insert("S2_1", vec![step("", assign("x", int(1)))]),
+        ],
+    );
+    let then: Vec<String> = out
+        .text
+        .lines()
+        .skip_while(|l| !l.contains("THEN: BEGIN"))
+        .take(7)
+        .map(str::trim)
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        then,
+        [
+            "THEN: BEGIN",
+            "S2_1: ASSIGN",
+            "TARGET: x",
+            "EXPR: (const 9)",
+            "S2_2: ASSIGN",
+            "TARGET: x",
+            "EXPR: (const 1)"
+        ]
+    );
+    assert_eq!(
+        pairs(&out.renumbered),
+        [("S2_2", "S2_3"), ("S2_3", "S2_4"), ("S2_3_1", "S2_4_1")]
+    );
+}
+
+#[test]
+fn children_a_replacement_brings_are_not_targets() {
+    let p = base();
+    let new_loop = step(
+        "S2_3",
+        each("i", var("xs"), vec![step("S2_3_1", assign("x", int(0)))]),
+    );
+    let diags = apply_edits(&p, vec![replace("S2_3", new_loop), delete("S2_3_1")])
+        .err()
+        .unwrap_or_default();
+    assert_eq!(diags.len(), 1);
+    assert!(diags[0]
+        .message
+        .ends_with("step S2_3_1 is no longer in the program; entry 1 of this patch removed it"));
+    // The hint lists only the steps the author can name.
+    assert_eq!(diags[0].hint.as_deref(), Some("the steps under S2_3 come from this patch; entries name steps of the program as it was written"));
+}
+
+#[test]
+fn hints_say_when_there_is_nothing_to_name() {
+    let p = base();
+    let diags = apply_edits(&p, vec![delete("S3_1")])
+        .err()
+        .unwrap_or_default();
+    assert_eq!(diags[0].hint.as_deref(), Some("S3 has no child steps"));
+    let empty = program(false, Vec::new());
+    let diags = apply_edits(&empty, vec![delete("S1")])
+        .err()
+        .unwrap_or_default();
+    assert_eq!(diags[0].hint.as_deref(), Some("the program has no steps"));
+}

@@ -4,7 +4,7 @@
 //! program's own errors become [`Diagnostic`]s (same codes and steps as the
 //! interpreter's), failures of the backend itself stay [`BackendFailure`]s.
 
-use super::Registry;
+use super::{PackFunctions, Registry};
 use crate::diag::{Code, Diagnostic};
 use isu_plugin_api::{
     Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program, StepId,
@@ -119,14 +119,13 @@ impl fmt::Display for BuildError {
 /// Compiles a canonical, validated program for `target` with `backend`,
 /// giving it the lowerings of the pack functions it calls.
 pub fn compile_with(
-    reg: &Registry,
+    packs: &PackFunctions,
     backend: &dyn Backend,
     program: &Program,
     target: &str,
     emit: &[String],
 ) -> Result<Vec<Artifact>, BuildError> {
-    let lowerings = reg
-        .functions
+    let lowerings = packs
         .lowerings(program, target)
         .map_err(BuildError::NoLowering)?;
     let options = CompileOptions {
@@ -168,7 +167,7 @@ pub fn build(
     emit: &[String],
 ) -> Result<Vec<Artifact>, BuildError> {
     let (_, backend) = reg.backend(target).map_err(BuildError::NoBackend)?;
-    compile_with(reg, backend.as_ref(), program, target, emit)
+    compile_with(&reg.functions, backend.as_ref(), program, target, emit)
 }
 
 /// What one execution through a backend gave.
@@ -196,6 +195,63 @@ pub fn execute(
             Reported::Failure(f) => Executed::Failed(f),
         },
     }
+}
+
+/// Runs a program's IO examples through a backend, as `isu test --target`
+/// does: one `TestFail` per example that does not hold (`test_mismatch` with
+/// the expected and actual values, `test_error` naming the runtime error),
+/// in the shape the interpreter's `test_examples` gives; and the failures of
+/// the backend itself, which are no verdict on the program.
+pub fn test_examples(
+    backend: &dyn Backend,
+    target: &str,
+    artifacts: &[Artifact],
+    program: &Program,
+    limits: &ExecLimits,
+) -> (Vec<Diagnostic>, Vec<BackendFailure>) {
+    let mut fails = Vec::new();
+    let mut failures = Vec::new();
+    for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
+        let name = format!("IO example INPUT[{i}]");
+        match execute(backend, target, artifacts, &input.value, limits) {
+            Executed::Value(actual) if actual == output.value => {}
+            Executed::Value(actual) => fails.push(
+                Diagnostic::error(
+                    Code::TestMismatch,
+                    format!(
+                        "{name}: expected {}, got {actual} (target {target})",
+                        output.value
+                    ),
+                )
+                .at(output.span)
+                .with_label(input.span, "with these arguments")
+                .with_expected(&output.value)
+                .with_actual(&actual),
+            ),
+            Executed::Error(e) => {
+                let step = e
+                    .step
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" at {s}"));
+                fails.push(
+                    Diagnostic::error(
+                        Code::TestError,
+                        format!(
+                            "{name} stopped with {}{step} (target {target}): {}",
+                            e.code, e.message
+                        ),
+                    )
+                    .at(output.span)
+                    .in_step(e.step.as_ref())
+                    .with_label(input.span, "with these arguments")
+                    .with_expected(&output.value)
+                    .with_actual(e.to_json()),
+                );
+            }
+            Executed::Failed(f) => failures.push(f),
+        }
+    }
+    (fails, failures)
 }
 
 #[cfg(test)]

@@ -131,6 +131,22 @@ pub(super) fn field_order(kw: Kw) -> &'static [Kw] {
     }
 }
 
+/// Why `want` is needed: `IF needs COND, THEN and ELSE, in this order`.
+pub(super) fn needs(kind: Kw, want: Kw) -> String {
+    let order = field_order(kind);
+    if want == Kw::Else {
+        "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
+    } else if order.len() == 1 {
+        format!("{} needs {}", kind.as_str(), want.as_str())
+    } else {
+        format!(
+            "{} needs {}, in this order",
+            kind.as_str(),
+            list_words(order)
+        )
+    }
+}
+
 /// `COND, THEN and ELSE`.
 pub(super) fn list_words(kws: &[Kw]) -> String {
     let names: Vec<&str> = kws.iter().map(|k| k.as_str()).collect();
@@ -603,17 +619,7 @@ impl Assembler<'_, '_> {
             Some(p) => format!("the {}", p.kw.as_str()),
         };
         let of = &holder.name;
-        let why = if want == Kw::Else {
-            "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
-        } else if order.len() == 1 {
-            format!("{} needs {}", holder.kind.as_str(), want.as_str())
-        } else {
-            format!(
-                "{} needs {}, in this order",
-                holder.kind.as_str(),
-                list_words(order)
-            )
-        };
+        let why = needs(holder.kind, want);
         let mut d = Diagnostic::error(
             Code::MissingField,
             format!("expected {}: after {after} of {of} ({why})", want.as_str()),

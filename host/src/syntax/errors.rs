@@ -64,19 +64,15 @@ type Said = (Code, String, Option<String>);
 
 fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
     let [b0, b1, b2] = f.before;
-    let here = cx.owner_here();
-    let owner = here.phrase();
-    let of_owner = if owner.is_empty() {
-        String::new()
-    } else {
-        format!(" of {owner}")
-    };
+    let of_owner = cx
+        .innermost_step()
+        .map_or(String::new(), |s| format!(" of {}", s.name()));
     let unexpected = |m: String| (Code::UnexpectedToken, m, None);
 
     // Right after `KW:`: the value the keyword takes.
     if b0 == Some(Tok::Colon) {
         if let Some(Tok::Kw(k)) = b1 {
-            if let Some(said) = after_colon(k, b2, &of_owner, &here.phrase()) {
+            if let Some(said) = after_colon(k, b2, &of_owner) {
                 return said;
             }
         }
@@ -84,6 +80,26 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
             return unexpected(format!(
                 "expected the kind of step {id} (SEQ, ASSIGN, IF, LOOP or RETURN) after `{id}:`"
             ));
+        }
+    }
+
+    // The entries of a patch.
+    if goal == Goal::Patch && cx.stack.is_empty() {
+        if let (Some(Tok::StepId(id)), Some(Tok::Kw(k))) = (b0, b1) {
+            if k == Kw::Delete {
+                return (
+                    Code::InvalidPatch,
+                    format!("DELETE {id} takes no step after it (to change {id} write REPLACE {id}: and the new step)"),
+                    None,
+                );
+            }
+            if k.is_patch_entry() {
+                return (
+                    Code::InvalidPatch,
+                    format!("expected `:` after {} {id}", k.as_str()),
+                    None,
+                );
+            }
         }
     }
 
@@ -104,8 +120,21 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
                 k.as_str(),
                 k.as_str()
             )),
+            Some(Tok::Str(key)) if cx.stack.last().is_some_and(|f| f.delim == Delim::Brace) => {
+                unexpected(format!(
+                    "expected `:` after the key \"{key}\" of a JSON object (written {{\"key\": value}})"
+                ))
+            }
             _ => unexpected("expected `:`".to_owned()),
         };
+    }
+
+    // `name: type` without `= EXPR` in STATE.
+    if expected.contains(&"=") && cx.section == Some(Kw::State) {
+        return unexpected(
+            "expected `=` and the initial value: a STATE variable is written name: type = EXPR"
+                .to_owned(),
+        );
     }
 
     // After `S2: IF`: a description string, fields, or the next step.
@@ -129,6 +158,17 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
                 _ => {}
             }
         }
+    }
+
+    // Inside `map<K,V>`.
+    let has = |t: &str| expected.contains(&t);
+    if has("[") && !has("]") && (has(",") || has(">")) && expected.len() == 2 {
+        let msg = if has(",") {
+            "expected `,` and the value type in the map type map<K,V>"
+        } else {
+            "expected `>` to close the map type map<K,V>"
+        };
+        return unexpected(msg.to_owned());
     }
 
     // Inside the brackets of an expression or a JSON value.
@@ -164,15 +204,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
                         Some(p) if p.is_block_field() => format!("the {} block", p.as_str()),
                         Some(p) => format!("the {}", p.as_str()),
                     };
-                    let why = if want == Kw::Else {
-                        "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
-                    } else {
-                        format!(
-                            "{} needs {}, in this order",
-                            kind.as_str(),
-                            super::assemble::list_words(order)
-                        )
-                    };
+                    let why = super::assemble::needs(kind, want);
                     return (
                         Code::MissingField,
                         format!(
@@ -205,7 +237,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
 }
 
 /// What `KW:` takes, said for the keyword.
-fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str, _owner: &str) -> Option<Said> {
+fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
     let msg = match k {
         Kw::Cond => format!("expected a condition after COND:{of_owner}, such as (lt (var i) (var n))"),
         Kw::Expr => format!("expected an expression after EXPR:{of_owner}, such as (var x) or (const 1)"),

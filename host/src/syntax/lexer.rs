@@ -204,8 +204,17 @@ impl<'a> Lexer<'a> {
         let lo = self.i;
         let first = self.text[lo..].chars().next().unwrap_or('\u{fffd}');
         let mut hi = lo + first.len_utf8();
-        // `-` and `;` are invalid only where they stand, not as a run's continuation.
-        if first != '-' && first != ';' {
+        // A single-quoted string is one mistake, reported once.
+        if first == '\'' {
+            if let Some(close) = self.bytes[hi..]
+                .iter()
+                .take_while(|&&b| b != b'\n')
+                .position(|&b| b == b'\'')
+            {
+                hi += close + 1;
+            }
+        } else if first != '-' && first != ';' {
+            // `-` and `;` are invalid only where they stand, not as a run's continuation.
             while hi < self.bytes.len() && !starts_something(self.bytes[hi]) {
                 hi += self.text[hi..].chars().next().map_or(1, char::len_utf8);
             }
@@ -214,7 +223,17 @@ impl<'a> Lexer<'a> {
         let shown = if text.chars().count() == 1 {
             describe_char(first)
         } else {
-            format!("`{}`", text.escape_debug())
+            let shown: String = text
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        format!("\\u{{{:04x}}}", c as u32)
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            format!("`{shown}`")
         };
         let noun = if text.chars().count() == 1 {
             "character"
@@ -711,6 +730,15 @@ mod tests {
             .map(|(p, _, _)| (p.off, p.line, p.col))
             .collect();
         assert_eq!(cols, vec![(3, 1, 3), (7, 2, 3), (12, 2, 7)]);
+    }
+
+    #[test]
+    fn positions_agree_with_the_source_line_table() {
+        let text = "ab \"çé\" x\r\n\n  😀 (y)\r\nz";
+        let src = crate::source::Source::new("t", text);
+        for (l, _, r) in lex(text).tokens {
+            assert_eq!(l.to(r), src.span(l.off, r.off));
+        }
     }
 
     #[test]

@@ -137,8 +137,8 @@ impl Lower<'_> {
             }
         };
         let node = match op.text.as_str() {
-            "const" => self.const_expr(&op, operands, span)?,
-            "var" => self.var_expr(&op, operands, span)?,
+            "const" => self.const_expr(operands, span)?,
+            "var" => self.var_expr(operands, span)?,
             "neg" | "not" => {
                 let unary = if op.text == "neg" {
                     UnaryOp::Neg
@@ -276,7 +276,7 @@ impl Lower<'_> {
         );
     }
 
-    fn const_expr(&mut self, op: &Name, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+    fn const_expr(&mut self, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
         if operands.len() != 1 {
             self.report(
                 Code::WrongOperandCount,
@@ -290,7 +290,6 @@ impl Lower<'_> {
             );
             return None;
         }
-        let _ = op;
         match operands.into_iter().next()? {
             SExpr::Json(j) => Some(ExprNode::Const {
                 value: self.literal(j)?,
@@ -320,7 +319,7 @@ impl Lower<'_> {
         }
     }
 
-    fn var_expr(&mut self, op: &Name, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+    fn var_expr(&mut self, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
         if operands.len() != 1 {
             self.report(
                 Code::WrongOperandCount,
@@ -333,7 +332,6 @@ impl Lower<'_> {
             );
             return None;
         }
-        let _ = op;
         match operands.into_iter().next()? {
             SExpr::Name(n) if !n.text.contains('.') => Some(ExprNode::Var { name: n.text }),
             SExpr::Name(n) => {
@@ -762,7 +760,7 @@ fn alias(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The operator within two edits of `name`, if exactly one is that close.
+/// The operator nearest to `name`, within two edits (and closer than its length).
 fn closest(name: &str) -> Option<&'static str> {
     let mut best: Option<(&'static str, usize)> = None;
     for &op in OPERATOR_NAMES {

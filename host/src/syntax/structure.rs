@@ -275,7 +275,13 @@ impl<'a> Scanner<'a> {
                 self.start_step(i, Some(id), kind, pos);
                 Event::Other
             }
-            Tok::Kw(k) if k.is_step_kind() && colon_next => {
+            // Not `S2: IF:`, whose IF belongs to the header of S2.
+            Tok::Kw(k)
+                if k.is_step_kind()
+                    && colon_next
+                    && !(self.hist[0] == Some(Tok::Colon)
+                        && matches!(self.hist[1], Some(Tok::StepId(_)))) =>
+            {
                 if k == Kw::Seq && self.stack.is_empty() && self.section == Some(Kw::Steps) {
                     self.root_pending = true;
                 } else {
@@ -362,6 +368,17 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A keyword cannot stand inside the brackets of an expression or a JSON
+    /// value: if some are open when one comes, they were never closed. Returns
+    /// the index of the outermost such bracket, for the caller to report and pop.
+    pub fn open_expression(&self, tok: &Tok<'_>) -> Option<usize> {
+        if !matches!(tok, Tok::Kw(_)) {
+            return None;
+        }
+        let n = self.stack.iter().rev().take_while(|f| !f.block).count();
+        (n > 0).then(|| self.stack.len() - n)
+    }
+
     /// Pops frames down to (and including) the `k`-th from the bottom.
     pub fn pop_to(&mut self, k: usize) -> Vec<Frame<'a>> {
         self.stack.split_off(k)
@@ -443,6 +460,10 @@ impl<'t, 'a> Matcher<'t, 'a> {
         let n = self.toks.len();
         for i in 0..n {
             let next = (i + 1 < n).then_some(i + 1);
+            if let Some(k) = self.scanner.open_expression(&self.toks[i].1) {
+                let open = self.scanner.pop_to(k);
+                self.expression_cut(&open, i);
+            }
             match self.scanner.feed(self.toks, i, next) {
                 Event::Other => {}
                 Event::Open(d) => {
@@ -468,6 +489,36 @@ impl<'t, 'a> Matcher<'t, 'a> {
         self.out
     }
 
+    /// Expression brackets still open when keyword `i` came.
+    fn expression_cut(&mut self, open: &[Frame<'_>], i: usize) {
+        let Some(outer) = open.first() else {
+            return;
+        };
+        let (pos, tok, end) = self.toks[i];
+        let count = if open.len() > 1 {
+            let closers: Vec<&str> = open.iter().rev().map(|f| f.delim.close_text()).collect();
+            format!(" (it lacks {})", closers.join(" "))
+        } else {
+            String::new()
+        };
+        self.out.diags.push(
+            Diagnostic::error(
+                Code::UnclosedBlock,
+                format!(
+                    "expected {} to close {} opened at line {}, found {}{count}",
+                    outer.delim.close_text(),
+                    outer.describe(),
+                    outer.pos.line,
+                    tok.describe()
+                ),
+            )
+            .at(outer.pos.to(outer.end))
+            .with_label(pos.to(end), "the expression must end before this")
+            .with_hint("close every bracket of the expression before the next keyword"),
+        );
+        self.broken_at(outer.pos.off);
+    }
+
     fn too_deep(&mut self, i: usize) {
         let (l, _, r) = self.toks[i];
         self.out.diags.push(
@@ -487,39 +538,44 @@ impl<'t, 'a> Matcher<'t, 'a> {
         let stack = &self.scanner.stack;
         let top_matches = stack.last().is_some_and(|f| f.delim == d);
         if top_matches {
-            if self.guided && matches!(d, Delim::Begin | Delim::Brace) {
-                if let Some(done) = self.guided_close(i, d) {
-                    if done {
-                        return;
-                    }
-                }
+            if self.guided && matches!(d, Delim::Begin | Delim::Brace) && self.guided_close(i, d) {
+                return;
             }
-            let popped = self.scanner.pop_to(self.scanner.stack.len() - 1);
-            if let Some(f) = popped.into_iter().next() {
+            if let Some(f) = self.scanner.stack.pop() {
                 if f.block {
                     self.last_closed = Some((f, pos));
                 }
             }
             return;
         }
+        let first_on_line = i == 0 || self.toks[i - 1].0.line < pos.line;
         match stack.iter().rposition(|f| f.delim == d) {
             Some(k) => {
                 let top = stack[stack.len() - 1];
                 self.mismatched(&top, pos, end, tok);
                 self.scanner.pop_to(k);
             }
+            // A closer alone at the start of a line where a block is open was
+            // meant to close that block.
+            None if first_on_line && stack.last().is_some_and(|f| f.block) => {
+                let top = stack[stack.len() - 1];
+                self.mismatched(&top, pos, end, tok);
+                self.scanner.stack.pop();
+            }
             None => self.unmatched(d, pos, end),
         }
     }
 
     /// Indentation-guided closing of a block (only when the text is known to
-    /// be unbalanced). `Some(true)` when it handled the closer.
-    fn guided_close(&mut self, i: usize, d: Delim) -> Option<bool> {
+    /// be unbalanced). `true` when it handled the closer.
+    fn guided_close(&mut self, i: usize, d: Delim) -> bool {
         let (pos, _, _) = self.toks[i];
         let stack = &self.scanner.stack;
-        let top = *stack.last()?;
+        let Some(&top) = stack.last() else {
+            return false;
+        };
         if top.indent == pos.col {
-            return Some(false);
+            return false;
         }
         // A block further out that this closer lines up with: the ones
         // inside it were never closed.
@@ -539,7 +595,7 @@ impl<'t, 'a> Matcher<'t, 'a> {
             }
             self.scanner.pop_to(k);
             self.last_closed = Some((outer, pos));
-            return Some(true);
+            return true;
         }
         // A closer that lines up with the block closed last: one too many.
         if let Some((closed, at)) = self.last_closed {
@@ -561,10 +617,10 @@ impl<'t, 'a> Matcher<'t, 'a> {
                     .with_hint(format!("remove this {}", d.close_text())),
                 );
                 self.broken_at(l.off);
-                return Some(true);
+                return true;
             }
         }
-        Some(false)
+        false
     }
 
     fn unclosed(&mut self, f: &Frame<'_>, before: Option<(Pos, &Frame<'_>)>) {
@@ -621,6 +677,15 @@ impl<'t, 'a> Matcher<'t, 'a> {
     }
 
     fn unmatched(&mut self, d: Delim, pos: Pos, end: Pos) {
+        let phrase = match d {
+            Delim::Paren | Delim::Bracket => self.scanner.owner_here().phrase(),
+            Delim::Begin | Delim::Brace => String::new(),
+        };
+        let where_ = if phrase.is_empty() {
+            String::new()
+        } else {
+            format!(" in {phrase}")
+        };
         let inner = self.scanner.stack.last().map(|f| {
             format!(
                 " (the innermost open one is {} opened at line {})",
@@ -631,7 +696,7 @@ impl<'t, 'a> Matcher<'t, 'a> {
         let mut diag = Diagnostic::error(
             Code::UnmatchedClose,
             format!(
-                "unmatched {}: no {} is open here{}",
+                "unmatched {}{where_}: no {} is open here{}",
                 d.close_text(),
                 d.open_text(),
                 inner.unwrap_or_default()
@@ -653,6 +718,9 @@ pub fn context_at<'a>(toks: &[Spanned<'a>], live: &[usize], at: usize) -> Scanne
     for (k, &i) in live.iter().enumerate() {
         if i >= at {
             break;
+        }
+        if let Some(k) = sc.open_expression(&toks[i].1) {
+            sc.pop_to(k);
         }
         match sc.feed(toks, i, live.get(k + 1).copied()) {
             Event::Other => {}
@@ -676,11 +744,35 @@ pub fn context_at<'a>(toks: &[Spanned<'a>], live: &[usize], at: usize) -> Scanne
 /// step header at its level, the END or `}` of its block, a section or patch
 /// keyword at its level, or the end. `live` lists the tokens not yet removed.
 pub fn step_extent(toks: &[Spanned<'_>], live: &[usize], header: usize) -> (usize, usize) {
+    // Past the header itself: `S2: IF` or `IF:`.
+    let header_len = if matches!(toks[header].1, Tok::StepId(_)) {
+        3
+    } else {
+        2
+    };
+    extent(toks, live, header, header_len)
+}
+
+/// The tokens from `from` (which is not a well-formed step header) up to the
+/// next step header, closer of the enclosing block, section or patch keyword.
+pub fn fragment_extent(toks: &[Spanned<'_>], live: &[usize], from: usize) -> (usize, usize) {
+    extent(toks, live, from, 1)
+}
+
+fn extent(
+    toks: &[Spanned<'_>],
+    live: &[usize],
+    header: usize,
+    header_len: usize,
+) -> (usize, usize) {
     let Some(start) = live.iter().position(|&i| i == header) else {
         return (header, header + 1);
     };
     let mut depth = 0usize;
     let mut k = start + 1;
+    while k < live.len() && k < start + header_len && Delim::opener(&toks[live[k]].1).is_none() {
+        k += 1;
+    }
     while k < live.len() {
         let i = live[k];
         let tok = toks[i].1;

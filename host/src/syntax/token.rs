@@ -62,6 +62,9 @@ macro_rules! keywords {
             $($variant,)*
         }
 
+        /// The reserved words, as written.
+        pub const KEYWORDS: &[&str] = &[$($text,)*];
+
         impl Kw {
             pub fn as_str(self) -> &'static str {
                 match self {

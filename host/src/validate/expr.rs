@@ -6,6 +6,7 @@ use super::report::{Found, Role, Side, Want};
 use super::types::{Bindings, Hole, PTy};
 use super::{suggest, text, Checker};
 use crate::diag::{Code, Diagnostic};
+use crate::plugins::PackFn;
 use crate::stdlib::{self, Overload, StdFn, STDLIB};
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
 
@@ -37,7 +38,10 @@ impl Checker {
             },
             ExprNode::Call { func, args } => {
                 let Some(f) = stdlib::lookup(func) else {
-                    return PTy::Error;
+                    return self
+                        .packs
+                        .get(func)
+                        .map_or(PTy::Error, |f| PTy::of(&f.signature.ret));
                 };
                 let shapes: Vec<PTy> = args.iter().map(|a| self.shape(a)).collect();
                 let results: Vec<PTy> = accepting(f, &shapes)
@@ -102,9 +106,15 @@ impl Checker {
                 Ok(()) => Some(w.clone()),
                 Err(m) => {
                     // A literal with a type of its own is reported as that type;
-                    // an open or mixed one by where it goes wrong.
-                    match own.as_ref().map(PTy::resolve) {
-                        Ok(Ok(t)) => {
+                    // an open or mixed one, or one whose object keys could be
+                    // ints, by where it goes wrong.
+                    let own_ty = own
+                        .as_ref()
+                        .ok()
+                        .filter(|p| !p.has_int_keys())
+                        .map(PTy::resolve);
+                    match own_ty {
+                        Some(Ok(t)) => {
                             self.mismatch(span, shown, w, role, Found::Type(t.to_string()));
                             Some(t)
                         }
@@ -386,6 +396,9 @@ impl Checker {
         want: &Want,
     ) -> Option<Type> {
         let Some(f) = stdlib::lookup(func) else {
+            if let Some(f) = self.packs.get(func).cloned() {
+                return self.pack_call(&f, args, span, shown, want);
+            }
             self.unknown_function(func, span);
             self.quiet_all(args);
             return None;
@@ -432,7 +445,7 @@ impl Checker {
                 Ok(t) => Want::Is(
                     t,
                     Role::Arg {
-                        func: f.name,
+                        func: f.name.to_owned(),
                         n: n + 1,
                     },
                 ),
@@ -441,6 +454,56 @@ impl Checker {
             self.expr(arg, &w);
         }
         b.instantiate(&o.ret).resolve().ok()
+    }
+
+    /// `(call ns.NAME args...)` of a pack function: its declared signature
+    /// types the arguments and the result.
+    fn pack_call(
+        &mut self,
+        f: &PackFn,
+        args: &mut [Expr],
+        span: Span,
+        shown: &str,
+        want: &Want,
+    ) -> Option<Type> {
+        let params = &f.signature.params;
+        if params.len() != args.len() {
+            let plural = |n: usize| if n == 1 { "" } else { "s" };
+            self.diags.push(
+                Diagnostic::error(
+                    Code::WrongArity,
+                    format!(
+                        "{} takes {} argument{}, but {} {} given",
+                        f.name,
+                        params.len(),
+                        plural(params.len()),
+                        args.len(),
+                        if args.len() == 1 { "is" } else { "are" }
+                    ),
+                )
+                .at(span)
+                .in_step(self.step.as_ref())
+                .with_expected(params.len())
+                .with_actual(args.len())
+                .with_hint(format!("{} {}", f.name, f.signature)),
+            );
+            self.quiet_all(args);
+            return None;
+        }
+        for (n, (arg, param)) in args.iter_mut().zip(params).enumerate() {
+            let role = Role::Arg {
+                func: f.name.clone(),
+                n: n + 1,
+            };
+            self.expr(arg, &Want::Is(param.clone(), role));
+        }
+        let ret = f.signature.ret.clone();
+        if let Want::Is(w, role) = want {
+            if *w != ret {
+                self.mismatch(span, shown, w, role, Found::Type(ret.to_string()));
+            }
+        }
+        Some(ret)
     }
 
     /// Types each expression for the errors inside it, after an error that hides what it should be.

@@ -43,9 +43,9 @@ pub(super) enum Role {
     MapKey(Type),
     /// The array or map an `index` reads.
     Indexed,
-    /// Argument `n` (from 1) of a standard function.
+    /// Argument `n` (from 1) of a standard or pack function.
     Arg {
-        func: &'static str,
+        func: String,
         n: usize,
     },
     /// The value of an `ASSIGN` to the place written so.
@@ -212,9 +212,15 @@ impl Checker {
             Some(t) => format!("{name}: {t}"),
             None => format!("{name}: TYPE"),
         };
-        let mut hint = format!(
-            "declare it: LOCAL: [{decl}] for a variable the steps assign, STATE: [{decl} = (const ...)] for one with an initial value, or ARGS: [{decl}] for one the caller passes"
-        );
+        let mut hint = if self.in_state {
+            format!(
+                "a STATE initializer reads ARGS and earlier STATE variables: declare it in ARGS: [{decl}] or earlier in STATE: [{decl} = (const ...)]"
+            )
+        } else {
+            format!(
+                "declare it: LOCAL: [{decl}] for a variable the steps assign, STATE: [{decl} = (const ...)] for one with an initial value, or ARGS: [{decl}] for one the caller passes"
+            )
+        };
         let mut d = Diagnostic::error(
             Code::UndeclaredVariable,
             format!("{name} is not declared in ARGS, STATE or LOCAL"),

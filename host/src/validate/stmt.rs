@@ -12,6 +12,7 @@ impl Checker {
     /// Types the whole program: `STATE` initializers, then every step.
     pub(super) fn program(&mut self, p: &mut Program) {
         self.step = None;
+        self.in_state = true;
         for sv in &mut p.state {
             let want = if scope::is_valid(&sv.ty) {
                 Want::Is(sv.ty.clone(), Role::StateInit(sv.name.name.clone()))
@@ -20,6 +21,7 @@ impl Checker {
             };
             self.expr(&mut sv.init, &want);
         }
+        self.in_state = false;
         self.block(&mut p.body);
     }
 

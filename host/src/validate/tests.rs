@@ -7,5 +7,6 @@ mod calls;
 mod flow;
 mod io;
 mod names;
+mod text;
 mod typing;
 mod whole;

@@ -102,6 +102,16 @@ impl PTy {
         }
     }
 
+    /// Whether some object keys in it could be ints as well as strings.
+    pub(crate) fn has_int_keys(&self) -> bool {
+        match self {
+            PTy::Key { int_ok } => *int_ok,
+            PTy::Array(e) => e.has_int_keys(),
+            PTy::Map(k, v) => k.has_int_keys() || v.has_int_keys(),
+            _ => false,
+        }
+    }
+
     /// Whether a value of this type may key a map (as far as is known).
     pub(crate) fn may_key(&self) -> bool {
         matches!(

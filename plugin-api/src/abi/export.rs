@@ -231,12 +231,19 @@ where
 /// ```
 ///
 /// Every call into the backend catches panics and returns them as errors.
+///
+/// The export is left out of the crate's own unit tests (`cfg(test)`), so
+/// that they may link another plugin crate (a pack, say) as a library: two
+/// exports in one binary would clash. Test the trait directly there.
 #[macro_export]
 macro_rules! export_backend {
     ($backend:ty) => {
         $crate::export_backend!($backend, <$backend as ::std::default::Default>::default());
     };
     ($backend:ty, $make:expr) => {
+        // Not in the crate's own unit tests: a test binary that also links
+        // another plugin crate would hold the symbol twice.
+        #[cfg(not(test))]
         const _: () = {
             use $crate::abi::__private as __isu;
             fn __isu_backend() -> &'static $backend {
@@ -287,6 +294,7 @@ macro_rules! export_pack {
         $crate::export_pack!($pack, <$pack as ::std::default::Default>::default());
     };
     ($pack:ty, $make:expr) => {
+        #[cfg(not(test))]
         const _: () = {
             use $crate::abi::__private as __isu;
             fn __isu_pack() -> &'static $pack {

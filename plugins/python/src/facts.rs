@@ -34,6 +34,10 @@ pub struct Facts {
     pub bound: BTreeSet<String>,
     /// Variables whose list or dict some step changes in place.
     pub mutated: BTreeSet<String>,
+    /// Variables some `each` loop iterates with (they may share an element
+    /// of the array they iterate), and the variables whose arrays it
+    /// iterates (the loop holds the array while it runs).
+    pub each_vars: BTreeSet<String>,
 }
 
 /// A standard function an `ASSIGN` applies in place when its first argument
@@ -114,6 +118,12 @@ impl Facts {
                 Node::Loop { iter, .. } => {
                     if let Some(v) = loop_var(iter) {
                         self.bound.insert(v.to_owned());
+                    }
+                    if let Iter::Each { var, seq, .. } = iter {
+                        self.each_vars.insert(var.name.clone());
+                        let mut from = Vec::new();
+                        crate::lower::roots(seq, &mut from);
+                        self.each_vars.extend(from);
                     }
                     for e in iter_exprs(iter) {
                         expr_reads(e, &mut self.read);

@@ -53,6 +53,12 @@ impl Interval {
         self.lo <= v && v <= self.hi
     }
 
+    /// `x * x`: never negative.
+    pub fn square(self) -> Interval {
+        let a = self.abs();
+        Interval::new(a.lo * a.lo, a.hi * a.hi)
+    }
+
     pub fn abs(self) -> Interval {
         if self.lo >= 0 {
             self
@@ -142,6 +148,8 @@ mod tests {
         assert_eq!((a * b), Interval::new(-30, 50));
         assert_eq!((-b), Interval::new(-5, 3));
         assert_eq!(b.abs(), Interval::new(0, 5));
+        assert_eq!(b.square(), Interval::new(0, 25));
+        assert_eq!(Interval::new(2, 3).square(), Interval::new(4, 9));
         assert_eq!(b.remainder(Interval::exact(2)), Interval::new(-1, 1));
         assert_eq!(a.remainder(Interval::exact(-4)), Interval::new(0, 3));
         assert_eq!(b.quot(Interval::exact(2)), Interval::new(-3, 5));

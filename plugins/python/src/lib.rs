@@ -1,5 +1,5 @@
 //! The Python backend: one canonical, validated Isu program to one Python 3
-//! module (3.8 or later, standard library only), and running it.
+//! module (3.9 or later, standard library only), and running it.
 //!
 //! The module holds a small runtime (`src/runtime.py`: checked arithmetic
 //! where Python's ints would silently grow, `div` and `mod` as Isu defines
@@ -10,13 +10,16 @@
 //!
 //! Layout: [`names`] (Isu names as Python names), [`facts`] (what the
 //! generator learns about the program first), [`interval`] (value ranges
-//! that let checks go), [`py`] and [`text`] (Python expressions and
-//! literals), [`pytype`] (type hints and copies), `lower` (expressions and
-//! statements), [`module`] (the whole file), `exec` (running it).
+//! that let checks go), `live` (liveness, to skip copies), [`py`] and
+//! [`text`] (Python expressions and literals), [`pytype`] (type hints and
+//! copies), `lower` (expressions and statements, with what is known of the
+//! values where the code runs: `lower/env.rs`, `lower/head.rs`,
+//! `lower/leaves.rs`), [`module`] (the whole file), `exec` (running it).
 
 mod exec;
 pub mod facts;
 pub mod interval;
+mod live;
 mod lower;
 pub mod module;
 pub mod names;
@@ -87,3 +90,7 @@ mod build;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;
+
+// The plugin library's root module (spec/plugin-abi.md): the host loads this
+// backend through `isu-plugins.toml`.
+isu_plugin_api::export_backend!(PythonBackend);

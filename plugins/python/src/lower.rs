@@ -9,14 +9,19 @@
 mod call;
 mod env;
 mod expr;
+mod head;
+mod leaves;
 mod stmt;
 
 use crate::facts::Facts;
+use crate::live::Liveness;
 use crate::pytype::Copies;
 use crate::writer::Writer;
 use env::Env;
 use isu_plugin_api::{Expr, PluginDiagnostic, Type};
 use std::collections::BTreeSet;
+
+pub use expr::roots;
 
 pub type R<T> = Result<T, PluginDiagnostic>;
 
@@ -43,10 +48,14 @@ pub struct Gen {
     env: Env,
     /// The Python names of the pack functions the module defines.
     packs: BTreeSet<String>,
+    live: Liveness,
+    /// Variables the statement being written may store without a copy: it
+    /// reads them once, and they are dead after it.
+    dead: BTreeSet<String>,
 }
 
 impl Gen {
-    pub fn new(facts: Facts, w: Writer, packs: BTreeSet<String>) -> Gen {
+    pub fn new(facts: Facts, live: Liveness, w: Writer, packs: BTreeSet<String>) -> Gen {
         let env = Env::at_start(&facts);
         Gen {
             facts,
@@ -54,6 +63,8 @@ impl Gen {
             w,
             env,
             packs,
+            live,
+            dead: BTreeSet::new(),
         }
     }
 }

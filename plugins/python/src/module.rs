@@ -87,7 +87,8 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         .iter()
         .map(|l| names::pack_function(&l.function))
         .collect();
-    let mut gen = Gen::new(facts, w, pack_names);
+    let live = crate::live::Liveness::of(program);
+    let mut gen = Gen::new(facts, live, w, pack_names);
     gen.function(program)?;
     let Gen {
         facts, copies, w, ..

@@ -127,12 +127,6 @@ def _extend_into(xs: list, ys: list, max_size: int) -> list:
     return xs
 
 
-def _concat_str(s: str, t: str, max_size: int) -> str:
-    if len(s) + len(t) > max_size:
-        _size_limit("CONCAT's result")
-    return s + t
-
-
 def _map_set_into(m: dict, k: object, v: object, max_size: int) -> dict:
     """MAP_SET on a map the caller owns: sets the key in place."""
     if k not in m and len(m) >= max_size:
@@ -284,7 +278,8 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
     elif isinstance(e, ZeroDivisionError):
         err = IsuError("division_by_zero", "division by zero")
     elif isinstance(e, UnboundLocalError):
-        err = IsuError("uninitialized_read", f"`{_NAMES.get(e.name, e.name)}` is read before any assignment to it")
+        name = getattr(e, "name", None) or "a LOCAL"  # (NameError.name is Python 3.10+)
+        err = IsuError("uninitialized_read", f"`{_NAMES.get(name, name)}` is read before any assignment to it")
     else:
         return e
     tb = e.__traceback__

@@ -80,15 +80,39 @@ fn sum_evens_runs() {
     println!("{}", source(&p));
 }
 
+/// The `python` lowerings of the `math` pack (plugins/testing/pack), as
+/// that pack gives them. (A copy: both crates export an abi_stable root
+/// module, so one test binary cannot link both.)
+const MATH_GCD: &str = "\
+def math__GCD(a, b):
+    a, b = abs(a), abs(b)
+    while b:
+        a, b = b, a % b
+    if a > 9223372036854775807:
+        raise OverflowError(\"int_overflow\")
+    return a
+";
+
+const MATH_IS_PRIME: &str = "\
+def math__IS_PRIME(n):
+    if n < 2:
+        return False
+    d = 2
+    while d * d <= n:
+        if n % d == 0:
+            return False
+        d += 1
+    return True
+";
+
 fn with_packs(p: &Program, args: &str) -> String {
-    use isu_plugin_api::{Lowering, Pack};
-    let pack = isu_pack_math::MathPack;
-    let lowerings: Vec<Lowering> = ["GCD", "IS_PRIME"]
+    use isu_plugin_api::Lowering;
+    let lowerings: Vec<Lowering> = [("math.GCD", MATH_GCD), ("math.IS_PRIME", MATH_IS_PRIME)]
         .iter()
-        .map(|f| Lowering {
-            function: format!("math.{f}"),
+        .map(|(f, source)| Lowering {
+            function: (*f).into(),
             target: "python".into(),
-            source: pack.lower(f, "python").expect("a python lowering"),
+            source: (*source).into(),
         })
         .collect();
     let options = CompileOptions {
@@ -490,5 +514,50 @@ fn strings_and_their_functions() {
     assert_eq!(
         run(&p, r#"{"s": " Ab\u000bCD\u00a0É\u001fx "}"#),
         "\"ab+cd\u{a0}É\\u001fx\""
+    );
+}
+
+#[test]
+fn an_operand_leaves_its_overflow_check_to_the_sum_only_when_that_is_the_same() {
+    // (add (mul a a) (abs c)): a*a >= 0 and ABS(c) >= 0, so the sum is above
+    // MAX whenever the product is: one check.
+    let a = || int_var("a");
+    let sum = |rhs| {
+        program(
+            "sq",
+            &[("a", Type::Int), ("c", Type::Int), ("xs", ints())],
+            Type::Int,
+            vec![],
+            &[],
+            vec![ret("S1", bin(B::Add, bin(B::Mul, a(), a()), rhs))],
+        )
+    };
+    let p = sum(call("ABS", vec![int_var("c")], Type::Int));
+    let f = function_text(&p);
+    assert!(f.contains("a * a + _abs(c)"), "{f}");
+    let big = 3037000500_i64; // big * big > MAX
+    assert_eq!(
+        run(&p, &format!(r#"{{"a": {big}, "c": 0, "xs": []}}"#)),
+        "error int_overflow at S1"
+    );
+    assert_eq!(run(&p, r#"{"a": 3, "c": -4, "xs": []}"#), "13");
+    // With c that may be negative, the product overflowing does not make
+    // the sum overflow: the product keeps its check.
+    let q = sum(int_var("c"));
+    assert!(function_text(&q).contains("_t := a * a"));
+    assert_eq!(
+        run(
+            &q,
+            &format!(r#"{{"a": {big}, "c": -9223372036854775807, "xs": []}}"#)
+        ),
+        "error int_overflow at S1"
+    );
+    // A right operand that can fail otherwise (an index) keeps the order:
+    // the product's overflow comes first.
+    let r = sum(idx(var("xs", ints()), int(0)));
+    assert!(function_text(&r).contains("_t := a * a"));
+    assert_eq!(
+        run(&r, &format!(r#"{{"a": {big}, "c": 0, "xs": []}}"#)),
+        "error int_overflow at S1"
     );
 }

@@ -120,4 +120,29 @@ mod tests {
         }
         assert_eq!(ErrorCode::from_number(0), None);
     }
+
+    #[test]
+    fn the_spec_lists_every_error_number() {
+        let spec = include_str!("../../../spec/wasm-abi.md");
+        for c in ErrorCode::ALL {
+            let row = format!("| {} | `{}` |", c.number(), c.name());
+            assert!(spec.contains(&row), "spec/wasm-abi.md lacks the row {row}");
+        }
+        for name in [
+            EXPORT_RUN,
+            EXPORT_RESET,
+            EXPORT_ALLOC,
+            EXPORT_SET_LIMITS,
+            EXPORT_RESULT_LEN,
+            EXPORT_ERROR_CODE,
+            EXPORT_ERROR_STEP,
+            SECTION_META,
+            SECTION_SRCMAP,
+        ] {
+            assert!(
+                spec.contains(&format!("`{name}`")),
+                "spec/wasm-abi.md does not name {name}"
+            );
+        }
+    }
 }

@@ -9,12 +9,13 @@
 //! | 4      | capacity (bytes)   | capacity (elements) | capacity (entries)   |
 //! | 8      | length (bytes)     | length (elements)   | length (entries)     |
 //! | 12     | length (chars)     | unused              | unused               |
-//! | 16     | UTF-8 bytes        | 8-byte slots        | 16-byte entries      |
+//! | 16     | UTF-8 bytes        | slots               | 16-byte entries      |
 //!
 //! A reference count below zero marks an immortal object (a constant in the
 //! data segment): it is never counted, written or freed. An array slot holds
-//! an `i64` (int) or an `i32` (bool, pointer) in its low half; a map entry
-//! holds its key in bytes 0..8 and its value in bytes 8..16, the same way.
+//! an int in 8 bytes, a pointer in 4, a bool in 1 ([`slot_shift`]); a map
+//! entry holds its key at bytes 0..8 and its value at bytes 8..16, each
+//! stored the same way.
 //! Entries are sorted by key, ascending, without repeats.
 
 use isu_plugin_api::Type;
@@ -25,8 +26,6 @@ pub const CAP: u64 = 4;
 pub const LEN: u64 = 8;
 pub const CHARS: u64 = 12;
 pub const DATA: u64 = 16;
-/// Bytes of one array slot.
-pub const SLOT: i32 = 8;
 /// Offset of the value within a map entry.
 pub const ENTRY_VALUE: u64 = 8;
 
@@ -40,6 +39,16 @@ pub const IMMORTAL: i32 = -1;
 pub const FREE_LISTS: u32 = 64;
 pub const SCRATCH: u32 = 256;
 pub const STATIC_BASE: u32 = 1024;
+
+/// log2 of the bytes of one array slot holding a value of `elem`: 1 byte
+/// for a bool, 4 for a pointer, 8 for an int.
+pub fn slot_shift(elem: &Type) -> i32 {
+    match elem {
+        Type::Int => 3,
+        Type::Bool => 0,
+        _ => 2,
+    }
+}
 
 /// The Wasm type of a value of `ty`.
 pub fn val_type(ty: &Type) -> ValType {

@@ -206,3 +206,7 @@ impl Backend for WasmBackend {
 
 #[allow(dead_code)]
 fn _type_is_used(_: Type) {}
+
+// The plugin library's root module (spec/plugin-abi.md): the host loads this
+// backend through `isu-plugins.toml`.
+isu_plugin_api::export_backend!(WasmBackend);

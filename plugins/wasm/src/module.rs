@@ -51,7 +51,8 @@ pub enum Rt {
     StrEq,
     StrCmp,
     Eq(Type),
-    ArrNew,
+    /// An empty array whose slots have `1 << shift` bytes.
+    ArrNew(i32),
     Push(Type),
     Pop(Type),
     SliceArr(Type),
@@ -72,6 +73,7 @@ pub enum Rt {
     Chars,
     MulChecked,
     MapNew,
+    Copy,
     Decode(Type),
     EncSize(Type),
     Enc(Type),
@@ -89,12 +91,13 @@ impl Rt {
             Raise => (vec![I32, I32], vec![]),
             Alloc => (vec![I32], vec![I32]),
             Free | Drop(_) => (vec![I32], vec![]),
+            Copy => (vec![I32, I32, I32], vec![]),
             Inc => (vec![I32], vec![I32]),
             Reset => (vec![], vec![]),
             Grow(_) => (vec![I32, I32], vec![I32]),
             StrNew => (vec![I32, I32], vec![I32]),
             StrEq | StrCmp | Eq(_) => (vec![I32, I32], vec![I32]),
-            ArrNew | MapNew => (vec![I32], vec![I32]),
+            ArrNew(_) | MapNew => (vec![I32], vec![I32]),
             Push(t) => (vec![I32, val_type(crate::layout::elem(t)), I32], vec![I32]),
             Pop(_) => (vec![I32, I32], vec![I32]),
             SliceArr(_) | SliceStr => (vec![I32, I64, I64, I32], vec![I32]),
@@ -131,9 +134,10 @@ impl Rt {
         let base = format!("{self:?}");
         let cut = base.find('(').unwrap_or(base.len());
         let kind = &base[..cut];
-        match self.ty() {
-            Some(t) => format!("isu_rt.{kind}<{t}>"),
-            None => format!("isu_rt.{kind}"),
+        match (self, self.ty()) {
+            (Rt::ArrNew(shift), _) => format!("isu_rt.ArrNew<{}>", 1 << shift),
+            (_, Some(t)) => format!("isu_rt.{kind}<{t}>"),
+            _ => format!("isu_rt.{kind}"),
         }
     }
 

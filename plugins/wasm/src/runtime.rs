@@ -44,8 +44,9 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::Join => text::join(mb, a),
         Rt::Lower => text::lower(mb, a),
         Rt::Chars => text::chars(mb, a),
-        Rt::ArrNew => array::arr_new(mb, a),
+        Rt::ArrNew(shift) => array::arr_new(mb, a, *shift),
         Rt::MapNew => array::map_new(mb, a),
+        Rt::Copy => copy(a),
         Rt::Push(t) => array::push(mb, a, t),
         Rt::Pop(t) => array::pop(mb, a, t),
         Rt::SliceArr(t) => array::slice(mb, a, t),
@@ -111,6 +112,9 @@ pub fn store64(a: &mut Asm, off: u64) {
 pub fn load_val(a: &mut Asm, ty: &Type, off: u64) {
     match ty {
         Type::Int => load64(a, off),
+        Type::Bool => {
+            a.i().i32_load8_u(mem(off, 0));
+        }
         _ => load32(a, off),
     }
 }
@@ -119,6 +123,9 @@ pub fn load_val(a: &mut Asm, ty: &Type, off: u64) {
 pub fn store_val(a: &mut Asm, ty: &Type, off: u64) {
     match ty {
         Type::Int => store64(a, off),
+        Type::Bool => {
+            a.i().i32_store8(mem(off, 0));
+        }
         _ => store32(a, off),
     }
 }
@@ -169,6 +176,59 @@ pub fn for_range_mb(
 pub fn check_size(mb: &mut ModuleBuilder, a: &mut Asm, step: StepArg) {
     a.i().global_get(g::MAX_SIZE).i64_gt_s();
     raise_if(mb, a, ErrorCode::SizeLimit, step);
+}
+
+/// Copies `n` bytes from `src` to `dst` (on the stack, in that order;
+/// the regions do not overlap).
+pub fn emit_copy(mb: &mut ModuleBuilder, a: &mut Asm) {
+    let f = mb.rt(Rt::Copy);
+    a.i().call(f);
+}
+
+/// `copy(dst, src, n)`: short copies inline, eight bytes at a time (a
+/// `memory.copy` is a call into the engine, costly for a few bytes), long
+/// ones with `memory.copy`.
+fn copy(a: &mut Asm) {
+    let dst = a.param(0);
+    let src = a.param(1);
+    let n = a.param(2);
+    let i = a.local(I32);
+    a.get(n).i32(256).i().i32_ge_u();
+    a.if_(BlockType::Empty);
+    a.get(dst).get(src).get(n).i().memory_copy(0, 0).return_();
+    a.end();
+    let exit = a.block(BlockType::Empty);
+    let top = a.loop_(BlockType::Empty);
+    a.get(i).i32(8).i().i32_add().local_get(n.0).i32_gt_u();
+    a.br_if(exit);
+    a.get(dst).get(i).i().i32_add();
+    a.get(src)
+        .get(i)
+        .i()
+        .i32_add()
+        .i64_load(mem(0, 0))
+        .i64_store(mem(0, 0));
+    a.get(i).i32(8).i().i32_add();
+    a.set(i);
+    a.br(top);
+    a.end();
+    a.end();
+    let exit = a.block(BlockType::Empty);
+    let top = a.loop_(BlockType::Empty);
+    a.get(i).get(n).i().i32_ge_u();
+    a.br_if(exit);
+    a.get(dst).get(i).i().i32_add();
+    a.get(src)
+        .get(i)
+        .i()
+        .i32_add()
+        .i32_load8_u(mem(0, 0))
+        .i32_store8(mem(0, 0));
+    a.get(i).i32(1).i().i32_add();
+    a.set(i);
+    a.br(top);
+    a.end();
+    a.end();
 }
 
 pub const I32: ValType = ValType::I32;

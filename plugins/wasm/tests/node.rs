@@ -62,9 +62,12 @@ fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
     );
     let dir = std::env::temp_dir().join(format!("isu-wasm-node-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("f.wasm"), &arts[0].bytes).unwrap();
-    std::fs::write(dir.join("f.mjs"), &arts[1].bytes).unwrap();
-    let mut driver = DRIVER_HEAD.to_owned();
+    for a in &arts {
+        std::fs::write(dir.join(&a.file_name), &a.bytes).unwrap();
+    }
+    let mut driver = DRIVER_HEAD
+        .replace("./f.mjs", &format!("./{}", arts[1].file_name))
+        .replace("./f.wasm", &format!("./{}", arts[0].file_name));
     for a in args {
         driver.push_str(&format!(
             "console.log(show(() => f.run({})));\n",
@@ -94,7 +97,15 @@ fn agree(text: &str, args: &[&str], tag: &str) {
     let lines = node_run(text, args, tag);
     assert_eq!(lines.first().map(String::as_str), Some("valid true"));
     for (a, got) in args.iter().zip(&lines[1..]) {
-        assert_eq!(got, &run(text, a), "args {a}");
+        let want = run(text, a);
+        let same = match (
+            serde_json::from_str::<Literal>(got),
+            serde_json::from_str::<Literal>(&want),
+        ) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => got == &want,
+        };
+        assert!(same, "args {a}: node gave {got}, wasmtime {want}");
     }
     assert_eq!(lines.len(), args.len() + 1);
 }
@@ -160,4 +171,56 @@ fn bad_arguments_are_invalid_argument_errors() {
         lines[1..],
         ["error invalid_argument at -", "error invalid_argument at -"]
     );
+}
+
+#[test]
+fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
+    use isu_host::cases::parse_runs;
+    use isu_host::interp::{self, RunOptions};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
+    for name in [
+        "sum_evens",
+        "word_count",
+        "group_by_key",
+        "std_strings",
+        "map_result_int_keys",
+        "overflow",
+        "unicode_strings",
+        "insertion_sort",
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}.isu")).unwrap();
+        let runs = parse_runs(&text).unwrap();
+        let p = program(&text);
+        let args: Vec<String> = runs.iter().map(|r| r.args.to_string()).collect();
+        let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let lines = node_run(&text, &arg_refs, name);
+        assert_eq!(lines[0], "valid true", "{name}");
+        for (r, got) in runs.iter().zip(&lines[1..]) {
+            let want = match interp::run(&p, &r.args, &RunOptions::default(), None) {
+                Ok(v) => v.to_string(),
+                Err(d) => format!(
+                    "error {} at {}",
+                    d.code.as_str(),
+                    d.step
+                        .as_ref()
+                        .map(|s| s.to_string())
+                        .unwrap_or_else(|| "-".into())
+                ),
+            };
+            // JavaScript orders an object's integer-like keys its own way:
+            // compare values, not key order.
+            let same = match (
+                serde_json::from_str::<Literal>(got),
+                serde_json::from_str::<Literal>(&want),
+            ) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => got == &want,
+            };
+            assert!(
+                same,
+                "{name} line {}: node gave {got}, the interpreter {want}",
+                r.line
+            );
+        }
+    }
 }

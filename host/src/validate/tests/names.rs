@@ -324,3 +324,12 @@ fn map_keys_must_be_int_or_string_in_every_declared_type() {
     assert!(ret.message.starts_with("FUNC RETURNS"), "{}", ret.message);
     assert!(c.diags.iter().all(|d| d.severity == Severity::Error));
 }
+
+#[test]
+fn an_undeclared_name_in_state_is_declared_in_args_or_earlier_state() {
+    let p = Prog::new("int").state("a", "int", "(var n)");
+    let r = p.ret("(var a)");
+    let c = p.check(vec![r]);
+    let hint = c.one().hint.as_deref().unwrap_or("");
+    assert!(hint.starts_with("a STATE initializer reads ARGS and earlier STATE variables: declare it in ARGS: [n: int]"), "{hint}");
+}

@@ -453,3 +453,14 @@ fn an_open_array_is_still_indexed_by_an_int() {
         "an array index must be int, but (const \"a\") is string"
     );
 }
+
+#[test]
+fn an_object_whose_keys_could_be_ints_is_reported_where_it_goes_wrong() {
+    let p = Prog::new("int").local("m", "map<int,int>");
+    let steps = vec![p.assign("m", "(const {\"1\": \"a\"})"), p.ret("(const 0)")];
+    let c = p.check(steps);
+    assert_eq!(
+        only(&c, "type_mismatch"),
+        "the value assigned to m must be map<int,int>, but (const {\"1\": \"a\"}) is not: its value[\"1\"] is a string (\"a\"), expected int"
+    );
+}

@@ -5,10 +5,11 @@
 //! holds them (`own`), so the runtime's `_..._into` helpers may change them
 //! in place.
 
+use super::expr::Codes;
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
-use isu_plugin_api::{Expr, Type};
+use isu_plugin_api::{Expr, ExprNode, Type};
 
 const MAX_SIZE: &str = "_max_size";
 
@@ -88,9 +89,16 @@ impl Gen {
             "MIN" | "MAX" => Py::call(&func.to_lowercase(), &self.exprs(args)?),
             "CONCAT" => match ty(e)? {
                 Type::String => {
-                    let mut parts = self.exprs(args)?;
-                    parts.push(max);
-                    Py::call("_concat_str", &parts)
+                    let mut parts = Vec::new();
+                    self.concat_parts(e, &mut parts)?;
+                    let texts: Vec<String> = parts.iter().map(|p| p.at(Prec::Sum)).collect();
+                    Py::new(
+                        format!(
+                            "_s if len(_s := {}) <= _max_size else _size_limit(\"CONCAT's result\")",
+                            texts.join(" + ")
+                        ),
+                        Prec::Cond,
+                    )
                 }
                 Type::Array(_) => {
                     let xs = self.own(&args[0])?;
@@ -125,6 +133,37 @@ impl Gen {
             "CHARS" => Py::call("_chars", &[self.expr(&args[0])?, max]),
             _ => return Err(invalid(format!("`{func}` is not a standard function"))),
         })
+    }
+
+    /// The strings a CONCAT joins, with nested CONCATs joined into it: an
+    /// inner CONCAT too long makes the outer one too long, with the same
+    /// error in the same step, so one check at the end does for all (when
+    /// what is evaluated between them cannot fail another way).
+    fn concat_parts(&mut self, e: &Expr, out: &mut Vec<Py>) -> R<()> {
+        let ExprNode::Call { func, args } = &e.node else {
+            out.push(self.expr(e)?);
+            return Ok(());
+        };
+        let [a, b] = args.as_slice() else {
+            out.push(self.expr(e)?);
+            return Ok(());
+        };
+        if func != "CONCAT" || e.ty != Some(Type::String) {
+            out.push(self.expr(e)?);
+            return Ok(());
+        }
+        let nested = |x: &Expr| matches!(&x.node, ExprNode::Call { func, .. } if func == "CONCAT");
+        if nested(a) && self.codes(b).only(Codes::SIZE) {
+            self.concat_parts(a, out)?;
+        } else {
+            out.push(self.expr(a)?);
+        }
+        if nested(b) {
+            self.concat_parts(b, out)
+        } else {
+            out.push(self.expr(b)?);
+            Ok(())
+        }
     }
 
     fn exprs(&mut self, args: &[Expr]) -> R<Vec<Py>> {

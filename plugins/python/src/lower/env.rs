@@ -10,25 +10,69 @@ use crate::interval::{Interval, MAX, MAX_LEN, MIN};
 use isu_plugin_api::{BinaryOp, Block, Expr, ExprNode, Type, UnaryOp};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The ints an array or map holds, at any depth: `None` when it holds none.
+pub type Leaves = Option<Interval>;
+
+/// What two sets of ints hold together.
+pub fn hull(a: Leaves, b: Leaves) -> Leaves {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Env {
     ranges: BTreeMap<String, Interval>,
     set: BTreeSet<String>,
+    /// The ints inside collection variables (missing: any).
+    elems: BTreeMap<String, Leaves>,
 }
 
 impl Env {
-    /// What holds when the steps start: ARGS and STATE have values.
+    /// What holds when the function starts: ARGS and STATE have values
+    /// (STATE's are set as they are written), LOCALs have none, so their
+    /// collections hold no ints yet.
     pub fn at_start(facts: &Facts) -> Env {
+        let local = |v: &crate::facts::Var| v.kind == crate::facts::VarKind::Local;
         let set = facts
             .vars
             .iter()
-            .filter(|(_, v)| v.kind != crate::facts::VarKind::Local)
+            .filter(|(_, v)| !local(v))
             .map(|(n, _)| n.clone())
+            .collect();
+        let elems = facts
+            .vars
+            .iter()
+            .filter(|(_, v)| local(v) && crate::pytype::is_collection(&v.ty))
+            .map(|(n, _)| (n.clone(), None))
             .collect();
         Env {
             ranges: BTreeMap::new(),
             set,
+            elems,
         }
+    }
+
+    /// The ints the collection variable holds.
+    pub fn leaves(&self, var: &str) -> Leaves {
+        self.elems.get(var).copied().unwrap_or(Some(Interval::FULL))
+    }
+
+    /// The collection variable now holds exactly these ints.
+    pub fn set_leaves(&mut self, var: &str, leaves: Leaves) {
+        if leaves == Some(Interval::FULL) {
+            self.elems.remove(var);
+        } else {
+            self.elems.insert(var.to_owned(), leaves);
+        }
+    }
+
+    /// The collection variable holds these ints as well.
+    pub fn add_leaves(&mut self, var: &str, leaves: Leaves) {
+        let all = hull(self.leaves(var), leaves);
+        self.set_leaves(var, all);
     }
 
     pub fn interval(&self, var: &str) -> Interval {
@@ -70,10 +114,22 @@ impl Env {
         self.ranges.remove(var);
     }
 
-    /// What holds in every round of a loop over `body` (and after it): the
-    /// variables the body assigns keep only the bound their drift cannot
-    /// cross, or nothing.
-    pub fn widen_for(&mut self, body: &Block) {
+    /// Sets what is known of an int variable (`FULL`: nothing).
+    pub fn set_interval(&mut self, var: &str, iv: Interval) {
+        if iv == Interval::FULL {
+            self.ranges.remove(var);
+        } else {
+            self.ranges.insert(var.to_owned(), iv);
+        }
+    }
+
+    /// What holds in every round of a loop over `body` (and after it), as
+    /// far as the drift of its assignments tells: a variable the body only
+    /// moves one way keeps the bound it cannot cross. The variables the body
+    /// assigns otherwise, that had a known interval, are returned (with it)
+    /// and forgotten.
+    pub fn widen_for(&mut self, body: &Block) -> BTreeMap<String, Interval> {
+        let mut rest = BTreeMap::new();
         for v in facts::assigns(body) {
             let Some(iv) = self.ranges.get(&v).copied() else {
                 continue;
@@ -87,9 +143,11 @@ impl Env {
                 }
                 None => {
                     self.ranges.remove(&v);
+                    rest.insert(v, iv);
                 }
             }
         }
+        rest
     }
 
     /// What both of two ways to reach a point know.
@@ -103,7 +161,12 @@ impl Env {
             })
             .collect();
         let set = self.set.intersection(&other.set).cloned().collect();
-        Env { ranges, set }
+        let elems = self
+            .elems
+            .iter()
+            .filter_map(|(k, a)| Some((k.clone(), hull(*a, *other.elems.get(k)?))))
+            .collect();
+        Env { ranges, set, elems }
     }
 }
 

@@ -56,6 +56,8 @@ pub struct Arith {
     pub check: Check,
     /// The Isu operator, for the message.
     pub op: &'static str,
+    /// The interval of `py`'s value, which may lie outside 64 bits.
+    pub raw: Interval,
 }
 
 impl Arith {
@@ -101,7 +103,8 @@ impl Gen {
     pub fn own(&mut self, e: &Expr) -> R<Py> {
         let py = self.expr(e)?;
         let t = ty(e)?;
-        if pytype::is_collection(t) && is_borrowed(e) {
+        let dead = matches!(&e.node, ExprNode::Var { name } if self.dead.contains(name));
+        if pytype::is_collection(t) && is_borrowed(e) && !dead {
             Ok(self.copies.copy(t, &py))
         } else {
             Ok(py)
@@ -125,31 +128,90 @@ impl Gen {
     pub fn neg(&mut self, arg: &Expr) -> R<Arith> {
         let a = self.expr(arg)?;
         let text = format!("-{}", a.above(Prec::Unary));
+        let raw = -self.interval(arg);
         Ok(Arith {
             py: Py::new(text, Prec::Unary),
-            check: Check::of(-self.interval(arg)),
+            check: Check::of(raw),
             op: "neg",
+            raw,
         })
     }
 
     /// `add`, `sub`, `mul` before their check.
+    ///
+    /// An operand's own overflow check can be left to the sum's when the
+    /// sum must overflow whenever the operand does, in the same direction:
+    /// `(add p s)` with `s >= 0` is above MAX whenever `p` is. Both are
+    /// `int_overflow` in the same step, so only the order of other errors
+    /// could tell them apart: the right operand, which Python evaluates in
+    /// between, may then fail in no other way.
     pub fn arith(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Arith> {
-        let (a, b) = (self.expr(l)?, self.expr(r)?);
         let (li, ri) = (self.interval(l), self.interval(r));
-        let (sym, prec, iv, name) = match op {
-            BinaryOp::Add => ("+", Prec::Sum, (li + ri), "add"),
-            BinaryOp::Sub => ("-", Prec::Sum, (li - ri), "sub"),
-            BinaryOp::Mul => ("*", Prec::Term, (li * ri), "mul"),
+        let quiet = self.codes(r).only(Codes::OVERFLOW);
+        // (up, down): whether an operand that overflows up (down) may skip
+        // its check.
+        let (left, right) = match op {
+            BinaryOp::Add => (
+                (quiet && ri.lo >= 0, quiet && ri.hi <= 0),
+                (li.lo >= 0, li.hi <= 0),
+            ),
+            BinaryOp::Sub => (
+                (quiet && ri.hi <= 0, quiet && ri.lo >= 0),
+                (li.hi <= -1, li.lo >= 0),
+            ),
+            _ => ((false, false), (false, false)),
+        };
+        let (a, la) = self.operand(l, left)?;
+        let (b, rb) = self.operand(r, right)?;
+        let (sym, prec, raw, name) = match op {
+            BinaryOp::Add => ("+", Prec::Sum, la + rb, "add"),
+            BinaryOp::Sub => ("-", Prec::Sum, la - rb, "sub"),
+            BinaryOp::Mul if crate::facts::same(l, r) => ("*", Prec::Term, la.square(), "mul"),
+            BinaryOp::Mul => ("*", Prec::Term, la * rb, "mul"),
             _ => return Err(invalid(format!("`{}` is not add, sub or mul", op.name()))),
         };
         Ok(Arith {
             py: Py::binary(&a, sym, &b, prec),
-            check: Check::of(iv),
+            check: Check::of(raw),
             op: name,
+            raw,
         })
     }
 
-    fn not(&mut self, arg: &Expr) -> R<Py> {
+    /// An operand of `add` or `sub`: its Python text and the interval of
+    /// that text's value, unchecked where `(up, down)` allows.
+    fn operand(&mut self, e: &Expr, (up, down): (bool, bool)) -> R<(Py, Interval)> {
+        let raw = match &e.node {
+            ExprNode::Binary {
+                op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul),
+                lhs,
+                rhs,
+            } => Some(self.arith(*op, lhs, rhs)?),
+            ExprNode::Unary {
+                op: UnaryOp::Neg,
+                arg,
+            } => Some(self.neg(arg)?),
+            _ => None,
+        };
+        let Some(a) = raw else {
+            return Ok((self.expr(e)?, self.interval(e)));
+        };
+        let unchecked = match a.check {
+            Check::None => true,
+            Check::Upper => up,
+            Check::Lower => down,
+            Check::Both => false,
+        };
+        if unchecked {
+            Ok((a.py.clone(), a.raw))
+        } else {
+            let iv = a.raw.clamp();
+            Ok((a.checked(), iv))
+        }
+    }
+
+    /// `(not arg)`: comparisons inverted, double negations dropped.
+    pub(super) fn not(&mut self, arg: &Expr) -> R<Py> {
         match &arg.node {
             ExprNode::Binary { op, lhs, rhs } if inverse(*op).is_some() => {
                 let inv = inverse(*op).unwrap_or(*op);
@@ -234,7 +296,23 @@ impl Gen {
             _ => None,
         };
         let Some(c) = divisor else {
-            return Ok(Py::call(helper, &[a, b]));
+            // A divisor in a variable that surely has a value: Python's
+            // operator where both signs are positive, the helper otherwise
+            // (which also tells a divisor of 0).
+            if !b.is_simple() || !self.codes(r).is_empty() {
+                return Ok(Py::call(helper, &[a, b]));
+            }
+            let (bind, x) = if a.is_simple() {
+                (a.text.clone(), a.text)
+            } else {
+                (format!("(_d := {})", a.text), "_d".to_owned())
+            };
+            let y = &b.text;
+            let call = Py::call(helper, &[Py::atom(x.clone()), b.clone()]).text;
+            return Ok(Py::new(
+                format!("{x} {sym} {y} if {bind} >= 0 < {y} else {call}"),
+                Prec::Cond,
+            ));
         };
         if li.lo >= 0 {
             return Ok(Py::binary(&a, sym, &Py::atom(c.to_string()), Prec::Term));
@@ -336,6 +414,7 @@ impl Gen {
                 match op {
                     BinaryOp::Add => (l + r).clamp(),
                     BinaryOp::Sub => (l - r).clamp(),
+                    BinaryOp::Mul if crate::facts::same(lhs, rhs) => l.square().clamp(),
                     BinaryOp::Mul => (l * r).clamp(),
                     BinaryOp::Div if single_signed => l.quot(r).clamp(),
                     BinaryOp::Mod if single_signed => l.remainder(r),
@@ -347,8 +426,14 @@ impl Gen {
                 ("ABS", [a]) => self.interval(a).abs().clamp(),
                 ("MIN", [a, b]) => self.interval(a).min(self.interval(b)),
                 ("MAX", [a, b]) => self.interval(a).max(self.interval(b)),
+                ("MAP_GET", [m, _]) => self.element_interval(m),
+                ("MAP_GET_OR", [m, _, d]) => {
+                    let (x, y) = (self.element_interval(m), self.interval(d));
+                    Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))
+                }
                 _ => Interval::FULL,
             },
+            ExprNode::Index { base, .. } => self.element_interval(base),
             _ => Interval::FULL,
         }
     }
@@ -376,6 +461,7 @@ impl Gen {
                 let overflows = match op {
                     BinaryOp::Add => !(l + r).fits(),
                     BinaryOp::Sub => !(l - r).fits(),
+                    BinaryOp::Mul if crate::facts::same(lhs, rhs) => !l.square().fits(),
                     BinaryOp::Mul => !(l * r).fits(),
                     BinaryOp::Div => l.contains(interval::MIN) && r.contains(-1),
                     _ => false,
@@ -454,6 +540,11 @@ impl Codes {
 
     pub fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// Whether these can only be (some of) `codes`.
+    pub fn only(self, codes: Codes) -> bool {
+        self.0 & !codes.0 == 0
     }
 
     /// Whether running `self`'s computation before `other`'s (or after)
@@ -651,6 +742,7 @@ mod tests {
             py: Py::new("x + 1", Prec::Sum),
             check: Check::Upper,
             op: "add",
+            raw: Interval::FULL + Interval::exact(1),
         };
         assert_eq!(
             a.checked().text,

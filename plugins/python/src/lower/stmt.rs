@@ -3,13 +3,15 @@
 use super::env::{self, Env};
 use super::expr::{is_borrowed, roots, Arith, Codes};
 use super::{invalid, ty, Gen, R};
+use crate::facts::VarKind;
 use crate::facts::{self, Update, UpdateOp};
 use crate::interval::Interval;
 use crate::py::{Prec, Py};
-use crate::{names, pytype, text};
+use crate::{live, names, pytype, text};
 use isu_plugin_api::{
     BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Step, Type, UnaryOp,
 };
+use std::collections::BTreeSet;
 
 impl Gen {
     /// The generated function: signature, declarations, STATE, the steps,
@@ -99,7 +101,12 @@ impl Gen {
         let outer = self.w.set_step(Some(id.to_string()));
         let r = match &s.node {
             Node::Seq { block } => self.block(block),
-            Node::Assign { target, expr } => self.assign(target, expr),
+            Node::Assign { target, expr } => {
+                self.dead = self.dead_in(id.as_str(), target, expr);
+                let r = self.assign(target, expr);
+                self.dead.clear();
+                r
+            }
             Node::If {
                 cond,
                 then_block,
@@ -112,13 +119,63 @@ impl Gen {
         r
     }
 
+    /// The variables an ASSIGN may store (or change) without copying: read
+    /// once in it, dead after it or assigned by it, and surely the only
+    /// holder of their value (not an
+    /// argument, which the caller holds too, nor an `each` loop's variable
+    /// or array, which the loop shares).
+    fn dead_in(&self, id: &str, target: &Place, expr: &Expr) -> BTreeSet<String> {
+        let Some(live) = self.live.after(id) else {
+            return BTreeSet::new();
+        };
+        let mut keys = Vec::new();
+        let mut p = target;
+        while let Place::Index { base, index, .. } = p {
+            keys.push(index);
+            p = base;
+        }
+        let mut read = BTreeSet::new();
+        live::reads(expr, &mut read);
+        // The variable assigned no longer holds its old value after this.
+        let rebound = match target {
+            Place::Var { name, .. } => Some(name.as_str()),
+            Place::Index { .. } => None,
+        };
+        read.into_iter()
+            .filter(|v| !live.contains(v) || rebound == Some(v.as_str()))
+            .filter(|v| {
+                self.facts
+                    .var(v)
+                    .is_some_and(|d| d.kind != VarKind::Arg && pytype::is_collection(&d.ty))
+                    && !self.facts.each_vars.contains(v)
+            })
+            .filter(|v| {
+                live::count_reads(expr, v)
+                    + keys.iter().map(|k| live::count_reads(k, v)).sum::<usize>()
+                    == 1
+            })
+            .collect()
+    }
+
     fn assign(&mut self, target: &Place, expr: &Expr) -> R<()> {
         if let Some(up) = facts::update(target, expr) {
-            return self.update(target, up);
+            let stored = self.stored_leaves(target, expr);
+            self.update(target, up)?;
+            if let Some((v, leaves)) = stored {
+                self.env.add_leaves(&v, leaves);
+            }
+            return Ok(());
         }
         match target {
             Place::Var { name, .. } => self.assign_var(name, expr, false),
-            Place::Index { .. } => self.assign_element(target, expr),
+            Place::Index { .. } => {
+                let stored = self.stored_leaves(target, expr);
+                self.assign_element(target, expr)?;
+                if let Some((v, leaves)) = stored {
+                    self.env.add_leaves(&v, leaves);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -144,6 +201,7 @@ impl Gen {
             (var.py.clone(), var.py.clone())
         };
         let value = (var.ty == Type::Int).then(|| self.interval(expr));
+        let leaves = self.leaves_of(expr);
         match self.top_arith(expr)? {
             Some(a) => {
                 self.w.line(format!("{lhs} = {}", a.py.text));
@@ -160,6 +218,9 @@ impl Gen {
         }
         env::evaluated(&mut self.env, expr);
         self.env.assign(name, value);
+        if pytype::is_collection(&var.ty) {
+            self.env.set_leaves(name, leaves);
+        }
         Ok(())
     }
 
@@ -448,7 +509,9 @@ impl Gen {
     /// when the fuel left does not cover them it runs only the rounds it
     /// covers and then fails. That gives the same outcome as spending round
     /// by round, since nothing else spends fuel while it runs, and costs
-    /// nothing per round.
+    /// nothing per round. A `while` loop with no loop inside runs as a `for`
+    /// over the rounds the fuel covers, which counts them at the cost of
+    /// Python's own loop; a loop with loops inside spends round by round.
     fn looping_step(&mut self, iter: &Iter, body: &Block) -> R<()> {
         let innermost = !facts::has_loop(body);
         match iter {
@@ -494,16 +557,11 @@ impl Gen {
                 } else {
                     "_rounds"
                 };
-                let mut values = Interval::new(ai.lo.min(bi.lo), ai.hi.max(bi.hi));
-                if !down {
-                    values = Interval::new(ai.lo, ai.lo.max(bi.hi - 1));
-                } else if !up {
-                    values = Interval::new(ai.hi.min(bi.lo + 1), ai.hi);
-                }
+                let values = self.range_values(start, end, step.as_ref());
                 for e in [start, end].into_iter().chain(step.iter()) {
                     env::evaluated(&mut self.env, e);
                 }
-                self.env.widen_for(body);
+                self.enter_loop_head(body, Some((&var.name, values)));
                 let outside = self.env.clone();
                 self.env.assign(&var.name, Some(values));
                 let r = self.for_loop(&var.name, seq, count, innermost, body);
@@ -534,10 +592,18 @@ impl Gen {
                 } else {
                     s
                 };
+                let elements = match pytype::element(&t) {
+                    Some(Type::Int) => Some(self.element_interval(seq)),
+                    _ => None,
+                };
+                let leaves = self.leaves_of(seq);
                 env::evaluated(&mut self.env, seq);
-                self.env.widen_for(body);
+                self.enter_loop_head(body, elements.map(|iv| (var.name.as_str(), iv)));
                 let outside = self.env.clone();
-                self.env.assign(&var.name, None);
+                self.env.assign(&var.name, elements);
+                if pytype::element(&t).is_some_and(pytype::is_collection) {
+                    self.env.set_leaves(&var.name, leaves);
+                }
                 let r = self.for_loop(&var.name, s, "len", innermost, body);
                 self.env = outside;
                 self.env.forget(&var.name);
@@ -546,17 +612,39 @@ impl Gen {
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
                 // every round is known.
-                self.env.widen_for(body);
+                self.enter_loop_head(body, None);
                 let outside = self.env.clone();
                 let c = self.expr(cond)?;
-                self.w.line(format!("while {}:", c.text));
-                self.w.open();
-                self.spend_round();
+                if innermost {
+                    // At most as many rounds as the fuel covers, counted by
+                    // the `for` itself rather than round by round.
+                    let stop = self.not(cond)?;
+                    self.w.line("for _round in range(_fuel):");
+                    self.w.open();
+                    self.w.line(format!("if {}:", stop.text));
+                    self.w.block(|w| {
+                        w.line("_fuel -= _round");
+                        w.line("break");
+                    });
+                } else {
+                    self.w.line(format!("while {}:", c.text));
+                    self.w.open();
+                    self.spend_round();
+                }
                 self.env = self.learned(cond, true);
                 let r = self.block(body);
                 self.env = outside;
-                self.env = self.learned(cond, false);
                 self.w.close();
+                if innermost {
+                    // The fuel ran out: the loop ends here if COND is false.
+                    self.w.line("else:");
+                    self.w.open();
+                    self.w.line(format!("if {}:", c.text));
+                    self.w.block(|w| w.line("_step_limit()"));
+                    self.w.line("_fuel = 0");
+                    self.w.close();
+                }
+                self.env = self.learned(cond, false);
                 r
             }
         }
@@ -608,6 +696,21 @@ impl Gen {
         self.w.line("_fuel -= 1");
         self.w.line("if _fuel < 0:");
         self.w.block(|w| w.line("_step_limit()"));
+    }
+
+    /// The values the variable of `(range i START END [STEP])` takes, under
+    /// the current facts.
+    pub(super) fn range_values(&self, start: &Expr, end: &Expr, step: Option<&Expr>) -> Interval {
+        let (a, b) = (self.interval(start), self.interval(end));
+        let (up, down) = match step.map(|s| self.interval(s)) {
+            None => (true, false),
+            Some(iv) => (iv.hi > 0, iv.lo < 0),
+        };
+        match (up, down) {
+            (true, false) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
+            (false, true) => Interval::new(a.hi.min(b.lo + 1), a.hi),
+            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
+        }
     }
 
     fn ret(&mut self, expr: &Expr) -> R<()> {

@@ -8,8 +8,9 @@
 //
 // Values: an int is a BigInt (a Number that is a safe integer is accepted as an
 // argument); a bool a boolean; a string a string; an array an Array; a map a
-// plain object whose keys are strings (an int key as its decimal text), in
-// ascending key order. A runtime error throws an IsuError with `code` (e.g.
+// plain object whose keys are strings (an int key as its decimal text), built
+// in ascending key order (JavaScript itself lists integer-like keys first, in
+// numeric order, whatever the insertion order). A runtime error throws an IsuError with `code` (e.g.
 // "index_out_of_range") and `step` (e.g. "S2_1", or null).
 
 const META = @META@;

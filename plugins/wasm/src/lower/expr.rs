@@ -328,7 +328,7 @@ impl Lowering<'_> {
                     .get(i)
                     .i()
                     .i32_wrap_i64()
-                    .i32_const(3)
+                    .i32_const(crate::layout::slot_shift(&rty))
                     .i32_shl()
                     .i32_add();
                 load_val(&mut self.a, &rty, DATA);

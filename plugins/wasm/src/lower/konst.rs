@@ -25,8 +25,9 @@ impl Lowering<'_> {
                     slots.push(self.slot_bits(item, e)?);
                 }
                 let mut b = header(items.len(), 0);
+                let width = 1usize << crate::layout::slot_shift(e);
                 for s in slots {
-                    b.extend_from_slice(&s.to_le_bytes());
+                    b.extend_from_slice(&s.to_le_bytes()[..width]);
                 }
                 self.mb.static_bytes(&b)
             }

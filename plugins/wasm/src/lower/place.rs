@@ -10,11 +10,11 @@ use super::stmt::{update_of, Update};
 use super::{ty_of, Lowering, Own, Res};
 use crate::abi::ErrorCode;
 use crate::asm::Local;
-use crate::layout::{elem, is_heap, key_value, DATA, ENTRY_VALUE, LEN};
+use crate::layout::{elem, is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN, RC};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val, store_val};
 use isu_plugin_api::{Expr, Place, Type};
-use wasm_encoder::ValType;
+use wasm_encoder::{BlockType, ValType};
 
 /// One level of the path: the container's type, and the key's local (an
 /// array index as `i32`, a map key as its value), and for maps the local
@@ -68,7 +68,7 @@ impl Lowering<'_> {
                     self.a.set(key);
                     self.a.release(wide);
                     if !last {
-                        runtime::elem_addr(&mut self.a, cur, key, 3);
+                        runtime::elem_addr(&mut self.a, cur, key, slot_shift(&e));
                         load_val(&mut self.a, &e, DATA);
                         self.a.set(cur);
                     }
@@ -141,9 +141,16 @@ impl Lowering<'_> {
         }
 
         // 3. The store: unique containers all the way down.
+        // (The common case, an unshared container, is checked inline.)
         let grow = self.mb.rt(Rt::Grow(var.ty.clone()));
+        self.a.get(var.local);
+        load32(&mut self.a, RC);
+        self.a.i32(1).i().i32_ne();
+        self.a.if_(BlockType::Empty);
         self.a.get(var.local).i32(0).i().call(grow);
-        self.a.tee(var.local).set(cur);
+        self.a.set(var.local);
+        self.a.end();
+        self.a.get(var.local).set(cur);
         // Where the current container is held: the variable, or a slot address.
         let mut holder: Option<Local> = None;
         for (j, lv) in levels.iter().enumerate() {
@@ -151,7 +158,7 @@ impl Lowering<'_> {
             let addr = self.a.local(ValType::I32);
             let (child_ty, value_off) = match &lv.ty {
                 Type::Array(e) => {
-                    runtime::elem_addr(&mut self.a, cur, lv.key, 3);
+                    runtime::elem_addr(&mut self.a, cur, lv.key, slot_shift(e));
                     ((**e).clone(), DATA)
                 }
                 _ => {
@@ -169,11 +176,16 @@ impl Lowering<'_> {
             if !last {
                 let g = self.mb.rt(Rt::Grow(child_ty.clone()));
                 self.a.get(addr);
-                self.a.get(addr);
                 load_val(&mut self.a, &child_ty, value_off);
-                self.a.i32(0).i().call(g);
+                self.a.tee(cur);
+                load32(&mut self.a, RC);
+                self.a.i32(1).i().i32_ne();
+                self.a.if_(BlockType::Empty);
+                self.a.get(addr);
+                self.a.get(cur).i32(0).i().call(g);
                 self.a.tee(cur);
                 store_val(&mut self.a, &child_ty, value_off);
+                self.a.end();
                 holder = Some(addr);
                 continue;
             }

@@ -405,7 +405,7 @@ impl Lowering<'_> {
         self.a.get(i).get(n).i().i32_ge_u();
         self.a.br_if(exit);
         self.spend(step);
-        runtime::elem_addr(&mut self.a, xs, i, 3);
+        runtime::elem_addr(&mut self.a, xs, i, crate::layout::slot_shift(&ety));
         load_val(&mut self.a, &ety, DATA);
         if is_heap(&ety) {
             runtime::emit_inc(self.mb, &mut self.a, &ety);

@@ -8,17 +8,18 @@ use super::{check_size, elem_addr, for_range_mb, load32, load_val, raise_if, sto
 use super::{StepArg, I32};
 use crate::abi::ErrorCode;
 use crate::asm::Asm;
-use crate::layout::{elem, is_heap, CAP, DATA, LEN, RC};
+use crate::layout::{elem, is_heap, slot_shift, CAP, DATA, LEN, RC};
 use crate::module::{ModuleBuilder, Rt};
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
 
-/// The most elements one array may have in linear memory (1 GiB of slots).
-const MAX_CAP: i32 = 0x0800_0000;
+/// The most bytes of slots one array may have (1 GiB).
+const MAX_BYTES: i32 = 0x4000_0000;
 
-/// `arr_new(cap) -> xs`: an empty array with room for `cap` elements.
-pub fn arr_new(mb: &mut ModuleBuilder, a: &mut Asm) {
-    new_with_unit(mb, a, 3);
+/// `arr_new(cap) -> xs`: an empty array with room for `cap` elements of
+/// `1 << shift` bytes.
+pub fn arr_new(mb: &mut ModuleBuilder, a: &mut Asm, shift: i32) {
+    new_with_unit(mb, a, shift);
 }
 
 /// `map_new(cap) -> m`: an empty map with room for `cap` entries.
@@ -29,7 +30,7 @@ pub fn map_new(mb: &mut ModuleBuilder, a: &mut Asm) {
 fn new_with_unit(mb: &mut ModuleBuilder, a: &mut Asm, shift: i32) {
     let cap = a.param(0);
     let p = a.local(I32);
-    a.get(cap).i32(MAX_CAP >> (shift - 3)).i().i32_gt_u();
+    a.get(cap).i32(MAX_BYTES >> shift).i().i32_gt_u();
     raise_if(mb, a, ErrorCode::OutOfMemory, StepArg::Const(-1));
     let alloc = mb.rt(Rt::Alloc);
     a.get(cap)
@@ -65,10 +66,19 @@ pub fn push(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     load32(a, LEN);
     a.tee(len).i32(1).i().i32_add().i64_extend_i32_u();
     check_size(mb, a, StepArg::Local(step));
+    // Grow only when shared or full.
     let grow = mb.rt(Rt::Grow(ty.clone()));
+    a.get(xs);
+    load32(a, RC);
+    a.i32(1).i().i32_ne();
+    a.get(xs);
+    load32(a, CAP);
+    a.get(len).i().i32_le_u().i32_or();
+    a.if_(BlockType::Empty);
     a.get(xs).i32(1).i().call(grow);
     a.set(xs);
-    elem_addr(a, xs, len, 3);
+    a.end();
+    elem_addr(a, xs, len, slot_shift(elem(ty)));
     a.get(v);
     store_val(a, elem(ty), DATA);
     a.get(xs).get(len).i32(1).i().i32_add();
@@ -91,7 +101,7 @@ pub fn pop(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(len).i32(1).i().i32_sub();
     a.set(len);
     if is_heap(elem(ty)) {
-        elem_addr(a, xs, len, 3);
+        elem_addr(a, xs, len, slot_shift(elem(ty)));
         load32(a, DATA);
         emit_drop(mb, a, elem(ty));
     }
@@ -115,7 +125,7 @@ fn inc_slots(
     let inc = mb.rt(Rt::Inc);
     let i = a.temp(I32);
     for_range_mb(mb, a, i, n, |_, a| {
-        elem_addr(a, at, i, 3);
+        elem_addr(a, at, i, 2);
         load32(a, DATA);
         a.i().call(inc).drop();
     });
@@ -139,7 +149,8 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     raise_if(mb, a, ErrorCode::IndexOutOfRange, StepArg::Local(step));
     a.get(hi).get(lo).i().i64_sub().i32_wrap_i64();
     a.set(n);
-    let arr_new = mb.rt(Rt::ArrNew);
+    let shift = slot_shift(elem(ty));
+    let arr_new = mb.rt(Rt::ArrNew(shift));
     a.get(n).i().call(arr_new);
     a.set(q);
     a.get(q).i32(DATA as i32).i().i32_add();
@@ -148,10 +159,11 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(lo)
         .i()
         .i32_wrap_i64()
-        .i32_const(3)
+        .i32_const(shift)
         .i32_shl()
         .i32_add();
-    a.get(n).i32(3).i().i32_shl().memory_copy(0, 0);
+    a.get(n).i32(shift).i().i32_shl();
+    super::emit_copy(mb, a);
     a.get(q).get(n);
     store32(a, LEN);
     // The slots start at `at`, so index them from there without the header.
@@ -185,10 +197,12 @@ pub fn concat(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let grow = mb.rt(Rt::Grow(ty.clone()));
     a.get(xs).get(ly).i().call(grow);
     a.set(xs);
-    a.get(xs).get(lx).i32(3).i().i32_shl().i32_add();
+    let shift = slot_shift(elem(ty));
+    a.get(xs).get(lx).i32(shift).i().i32_shl().i32_add();
     a.tee(at).i32(DATA as i32).i().i32_add();
     a.get(ys).i32(DATA as i32).i().i32_add();
-    a.get(ly).i32(3).i().i32_shl().memory_copy(0, 0);
+    a.get(ly).i32(shift).i().i32_shl();
+    super::emit_copy(mb, a);
     a.get(xs).get(lx).get(ly).i().i32_add();
     store32(a, LEN);
     inc_slots(mb, a, elem(ty), at, ly);
@@ -211,11 +225,11 @@ pub fn repeat(mb: &mut ModuleBuilder, a: &mut Asm, ety: &Type) {
     check_size(mb, a, StepArg::Local(step));
     a.get(n).i().i32_wrap_i64();
     a.set(k);
-    let arr_new = mb.rt(Rt::ArrNew);
+    let arr_new = mb.rt(Rt::ArrNew(slot_shift(ety)));
     a.get(k).i().call(arr_new);
     a.set(q);
     for_range_mb(mb, a, i, k, |_, a| {
-        elem_addr(a, q, i, 3);
+        elem_addr(a, q, i, slot_shift(ety));
         a.get(v);
         store_val(a, ety, DATA);
     });

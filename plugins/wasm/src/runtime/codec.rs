@@ -9,7 +9,7 @@ use super::{check_size, elem_addr, for_range_mb, load32, load_val, raise_if, sto
 use super::{StepArg, I32};
 use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm};
-use crate::layout::{is_heap, DATA, ENTRY_VALUE, LEN};
+use crate::layout::{is_heap, slot_shift, DATA, ENTRY_VALUE, LEN};
 use crate::module::{g, ModuleBuilder, Rt};
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
@@ -52,7 +52,8 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             emit_count_chars(a, src, n);
             a.i().call(new);
             a.tee(q).i32(DATA as i32).i().i32_add();
-            a.get(src).get(n).i().memory_copy(0, 0);
+            a.get(src).get(n).i();
+            super::emit_copy(mb, a);
             a.i()
                 .global_get(g::CURSOR)
                 .local_get(n.0)
@@ -67,13 +68,13 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.i().global_get(g::CURSOR).i32_load(mem(0, 0));
             a.set(n);
             advance(a, 4);
-            let new = mb.rt(Rt::ArrNew);
+            let new = mb.rt(Rt::ArrNew(slot_shift(e)));
             a.get(n).i().call(new);
             a.set(q);
             let e = (**e).clone();
             let dec = mb.rt(Rt::Decode(e.clone()));
             for_range_mb(mb, a, i, n, |_, a| {
-                elem_addr(a, q, i, 3);
+                elem_addr(a, q, i, slot_shift(&e));
                 a.i().call(dec);
                 store_val(a, &e, DATA);
                 a.get(q).get(i).i32(1).i().i32_add();
@@ -186,7 +187,7 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.i32(4).set(total);
             for_range_mb(mb, a, i, n, |_, a| {
                 a.get(total);
-                elem_addr(a, v, i, 3);
+                elem_addr(a, v, i, 2);
                 load32(a, DATA);
                 a.i().call(f).i32_add();
                 a.set(total);
@@ -239,7 +240,8 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.tee(n).i().i32_store(mem(0, 0));
             a.get(p).i32(4).i().i32_add();
             a.get(v).i32(DATA as i32).i().i32_add();
-            a.get(n).i().memory_copy(0, 0);
+            a.get(n).i();
+            super::emit_copy(mb, a);
             a.get(p).i32(4).i().i32_add().local_get(n.0).i32_add();
         }
         Type::Array(e) => {
@@ -253,7 +255,7 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.set(p);
             let e = (**e).clone();
             for_range_mb(mb, a, i, n, |_, a| {
-                elem_addr(a, v, i, 3);
+                elem_addr(a, v, i, slot_shift(&e));
                 load_val(a, &e, DATA);
                 a.get(p).i().call(f);
                 a.set(p);

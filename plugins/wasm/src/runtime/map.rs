@@ -6,7 +6,7 @@ use super::{check_size, elem_addr, for_range_mb, load32, load64, load_val, raise
 use super::{store_val, StepArg, I32};
 use crate::abi::ErrorCode;
 use crate::asm::{Asm, Local};
-use crate::layout::{is_heap, key_value, DATA, ENTRY_VALUE, LEN};
+use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN};
 use crate::module::{ModuleBuilder, Rt};
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
@@ -170,7 +170,7 @@ pub fn keys(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let q = a.local(I32);
     let n = a.local(I32);
     let i = a.local(I32);
-    let arr_new = mb.rt(Rt::ArrNew);
+    let arr_new = mb.rt(Rt::ArrNew(slot_shift(kt)));
     let inc = mb.rt(Rt::Inc);
     a.get(m);
     load32(a, LEN);
@@ -178,7 +178,7 @@ pub fn keys(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.set(q);
     let kt = kt.clone();
     for_range_mb(mb, a, i, n, |_, a| {
-        elem_addr(a, q, i, 3);
+        elem_addr(a, q, i, slot_shift(&kt));
         elem_addr(a, m, i, 4);
         load_val(a, &kt, DATA);
         if is_heap(&kt) {

@@ -45,7 +45,8 @@ pub fn to_string(mb: &mut ModuleBuilder, a: &mut Asm) {
     let new = mb.rt(Rt::StrNew);
     a.get(len).get(len).i().call(new);
     a.tee(q).i32(DATA as i32).i().i32_add();
-    a.get(p).get(len).i().memory_copy(0, 0);
+    a.get(p).get(len).i();
+    super::emit_copy(mb, a);
     a.get(q);
 }
 

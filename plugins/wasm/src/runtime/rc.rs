@@ -5,7 +5,7 @@
 
 use super::{elem_addr, for_range_mb, load32, load_val, store32, I32};
 use crate::asm::{Asm, Local};
-use crate::layout::{self, is_heap, CAP, CHARS, DATA, ENTRY_VALUE, LEN, RC};
+use crate::layout::{is_heap, CAP, CHARS, DATA, ENTRY_VALUE, LEN, RC};
 use crate::module::{ModuleBuilder, Rt};
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
@@ -83,7 +83,7 @@ fn drop_children(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, p: Local) {
             a.set(n);
             let e = (**e).clone();
             for_range_mb(mb, a, i, n, |mb, a| {
-                elem_addr(a, p, i, 3);
+                elem_addr(a, p, i, 2);
                 load32(a, DATA);
                 emit_drop(mb, a, &e);
             });
@@ -123,7 +123,7 @@ fn inc_children(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, p: Local) {
             load32(a, LEN);
             a.set(n);
             for_range_mb(mb, a, i, n, |_, a| {
-                elem_addr(a, p, i, 3);
+                elem_addr(a, p, i, 2);
                 load32(a, DATA);
                 a.i().call(inc).drop();
             });
@@ -156,7 +156,7 @@ fn inc_children(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, p: Local) {
 /// a map entry.
 pub fn unit_shift(ty: &Type) -> i32 {
     match ty {
-        Type::Array(_) => 3,
+        Type::Array(e) => crate::layout::slot_shift(e),
         Type::Map(..) => 4,
         _ => 0,
     }
@@ -167,7 +167,9 @@ pub fn unit_shift(ty: &Type) -> i32 {
 pub fn new_object(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, cap: Local) {
     match ty {
         Type::Array(_) => {
-            let f = mb.rt(Rt::ArrNew);
+            let f = mb.rt(Rt::ArrNew(crate::layout::slot_shift(crate::layout::elem(
+                ty,
+            ))));
             a.get(cap).i().call(f);
         }
         Type::Map(..) => {
@@ -240,7 +242,8 @@ pub fn grow(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(q).i32(DATA as i32).i().i32_add();
     a.get(p).i32(DATA as i32).i().i32_add();
     a.get(len).i32(shift).i().i32_shl();
-    a.i().memory_copy(0, 0);
+    a.i();
+    super::emit_copy(mb, a);
     a.get(q).get(len);
     store32(a, LEN);
     if matches!(ty, Type::String) {
@@ -311,7 +314,7 @@ pub fn eq(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.i32(0).i().return_();
     a.end();
     let parts: Vec<(Type, u64, i32)> = match ty {
-        Type::Array(e) => vec![((**e).clone(), DATA, 3)],
+        Type::Array(e) => vec![((**e).clone(), DATA, crate::layout::slot_shift(e))],
         Type::Map(k, v) => vec![
             ((**k).clone(), DATA, 4),
             ((**v).clone(), DATA + ENTRY_VALUE, 4),
@@ -332,5 +335,4 @@ pub fn eq(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
         }
     });
     a.i32(1);
-    let _ = layout::SLOT;
 }

@@ -56,7 +56,8 @@ fn copy_out(mb: &mut ModuleBuilder, a: &mut Asm, src: Local, n: Local) {
     emit_count_chars(a, src, n);
     a.i().call(new);
     a.tee(q).i32(DATA as i32).i().i32_add();
-    a.get(src).get(n).i().memory_copy(0, 0);
+    a.get(src).get(n).i();
+    super::emit_copy(mb, a);
     a.get(q);
     a.release(q);
 }
@@ -115,6 +116,8 @@ pub fn str_eq(a: &mut Asm) {
 }
 
 /// `str_cmp(a, b) -> -1 | 0 | 1`: byte order, which is code point order.
+/// Eight bytes at a time; at the first chunk that differs, its lowest
+/// differing byte (the first in memory) decides.
 pub fn str_cmp(a: &mut Asm) {
     let x = a.param(0);
     let y = a.param(1);
@@ -124,6 +127,8 @@ pub fn str_cmp(a: &mut Asm) {
     let i = a.local(I32);
     let bx = a.local(I32);
     let by = a.local(I32);
+    let cx = a.local(I64);
+    let cy = a.local(I64);
     a.get(x);
     load32(a, LEN);
     a.set(lx);
@@ -133,6 +138,60 @@ pub fn str_cmp(a: &mut Asm) {
     a.get(lx).get(ly).get(lx).get(ly).i().i32_lt_u().select();
     a.set(n);
     a.i32(0).set(i);
+    let chunks = a.block(BlockType::Empty);
+    let top = a.loop_(BlockType::Empty);
+    a.get(i).i32(8).i().i32_add().local_get(n.0).i32_gt_u();
+    a.br_if(chunks);
+    a.get(x).get(i).i().i32_add().i64_load(mem(DATA, 0));
+    a.tee(cx);
+    a.get(y).get(i).i().i32_add().i64_load(mem(DATA, 0));
+    a.tee(cy);
+    a.i().i64_ne();
+    a.if_(BlockType::Empty);
+    {
+        // The first differing byte: the lowest set bit of the xor, rounded
+        // down to a byte.
+        a.get(cx)
+            .get(cy)
+            .i()
+            .i64_xor()
+            .i64_ctz()
+            .i64_const(56)
+            .i64_and();
+        let shift = a.temp(I64);
+        a.set(shift);
+        a.get(cx)
+            .get(shift)
+            .i()
+            .i64_shr_u()
+            .i32_wrap_i64()
+            .i32_const(255)
+            .i32_and();
+        a.set(bx);
+        a.get(cy)
+            .get(shift)
+            .i()
+            .i64_shr_u()
+            .i32_wrap_i64()
+            .i32_const(255)
+            .i32_and();
+        a.set(by);
+        a.release(shift);
+        a.i32(1)
+            .i32(-1)
+            .get(bx)
+            .get(by)
+            .i()
+            .i32_gt_u()
+            .select()
+            .return_();
+    }
+    a.end();
+    a.get(i).i32(8).i().i32_add();
+    a.set(i);
+    a.br(top);
+    a.end();
+    a.end();
     let exit = a.block(BlockType::Empty);
     let top = a.loop_(BlockType::Empty);
     a.get(i).get(n).i().i32_ge_u();
@@ -281,7 +340,8 @@ pub fn concat(mb: &mut ModuleBuilder, a: &mut Asm) {
         .local_get(lx.0)
         .i32_add();
     a.get(y).i32(DATA as i32).i().i32_add();
-    a.get(ly).i().memory_copy(0, 0);
+    a.get(ly).i();
+    super::emit_copy(mb, a);
     a.get(x).get(lx).get(ly).i().i32_add();
     store32(a, LEN);
     a.get(x).get(x);
@@ -317,7 +377,7 @@ pub fn split(mb: &mut ModuleBuilder, a: &mut Asm) {
     let src = a.local(I32);
     let len = a.local(I32);
     let words = isu_plugin_api::Type::array(isu_plugin_api::Type::String);
-    let arr_new = mb.rt(Rt::ArrNew);
+    let arr_new = mb.rt(Rt::ArrNew(2));
     let grow = mb.rt(Rt::Grow(words));
     a.i32(4).i().call(arr_new);
     a.set(out);
@@ -373,7 +433,7 @@ pub fn split(mb: &mut ModuleBuilder, a: &mut Asm) {
         // out[len] = word
         a.get(out);
         load32(a, LEN);
-        a.i32(3).i().i32_shl().local_get(out.0).i32_add();
+        a.i32(2).i().i32_shl().local_get(out.0).i32_add();
         copy_out(mb, a, src, len);
         store32(a, DATA);
         a.get(out).get(out);
@@ -419,7 +479,7 @@ pub fn join(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.get(n).i32(1).i().i32_sub().i64_extend_i32_u().i64_mul();
     a.set(chars);
     super::for_range(a, i, n, |a| {
-        a.get(xs).get(i).i32(3).i().i32_shl().i32_add();
+        a.get(xs).get(i).i32(2).i().i32_shl().i32_add();
         load32(a, DATA);
         a.set(x);
         a.get(bytes).get(x);
@@ -448,19 +508,21 @@ pub fn join(mb: &mut ModuleBuilder, a: &mut Asm) {
         a.get(at).get(sep).i32(DATA as i32).i().i32_add();
         a.get(sep);
         load32(a, LEN);
-        a.i().memory_copy(0, 0);
+        a.i();
+        super::emit_copy(mb, a);
         a.get(at).get(sep);
         load32(a, LEN);
         a.i().i32_add();
         a.set(at);
         a.end();
-        a.get(xs).get(i).i32(3).i().i32_shl().i32_add();
+        a.get(xs).get(i).i32(2).i().i32_shl().i32_add();
         load32(a, DATA);
         a.set(x);
         a.get(at).get(x).i32(DATA as i32).i().i32_add();
         a.get(x);
         load32(a, LEN);
-        a.i().memory_copy(0, 0);
+        a.i();
+        super::emit_copy(mb, a);
         a.get(at).get(x);
         load32(a, LEN);
         a.i().i32_add();
@@ -516,7 +578,7 @@ pub fn chars(mb: &mut ModuleBuilder, a: &mut Asm) {
     load32(a, CHARS);
     a.i().i64_extend_i32_u();
     check_size(mb, a, StepArg::Local(step));
-    let arr_new = mb.rt(Rt::ArrNew);
+    let arr_new = mb.rt(Rt::ArrNew(2));
     a.get(s);
     load32(a, CHARS);
     a.i().call(arr_new);
@@ -552,7 +614,7 @@ pub fn chars(mb: &mut ModuleBuilder, a: &mut Asm) {
         .local_get(i.0)
         .i32_add();
     a.set(src);
-    a.get(out).get(k).i32(3).i().i32_shl().i32_add();
+    a.get(out).get(k).i32(2).i().i32_shl().i32_add();
     copy_out(mb, a, src, w);
     store32(a, DATA);
     a.get(i).get(w).i().i32_add();

@@ -1,0 +1,120 @@
+//! `isu conformance [--target T] [--cases DIR]`: the conformance suite on
+//! the interpreter and on the backend of T (or on every backend of the
+//! manifest), with a summary per executor and every failure's difference.
+
+use super::output::print_json;
+use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::Format;
+use crate::conformance::{self, Report};
+use crate::diag::Kind;
+use crate::plugins::Registry;
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Run the suite on this target's backend only (besides the interpreter).
+    #[arg(long, short)]
+    pub target: Option<String>,
+    /// The folder of case files; default: `conformance/cases` here or in the
+    /// nearest folder above that has one.
+    #[arg(long, value_name = "DIR")]
+    pub cases: Option<PathBuf>,
+    /// How to report.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// List every unsupported case with the features it needs.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag. Exits 0
+/// when nothing failed, 6 (as a TestFail) when a case failed anywhere, 8
+/// when the target has no working backend.
+pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    let reg = match Registry::from_environment(manifest) {
+        Ok(reg) => reg,
+        Err(e) => return manifest_failure(&e, args.format),
+    };
+    let dir = match &args.cases {
+        Some(d) => d.clone(),
+        None => {
+            let cwd = std::env::current_dir().context("reading the current folder")?;
+            conformance::find_cases_dir(&cwd)
+                .context("no conformance/cases folder here or above; name one with --cases DIR")?
+        }
+    };
+    let cases = conformance::load_cases(&dir)
+        .with_context(|| format!("reading the cases in {}", dir.display()))?;
+    let backends = match &args.target {
+        Some(t) => match reg.backend(t) {
+            Ok((_, b)) => vec![(t.clone(), b)],
+            Err(message) => {
+                match args.format {
+                    Format::Json => print_json(&json!({"ok": false, "error": message}))?,
+                    Format::Human => eprintln!("error: {message}"),
+                }
+                return Ok(EXIT_PLUGIN);
+            }
+        },
+        None => reg
+            .backends()
+            .into_iter()
+            .flat_map(|(_, b, targets)| targets.into_iter().map(move |t| (t, b.clone())))
+            .collect(),
+    };
+    let prepared = conformance::prepare(&cases, &reg.functions);
+    let mut reports = vec![conformance::interpreter_report(&prepared)];
+    for (target, backend) in &backends {
+        reports.push(conformance::backend_report(
+            &prepared,
+            target,
+            backend.as_ref(),
+            &reg.functions,
+        ));
+    }
+    let ok = reports.iter().all(|r| r.failed == 0);
+    match args.format {
+        Format::Json => print_json(&json!({
+            "ok": ok,
+            "cases": cases.len(),
+            "folder": dir.display().to_string(),
+            "reports": reports,
+        }))?,
+        Format::Human => print!("{}", human(&reports, cases.len(), args.verbose)),
+    }
+    for e in reg.errors() {
+        if args.format == Format::Human {
+            eprintln!("warning: {e}");
+        }
+    }
+    Ok(if ok { 0 } else { Kind::TestFail.exit_code() })
+}
+
+/// The human report: each executor's failures, then the summaries.
+pub fn human(reports: &[Report], cases: usize, verbose: bool) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for f in &r.failures {
+            let _ = writeln!(out, "FAIL [{}] {f}", r.executor);
+        }
+        if verbose {
+            for u in &r.unsupported_cases {
+                let _ = writeln!(
+                    out,
+                    "unsupported [{}] {}: needs {}",
+                    r.executor,
+                    u.case,
+                    u.features.join(", ")
+                );
+            }
+        }
+    }
+    let _ = writeln!(out, "{cases} cases");
+    for r in reports {
+        let _ = writeln!(out, "{}", r.summary());
+    }
+    out
+}

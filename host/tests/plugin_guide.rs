@@ -1,0 +1,131 @@
+//! `spec/plugin-abi.md`, "Writing a backend", followed as a backend author
+//! would: the code it shows is the toy backend's (`plugins/testing/toy`),
+//! the manifest it shows loads the built toy, and the conformance runner on
+//! it passes every case the toy supports and reports the rest unsupported.
+//!
+//! The toy's library is the workspace's `cdylib` beside this test's binary:
+//! `cargo build --workspace` must run first (`scripts/test.sh` does).
+
+use isu_host::conformance;
+use isu_host::plugins::{manifest, Origin, Registry};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The fenced blocks of the guide, as (language, text).
+fn guide_blocks() -> Vec<(String, String)> {
+    let spec = read(&root().join("spec/plugin-abi.md"));
+    let start = spec
+        .find("\n## Writing a backend\n")
+        .unwrap_or_else(|| panic!("no guide"));
+    let rest = &spec[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
+    let guide = &rest[..end];
+    let mut blocks = Vec::new();
+    let mut lines = guide.lines();
+    while let Some(line) = lines.next() {
+        if let Some(lang) = line.strip_prefix("```") {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+            blocks.push((lang.to_owned(), body.join("\n") + "\n"));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_code_the_guide_shows_is_the_toy_backends() {
+    let toy = root().join("plugins/testing/toy");
+    let sources = [
+        read(&toy.join("src/lib.rs")),
+        read(&toy.join("src/eval.rs")),
+    ];
+    let cargo = read(&toy.join("Cargo.toml"));
+    let blocks = guide_blocks();
+    let rust: Vec<&String> = blocks
+        .iter()
+        .filter(|(l, _)| l == "rust")
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(rust.len(), 4, "the guide's four Rust excerpts");
+    for code in rust {
+        assert!(
+            sources.iter().any(|s| s.contains(code.as_str())),
+            "the guide shows code the toy does not have:\n{code}"
+        );
+    }
+    let crate_toml = &blocks
+        .iter()
+        .find(|(l, t)| l == "toml" && t.contains("[lib]"))
+        .map(|(_, t)| t);
+    let crate_toml = crate_toml.unwrap_or_else(|| panic!("no Cargo.toml in the guide"));
+    for line in crate_toml.lines().filter(|l| !l.is_empty()) {
+        assert!(
+            cargo.lines().any(|c| c == line),
+            "the toy's Cargo.toml lacks `{line}`"
+        );
+    }
+}
+
+#[test]
+fn the_guides_manifest_loads_the_toy_and_the_suite_runs_on_it() {
+    let blocks = guide_blocks();
+    let manifest_text = blocks
+        .iter()
+        .find(|(l, t)| l == "toml" && t.contains("[[plugin]]"))
+        .map(|(_, t)| t.clone())
+        .unwrap_or_else(|| panic!("no manifest in the guide"));
+    assert!(blocks
+        .iter()
+        .any(|(l, t)| l == "text" && t == "isu conformance --target toy\n"));
+    // The manifest as the guide has it, in a project whose target/debug is
+    // this build's: `file` without an extension, relative to the manifest.
+    let exe = std::env::current_exe().unwrap_or_default();
+    let build_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let lib = build_dir.join(format!(
+        "{}isu_backend_toy{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    assert!(
+        lib.is_file(),
+        "{} is not built: run `cargo build --workspace`",
+        lib.display()
+    );
+    // `<project>/<target dir>/<profile>`: usually `target/debug`, as the guide says.
+    let target_dir = build_dir.parent().unwrap_or(&build_dir);
+    let project = target_dir.parent().unwrap_or(target_dir);
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let here = format!("{}/{}", name(target_dir), name(&build_dir));
+    let manifest_text = manifest_text.replace("target/debug", &here);
+    let path = project.join("isu-plugins.toml");
+    let m = manifest::parse(&path, Origin::Project, &manifest_text);
+    let m = m.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.entries[0].file, lib);
+    let reg = Registry::load(&m);
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    let (_, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
+
+    let cases = conformance::load_cases(&root().join("conformance/cases"));
+    let cases = cases.unwrap_or_else(|e| panic!("{e}"));
+    let prepared = conformance::prepare(&cases, &reg.functions);
+    let report = conformance::backend_report(&prepared, "toy", toy.as_ref(), &reg.functions);
+    let failures: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(report.passed >= 10, "{}", report.summary());
+    assert!(report.unsupported >= 10, "{}", report.summary());
+    assert_eq!(report.passed + report.unsupported, cases.len());
+}
