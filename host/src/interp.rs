@@ -14,6 +14,8 @@ mod builtins;
 mod compile;
 mod exec;
 mod io_test;
+mod items;
+mod key;
 mod limits;
 mod trace;
 mod value;

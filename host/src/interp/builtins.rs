@@ -6,7 +6,7 @@
 //! its kin: they change the target where it lies, so a loop that grows an
 //! array costs amortized O(1) a round instead of a copy.
 
-use super::value::{Text, Value};
+use super::value::{Elem, Items, Key, Text, Value};
 use crate::diag::Code;
 use crate::stdlib::Builtin;
 use std::collections::BTreeMap;
@@ -69,9 +69,9 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         (Builtin::Len, Value::Array(xs)) => Ok(Value::Int(xs.len() as i64)),
         (Builtin::Len, Value::Map(m)) => Ok(Value::Int(m.len() as i64)),
         (Builtin::Len, Value::Str(s)) => Ok(Value::Int(s.chars() as i64)),
-        (Builtin::Pop, Value::Array(xs)) => match xs.split_last() {
-            Some((_, init)) => Ok(Value::array(init.to_vec())),
-            None => fail(Code::EmptyCollection, "POP of an empty array"),
+        (Builtin::Pop, Value::Array(xs)) => match xs.len() {
+            0 => fail(Code::EmptyCollection, "POP of an empty array"),
+            n => Ok(Value::Array(Rc::new(xs.slice(0, n - 1)))),
         },
         (Builtin::Lower, Value::Str(s)) => Ok(Value::str(s.as_str().to_ascii_lowercase())),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
@@ -90,7 +90,9 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         )),
         (Builtin::ToString, Value::Int(i)) => Ok(Value::str(i.to_string())),
         (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
-        (Builtin::MapKeys, Value::Map(m)) => Ok(Value::array(m.keys().cloned().collect())),
+        (Builtin::MapKeys, Value::Map(m)) => {
+            Ok(Value::array(m.keys().map(Key::to_value).collect()))
+        }
         (Builtin::Chars, Value::Str(s)) => {
             check_size("CHARS", s.chars(), max)?;
             Ok(Value::array(
@@ -108,12 +110,11 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
     match (b, a, c) {
         (Builtin::Push, Value::Array(xs), x) => {
             check_size("PUSH's result", xs.len() + 1, max)?;
-            let mut out = Vec::with_capacity(xs.len() + 1);
-            out.extend_from_slice(xs);
+            let mut out = xs.with_room(1);
             out.push(x.clone());
-            Ok(Value::array(out))
+            Ok(Value::Array(Rc::new(out)))
         }
-        (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(k))),
+        (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(&key(k)?))),
         (Builtin::MapGet, Value::Map(m), k) => map_get(m, k).cloned(),
         (Builtin::Join, Value::Array(xs), Value::Str(sep)) => join(xs, sep, max),
         (Builtin::Min, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.min(y))),
@@ -127,10 +128,9 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         }
         (Builtin::Concat, Value::Array(xs), Value::Array(ys)) => {
             check_size("CONCAT's result", xs.len() + ys.len(), max)?;
-            let mut out = Vec::with_capacity(xs.len() + ys.len());
-            out.extend_from_slice(xs);
-            out.extend_from_slice(ys);
-            Ok(Value::array(out))
+            let mut out = xs.with_room(ys.len());
+            out.extend(ys);
+            Ok(Value::Array(Rc::new(out)))
         }
         (Builtin::Repeat, x, Value::Int(n)) => {
             let Ok(n) = usize::try_from(*n) else {
@@ -140,7 +140,7 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
                 );
             };
             check_size("REPEAT's result", n, max)?;
-            Ok(Value::array(vec![x.clone(); n]))
+            Ok(Value::Array(Rc::new(Items::repeat(x, n))))
         }
         _ => bad_args(b, &[a, c]),
     }
@@ -150,21 +150,23 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
     match (b, a, c, d) {
         (Builtin::Slice, Value::Array(xs), Value::Int(lo), Value::Int(hi)) => {
             let (lo, hi) = slice_bounds(*lo, *hi, xs.len())?;
-            Ok(Value::array(xs[lo..hi].to_vec()))
+            Ok(Value::Array(Rc::new(xs.slice(lo, hi))))
         }
         (Builtin::Slice, Value::Str(s), Value::Int(lo), Value::Int(hi)) => {
             let (lo, hi) = slice_bounds(*lo, *hi, s.chars())?;
             Ok(Value::Str(Rc::new(s.slice(lo, hi))))
         }
         (Builtin::MapSet, Value::Map(m), k, v) => {
-            if !m.contains_key(k) {
+            if !m.contains_key(&key(k)?) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            let mut out: BTreeMap<Value, Value> = (**m).clone();
-            out.insert(k.clone(), v.clone());
+            let mut out: BTreeMap<Key, Value> = (**m).clone();
+            out.insert(key(k)?, v.clone());
             Ok(Value::Map(Rc::new(out)))
         }
-        (Builtin::MapGetOr, Value::Map(m), k, default) => Ok(m.get(k).unwrap_or(default).clone()),
+        (Builtin::MapGetOr, Value::Map(m), k, default) => {
+            Ok(m.get(&key(k)?).unwrap_or(default).clone())
+        }
         _ => bad_args(b, &[a, c, d]),
     }
 }
@@ -218,10 +220,11 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
             Ok(())
         }
         (Update::MapSet, Value::Map(m), [k, v]) => {
-            if !m.contains_key(k) {
+            let k = key(k)?;
+            if !m.contains_key(&k) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            Rc::make_mut(m).insert(k.clone(), v.clone());
+            Rc::make_mut(m).insert(k, v.clone());
             Ok(())
         }
         (Update::Concat, Value::Str(s), [Value::Str(t)]) => {
@@ -231,7 +234,7 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
         }
         (Update::Concat, Value::Array(xs), [Value::Array(ys)]) => {
             check_size("CONCAT's result", xs.len() + ys.len(), max)?;
-            Rc::make_mut(xs).extend_from_slice(ys);
+            Rc::make_mut(xs).extend(ys);
             Ok(())
         }
         _ => {
@@ -244,8 +247,8 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
 }
 
 /// A map read (`index` or `MAP_GET`): a missing key is an error.
-pub fn map_get<'m>(m: &'m BTreeMap<Value, Value>, k: &Value) -> Res<&'m Value> {
-    match m.get(k) {
+pub fn map_get<'m>(m: &'m BTreeMap<Key, Value>, k: &Value) -> Res<&'m Value> {
+    match m.get(&key(k)?) {
         Some(v) => Ok(v),
         None => fail(
             Code::MissingKey,
@@ -255,14 +258,14 @@ pub fn map_get<'m>(m: &'m BTreeMap<Value, Value>, k: &Value) -> Res<&'m Value> {
 }
 
 /// An array read: the index must be in `0..len`.
-pub fn array_get<'a>(xs: &'a [Value], i: &Value) -> Res<&'a Value> {
+pub fn array_get<'a>(xs: &'a Items, i: &Value) -> Res<Elem<'a>> {
     let Value::Int(i) = i else {
         return fail(
             Code::InternalError,
             format!("an array index is {}", i.kind_name()),
         );
     };
-    match usize::try_from(*i).ok().and_then(|u| xs.get(u)) {
+    match usize::try_from(*i).ok().and_then(|u| xs.elem(u)) {
         Some(x) => Ok(x),
         None => fail(
             Code::IndexOutOfRange,
@@ -284,7 +287,12 @@ fn slice_bounds(lo: i64, hi: i64, len: usize) -> Res<(usize, usize)> {
     }
 }
 
-fn join(xs: &[Value], sep: &Text, max: usize) -> Res<Value> {
+fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
+    let xs = match xs {
+        Items::Vals(xs) => xs,
+        _ if xs.is_empty() => return Ok(Value::str("")),
+        _ => return bad_args(Builtin::Join, &[&Value::Array(Rc::new(xs.clone()))]),
+    };
     let mut chars = sep.chars().saturating_mul(xs.len().saturating_sub(1));
     let mut bytes = sep
         .as_str()
@@ -336,6 +344,18 @@ fn parse_int(s: &str) -> Res<i64> {
             ),
         )
     })
+}
+
+/// The map key of a value (an int or a string).
+#[inline]
+pub fn key(v: &Value) -> Res<Key> {
+    match Key::of(v) {
+        Some(k) => Ok(k),
+        None => fail(
+            Code::InternalError,
+            format!("a map key is {}", v.kind_name()),
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -93,9 +93,34 @@ pub enum Ex {
     Cmp(Cmp, Box<Ex>, Box<Ex>),
     And(Box<Ex>, Box<Ex>),
     Or(Box<Ex>, Box<Ex>),
-    /// `(index BASE I)`: the span is the whole expression's.
+    /// `(index BASE I)` on a base whose type is not known statically; the
+    /// span is the whole expression's.
     Index(Box<Ex>, Box<Ex>, Span),
+    /// `(index BASE I)` on an array.
+    IndexArr(Box<Ex>, Box<Ex>, Span),
+    /// `(index BASE K)` on a map.
+    IndexMap(Box<Ex>, Box<Ex>, Span),
     Call1(Builtin, Box<Ex>, Span),
+    // Fused forms of common shapes, made by [`fuse`]: they mean exactly what
+    // the forms they replace mean, with fewer nodes to walk.
+    /// `(OP (var a) (const k))` on ints: the variable's slot and span, k, the span.
+    ArithVK(Arith, Slot, Span, i64, Span),
+    /// `(OP (var a) (var b))` on ints.
+    ArithVV(Arith, Slot, Span, Slot, Span, Span),
+    /// `(OP X (const k))` on ints, X not a variable.
+    ArithXK(Arith, Box<Ex>, i64, Span),
+    /// An int comparison of a variable and a constant.
+    CmpVK(Cmp, Slot, Span, i64),
+    /// An int comparison of two variables.
+    CmpVV(Cmp, Slot, Span, Slot, Span),
+    /// An int comparison of X (not a variable) and a constant.
+    CmpXK(Cmp, Box<Ex>, i64),
+    /// `(index (var a) I)` on an array.
+    IndexArrV(Slot, Span, Box<Ex>, Span),
+    /// `(index (var a) (var i))` on an array.
+    IndexArrVV(Slot, Span, Slot, Span, Span),
+    /// An int comparison of X (not a variable) and a variable.
+    CmpXV(Cmp, Box<Ex>, Slot, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
     /// A call of a pack function (`math.GCD`), whose result has type `ret`.
@@ -107,6 +132,37 @@ pub enum Ex {
 pub struct PackCall {
     pub func: PackFn,
     pub args: Box<[Ex]>,
+}
+
+/// The kind of value an expression gives, where it matters for speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    Int,
+    Bool,
+    Other,
+}
+
+impl Scalar {
+    fn of(ty: Option<&Type>) -> Scalar {
+        match ty {
+            Some(Type::Int) => Scalar::Int,
+            Some(Type::Bool) => Scalar::Bool,
+            _ => Scalar::Other,
+        }
+    }
+}
+
+/// `ASSIGN (index x I) EXPR`.
+#[derive(Debug)]
+pub struct ElemStore {
+    pub slot: Slot,
+    pub target_span: Span,
+    pub index: Ex,
+    /// The span of the `(index ...)` place.
+    pub index_span: Span,
+    pub expr: Ex,
+    /// What `expr` gives, so ints and bools are computed unboxed.
+    pub kind: Scalar,
 }
 
 /// One level of an element TARGET: `(index PLACE EXPR)`.
@@ -129,6 +185,17 @@ pub enum St {
         step: StepIx,
         slot: Slot,
         expr: Ex,
+    },
+    /// `TARGET: x` with an int `EXPR`.
+    SetInt {
+        step: StepIx,
+        slot: Slot,
+        expr: Ex,
+    },
+    /// `TARGET: (index x I)`: one level, the common case of [`St::SetIndex`].
+    SetElem {
+        step: StepIx,
+        store: ElemStore,
     },
     /// `TARGET: (index ... x ...)`; `path` from the variable outward.
     SetIndex {
@@ -391,9 +458,30 @@ impl Compiler {
                 }
             }
         }
+        let is_int = expr.ty == Some(Type::Int);
+        let kind = Scalar::of(expr.ty.as_ref());
         let expr = self.expr(expr)?;
-        Ok(if path.is_empty() {
+        Ok(if path.is_empty() && is_int {
+            St::SetInt { step, slot, expr }
+        } else if path.is_empty() {
             St::Set { step, slot, expr }
+        } else if path.len() == 1 {
+            let seg = path.pop().ok_or_else(|| CompileError {
+                code: Code::InternalError,
+                message: "an element target without a level".into(),
+                span: target.span(),
+            })?;
+            St::SetElem {
+                step,
+                store: ElemStore {
+                    slot,
+                    target_span: target.span(),
+                    index: seg.index,
+                    index_span: seg.span,
+                    expr,
+                    kind,
+                },
+            }
         } else {
             St::SetIndex {
                 step,
@@ -417,6 +505,10 @@ impl Compiler {
     }
 
     fn expr(&mut self, e: &Expr) -> Res<Ex> {
+        self.plain_expr(e).map(fuse)
+    }
+
+    fn plain_expr(&mut self, e: &Expr) -> Res<Ex> {
         let b = |c: &mut Self, x: &Expr| c.expr(x).map(Box::new);
         Ok(match &e.node {
             ExprNode::Const { value } => Ex::Const(const_value(value, e)?),
@@ -436,7 +528,14 @@ impl Compiler {
                     BinKind::Or => Ex::Or(l, r),
                 }
             }
-            ExprNode::Index { base, index } => Ex::Index(b(self, base)?, b(self, index)?, e.span),
+            ExprNode::Index { base, index } => {
+                let (bx, ix) = (b(self, base)?, b(self, index)?);
+                match base.ty {
+                    Some(Type::Array(_)) => Ex::IndexArr(bx, ix, e.span),
+                    Some(Type::Map(..)) => Ex::IndexMap(bx, ix, e.span),
+                    _ => Ex::Index(bx, ix, e.span),
+                }
+            }
             ExprNode::Call { func, args } => {
                 let Some(f) = stdlib::lookup(func) else {
                     if let Some(pf) = self.packs.get(func).cloned() {
@@ -480,6 +579,31 @@ impl Compiler {
                 }
             }
         })
+    }
+}
+
+/// The fused form of a node whose operands are variables or constants.
+fn fuse(e: Ex) -> Ex {
+    match e {
+        Ex::Arith(op, a, b, span) => match (*a, *b) {
+            (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::ArithVK(op, x, xs, k, span),
+            (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::ArithVV(op, x, xs, y, ys, span),
+            (a, Ex::Const(Value::Int(k))) => Ex::ArithXK(op, Box::new(a), k, span),
+            (a, b) => Ex::Arith(op, Box::new(a), Box::new(b), span),
+        },
+        Ex::CmpInt(op, a, b) => match (*a, *b) {
+            (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::CmpVK(op, x, xs, k),
+            (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::CmpVV(op, x, xs, y, ys),
+            (a, Ex::Const(Value::Int(k))) => Ex::CmpXK(op, Box::new(a), k),
+            (a, Ex::Var(y, ys)) => Ex::CmpXV(op, Box::new(a), y, ys),
+            (a, b) => Ex::CmpInt(op, Box::new(a), Box::new(b)),
+        },
+        Ex::IndexArr(base, index, span) => match (*base, *index) {
+            (Ex::Var(x, xs), Ex::Var(i, is)) => Ex::IndexArrVV(x, xs, i, is, span),
+            (Ex::Var(x, xs), index) => Ex::IndexArrV(x, xs, Box::new(index), span),
+            (base, index) => Ex::IndexArr(Box::new(base), Box::new(index), span),
+        },
+        other => other,
     }
 }
 
