@@ -129,8 +129,17 @@ impl Registry {
     /// manifest that cannot be read or parsed is an error; a plugin that
     /// cannot be loaded is not (it is recorded as refused).
     pub fn from_environment(flag: Option<&Path>) -> Result<Registry, ManifestError> {
+        Registry::from_environment_of(flag, &[PluginKind::Backend, PluginKind::Pack])
+    }
+
+    /// [`Registry::from_environment`], loading only the plugins of `kinds`
+    /// (a command that runs in the interpreter needs the packs only).
+    pub fn from_environment_of(
+        flag: Option<&Path>,
+        kinds: &[PluginKind],
+    ) -> Result<Registry, ManifestError> {
         match discover_from_environment(flag)? {
-            Some((path, origin)) => Ok(Registry::load(&manifest::read(&path, origin)?)),
+            Some((path, origin)) => Ok(Registry::load_of(&manifest::read(&path, origin)?, kinds)),
             None => Ok(Registry::default()),
         }
     }
@@ -138,12 +147,17 @@ impl Registry {
     /// Loads every plugin of `manifest`, in its order. A later plugin claiming
     /// a target or namespace an earlier one holds is refused.
     pub fn load(manifest: &Manifest) -> Registry {
+        Registry::load_of(manifest, &[PluginKind::Backend, PluginKind::Pack])
+    }
+
+    /// [`Registry::load`] of the plugins of `kinds` only.
+    pub fn load_of(manifest: &Manifest, kinds: &[PluginKind]) -> Registry {
         let mut reg = Registry {
             manifest: Some((manifest.path.clone(), manifest.origin)),
             plugins: Vec::new(),
             functions: PackFunctions::default(),
         };
-        for entry in &manifest.entries {
+        for entry in manifest.entries.iter().filter(|e| kinds.contains(&e.kind)) {
             let result = load_entry(entry).and_then(|loaded| {
                 checks::check_against_others(entry, &loaded, &reg.plugins)?;
                 Ok(loaded)
@@ -162,18 +176,19 @@ impl Registry {
     /// The backend serving `target`, or why there is none.
     pub fn backend(&self, target: &str) -> Result<(&Entry, Arc<ForeignBackend>), String> {
         for p in &self.plugins {
-            if !serves(&p.entry, target) {
-                continue;
-            }
-            return match &p.result {
-                Ok(Loaded::Backend { backend, info })
-                    if info.targets.iter().any(|t| t == target) =>
-                {
-                    Ok((&p.entry, backend.clone()))
+            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+                if serves(&p.entry, target) && info.targets.iter().any(|t| t == target) {
+                    return Ok((&p.entry, backend.clone()));
                 }
-                Ok(_) => continue,
-                Err(e) => Err(e.to_string()),
-            };
+            }
+        }
+        // A refused backend meant for this target: listed for it, or named so.
+        let meant = self.plugins.iter().find(|p| {
+            p.entry.kind == PluginKind::Backend
+                && (p.entry.targets.iter().any(|t| t == target) || p.entry.name == target)
+        });
+        if let Some(Plugin { result: Err(e), .. }) = meant {
+            return Err(e.to_string());
         }
         let known = self.targets();
         let manifest = match &self.manifest {
@@ -184,11 +199,24 @@ impl Registry {
                 manifest::MANIFEST_NAME
             ),
         };
+        let refused: Vec<&str> = self
+            .plugins
+            .iter()
+            .filter(|p| p.entry.kind == PluginKind::Backend && p.result.is_err())
+            .map(|p| p.entry.name.as_str())
+            .collect();
+        let refused = if refused.is_empty() {
+            String::new()
+        } else {
+            format!(" (refused, see `isu plugins`: {})", refused.join(", "))
+        };
         Err(if known.is_empty() {
-            format!("no backend serves target `{target}`: {manifest} lists no working backend")
+            format!(
+                "no backend serves target `{target}`: {manifest} lists no working backend{refused}"
+            )
         } else {
             format!(
-                "no backend serves target `{target}`; {manifest} has: {}",
+                "no backend serves target `{target}`; {manifest} has: {}{refused}",
                 known.join(", ")
             )
         })

@@ -520,3 +520,18 @@ fn the_python_backend_runs_across_the_boundary_with_pack_lowerings() {
     let err = err.map(|d| (d.code, d.step));
     assert_eq!(err, Some(("int_overflow".into(), Some("S1".into()))));
 }
+
+#[test]
+fn a_refused_backend_does_not_hide_a_working_one() {
+    let text =
+        backend_entry("ghost", "isu_test_old_abi") + &backend_entry("toy", "isu_backend_toy");
+    let reg = registry(&text);
+    assert!(reg.backend("toy").is_ok());
+    let err = reg.backend("ghost").err().unwrap_or_default();
+    assert!(err.starts_with("plugin `ghost` refused:"), "{err}");
+    let err = reg.backend("cobol").err().unwrap_or_default();
+    assert!(
+        err.ends_with("has: toy (refused, see `isu plugins`: ghost)"),
+        "{err}"
+    );
+}

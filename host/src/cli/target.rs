@@ -8,22 +8,27 @@ use super::plugins::{manifest_failure, EXIT_PLUGIN};
 use super::Format;
 use crate::diag::{exit_code, Diagnostic};
 use crate::plugins::target::{self, BackendFailure, BuildError, Executed};
-use crate::plugins::Registry;
+use crate::plugins::{PluginKind, Registry};
 use crate::source::Source;
 use anyhow::{Context, Result};
 use isu_plugin_api::{Artifact, ExecLimits, Literal, Program};
 use serde_json::{json, Value};
 
-/// The plugins for a command that runs or builds a program. A manifest that
-/// cannot be used is an error (reported, exit code in `Err`) when a target
-/// is asked for; otherwise a warning, and the command goes on without
-/// plugins (so without packs).
+/// The plugins for a command that runs a program: all of them when a target
+/// is asked for (`needed`), else the packs only. A manifest that cannot be
+/// used is an error (reported, exit code in `Err`) when a target is asked
+/// for; otherwise a warning, and the command goes on without packs.
 pub fn registry(
     manifest: Option<&std::path::Path>,
     needed: bool,
     format: Format,
 ) -> Result<std::result::Result<Registry, i32>> {
-    match Registry::from_environment(manifest) {
+    let kinds: &[PluginKind] = if needed {
+        &[PluginKind::Backend, PluginKind::Pack]
+    } else {
+        &[PluginKind::Pack]
+    };
+    match Registry::from_environment_of(manifest, kinds) {
         Ok(reg) => Ok(Ok(reg)),
         Err(e) if needed => Ok(Err(manifest_failure(&e, format)?)),
         Err(e) => {
