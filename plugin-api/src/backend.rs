@@ -51,7 +51,7 @@ pub struct CompileOptions {
 /// Limits of one execution, as the interpreter has them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecLimits {
-    /// Executed steps and loop rounds before `step_limit`.
+    /// Loop rounds (BODY runs of any LOOP) before `step_limit` at that LOOP.
     pub max_steps: u64,
     /// Elements of a collection or characters of a string before `size_limit`.
     pub max_size: u64,

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
-    /// Steps and loop rounds a run may start before it stops with `step_limit`.
+    /// Loop rounds a run may make before it stops with `step_limit` at that LOOP.
     #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
     /// Elements of a collection, or characters of a string, before `size_limit`.

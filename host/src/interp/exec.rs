@@ -240,7 +240,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         })
     }
 
-    /// Spends one unit of fuel for the step (or loop round) `step`.
+    /// Spends one unit of fuel for a round of the loop `step`.
     #[inline]
     fn spend(&mut self, step: StepIx) -> R<()> {
         if self.fuel == 0 {
@@ -249,7 +249,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 Code::StepLimit,
                 span,
                 format!(
-                    "the run used up its budget of {} steps and loop rounds",
+                    "the run used up its budget of {} loop rounds",
                     self.budget.max_steps
                 ),
             );
@@ -264,14 +264,12 @@ impl<'c, 'w> Machine<'c, 'w> {
     fn exec_step(&mut self, st: &St) -> R<Flow> {
         match st {
             St::Seq { step, body } => {
-                self.spend(*step)?;
                 if let Some(t) = &mut self.tracer {
                     t.seq(&self.c.steps[*step as usize].id);
                 }
                 self.exec_block(body)
             }
             St::Set { step, slot, expr } => {
-                self.spend(*step)?;
                 let v = self.eval(expr)?;
                 let s = *slot as usize;
                 self.slots[s] = v;
@@ -293,7 +291,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 path,
                 expr,
             } => {
-                self.spend(*step)?;
                 let mut keys = std::mem::take(&mut self.keys);
                 keys.clear();
                 let r = self.set_index(*step, *slot, *target_span, path, expr, &mut keys);
@@ -310,7 +307,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 call_span,
                 arg_span,
             } => {
-                self.spend(*step)?;
                 let mut keys = std::mem::take(&mut self.keys);
                 keys.clear();
                 let r = self.check_path(*slot, *target_span, path, Some(*arg_span), &mut keys);
@@ -344,7 +340,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 then_block,
                 else_block,
             } => {
-                self.spend(*step)?;
                 let c = self.eval_bool(cond)?;
                 if let Some(t) = &mut self.tracer {
                     t.branch(&self.c.steps[*step as usize].id, c);
@@ -360,7 +355,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 by_span,
                 body,
             } => {
-                self.spend(*step)?;
                 let start = self.eval_int(start)?;
                 let end = self.eval_int(end)?;
                 let by = match by {
@@ -404,7 +398,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 seq,
                 body,
             } => {
-                self.spend(*step)?;
                 let xs = match self.eval(seq)? {
                     Value::Array(xs) => xs,
                     v => {
@@ -438,7 +431,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 Ok(Flow::Next)
             }
             St::While { step, cond, body } => {
-                self.spend(*step)?;
                 let mut rounds = 0;
                 while self.eval_bool(cond)? {
                     self.spend(*step)?;
@@ -456,7 +448,6 @@ impl<'c, 'w> Machine<'c, 'w> {
                 Ok(Flow::Next)
             }
             St::Return { step, expr } => {
-                self.spend(*step)?;
                 let v = self.eval(expr)?;
                 if let Some(t) = &mut self.tracer {
                     t.ret(&self.c.steps[*step as usize].id, &v);

@@ -9,8 +9,10 @@ pub const DEFAULT_MAX_SIZE: usize = 10_000_000;
 /// How a run is limited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RunOptions {
-    /// The fuel: every step started and every loop round started costs one
-    /// unit; the run stops with `step_limit` when it would need more.
+    /// The fuel: every loop round (each time a LOOP's BODY is about to run)
+    /// costs one unit; when none is left the run stops with `step_limit` at
+    /// that LOOP. Only loops can run long (Isu has no recursion or jumps), so
+    /// this bounds every run, and every backend counts it the same way.
     pub max_steps: u64,
     /// The most elements an array, entries a map, or characters (Unicode
     /// scalar values) a string may hold; and the most JSON nodes (values,

@@ -530,22 +530,31 @@ fn the_step_budget_stops_endless_loops() {
     };
     let d = run(&p, &json!({}), &opts, None).unwrap_err();
     assert_eq!((d.code, d.step), (Code::StepLimit, id("S1")));
-    // A budget that is just enough: one SEQ-less program of 2 steps.
+    // The budget counts loop rounds only: a loop of 3 rounds runs with a
+    // budget of 3 and fails at the LOOP with 2; straight-line steps cost nothing.
     let q = P::new(Type::Int)
+        .local("i", Type::Int)
+        .local("x", Type::Int)
+        .steps(vec![
+            set("S1", "x", int(7)),
+            range("S2", "i", int(0), int(3), None, vec![]),
+            ret("S3", ivar("x")),
+        ]);
+    let budget = |max_steps| RunOptions {
+        max_steps,
+        ..RunOptions::default()
+    };
+    assert_eq!(run(&q, &json!({}), &budget(3), None), Ok(Literal::Int(7)));
+    assert_eq!(
+        run(&q, &json!({}), &budget(2), None).map_err(|d| (d.code, d.step)),
+        Err((Code::StepLimit, id("S2")))
+    );
+    let straight = P::new(Type::Int)
         .local("x", Type::Int)
         .steps(vec![set("S1", "x", int(1)), ret("S2", ivar("x"))]);
-    let two = RunOptions {
-        max_steps: 2,
-        ..RunOptions::default()
-    };
-    assert_eq!(run(&q, &json!({}), &two, None), Ok(Literal::Int(1)));
-    let one = RunOptions {
-        max_steps: 1,
-        ..RunOptions::default()
-    };
     assert_eq!(
-        run(&q, &json!({}), &one, None).map_err(|d| (d.code, d.step)),
-        Err((Code::StepLimit, id("S2")))
+        run(&straight, &json!({}), &budget(0), None),
+        Ok(Literal::Int(1))
     );
 }
 
