@@ -274,10 +274,22 @@ fn fuel_runs_out_at_the_loop() {
         max_steps: 1000,
         max_size: 100,
     };
-    let got = run_with(&text, "{}", limits);
-    assert!(
-        got == "error step_limit at S2" || got == "error step_limit at S2_1",
-        "{got}"
+    assert_eq!(run_with(&text, "{}", limits), "error step_limit at S2");
+    // A budget of N lets exactly N rounds run.
+    let three = func(
+        "n: int",
+        "int",
+        "i: int",
+        "    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n      END\n    RETURN:\n      EXPR: (var n)\n",
+    );
+    let limits = isu_plugin_api::ExecLimits {
+        max_steps: 3,
+        max_size: 100,
+    };
+    assert_eq!(run_with(&three, r#"{"n": 3}"#, limits), "3");
+    assert_eq!(
+        run_with(&three, r#"{"n": 4}"#, limits),
+        "error step_limit at S1"
     );
 }
 
