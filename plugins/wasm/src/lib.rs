@@ -36,8 +36,9 @@ pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 /// The size limit of a call when the host sets none.
 pub const DEFAULT_MAX_SIZE: u64 = 10_000_000;
 
-/// How fuel is counted, as the reference interpreter counts it.
-pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: true };
+/// How fuel is counted, as the reference interpreter counts it: loop
+/// rounds only (`spec/semantics.md`, section 7).
+pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: false };
 
 /// The backend.
 #[derive(Debug, Default)]

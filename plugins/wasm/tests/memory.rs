@@ -95,9 +95,6 @@ fn errors_leave_the_instance_usable() {
         max_steps: 0,
         max_size: 10,
     };
-    let e = inst.call(&good, &small).unwrap_err();
-    assert_eq!(
-        (e.code.as_str(), e.step.as_deref()),
-        ("step_limit", Some("S1"))
-    );
+    // Fuel counts loop rounds: a program without loops runs on none.
+    assert_eq!(inst.call(&good, &small).unwrap().to_string(), "2");
 }

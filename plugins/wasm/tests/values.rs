@@ -274,9 +274,76 @@ fn fuel_runs_out_at_the_loop() {
         max_steps: 1000,
         max_size: 100,
     };
-    let got = run_with(&text, "{}", limits);
-    assert!(
-        got == "error step_limit at S2" || got == "error step_limit at S2_1",
-        "{got}"
+    assert_eq!(run_with(&text, "{}", limits), "error step_limit at S2");
+    // A budget of N lets exactly N rounds run.
+    let three = func(
+        "n: int",
+        "int",
+        "i: int",
+        "    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n      END\n    RETURN:\n      EXPR: (var n)\n",
     );
+    let limits = isu_plugin_api::ExecLimits {
+        max_steps: 3,
+        max_size: 100,
+    };
+    assert_eq!(run_with(&three, r#"{"n": 3}"#, limits), "3");
+    assert_eq!(
+        run_with(&three, r#"{"n": 4}"#, limits),
+        "error step_limit at S1"
+    );
+}
+
+#[test]
+fn bools_take_a_byte_and_survive_every_array_operation() {
+    let b = |e: &str, want: &str| {
+        let t = ret("bs: bool[]", "bool[]", e);
+        assert_eq!(run(&t, r#"{"bs": [true, false, true]}"#), want, "{e}");
+    };
+    b(
+        "(call PUSH (var bs) (const false))",
+        "[true, false, true, false]",
+    );
+    b("(call POP (var bs))", "[true, false]");
+    b("(call SLICE (var bs) (const 1) (const 3))", "[false, true]");
+    b(
+        "(call CONCAT (var bs) (const [false, true]))",
+        "[true, false, true, false, true]",
+    );
+    b("(call REPEAT (const true) (const 3))", "[true, true, true]");
+    b(
+        "(call CONCAT (const [true, false, false]) (var bs))",
+        "[true, false, false, true, false, true]",
+    );
+    let eq = ret(
+        "bs: bool[]",
+        "bool",
+        "(eq (var bs) (const [true, false, true]))",
+    );
+    assert_eq!(run(&eq, r#"{"bs": [true, false, true]}"#), "true");
+    assert_eq!(run(&eq, r#"{"bs": [true, true, true]}"#), "false");
+    let nested = ret(
+        "m: map<string,bool[]>",
+        "map<string,bool[]>",
+        "(call MAP_SET (var m) (const \"b\") (call PUSH (call MAP_GET (var m) (const \"a\")) (const true)))",
+    );
+    assert_eq!(
+        run(&nested, r#"{"m": {"a": [false]}}"#),
+        r#"{"a": [false], "b": [false, true]}"#
+    );
+    let store = func(
+        "n: int",
+        "bool[]",
+        "bs: bool[], i: int",
+        "    ASSIGN:\n      TARGET: bs\n      EXPR: (call REPEAT (const false) (var n))\n    LOOP:\n      ITER: (range i (const 0) (var n) (const 2))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: (index bs (var i))\n          EXPR: (const true)\n      END\n    RETURN:\n      EXPR: (var bs)\n",
+    );
+    assert_eq!(
+        run(&store, r#"{"n": 5}"#),
+        "[true, false, true, false, true]"
+    );
+    let strs = ret(
+        "ss: string[]",
+        "string[]",
+        "(call CONCAT (call SLICE (var ss) (const 1) (const 2)) (const [\"z\"]))",
+    );
+    assert_eq!(run(&strs, r#"{"ss": ["a", "b", "c"]}"#), r#"["b", "z"]"#);
 }
