@@ -3,7 +3,8 @@
 //!
 //! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
-//! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form.
+//! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
+//! 8 a plugin was refused or a backend failed.
 
 mod build;
 mod conformance;
