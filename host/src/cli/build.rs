@@ -19,8 +19,8 @@ pub struct Args {
     /// The target to compile for (`isu plugins` lists them).
     #[arg(long, short)]
     pub target: String,
-    /// Where to write: a file when the build makes one artifact, else a folder
-    /// (made if missing). Default: the current folder, each artifact under
+    /// Where to write: a file when the build makes one artifact, else (or when
+    /// it ends with `/`) a folder, made if missing. Default: the current folder, each artifact under
     /// the name its backend suggests.
     #[arg(long, short)]
     pub out: Option<PathBuf>,
@@ -128,7 +128,7 @@ pub fn artifact_paths(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<
         }
     }
     Ok(match out {
-        Some(file) if artifacts.len() == 1 && !file.is_dir() => vec![file.to_owned()],
+        Some(file) if artifacts.len() == 1 && !names_folder(file) => vec![file.to_owned()],
         Some(dir) => artifacts.iter().map(|a| dir.join(&a.file_name)).collect(),
         None => artifacts
             .iter()
@@ -137,9 +137,19 @@ pub fn artifact_paths(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<
     })
 }
 
+/// Whether `-o PATH` names a folder: an existing one, or a path written with a
+/// trailing `/`.
+fn names_folder(path: &Path) -> bool {
+    path.is_dir()
+        || path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::MAIN_SEPARATOR)
+}
+
 fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
     let paths = artifact_paths(artifacts, out)?;
-    if let (Some(dir), true) = (out, artifacts.len() > 1) {
+    if let Some(dir) = out.filter(|d| artifacts.len() > 1 || names_folder(d)) {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
