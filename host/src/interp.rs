@@ -17,6 +17,7 @@ mod io_test;
 mod items;
 mod key;
 mod limits;
+mod text;
 mod trace;
 mod value;
 

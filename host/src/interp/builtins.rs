@@ -73,7 +73,7 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
             0 => fail(Code::EmptyCollection, "POP of an empty array"),
             n => Ok(Value::Array(Rc::new(xs.slice(0, n - 1)))),
         },
-        (Builtin::Lower, Value::Str(s)) => Ok(Value::str(s.as_str().to_ascii_lowercase())),
+        (Builtin::Lower, Value::Str(s)) => Ok(Value::Str(Rc::new(s.to_ascii_lowercase()))),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
             Some(r) => Ok(Value::Int(r)),
             None => fail(
@@ -88,7 +88,7 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
                 .map(Value::str)
                 .collect(),
         )),
-        (Builtin::ToString, Value::Int(i)) => Ok(Value::str(i.to_string())),
+        (Builtin::ToString, Value::Int(i)) => Ok(Value::Str(Rc::new(super::text::decimal(*i)))),
         (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
         (Builtin::MapKeys, Value::Map(m)) => {
             Ok(Value::array(m.keys().map(Key::to_value).collect()))
@@ -98,7 +98,7 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
             Ok(Value::array(
                 s.as_str()
                     .chars()
-                    .map(|c| Value::str(c.to_string()))
+                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
                     .collect(),
             ))
         }
@@ -121,7 +121,7 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         (Builtin::Max, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.max(y))),
         (Builtin::Concat, Value::Str(s), Value::Str(t)) => {
             check_size("CONCAT's result", s.chars() + t.chars(), max)?;
-            let mut out = Text::new(String::with_capacity(s.as_str().len() + t.as_str().len()));
+            let mut out = Text::with_capacity(s.as_bytes().len() + t.as_bytes().len());
             out.push_text(s);
             out.push_text(t);
             Ok(Value::Str(Rc::new(out)))
@@ -315,7 +315,7 @@ fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
             out.push_str(s.as_str());
         }
     }
-    Ok(Value::str(out))
+    Ok(Value::string(out))
 }
 
 /// The whitespace of `SPLIT_WHITESPACE`: space, `\t`, `\n`, `\x0b`, `\x0c`, `\r`.

@@ -24,7 +24,7 @@ pub struct StrKey {
 
 impl StrKey {
     pub fn new(text: Rc<Text>) -> StrKey {
-        let bytes = text.as_str().as_bytes();
+        let bytes = text.as_bytes();
         let mut head = [0u8; 8];
         let n = bytes.len().min(8);
         head[..n].copy_from_slice(&bytes[..n]);

@@ -9,97 +9,11 @@
 
 pub use super::items::{Elem, Items};
 pub use super::key::Key;
+pub use super::text::Text;
 use isu_plugin_api::{Literal, Type};
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::rc::Rc;
-
-/// A string with its length in Unicode scalar values, so that `LEN` is O(1)
-/// and an all-ASCII string (length equal to its byte length) slices by bytes.
-#[derive(Debug, Clone, Default)]
-pub struct Text {
-    s: String,
-    chars: usize,
-}
-
-impl Text {
-    pub fn new(s: String) -> Text {
-        let chars = s.chars().count();
-        Text { s, chars }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.s
-    }
-
-    /// The length in Unicode scalar values.
-    pub fn chars(&self) -> usize {
-        self.chars
-    }
-
-    pub fn is_ascii(&self) -> bool {
-        self.chars == self.s.len()
-    }
-
-    /// Appends `other` in place.
-    pub fn push_text(&mut self, other: &Text) {
-        self.s.push_str(&other.s);
-        self.chars += other.chars;
-    }
-
-    /// The characters `lo..hi` (in scalar values); the caller checked
-    /// `lo <= hi <= chars`.
-    pub fn slice(&self, lo: usize, hi: usize) -> Text {
-        if self.is_ascii() {
-            let s = self.s.get(lo..hi).unwrap_or_default().to_owned();
-            return Text { s, chars: hi - lo };
-        }
-        let s: String = self.s.chars().skip(lo).take(hi - lo).collect();
-        Text { chars: hi - lo, s }
-    }
-}
-
-impl PartialEq for Text {
-    fn eq(&self, other: &Text) -> bool {
-        self.s == other.s
-    }
-}
-
-impl Eq for Text {}
-
-impl PartialOrd for Text {
-    fn partial_cmp(&self, other: &Text) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Byte order of UTF-8 is code point order.
-impl Ord for Text {
-    #[inline]
-    fn cmp(&self, other: &Text) -> Ordering {
-        cmp_bytes(self.s.as_bytes(), other.s.as_bytes())
-    }
-}
-
-/// Lexicographic order of byte strings, eight bytes at a time: map keys
-/// are mostly short, and comparing them inline beats a call to `memcmp`.
-#[inline]
-fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
-    let n = a.len().min(b.len());
-    let (mut a8, mut b8) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
-    for (x, y) in (&mut a8).zip(&mut b8) {
-        let x = u64::from_be_bytes(x.try_into().unwrap_or_default());
-        let y = u64::from_be_bytes(y.try_into().unwrap_or_default());
-        if x != y {
-            return x.cmp(&y);
-        }
-    }
-    match a8.remainder().cmp(b8.remainder()) {
-        Ordering::Equal => a.len().cmp(&b.len()),
-        unequal => unequal,
-    }
-}
 
 /// An array value.
 pub type Array = Rc<Items>;
@@ -122,8 +36,12 @@ pub enum Value {
 }
 
 impl Value {
-    pub fn str(s: impl Into<String>) -> Value {
-        Value::Str(Rc::new(Text::new(s.into())))
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::new(Text::of(s)))
+    }
+
+    pub fn string(s: String) -> Value {
+        Value::Str(Rc::new(Text::new(s)))
     }
 
     pub fn array(items: Vec<Value>) -> Value {
@@ -189,7 +107,7 @@ fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String>
                     Type::Int => Key::Int(parse_int_key(k).ok_or_else(|| {
                         format!("the key {quoted} is not the decimal text of an int (map<{key},{val}> has int keys)")
                     })?),
-                    Type::String => Key::Str(super::key::StrKey::new(Rc::new(Text::new(k.clone())))),
+                    Type::String => Key::Str(super::key::StrKey::new(Rc::new(Text::of(k)))),
                     _ => return Err(format!("map<{key},{val}> cannot hold values: its key type is neither int nor string")),
                 };
                 out.insert(key, convert(v, val, path)?);
@@ -394,7 +312,7 @@ mod tests {
     fn shown_values_are_truncated() {
         let v = Value::array((0..12).map(Value::Int).collect());
         assert_eq!(shown(&v), r#"[0,1,2,3,4,5,6,7,8,9,"… 2 more"]"#);
-        let long = Value::str("é".repeat(SHOW_CHARS + 3));
+        let long = Value::str(&"é".repeat(SHOW_CHARS + 3));
         assert!(shown(&long).ends_with("é… 3 more chars\""));
         let m: BTreeMap<Key, Value> = (0..11).map(|i| (Key::Int(i), Value::Bool(true))).collect();
         let s = shown(&Value::Map(Rc::new(m)));
@@ -402,44 +320,5 @@ mod tests {
         assert!(s.ends_with(r#""9":true,"… 1 more":"…"}"#), "{s}");
         assert_eq!(shown(&Value::Unset), "null");
         assert_eq!(shown_json(&Value::str("a\"b")), serde_json::json!("a\"b"));
-    }
-
-    #[test]
-    fn strings_order_by_code_point() {
-        let words = [
-            "",
-            "B",
-            "a",
-            "ab",
-            "abcdefgh",
-            "abcdefghi",
-            "abcdefgi",
-            "b",
-            "é",
-            "日",
-            "\u{ffff}",
-            "😀",
-        ];
-        for (i, x) in words.iter().enumerate() {
-            for (j, y) in words.iter().enumerate() {
-                let (tx, ty) = (Text::new((*x).into()), Text::new((*y).into()));
-                assert_eq!(tx.cmp(&ty), i.cmp(&j), "{x:?} vs {y:?}");
-                assert_eq!(tx.cmp(&ty), x.cmp(y));
-            }
-        }
-    }
-
-    #[test]
-    fn text_slices_by_scalar_values() {
-        let t = Text::new("añb日".into());
-        assert_eq!(t.chars(), 4);
-        assert!(!t.is_ascii());
-        assert_eq!(t.slice(1, 3).as_str(), "ñb");
-        assert_eq!(t.slice(1, 3).chars(), 2);
-        let a = Text::new("hello".into());
-        assert_eq!(a.slice(1, 4).as_str(), "ell");
-        let mut x = Text::new("ab".into());
-        x.push_text(&t);
-        assert_eq!((x.as_str(), x.chars()), ("abañb日", 6));
     }
 }
