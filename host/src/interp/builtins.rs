@@ -306,15 +306,17 @@ fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
         bytes = bytes.saturating_add(s.as_str().len());
     }
     check_size("JOIN's result", chars, max)?;
-    let mut out = String::with_capacity(bytes);
+    let mut out = Vec::with_capacity(bytes);
     for (i, x) in xs.iter().enumerate() {
         if i > 0 {
-            out.push_str(sep.as_str());
+            out.extend_from_slice(sep.as_bytes());
         }
         if let Value::Str(s) = x {
-            out.push_str(s.as_str());
+            out.extend_from_slice(s.as_bytes());
         }
     }
+    // Whole UTF-8 texts joined are UTF-8: this checks it once, in one pass.
+    let out = String::from_utf8(out).unwrap_or_default();
     Ok(Value::string(out))
 }
 

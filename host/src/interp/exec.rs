@@ -875,7 +875,28 @@ impl<'c, 'w> Machine<'c, 'w> {
         })
     }
 
+    /// A value, borrowed where it can be: leaves (constants, variables,
+    /// var-indexed array reads) inline at the caller, the rest in
+    /// [`Machine::eval_ref_node`].
+    #[inline(always)]
     fn eval_ref<'a>(&'a self, e: &'a Ex) -> R<Val<'a>> {
+        match e {
+            Ex::Const(v) => Ok(Val::Ref(v)),
+            Ex::Var(s, span) => self.read(*s, *span).map(Val::Ref),
+            Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
+                let base = self.read(*slot, *var_span)?;
+                let i = self.read_int(*islot, *ispan)?;
+                match base {
+                    Value::Array(xs) => array_elem(xs, i, *span).map(Val::from),
+                    other => unexpected("the base of an array index", other, *span),
+                }
+            }
+            _ => self.eval_ref_node(e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_ref_node<'a>(&'a self, e: &'a Ex) -> R<Val<'a>> {
         match e {
             Ex::Const(v) => Ok(Val::Ref(v)),
             Ex::Var(s, span) => self.read(*s, *span).map(Val::Ref),
