@@ -294,7 +294,10 @@ fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
         _ => return bad_args(Builtin::Join, &[&Value::Array(Rc::new(xs.clone()))]),
     };
     let mut chars = sep.chars().saturating_mul(xs.len().saturating_sub(1));
-    let mut bytes = sep.as_bytes().len().saturating_mul(xs.len().saturating_sub(1));
+    let mut bytes = sep
+        .as_bytes()
+        .len()
+        .saturating_mul(xs.len().saturating_sub(1));
     for x in xs {
         let Value::Str(s) = x else {
             return bad_args(Builtin::Join, &[x]);

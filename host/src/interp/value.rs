@@ -258,6 +258,14 @@ mod tests {
     }
 
     #[test]
+    fn values_stay_two_words() {
+        // Slots, general arrays and map entries hold values by the million:
+        // a wider value costs memory bandwidth everywhere.
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+        assert_eq!(std::mem::size_of::<Key>(), 16);
+    }
+
+    #[test]
     fn literals_convert_by_type_and_back() {
         let ty = Type::map(Type::Int, Type::array(Type::String));
         let v = from_literal(&lit(r#"{"10": ["a"], "-2": [], "3": ["b", "c"]}"#), &ty);
