@@ -2,12 +2,8 @@
 //! backend's own (tests/programs/*.isu), every run line of each: compiled
 //! and executed through the backend, the result must equal the reference
 //! interpreter's (the value, or the error's code and step), and both must
-//! equal what the run line expects. All of them, every time.
-//!
-//! One difference is allowed, and reported: where the step budget runs out.
-//! DECISIONS.md has the budget count loop rounds, which the backend does;
-//! the interpreter counts every step started as well, so a run that stops
-//! with `step_limit` may stop at another step of the same loop there.
+//! equal what the run line expects. All of them, every time (the step budget
+//! included: every executor counts loop rounds and stops at the LOOP).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -31,7 +27,6 @@ fn error(code: &str, step: Option<&str>) -> String {
 /// backend; the failures, and how many runs there were.
 fn check(case: &common::Case, opts: &RunOptions) -> (Vec<String>, usize) {
     let mut failures = Vec::new();
-    let budget = |s: &str| s.starts_with("error step_limit at ");
     let runs = parse_runs(&case.text).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     let artifacts = match PythonBackend.compile(&case.program, &CompileOptions::default()) {
         Ok(a) => a,
@@ -65,12 +60,7 @@ fn check(case: &common::Case, opts: &RunOptions) -> (Vec<String>, usize) {
                 Err(d) => format!("backend failure {}: {}", d.code, d.message),
             },
         };
-        if budget(&got) && budget(&oracle) && got != oracle {
-            eprintln!(
-                "note: {} line {}: step_limit at another step (interpreter {oracle}, python {got}): the budget counts loop rounds only (DECISIONS.md)",
-                case.name, run.line
-            );
-        } else if got != oracle {
+        if got != oracle {
             failures.push(format!(
                 "{} line {}: args {}: interpreter {oracle}, python {got}",
                 case.name, run.line, run.args

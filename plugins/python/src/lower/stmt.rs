@@ -503,7 +503,7 @@ impl Gen {
         Ok(())
     }
 
-    /// A LOOP. Each round spends one unit of fuel (DECISIONS: the budget
+    /// A LOOP. Each round spends one unit of fuel (spec/semantics.md section 7: the budget
     /// counts loop rounds). A `range` or `each` loop with no loop inside knows
     /// its number of rounds before it starts, so it spends them all at once;
     /// when the fuel left does not cover them it runs only the rounds it
