@@ -131,11 +131,7 @@ fn parse_error(text: &str) -> Result<Expect, String> {
             "expected `error CODE at STEP` (or `at -`), found `error {text}`"
         ));
     };
-    let code = Code::ALL
-        .iter()
-        .copied()
-        .find(|c| c.as_str() == code)
-        .ok_or_else(|| format!("`{code}` is not an error code"))?;
+    let code = Code::from_text(code).ok_or_else(|| format!("`{code}` is not an error code"))?;
     let step = match step {
         "-" => None,
         s => Some(StepId::parse(s).ok_or_else(|| format!("`{s}` is not a step ID"))?),
@@ -146,6 +142,7 @@ fn parse_error(text: &str) -> Result<Expect, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isu_lang::RuntimeCode;
 
     fn lit(s: &str) -> Literal {
         serde_json::from_str(s).unwrap_or(Literal::Bool(false))
@@ -177,7 +174,7 @@ mod tests {
                 line: 5,
                 args: serde_json::json!({}),
                 expect: Expect::Error {
-                    code: Code::IntOverflow,
+                    code: RuntimeCode::IntOverflow.into(),
                     step: None,
                 },
             },
@@ -185,7 +182,7 @@ mod tests {
                 line: 6,
                 args: serde_json::json!({"xs": []}),
                 expect: Expect::Error {
-                    code: Code::IndexOutOfRange,
+                    code: RuntimeCode::IndexOutOfRange.into(),
                     step: StepId::parse("S2_1"),
                 },
             },
@@ -226,7 +223,7 @@ mod tests {
     #[test]
     fn expectations_print_as_written() {
         let e = Expect::Error {
-            code: Code::ZeroStep,
+            code: RuntimeCode::ZeroStep.into(),
             step: StepId::parse("S1"),
         };
         assert_eq!(e.to_string(), "error zero_step at S1");

@@ -13,10 +13,10 @@
 
 use crate::cases::{self, Expect, Run};
 use crate::diag::{self, Diagnostic};
+use crate::functions::Functions;
 use crate::interp::{self, RunOptions};
 use crate::pipeline;
 use crate::plugins::target::{self, Executed};
-use crate::plugins::PackFunctions;
 use crate::source::Source;
 use isu_plugin_api::{features, Backend, ExecLimits, Literal, Program};
 use serde::Serialize;
@@ -116,7 +116,7 @@ pub struct PreparedRuns {
 }
 
 /// Parses, checks and interprets each case once.
-pub fn prepare(cases: &[Case], packs: &PackFunctions) -> Vec<Prepared> {
+pub fn prepare(cases: &[Case], packs: &Functions) -> Vec<Prepared> {
     cases
         .iter()
         .map(|c| Prepared {
@@ -126,7 +126,7 @@ pub fn prepare(cases: &[Case], packs: &PackFunctions) -> Vec<Prepared> {
         .collect()
 }
 
-fn prepare_one(case: &Case, packs: &PackFunctions) -> Result<PreparedRuns, String> {
+fn prepare_one(case: &Case, packs: &Functions) -> Result<PreparedRuns, String> {
     let runs = cases::parse_runs(&case.text).map_err(|e| format!("bad run line: {e}"))?;
     let src = Source::new(case.path.display().to_string(), case.text.as_str());
     let fe = pipeline::check_with(&src, packs);
@@ -282,7 +282,7 @@ pub fn backend_report(
     prepared: &[Prepared],
     target: &str,
     backend: &dyn Backend,
-    packs: &PackFunctions,
+    packs: &Functions,
 ) -> Report {
     let mut report = Report::new(target);
     let lacks = backend.info().lacks;

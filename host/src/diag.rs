@@ -9,6 +9,7 @@ use crate::source::Source;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term;
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{Span, StepId};
 use serde::Serialize;
 use std::fmt;
@@ -52,21 +53,54 @@ pub enum Severity {
 }
 
 macro_rules! codes {
-    ($($variant:ident = $text:literal, $kind:ident, $summary:literal;)*) => {
+    (
+        $($variant:ident = $text:literal, $kind:ident, $summary:literal;)*
+        @runtime;
+        $($after:ident = $atext:literal, $akind:ident, $asummary:literal;)*
+    ) => {
         /// A stable error code. The text (`"undeclared_variable"`) never changes
-        /// once published; new codes are only ever added.
+        /// once published; new codes are only ever added. The runtime codes are
+        /// the language's own ([`RuntimeCode`]), which every executor shares.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code {
             $($variant,)*
+            Runtime(RuntimeCode),
+            $($after,)*
         }
 
         impl Code {
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            const FRONT: &'static [Code] = &[$(Code::$variant,)*];
+            const BACK: &'static [Code] = &[$(Code::$after,)*];
+
+            /// Every code, in the order of `spec/errors.md`: parse errors,
+            /// static errors, runtime errors, test failures.
+            pub const ALL: [Code; Code::FRONT.len() + RuntimeCode::ALL.len() + Code::BACK.len()] = {
+                let mut all = [Code::Runtime(RuntimeCode::InternalError);
+                    Code::FRONT.len() + RuntimeCode::ALL.len() + Code::BACK.len()];
+                let mut i = 0;
+                while i < Code::FRONT.len() {
+                    all[i] = Code::FRONT[i];
+                    i += 1;
+                }
+                let mut j = 0;
+                while j < RuntimeCode::ALL.len() {
+                    all[i + j] = Code::Runtime(RuntimeCode::ALL[j]);
+                    j += 1;
+                }
+                let mut k = 0;
+                while k < Code::BACK.len() {
+                    all[i + j + k] = Code::BACK[k];
+                    k += 1;
+                }
+                all
+            };
 
             /// The stable text of the code.
             pub fn as_str(self) -> &'static str {
                 match self {
                     $(Code::$variant => $text,)*
+                    Code::Runtime(r) => r.as_str(),
+                    $(Code::$after => $atext,)*
                 }
             }
 
@@ -74,6 +108,8 @@ macro_rules! codes {
             pub fn kind(self) -> Kind {
                 match self {
                     $(Code::$variant => Kind::$kind,)*
+                    Code::Runtime(_) => Kind::RuntimeError,
+                    $(Code::$after => Kind::$akind,)*
                 }
             }
 
@@ -81,7 +117,14 @@ macro_rules! codes {
             pub fn summary(self) -> &'static str {
                 match self {
                     $(Code::$variant => $summary,)*
+                    Code::Runtime(r) => r.summary(),
+                    $(Code::$after => $asummary,)*
                 }
+            }
+
+            /// The code of this text, if it is one.
+            pub fn from_text(text: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.as_str() == text)
             }
         }
     };
@@ -135,27 +178,24 @@ codes! {
     IoArgumentMismatch = "io_argument_mismatch", StaticError, "an IO INPUT object whose keys are not exactly the ARGS names";
     IoTypeMismatch = "io_type_mismatch", StaticError, "an IO value that does not have the type of its argument or of RETURNS";
 
-    // Failures while running.
-    IntOverflow = "int_overflow", RuntimeError, "an int result outside the 64-bit signed range";
-    DivisionByZero = "division_by_zero", RuntimeError, "div or mod by zero";
-    IndexOutOfRange = "index_out_of_range", RuntimeError, "an array or string index outside 0..LEN";
-    MissingKey = "missing_key", RuntimeError, "a map read (index or MAP_GET) of a key the map does not hold";
-    ZeroStep = "zero_step", RuntimeError, "a range ITER whose STEP is 0";
-    ParseIntFailed = "parse_int_failed", RuntimeError, "PARSE_INT of text that is not a decimal int";
-    EmptyCollection = "empty_collection", RuntimeError, "POP of an empty array";
-    NegativeCount = "negative_count", RuntimeError, "REPEAT with a negative count";
-    UninitializedRead = "uninitialized_read", RuntimeError, "a LOCAL read before any assignment to it";
-    NoReturn = "no_return", RuntimeError, "the steps ended without a RETURN";
-    StepLimit = "step_limit", RuntimeError, "the run used up its step budget (--max-steps)";
-    SizeLimit = "size_limit", RuntimeError, "a string or collection grew past the size limit";
-    InvalidArgument = "invalid_argument", RuntimeError, "a run's argument missing, unknown, or not of its ARGS type";
-    TraceWriteFailed = "trace_write_failed", RuntimeError, "the trace sink (--trace) refused a write";
-    PackFailed = "pack_failed", RuntimeError, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
-    InternalError = "internal_error", RuntimeError, "the interpreter met a program the validator should have refused (a bug: please report it)";
+    // Failures while running: the language's own codes (isu_lang::codes).
+    @runtime;
 
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
     TestError = "test_error", TestFail, "an IO example stopped with a runtime error";
+}
+
+impl From<RuntimeCode> for Code {
+    fn from(c: RuntimeCode) -> Code {
+        Code::Runtime(c)
+    }
+}
+
+impl PartialEq<RuntimeCode> for Code {
+    fn eq(&self, other: &RuntimeCode) -> bool {
+        *self == Code::Runtime(*other)
+    }
 }
 
 impl fmt::Display for Code {
@@ -232,7 +272,8 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error with `code` (its kind follows from the code).
-    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+    pub fn error(code: impl Into<Code>, message: impl Into<String>) -> Diagnostic {
+        let code = code.into();
         Diagnostic {
             kind: code.kind(),
             code,
@@ -249,7 +290,7 @@ impl Diagnostic {
     }
 
     /// A warning with `code`.
-    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+    pub fn warning(code: impl Into<Code>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, message)

@@ -24,10 +24,11 @@ mod value;
 pub use io_test::{test_examples, test_examples_with};
 pub use limits::{RunOptions, DEFAULT_MAX_SIZE, DEFAULT_MAX_STEPS};
 
-use crate::diag::{Code, Diagnostic};
-use crate::plugins::PackFunctions;
+use crate::diag::Diagnostic;
+use crate::functions::Functions;
 use compile::Compiled;
 use exec::{Budget, Machine};
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{Literal, Program};
 use std::io::Write;
 use trace::Tracer;
@@ -47,7 +48,7 @@ pub fn run(
     opts: &RunOptions,
     trace: Option<&mut dyn Write>,
 ) -> Result<Literal, Diagnostic> {
-    run_with(program, args, opts, trace, &PackFunctions::default())
+    run_with(program, args, opts, trace, &Functions::default())
 }
 
 /// [`run`], where the program may call the functions of loaded packs
@@ -59,7 +60,7 @@ pub fn run_with(
     args: &serde_json::Value,
     opts: &RunOptions,
     trace: Option<&mut dyn Write>,
-    packs: &PackFunctions,
+    packs: &Functions,
 ) -> Result<Literal, Diagnostic> {
     let compiled = compile_program(program, packs).map_err(|d| *d)?;
     let bound = bind_json_args(&compiled, args).map_err(|d| *d)?;
@@ -69,7 +70,7 @@ pub fn run_with(
 }
 
 /// Compiles a program, or says why it cannot run.
-fn compile_program(program: &Program, packs: &PackFunctions) -> Result<Compiled, Box<Diagnostic>> {
+fn compile_program(program: &Program, packs: &Functions) -> Result<Compiled, Box<Diagnostic>> {
     compile::compile(program, packs)
         .map_err(|e| Box::new(Diagnostic::error(e.code, e.message).at(e.span)))
 }
@@ -94,7 +95,7 @@ fn execute<'c>(
         let mut budget = opts.max_size;
         value::to_literal(&v, &mut budget).ok_or_else(|| {
             let d = Diagnostic::error(
-                Code::SizeLimit,
+                RuntimeCode::SizeLimit,
                 format!(
                     "the result would hold more than {} JSON values in all (the size limit)",
                     opts.max_size
@@ -109,7 +110,7 @@ fn execute<'c>(
     if let Some(t) = m.take_tracer() {
         if let Err(e) = t.finish() {
             return Err(Box::new(Diagnostic::error(
-                Code::TraceWriteFailed,
+                RuntimeCode::TraceWriteFailed,
                 format!("could not write the trace: {e}"),
             )));
         }
@@ -123,7 +124,7 @@ fn bind_json_args(c: &Compiled, args: &serde_json::Value) -> Result<Vec<Value>, 
     let serde_json::Value::Object(obj) = args else {
         return Err(Box::new(
             Diagnostic::error(
-                Code::InvalidArgument,
+                RuntimeCode::InvalidArgument,
                 format!(
                     "the arguments must be a JSON object mapping each ARGS name to its value, not {}",
                     json_kind(args)
@@ -149,7 +150,8 @@ fn bind_args<'a>(
     for var in &c.vars[..c.n_args] {
         let bad = |msg: String| {
             Err(Box::new(
-                Diagnostic::error(Code::InvalidArgument, msg).with_expected(var.ty.to_string()),
+                Diagnostic::error(RuntimeCode::InvalidArgument, msg)
+                    .with_expected(var.ty.to_string()),
             ))
         };
         match given.remove(var.name.as_str()) {
@@ -183,7 +185,7 @@ fn bind_args<'a>(
     }
     if let Some(name) = given.keys().next() {
         return Err(Box::new(Diagnostic::error(
-            Code::InvalidArgument,
+            RuntimeCode::InvalidArgument,
             format!("`{name}` is not an argument; ARGS are {}", args_text(c)),
         )));
     }

@@ -11,14 +11,17 @@ pub mod cases;
 pub mod cli;
 pub mod conformance;
 pub mod diag;
+pub mod differential;
+pub mod functions;
 pub mod interp;
 pub mod patch;
 pub mod pipeline;
 pub mod plugins;
 pub mod source;
-pub mod stdlib;
 pub mod syntax;
 pub mod validate;
 
 pub use diag::{Code, Diagnostic, Kind, Severity};
+/// The standard functions' table, which is the language's (`isu_lang`).
+pub use isu_lang::stdlib;
 pub use source::Source;

@@ -1,7 +1,7 @@
 //! The front end as one call: parse, canonicalize, validate.
 
 use crate::diag::{has_errors, Diagnostic};
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
 use crate::source::Source;
 use crate::{canon, syntax, validate};
 use isu_plugin_api::Program;
@@ -42,11 +42,11 @@ pub fn parse_canonical(src: &Source) -> FrontEnd {
 /// Parses, canonicalizes and validates `src`. Validation runs only when parsing
 /// and canonicalization found no error, so every error it reports is real.
 pub fn check(src: &Source) -> FrontEnd {
-    check_with(src, &PackFunctions::default())
+    check_with(src, &Functions::default())
 }
 
 /// [`check`], where calls may also name the functions of loaded packs.
-pub fn check_with(src: &Source, packs: &PackFunctions) -> FrontEnd {
+pub fn check_with(src: &Source, packs: &Functions) -> FrontEnd {
     let mut fe = parse_canonical(src);
     if !has_errors(&fe.diags) {
         if let Some(p) = fe.program.as_mut() {

@@ -1,6 +1,7 @@
 //! Plugins: finding the manifest ([`manifest`]), loading every plugin it
 //! lists with all the checks ([`Registry::load`]), and handing the loaded
-//! backends and pack functions to the rest of the host.
+//! backends to the rest of the host and the loaded packs' functions to the
+//! table of callable functions ([`crate::functions`]).
 //!
 //! A plugin that cannot be used is refused with a [`PluginError`] naming it
 //! and the fix; the host goes on with the others. Loading runs abi_stable's
@@ -14,8 +15,8 @@ pub mod packs;
 pub mod target;
 
 pub use manifest::{Entry, Manifest, ManifestError, Origin, PluginKind};
-pub use packs::{PackFn, PackFunctions};
 
+use crate::functions::Functions;
 use isu_plugin_api::abi::{self, ApiVersion, ForeignBackend, ForeignPack, LoadError};
 use isu_plugin_api::{Backend, BackendInfo, Pack, PackInfo};
 use std::fmt;
@@ -104,8 +105,8 @@ pub struct Registry {
     /// The manifest's path and origin; `None` when no manifest was found.
     pub manifest: Option<(PathBuf, Origin)>,
     pub plugins: Vec<Plugin>,
-    /// The functions of the loaded packs.
-    pub functions: PackFunctions,
+    /// The functions programs may call, with those of the loaded packs.
+    pub functions: Functions,
 }
 
 /// Where the CLI looks for the manifest: the `--plugins` flag, the
@@ -155,7 +156,7 @@ impl Registry {
         let mut reg = Registry {
             manifest: Some((manifest.path.clone(), manifest.origin)),
             plugins: Vec::new(),
-            functions: PackFunctions::default(),
+            functions: Functions::default(),
         };
         for entry in manifest.entries.iter().filter(|e| kinds.contains(&e.kind)) {
             let result = load_entry(entry).and_then(|loaded| {
@@ -163,7 +164,7 @@ impl Registry {
                 Ok(loaded)
             });
             if let Ok(Loaded::Pack { pack, info }) = &result {
-                reg.functions.add_pack(pack.clone(), info);
+                reg.functions.add_pack(info, pack.clone());
             }
             reg.plugins.push(Plugin {
                 entry: entry.clone(),

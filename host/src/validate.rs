@@ -29,7 +29,7 @@ mod types;
 mod tests;
 
 use crate::diag::Diagnostic;
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
 use isu_plugin_api::{Program, StepId};
 use scope::Scope;
 
@@ -38,12 +38,12 @@ pub use literal::{literal_conforms, literal_conforms_named};
 /// Validates a canonical program; reports every error found, not just the first.
 /// When no error (warnings aside) is reported, every expression's `ty` is set.
 pub fn validate(program: &mut Program) -> Vec<Diagnostic> {
-    validate_with(program, &PackFunctions::default())
+    validate_with(program, &Functions::default())
 }
 
 /// [`validate`], where calls may also name the functions of loaded packs
 /// (`math.GCD`), typed by their declared signatures.
-pub fn validate_with(program: &mut Program, packs: &PackFunctions) -> Vec<Diagnostic> {
+pub fn validate_with(program: &mut Program, functions: &Functions) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let scope = Scope::build(program, &mut diags);
     let mut checker = Checker {
@@ -51,7 +51,7 @@ pub fn validate_with(program: &mut Program, packs: &PackFunctions) -> Vec<Diagno
         step: None,
         in_state: false,
         diags,
-        packs: packs.clone(),
+        functions: functions.clone(),
     };
     checker.program(program);
     let Checker {
@@ -73,6 +73,6 @@ struct Checker {
     /// Whether a `STATE` initializer is being checked.
     in_state: bool,
     diags: Vec<Diagnostic>,
-    /// The functions of the loaded packs.
-    packs: PackFunctions,
+    /// The functions calls may name.
+    functions: Functions,
 }

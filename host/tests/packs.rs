@@ -4,8 +4,8 @@
 //! same table is filled from pack plugins by `Registry::load`
 //! (`tests/plugins.rs`).
 
+use isu_host::functions::Functions;
 use isu_host::interp::{self, RunOptions};
-use isu_host::plugins::PackFunctions;
 use isu_host::{pipeline, Source};
 use isu_plugin_api::{Literal, Pack, PackFunction, PackInfo, PluginDiagnostic};
 use std::sync::Arc;
@@ -54,8 +54,8 @@ impl Pack for Text {
     }
 }
 
-fn packs() -> PackFunctions {
-    let mut t = PackFunctions::default();
+fn packs() -> Functions {
+    let mut t = Functions::default();
     t.add_local(Arc::new(Text));
     t
 }
@@ -67,7 +67,7 @@ fn program(ret: &str, expr: &str) -> String {
 }
 
 /// The codes and messages of the errors of checking `text` with `packs`.
-fn errors(text: &str, packs: &PackFunctions) -> Vec<(String, String)> {
+fn errors(text: &str, packs: &Functions) -> Vec<(String, String)> {
     let fe = pipeline::check_with(&Source::new("t.isu", text), packs);
     fe.diags
         .iter()
@@ -90,7 +90,7 @@ fn a_pack_call_is_typed_by_its_signature() {
 #[test]
 fn without_the_pack_the_function_is_unknown() {
     let text = program("int", "(call text.COUNT (var s) (const \"a\"))");
-    let errs = errors(&text, &PackFunctions::default());
+    let errs = errors(&text, &Functions::default());
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].0, "unknown_function");
     assert!(
@@ -145,7 +145,7 @@ fn the_interpreter_calls_pack_functions_and_names_the_calling_step() {
     let Some(prog) = fe.valid_program() else {
         panic!("{:?}", fe.diags);
     };
-    let run = |s: &str, packs: &PackFunctions| {
+    let run = |s: &str, packs: &Functions| {
         interp::run_with(
             prog,
             &serde_json::json!({ "s": s }),

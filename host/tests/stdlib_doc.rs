@@ -1,10 +1,12 @@
-//! `spec/stdlib.md` stays in step with the table in `host/src/stdlib.rs`, and
-//! every example in it gives what it says through the whole pipeline.
+//! `spec/stdlib.md` stays in step with the language's table of standard
+//! functions (`isu_lang::stdlib`), and every example in it gives what it says
+//! through the whole pipeline.
 
-use isu_host::diag::{self, Code};
+use isu_host::diag;
 use isu_host::interp::{self, RunOptions};
 use isu_host::stdlib::STDLIB;
 use isu_host::{pipeline, Source};
+use isu_lang::RuntimeCode;
 use isu_plugin_api::Literal;
 use std::path::Path;
 
@@ -101,7 +103,9 @@ fn every_example_gives_its_result() {
                 None,
             );
             let ok = match (result.strip_prefix("error "), &got) {
-                (Some(code), Err(d)) => d.code.as_str() == code && d.code != Code::InternalError,
+                (Some(code), Err(d)) => {
+                    d.code.as_str() == code && d.code != RuntimeCode::InternalError
+                }
                 (None, Ok(v)) => {
                     serde_json::from_str::<Literal>(&result).is_ok_and(|want| &want == v)
                 }

@@ -1,24 +1,28 @@
 //! The boundary that Isu's host and its plugins share.
 //!
-//! It holds the IIR data model (the JSON AST every phase after parsing works
-//! on) with its serde form, and what a backend is ([`backend::Backend`]).
-//! Plugins depend on this crate only, so it knows nothing of lalrpop, of the
-//! interpreter, or of any one backend.
+//! It holds what a backend is ([`backend::Backend`]) and what a pack is
+//! ([`pack::Pack`]), the abi_stable root modules that carry them across a
+//! dynamic-library boundary ([`abi`]), and, re-exported from `isu_lang`, the
+//! language itself: the IIR data model with its serde form ([`iir`]), the
+//! standard functions ([`stdlib`]), the runtime error codes ([`codes`]), the
+//! in-place update rule ([`update`]) and the analyses every executor shares
+//! ([`analysis`]). Plugins depend on this crate only, so it knows nothing of
+//! lalrpop, of the interpreter, or of any one backend.
 
 // abi_stable's derives and the library header are unsafe code by nature; this
 // module is the one place of the workspace that allows it.
 #[allow(unsafe_code)]
 pub mod abi;
 pub mod backend;
-pub mod features;
-pub mod iir;
-pub mod literal;
 pub mod pack;
-pub mod types;
-pub mod visit;
+
+pub use isu_lang as lang;
+pub use isu_lang::{analysis, build, codes, features, iir, literal, stdlib, types, update, visit};
 
 pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
+pub use codes::RuntimeCode;
 pub use iir::*;
 pub use literal::Literal;
 pub use pack::{Lowering, Pack, PackFunction, PackInfo, Signature};
+pub use stdlib::Builtin;
 pub use types::Type;

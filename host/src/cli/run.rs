@@ -2,10 +2,11 @@
 
 use super::output::{read_source, report, write_atomically};
 use super::{Common, Format};
-use crate::diag::{exit_code, Code, Diagnostic};
+use crate::diag::{exit_code, Diagnostic};
 use crate::interp::{self, RunOptions};
 use crate::pipeline;
 use anyhow::{Context, Result};
+use isu_lang::RuntimeCode;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -54,8 +55,11 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
         None => (spec.to_owned(), "--args".to_owned()),
     };
     Ok(serde_json::from_str(&text).map_err(|e| {
-        Diagnostic::error(Code::InvalidArgument, format!("{origin} is not JSON: {e}"))
-            .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
+        Diagnostic::error(
+            RuntimeCode::InvalidArgument,
+            format!("{origin} is not JSON: {e}"),
+        )
+        .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
     }))
 }
 

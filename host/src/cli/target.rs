@@ -11,6 +11,7 @@ use crate::plugins::target::{self, BackendFailure, BuildError, Executed};
 use crate::plugins::{PluginKind, Registry};
 use crate::source::Source;
 use anyhow::{Context, Result};
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{Artifact, ExecLimits, Literal, Program};
 use serde_json::{json, Value};
 
@@ -109,7 +110,7 @@ pub fn run(
         Ok(a) => a,
         Err(e) => {
             let d = Diagnostic::error(
-                crate::diag::Code::InvalidArgument,
+                RuntimeCode::InvalidArgument,
                 format!("the arguments are not Isu values: {e}"),
             );
             let all = [diags.to_vec(), vec![d]].concat();

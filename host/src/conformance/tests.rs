@@ -68,7 +68,7 @@ impl Backend for Skewed {
 fn the_interpreter_is_checked_against_the_run_lines() {
     let prepared = prepare(
         &[case("add", ADD), case("map", MAP), case("wrong", WRONG)],
-        &PackFunctions::default(),
+        &Functions::default(),
     );
     let r = interpreter_report(&prepared);
     assert_eq!((r.passed, r.failed, r.unsupported), (2, 1, 0));
@@ -86,9 +86,9 @@ fn the_interpreter_is_checked_against_the_run_lines() {
 fn a_backend_is_compared_with_the_interpreter_and_lacking_is_unsupported() {
     let prepared = prepare(
         &[case("add", ADD), case("map", MAP), case("wrong", WRONG)],
-        &PackFunctions::default(),
+        &Functions::default(),
     );
-    let r = backend_report(&prepared, "skewed", &Skewed, &PackFunctions::default());
+    let r = backend_report(&prepared, "skewed", &Skewed, &Functions::default());
     assert_eq!((r.passed, r.failed, r.unsupported), (0, 2, 1));
     assert_eq!(
         r.unsupported_cases,
@@ -119,7 +119,7 @@ fn a_backend_is_compared_with_the_interpreter_and_lacking_is_unsupported() {
 fn a_broken_case_fails_everywhere() {
     let prepared = prepare(
         &[case("bad", "; run: {} => 1\nFUNC:\n  NAME f\n")],
-        &PackFunctions::default(),
+        &Functions::default(),
     );
     let r = interpreter_report(&prepared);
     assert_eq!((r.passed, r.failed), (0, 1));
@@ -130,9 +130,9 @@ fn a_broken_case_fails_everywhere() {
         "{}",
         r.failures[0].got
     );
-    let b = backend_report(&prepared, "skewed", &Skewed, &PackFunctions::default());
+    let b = backend_report(&prepared, "skewed", &Skewed, &Functions::default());
     assert_eq!(b.failed, 1);
-    let none = prepare(&[case("norun", "FUNC:\n")], &PackFunctions::default());
+    let none = prepare(&[case("norun", "FUNC:\n")], &Functions::default());
     assert!(interpreter_report(&none).failures[0]
         .got
         .starts_with("bad run line"));

@@ -7,21 +7,22 @@
 //! array costs amortized O(1) a round instead of a copy.
 
 use super::value::{Elem, Items, Key, Text, Value};
-use crate::diag::Code;
 use crate::stdlib::Builtin;
+use isu_lang::update::Update;
+use isu_lang::RuntimeCode;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A standard function's runtime error, before it knows where it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    pub code: Code,
+    pub code: RuntimeCode,
     pub message: String,
 }
 
 pub type Res<T> = Result<T, Failure>;
 
-fn fail<T>(code: Code, message: impl Into<String>) -> Res<T> {
+fn fail<T>(code: RuntimeCode, message: impl Into<String>) -> Res<T> {
     Err(Failure {
         code,
         message: message.into(),
@@ -33,7 +34,7 @@ fn fail<T>(code: Code, message: impl Into<String>) -> Res<T> {
 fn bad_args<T>(b: Builtin, args: &[&Value]) -> Res<T> {
     let kinds: Vec<&str> = args.iter().map(|v| v.kind_name()).collect();
     fail(
-        Code::InternalError,
+        RuntimeCode::InternalError,
         format!(
             "{b:?} got {} (the program was not validated)",
             kinds.join(", ")
@@ -44,7 +45,7 @@ fn bad_args<T>(b: Builtin, args: &[&Value]) -> Res<T> {
 /// The size limit: the most elements, entries or characters a value may hold.
 pub fn too_big(what: &str, size: usize, max: usize) -> Failure {
     Failure {
-        code: Code::SizeLimit,
+        code: RuntimeCode::SizeLimit,
         message: format!("{what} would hold {size} items, more than the size limit of {max}"),
     }
 }
@@ -70,14 +71,14 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         (Builtin::Len, Value::Map(m)) => Ok(Value::Int(m.len() as i64)),
         (Builtin::Len, Value::Str(s)) => Ok(Value::Int(s.chars() as i64)),
         (Builtin::Pop, Value::Array(xs)) => match xs.len() {
-            0 => fail(Code::EmptyCollection, "POP of an empty array"),
+            0 => fail(RuntimeCode::EmptyCollection, "POP of an empty array"),
             n => Ok(Value::Array(Rc::new(xs.slice(0, n - 1)))),
         },
         (Builtin::Lower, Value::Str(s)) => Ok(Value::Str(Rc::new(s.to_ascii_lowercase()))),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
             Some(r) => Ok(Value::Int(r)),
             None => fail(
-                Code::IntOverflow,
+                RuntimeCode::IntOverflow,
                 format!("ABS({i}) does not fit in 64 bits"),
             ),
         },
@@ -135,7 +136,7 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         (Builtin::Repeat, x, Value::Int(n)) => {
             let Ok(n) = usize::try_from(*n) else {
                 return fail(
-                    Code::NegativeCount,
+                    RuntimeCode::NegativeCount,
                     format!("REPEAT with the count {n}, below 0"),
                 );
             };
@@ -171,37 +172,6 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
     }
 }
 
-/// The functions that an `ASSIGN` may apply in place when their first
-/// argument is the assignment's own target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Update {
-    Push,
-    Pop,
-    MapSet,
-    Concat,
-}
-
-impl Update {
-    pub fn of(b: Builtin) -> Option<Update> {
-        match b {
-            Builtin::Push => Some(Update::Push),
-            Builtin::Pop => Some(Update::Pop),
-            Builtin::MapSet => Some(Update::MapSet),
-            Builtin::Concat => Some(Update::Concat),
-            _ => None,
-        }
-    }
-
-    pub fn builtin(self) -> Builtin {
-        match self {
-            Update::Push => Builtin::Push,
-            Update::Pop => Builtin::Pop,
-            Update::MapSet => Builtin::MapSet,
-            Update::Concat => Builtin::Concat,
-        }
-    }
-}
-
 /// Applies `op` to the value at `place` with the other arguments `rest`, in
 /// place: the result equals `callN(op, place, rest...)`, and on an error the
 /// place is unchanged.
@@ -214,7 +184,7 @@ pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<
         }
         (Update::Pop, Value::Array(xs), []) => {
             if xs.is_empty() {
-                return fail(Code::EmptyCollection, "POP of an empty array");
+                return fail(RuntimeCode::EmptyCollection, "POP of an empty array");
             }
             Rc::make_mut(xs).pop();
             Ok(())
@@ -251,7 +221,7 @@ pub fn map_get<'m>(m: &'m BTreeMap<Key, Value>, k: &Value) -> Res<&'m Value> {
     match m.get(&key(k)?) {
         Some(v) => Ok(v),
         None => fail(
-            Code::MissingKey,
+            RuntimeCode::MissingKey,
             format!("the key {} is not in the map ({} keys)", show(k), m.len()),
         ),
     }
@@ -261,14 +231,14 @@ pub fn map_get<'m>(m: &'m BTreeMap<Key, Value>, k: &Value) -> Res<&'m Value> {
 pub fn array_get<'a>(xs: &'a Items, i: &Value) -> Res<Elem<'a>> {
     let Value::Int(i) = i else {
         return fail(
-            Code::InternalError,
+            RuntimeCode::InternalError,
             format!("an array index is {}", i.kind_name()),
         );
     };
     match usize::try_from(*i).ok().and_then(|u| xs.elem(u)) {
         Some(x) => Ok(x),
         None => fail(
-            Code::IndexOutOfRange,
+            RuntimeCode::IndexOutOfRange,
             format!(
                 "index {i} is out of range for an array of length {}",
                 xs.len()
@@ -281,7 +251,7 @@ fn slice_bounds(lo: i64, hi: i64, len: usize) -> Res<(usize, usize)> {
     match (usize::try_from(lo), usize::try_from(hi)) {
         (Ok(l), Ok(h)) if l <= h && h <= len => Ok((l, h)),
         _ => fail(
-            Code::IndexOutOfRange,
+            RuntimeCode::IndexOutOfRange,
             format!("SLICE from {lo} to {hi} is outside 0 <= start <= end <= {len}"),
         ),
     }
@@ -330,7 +300,7 @@ fn parse_int(s: &str) -> Res<i64> {
     let digits = s.strip_prefix('-').unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return fail(
-            Code::ParseIntFailed,
+            RuntimeCode::ParseIntFailed,
             format!(
                 "PARSE_INT of {}: not an optional '-' followed by digits",
                 show(&Value::str(s))
@@ -339,7 +309,7 @@ fn parse_int(s: &str) -> Res<i64> {
     }
     s.parse().or_else(|_| {
         fail(
-            Code::ParseIntFailed,
+            RuntimeCode::ParseIntFailed,
             format!(
                 "PARSE_INT of {}: outside the 64-bit range",
                 show(&Value::str(s))
@@ -354,7 +324,7 @@ pub fn key(v: &Value) -> Res<Key> {
     match Key::of(v) {
         Some(k) => Ok(k),
         None => fail(
-            Code::InternalError,
+            RuntimeCode::InternalError,
             format!("a map key is {}", v.kind_name()),
         ),
     }
@@ -374,7 +344,7 @@ mod tests {
         Value::array(xs.iter().copied().map(Value::Int).collect())
     }
 
-    fn code<T: std::fmt::Debug>(r: Res<T>) -> Code {
+    fn code<T: std::fmt::Debug>(r: Res<T>) -> RuntimeCode {
         match r {
             Err(f) => f.code,
             Ok(v) => panic!("expected an error, got {v:?}"),
@@ -396,7 +366,7 @@ mod tests {
             "9223372036854775808",
             "١",
         ] {
-            assert_eq!(code(parse_int(bad)), Code::ParseIntFailed, "{bad:?}");
+            assert_eq!(code(parse_int(bad)), RuntimeCode::ParseIntFailed, "{bad:?}");
         }
     }
 
@@ -429,7 +399,7 @@ mod tests {
         assert_eq!(sl(1, 3), Ok(ints(&[2, 3])));
         assert_eq!(sl(3, 3), Ok(ints(&[])));
         for (lo, hi) in [(-1, 2), (2, 1), (0, 4), (i64::MIN, i64::MAX)] {
-            assert_eq!(code(sl(lo, hi)), Code::IndexOutOfRange);
+            assert_eq!(code(sl(lo, hi)), RuntimeCode::IndexOutOfRange);
         }
         let r = call3(
             Builtin::Slice,
@@ -450,16 +420,16 @@ mod tests {
                 &Value::Int(1001),
                 MAX
             )),
-            Code::SizeLimit
+            RuntimeCode::SizeLimit
         );
         assert_eq!(
             code(call2(Builtin::Repeat, &Value::Int(0), &Value::Int(-1), MAX)),
-            Code::NegativeCount
+            RuntimeCode::NegativeCount
         );
         let words = Value::array(vec![s(&"x".repeat(600)); 2]);
         assert_eq!(
             code(call2(Builtin::Join, &words, &s(""), MAX)),
-            Code::SizeLimit
+            RuntimeCode::SizeLimit
         );
         assert_eq!(
             call2(Builtin::Join, &words, &s(""), 1200).map(|v| show(&v).len() > 10),
@@ -468,11 +438,11 @@ mod tests {
         let mut big = Value::array(vec![Value::Int(0); MAX]);
         assert_eq!(
             code(update(Update::Push, &mut big, &[Value::Int(1)], MAX)),
-            Code::SizeLimit
+            RuntimeCode::SizeLimit
         );
         assert_eq!(
             code(call1(Builtin::Chars, &s(&"y".repeat(MAX + 1)), MAX)),
-            Code::SizeLimit
+            RuntimeCode::SizeLimit
         );
     }
 
@@ -498,7 +468,7 @@ mod tests {
         let mut empty = ints(&[]);
         assert_eq!(
             code(update(Update::Pop, &mut empty, &[], MAX)),
-            Code::EmptyCollection
+            RuntimeCode::EmptyCollection
         );
         let mut t = s("ab");
         assert_eq!(update(Update::Concat, &mut t, &[s("ç")], MAX), Ok(()));
@@ -511,7 +481,7 @@ mod tests {
         assert_eq!(call2(Builtin::MapGet, &m, &s("k"), MAX), Ok(Value::Int(1)));
         assert_eq!(
             code(call2(Builtin::MapGet, &m, &s("z"), MAX)),
-            Code::MissingKey
+            RuntimeCode::MissingKey
         );
     }
 
@@ -519,7 +489,7 @@ mod tests {
     fn abs_of_min_overflows() {
         assert_eq!(
             code(call1(Builtin::Abs, &Value::Int(i64::MIN), MAX)),
-            Code::IntOverflow
+            RuntimeCode::IntOverflow
         );
         assert_eq!(call1(Builtin::Abs, &Value::Int(-5), MAX), Ok(Value::Int(5)));
     }
@@ -528,15 +498,15 @@ mod tests {
     fn wrong_kinds_are_internal_errors_not_panics() {
         assert_eq!(
             code(call1(Builtin::Len, &Value::Int(1), MAX)),
-            Code::InternalError
+            RuntimeCode::InternalError
         );
         assert_eq!(
             code(call2(Builtin::Join, &ints(&[1]), &s(","), MAX)),
-            Code::InternalError
+            RuntimeCode::InternalError
         );
         assert_eq!(
             code(update(Update::Push, &mut Value::Int(1), &[], MAX)),
-            Code::InternalError
+            RuntimeCode::InternalError
         );
     }
 }

@@ -1,14 +1,16 @@
 //! Canonical, validated IIR to the interpreter's internal form: variables
 //! resolved to slot indices, standard functions to [`Builtin`], constants to
 //! values, steps to indices into a table, and assignments of the shape
-//! `x = F(x, ...)` (F one of PUSH, POP, MAP_SET, CONCAT) marked for updating
-//! in place. Nothing is looked up by name while the program runs.
+//! `x = F(x, ...)` (the in-place rule of `isu_lang::update`) marked for
+//! updating in place. Nothing is looked up by name while the program runs.
 
-use super::builtins::Update;
 use super::value::{self, Value};
 use crate::diag::Code;
-use crate::plugins::{PackFn, PackFunctions};
-use crate::stdlib::{self, Builtin};
+use crate::functions::{Callable, Functions, PackFn};
+use crate::stdlib::Builtin;
+use isu_lang::analysis::vars;
+use isu_lang::update::{in_place, Update};
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{
     BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, Type,
     UnaryOp,
@@ -264,17 +266,17 @@ type Res<T> = Result<T, CompileError>;
 
 fn internal<T>(span: Span, message: impl Into<String>) -> Res<T> {
     Err(CompileError {
-        code: Code::InternalError,
+        code: RuntimeCode::InternalError.into(),
         message: message.into(),
         span,
     })
 }
 
 /// Compiles a canonical, validated program whose calls name standard
-/// functions or the functions of `packs`.
-pub fn compile(program: &Program, packs: &PackFunctions) -> Res<Compiled> {
+/// functions or the pack functions of `functions`.
+pub fn compile(program: &Program, functions: &Functions) -> Res<Compiled> {
     let mut c = Compiler {
-        packs: packs.clone(),
+        functions: functions.clone(),
         ..Compiler::default()
     };
     for d in &program.func.args {
@@ -288,8 +290,9 @@ pub fn compile(program: &Program, packs: &PackFunctions) -> Res<Compiled> {
     }
     let mut state = Vec::with_capacity(program.state.len());
     for s in &program.state {
-        let mut reads = Vec::new();
-        collect_reads(&s.init, &c.slots, &mut reads);
+        let mut names = Vec::new();
+        vars::each_read(&s.init, &mut |n, _| names.push(n));
+        let reads = c.slots_of(names);
         state.push(StateInit {
             slot: c.slot(&s.name.name, s.name.span)?,
             init: c.expr(&s.init)?,
@@ -313,7 +316,7 @@ struct Compiler {
     vars: Vec<VarInfo>,
     slots: HashMap<String, Slot>,
     steps: Vec<StepInfo>,
-    packs: PackFunctions,
+    functions: Functions,
 }
 
 impl Compiler {
@@ -327,6 +330,19 @@ impl Compiler {
             ty: ty.clone(),
         });
         Ok(())
+    }
+
+    /// The slots of these variables, each once, in order.
+    fn slots_of<'n>(&self, names: impl IntoIterator<Item = &'n str>) -> Vec<Slot> {
+        let mut out = Vec::new();
+        for name in names {
+            if let Some(&s) = self.slots.get(name) {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
     }
 
     fn slot(&self, name: &str, span: Span) -> Res<Slot> {
@@ -345,41 +361,17 @@ impl Compiler {
             return internal(step.span, "a step has no ID (the program is not canonical)");
         };
         let ix = self.steps.len() as StepIx;
-        let mut reads = Vec::new();
-        match &step.node {
-            Node::Assign { target, expr } => {
-                let (root, _) = target.root();
-                if let Some(&s) = self.slots.get(root) {
-                    reads.push(s);
-                }
-                collect_place_reads(target, &self.slots, &mut reads);
-                collect_reads(expr, &self.slots, &mut reads);
-            }
-            Node::If { cond, .. } => collect_reads(cond, &self.slots, &mut reads),
-            Node::Loop { iter, .. } => match iter {
-                Iter::Range {
-                    var,
-                    start,
-                    end,
-                    step,
-                    ..
-                } => {
-                    collect_reads(start, &self.slots, &mut reads);
-                    collect_reads(end, &self.slots, &mut reads);
-                    if let Some(e) = step {
-                        collect_reads(e, &self.slots, &mut reads);
-                    }
-                    add_read(&var.name, &self.slots, &mut reads);
-                }
-                Iter::Each { var, seq, .. } => {
-                    collect_reads(seq, &self.slots, &mut reads);
-                    add_read(&var.name, &self.slots, &mut reads);
-                }
-                Iter::While { cond, .. } => collect_reads(cond, &self.slots, &mut reads),
-            },
-            Node::Return { expr } => collect_reads(expr, &self.slots, &mut reads),
-            Node::Seq { .. } => {}
+        // What a diagnostic shows: an ASSIGN's variable, what the step's own
+        // fields read, a loop's variable.
+        let mut names: Vec<&str> = Vec::new();
+        if let Node::Assign { target, .. } = &step.node {
+            names.push(target.root().0);
         }
+        names.extend(vars::own_reads(step));
+        if let Node::Loop { iter, .. } = &step.node {
+            names.extend(iter.var().map(|v| v.name.as_str()));
+        }
+        let reads = self.slots_of(names);
         self.steps.push(StepInfo {
             id,
             span: step.span,
@@ -441,22 +433,17 @@ impl Compiler {
         let slot = self.slot(root, root_span)?;
         let mut path = Vec::new();
         self.place_path(target, &mut path)?;
-        if let ExprNode::Call { func, args } = &expr.node {
-            let update = stdlib::lookup(func).and_then(|f| Update::of(f.builtin));
-            if let (Some(op), Some((first, rest))) = (update, args.split_first()) {
-                if place_is_expr(target, first) {
-                    return Ok(St::Update {
-                        step,
-                        slot,
-                        target_span: target.span(),
-                        path: path.into(),
-                        op,
-                        rest: rest.iter().map(|e| self.expr(e)).collect::<Res<_>>()?,
-                        call_span: expr.span,
-                        arg_span: first.span,
-                    });
-                }
-            }
+        if let Some(up) = in_place(target, expr) {
+            return Ok(St::Update {
+                step,
+                slot,
+                target_span: target.span(),
+                path: path.into(),
+                op: up.op,
+                rest: up.rest.iter().map(|e| self.expr(e)).collect::<Res<_>>()?,
+                call_span: expr.span,
+                arg_span: up.place.span,
+            });
         }
         let is_int = expr.ty == Some(Type::Int);
         let kind = Scalar::of(expr.ty.as_ref());
@@ -467,7 +454,7 @@ impl Compiler {
             St::Set { step, slot, expr }
         } else if path.len() == 1 {
             let seg = path.pop().ok_or_else(|| CompileError {
-                code: Code::InternalError,
+                code: RuntimeCode::InternalError.into(),
                 message: "an element target without a level".into(),
                 span: target.span(),
             })?;
@@ -537,8 +524,10 @@ impl Compiler {
                 }
             }
             ExprNode::Call { func, args } => {
-                let Some(f) = stdlib::lookup(func) else {
-                    if let Some(pf) = self.packs.get(func).cloned() {
+                let f = match self.functions.resolve(func) {
+                    Some(Callable::Std(f)) => f,
+                    Some(Callable::Pack(pf)) => {
+                        let pf = pf.clone();
                         if args.len() != pf.signature.params.len() {
                             return internal(
                                 e.span,
@@ -552,13 +541,15 @@ impl Compiler {
                         let args = args.iter().map(|a| self.expr(a)).collect::<Res<_>>()?;
                         return Ok(Ex::Pack(Box::new(PackCall { func: pf, args }), e.span));
                     }
-                    return Err(CompileError {
-                        code: Code::UnknownFunction,
-                        message: format!("the interpreter has no function `{func}`"),
-                        span: e.span,
-                    });
+                    None => {
+                        return Err(CompileError {
+                            code: Code::UnknownFunction,
+                            message: format!("the interpreter has no function `{func}`"),
+                            span: e.span,
+                        })
+                    }
                 };
-                let arity = f.overloads.first().map_or(0, |o| o.params.len());
+                let arity = f.arity();
                 if args.len() != arity {
                     return internal(
                         e.span,
@@ -652,89 +643,4 @@ fn const_value(lit: &Literal, e: &Expr) -> Res<Value> {
             format!("(const {lit}) is not a {ty}: at {}{}", m.path, m.message),
         )
     })
-}
-
-/// Whether the place and the expression name the same location:
-/// `x` and `(var x)`, `(index x (var i))` and `(index (var x) (var i))`.
-fn place_is_expr(place: &Place, e: &Expr) -> bool {
-    match (place, &e.node) {
-        (Place::Var { name, .. }, ExprNode::Var { name: n }) => name == n,
-        (Place::Index { base, index, .. }, ExprNode::Index { base: b, index: i }) => {
-            place_is_expr(base, b) && same_expr(index, i)
-        }
-        _ => false,
-    }
-}
-
-/// Structural equality of expressions, ignoring spans.
-fn same_expr(a: &Expr, b: &Expr) -> bool {
-    match (&a.node, &b.node) {
-        (ExprNode::Const { value: x }, ExprNode::Const { value: y }) => x == y && a.ty == b.ty,
-        (ExprNode::Var { name: x }, ExprNode::Var { name: y }) => x == y,
-        (ExprNode::Unary { op: o, arg: x }, ExprNode::Unary { op: p, arg: y }) => {
-            o == p && same_expr(x, y)
-        }
-        (
-            ExprNode::Binary {
-                op: o,
-                lhs: l1,
-                rhs: r1,
-            },
-            ExprNode::Binary {
-                op: p,
-                lhs: l2,
-                rhs: r2,
-            },
-        ) => o == p && same_expr(l1, l2) && same_expr(r1, r2),
-        (
-            ExprNode::Index {
-                base: b1,
-                index: i1,
-            },
-            ExprNode::Index {
-                base: b2,
-                index: i2,
-            },
-        ) => same_expr(b1, b2) && same_expr(i1, i2),
-        (ExprNode::Call { func: f, args: x }, ExprNode::Call { func: g, args: y }) => {
-            f == g && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_expr(p, q))
-        }
-        _ => false,
-    }
-}
-
-fn add_read(name: &str, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
-    if let Some(&s) = slots.get(name) {
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-}
-
-fn collect_place_reads(place: &Place, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
-    if let Place::Index { base, index, .. } = place {
-        collect_place_reads(base, slots, out);
-        collect_reads(index, slots, out);
-    }
-}
-
-fn collect_reads(e: &Expr, slots: &HashMap<String, Slot>, out: &mut Vec<Slot>) {
-    match &e.node {
-        ExprNode::Const { .. } => {}
-        ExprNode::Var { name } => add_read(name, slots, out),
-        ExprNode::Unary { arg, .. } => collect_reads(arg, slots, out),
-        ExprNode::Binary { lhs, rhs, .. } => {
-            collect_reads(lhs, slots, out);
-            collect_reads(rhs, slots, out);
-        }
-        ExprNode::Index { base, index } => {
-            collect_reads(base, slots, out);
-            collect_reads(index, slots, out);
-        }
-        ExprNode::Call { args, .. } => {
-            for a in args {
-                collect_reads(a, slots, out);
-            }
-        }
-    }
 }

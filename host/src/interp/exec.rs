@@ -12,14 +12,15 @@ use super::compile::{
 };
 use super::trace::Tracer;
 use super::value::{self, Elem, Items, Value};
-use crate::diag::{Code, Diagnostic, VarValue};
+use crate::diag::{Diagnostic, VarValue};
+use isu_lang::RuntimeCode;
 use isu_plugin_api::Span;
 use std::rc::Rc;
 
 /// A runtime error on its way out of the machine.
 #[derive(Debug)]
 pub struct Fault {
-    pub code: Code,
+    pub code: RuntimeCode,
     pub message: String,
     pub span: Span,
     /// The step it belongs to, once known.
@@ -29,7 +30,7 @@ pub struct Fault {
 
 pub type R<T> = Result<T, Box<Fault>>;
 
-fn fault(code: Code, span: Span, message: impl Into<String>) -> Box<Fault> {
+fn fault(code: RuntimeCode, span: Span, message: impl Into<String>) -> Box<Fault> {
     Box::new(Fault {
         code,
         message: message.into(),
@@ -46,7 +47,7 @@ fn located(f: Failure, span: Span) -> Box<Fault> {
 /// A value of the wrong kind where the validator guarantees another.
 fn unexpected<T>(what: &str, v: &Value, span: Span) -> R<T> {
     Err(fault(
-        Code::InternalError,
+        RuntimeCode::InternalError,
         span,
         format!(
             "{what} is {} (the program was not validated)",
@@ -171,7 +172,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             Ok(Flow::Return) => Ok(std::mem::replace(&mut self.ret, Value::Unset)),
             Ok(Flow::Next) => {
                 let mut f = fault(
-                    Code::NoReturn,
+                    RuntimeCode::NoReturn,
                     self.c.body_span,
                     "the steps ended without a RETURN",
                 );
@@ -269,7 +270,7 @@ impl<'c, 'w> Machine<'c, 'w> {
     fn out_of_fuel(&self, step: StepIx) -> Box<Fault> {
         let span = self.c.steps[step as usize].span;
         let mut f = fault(
-            Code::StepLimit,
+            RuntimeCode::StepLimit,
             span,
             format!(
                 "the run used up its budget of {} loop rounds",
@@ -362,7 +363,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         } = st
         else {
             return Err(fault(
-                Code::InternalError,
+                RuntimeCode::InternalError,
                 Span::default(),
                 "a statement of another kind",
             ));
@@ -388,7 +389,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         } = st
         else {
             return Err(fault(
-                Code::InternalError,
+                RuntimeCode::InternalError,
                 Span::default(),
                 "a statement of another kind",
             ));
@@ -433,7 +434,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         } = st
         else {
             return Err(fault(
-                Code::InternalError,
+                RuntimeCode::InternalError,
                 Span::default(),
                 "a statement of another kind",
             ));
@@ -445,7 +446,11 @@ impl<'c, 'w> Machine<'c, 'w> {
             None => 1,
         };
         if by == 0 {
-            return Err(fault(Code::ZeroStep, *by_span, "a range with the step 0"));
+            return Err(fault(
+                RuntimeCode::ZeroStep,
+                *by_span,
+                "a range with the step 0",
+            ));
         }
         let mut i = start;
         let mut rounds = 0;
@@ -486,7 +491,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         } = st
         else {
             return Err(fault(
-                Code::InternalError,
+                RuntimeCode::InternalError,
                 Span::default(),
                 "a statement of another kind",
             ));
@@ -530,7 +535,7 @@ impl<'c, 'w> Machine<'c, 'w> {
     fn exec_while(&mut self, st: &St) -> R<Flow> {
         let St::While { step, cond, body } = st else {
             return Err(fault(
-                Code::InternalError,
+                RuntimeCode::InternalError,
                 Span::default(),
                 "a statement of another kind",
             ));
@@ -585,7 +590,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 };
                 if !stored {
                     return Err(fault(
-                        Code::InternalError,
+                        RuntimeCode::InternalError,
                         target_span,
                         "an element target moved",
                     ));
@@ -610,7 +615,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let v = self.eval(expr)?;
                 let Some(Value::Map(m)) = self.slots.get_mut(s) else {
                     return Err(fault(
-                        Code::InternalError,
+                        RuntimeCode::InternalError,
                         target_span,
                         "an element target moved",
                     ));
@@ -655,7 +660,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             Some(x) => x,
             None => {
                 return Err(fault(
-                    Code::InternalError,
+                    RuntimeCode::InternalError,
                     target_span,
                     "an element target without an index",
                 ))
@@ -669,7 +674,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let xs = Rc::make_mut(xs);
                 if !xs.set(i, v) {
                     return Err(fault(
-                        Code::InternalError,
+                        RuntimeCode::InternalError,
                         target_span,
                         "an element target moved",
                     ));
@@ -780,7 +785,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             .get(slot as usize)
             .map_or("?", |v| v.name.as_str());
         let mut f = fault(
-            Code::UninitializedRead,
+            RuntimeCode::UninitializedRead,
             span,
             format!("`{name}` is read before any assignment to it"),
         );
@@ -842,7 +847,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             let mut budget = self.budget.max_size;
             let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
                 fault(
-                    Code::SizeLimit,
+                    RuntimeCode::SizeLimit,
                     span,
                     format!("an argument of {name} is larger than the size limit"),
                 )
@@ -850,14 +855,11 @@ impl<'c, 'w> Machine<'c, 'w> {
             args.push(lit);
         }
         let lit = call.func.call(&args).map_err(|d| {
-            let code = Code::ALL
-                .iter()
-                .find(|c| c.as_str() == d.code && c.kind() == crate::diag::Kind::RuntimeError)
-                .copied();
+            let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
             match code {
                 Some(code) => fault(code, span, format!("{name}: {}", d.message)),
                 None => fault(
-                    Code::PackFailed,
+                    RuntimeCode::PackFailed,
                     span,
                     format!("{name} failed: {} [{}]", d.message, d.code),
                 ),
@@ -865,7 +867,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         })?;
         value::from_literal(&lit, &call.func.signature.ret).map_err(|m| {
             fault(
-                Code::PackFailed,
+                RuntimeCode::PackFailed,
                 span,
                 format!(
                     "{name} returned {lit}, which is not of type {}: {}",
@@ -1055,7 +1057,7 @@ impl<'c, 'w> Machine<'c, 'w> {
                 let x = self.eval_int(a)?;
                 x.checked_neg().ok_or_else(|| {
                     fault(
-                        Code::IntOverflow,
+                        RuntimeCode::IntOverflow,
                         *span,
                         format!("neg {x} does not fit in 64 bits"),
                     )
@@ -1210,13 +1212,13 @@ fn arith_fault(op: Arith, x: i64, y: i64, span: Span) -> Box<Fault> {
     };
     if y == 0 && matches!(op, Arith::Div | Arith::Mod) {
         fault(
-            Code::DivisionByZero,
+            RuntimeCode::DivisionByZero,
             span,
             format!("({name} {x} 0): division by zero"),
         )
     } else {
         fault(
-            Code::IntOverflow,
+            RuntimeCode::IntOverflow,
             span,
             format!("({name} {x} {y}) does not fit in 64 bits"),
         )
@@ -1238,8 +1240,13 @@ fn element<'v>(base: &'v Value, key: &Value, span: Span) -> R<Val<'v>> {
 
 fn index_of(k: &Value, span: Span) -> R<usize> {
     match k {
-        Value::Int(i) => usize::try_from(*i)
-            .map_err(|_| fault(Code::InternalError, span, "a checked index turned negative")),
+        Value::Int(i) => usize::try_from(*i).map_err(|_| {
+            fault(
+                RuntimeCode::InternalError,
+                span,
+                "a checked index turned negative",
+            )
+        }),
         other => unexpected("an array index", other, span),
     }
 }
@@ -1254,7 +1261,7 @@ fn place_mut<'s>(
 ) -> R<&'s mut Value> {
     let gone = || {
         fault(
-            Code::InternalError,
+            RuntimeCode::InternalError,
             span,
             "a checked element target is missing",
         )
@@ -1356,7 +1363,7 @@ fn in_range(i: i64, len: usize, span: Span) -> R<usize> {
 #[inline(never)]
 fn out_of_range(i: i64, len: usize, span: Span) -> Box<Fault> {
     fault(
-        Code::IndexOutOfRange,
+        RuntimeCode::IndexOutOfRange,
         span,
         format!("index {i} is out of range for an array of length {len}"),
     )

@@ -2,7 +2,8 @@
 
 use super::{bind_args, compile_program, execute, RunOptions};
 use crate::diag::{Code, Diagnostic, VarValue};
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{Literal, Program};
 
 /// Runs every IO example (`INPUT[i]` against `OUTPUT[i]`) and returns one
@@ -13,14 +14,14 @@ use isu_plugin_api::{Literal, Program};
 /// step, span, variables and hint; its code and message are in the message
 /// and its JSON object is `actual`). An empty list means every example held.
 pub fn test_examples(program: &Program, opts: &RunOptions) -> Vec<Diagnostic> {
-    test_examples_with(program, opts, &PackFunctions::default())
+    test_examples_with(program, opts, &Functions::default())
 }
 
 /// [`test_examples`] of a program that may call the functions of loaded packs.
 pub fn test_examples_with(
     program: &Program,
     opts: &RunOptions,
-    packs: &PackFunctions,
+    packs: &Functions,
 ) -> Vec<Diagnostic> {
     let compiled = match compile_program(program, packs) {
         Ok(c) => c,
@@ -36,7 +37,7 @@ pub fn test_examples_with(
                 entries.iter().map(|(k, v)| (k.as_str(), Ok(v.clone()))),
             ),
             other => Err(Box::new(Diagnostic::error(
-                Code::InvalidArgument,
+                RuntimeCode::InvalidArgument,
                 format!("an INPUT must be a JSON object, not {}", other.kind_name()),
             ))),
         };

@@ -6,6 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::result_large_err)]
 
 use super::*;
+use crate::diag::Code;
+use isu_lang::RuntimeCode;
 use isu_plugin_api::{
     BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Node, Place, Span,
     StateVar, Step, StepId, Type, UnaryOp, IIR_FORMAT,
@@ -293,13 +295,13 @@ fn int_arithmetic_edges() {
     assert_eq!(ok(&arith(Mod), json!({"a": min, "b": -1})), json!(0));
     assert_eq!(ok(&arith(Sub), json!({"a": -1, "b": max})), json!(min));
     for (op, a, b, code) in [
-        (Div, min, -1, Code::IntOverflow),
-        (Div, 1, 0, Code::DivisionByZero),
-        (Mod, 1, 0, Code::DivisionByZero),
-        (Add, max, 1, Code::IntOverflow),
-        (Sub, min, 1, Code::IntOverflow),
-        (Mul, 1i64 << 32, 1i64 << 31, Code::IntOverflow),
-        (Mul, min, -1, Code::IntOverflow),
+        (Div, min, -1, RuntimeCode::IntOverflow),
+        (Div, 1, 0, RuntimeCode::DivisionByZero),
+        (Mod, 1, 0, RuntimeCode::DivisionByZero),
+        (Add, max, 1, RuntimeCode::IntOverflow),
+        (Sub, min, 1, RuntimeCode::IntOverflow),
+        (Mul, 1i64 << 32, 1i64 << 31, RuntimeCode::IntOverflow),
+        (Mul, min, -1, RuntimeCode::IntOverflow),
     ] {
         let d = err(&arith(op), json!({"a": a, "b": b}));
         assert_eq!(d.code, code, "{op:?} {a} {b}");
@@ -309,7 +311,7 @@ fn int_arithmetic_edges() {
     let p = P::new(Type::Int)
         .arg("a", Type::Int)
         .steps(vec![ret("S1", neg(ivar("a")))]);
-    assert_eq!(err(&p, json!({"a": min})).code, Code::IntOverflow);
+    assert_eq!(err(&p, json!({"a": min})).code, RuntimeCode::IntOverflow);
 }
 
 #[test]
@@ -322,7 +324,7 @@ fn falling_off_the_end_is_no_return() {
     )]);
     assert_eq!(ok(&p, json!({"a": 5})), json!(1));
     let d = err(&p, json!({"a": 0}));
-    assert_eq!((d.code, d.step), (Code::NoReturn, None));
+    assert_eq!((d.code, d.step), (Code::from(RuntimeCode::NoReturn), None));
 }
 
 #[test]
@@ -343,7 +345,7 @@ fn reading_an_unassigned_local_names_it() {
     let d = err(&p, json!({"a": 0}));
     assert_eq!(
         (d.code, d.step.clone()),
-        (Code::UninitializedRead, id("S2"))
+        (Code::from(RuntimeCode::UninitializedRead), id("S2"))
     );
     assert!(d.message.contains("`x`"), "{}", d.message);
     assert_eq!(d.vars[0].name, "x");
@@ -413,7 +415,10 @@ fn in_place_updates_of_elements() {
         json!({"a": [1, 3]})
     );
     let d = err(&p, json!({"m": {"a": [1]}, "key": "b"}));
-    assert_eq!((d.code, d.step), (Code::MissingKey, id("S1")));
+    assert_eq!(
+        (d.code, d.step),
+        (Code::from(RuntimeCode::MissingKey), id("S1"))
+    );
 }
 
 #[test]
@@ -502,7 +507,10 @@ fn zero_step_is_an_error_of_the_loop() {
             ret("S2", int(0)),
         ]);
     let d = err(&p, json!({"s": 0}));
-    assert_eq!((d.code, d.step), (Code::ZeroStep, id("S1")));
+    assert_eq!(
+        (d.code, d.step),
+        (Code::from(RuntimeCode::ZeroStep), id("S1"))
+    );
     assert_eq!(
         d.vars.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
         ["s", "i"]
@@ -529,7 +537,10 @@ fn the_step_budget_stops_endless_loops() {
         ..RunOptions::default()
     };
     let d = run(&p, &json!({}), &opts, None).unwrap_err();
-    assert_eq!((d.code, d.step), (Code::StepLimit, id("S1")));
+    assert_eq!(
+        (d.code, d.step),
+        (Code::from(RuntimeCode::StepLimit), id("S1"))
+    );
     // The budget counts loop rounds only: a loop of 3 rounds runs with a
     // budget of 3 and fails at the LOOP with 2; straight-line steps cost nothing.
     let q = P::new(Type::Int)
@@ -547,7 +558,7 @@ fn the_step_budget_stops_endless_loops() {
     assert_eq!(run(&q, &json!({}), &budget(3), None), Ok(Literal::Int(7)));
     assert_eq!(
         run(&q, &json!({}), &budget(2), None).map_err(|d| (d.code, d.step)),
-        Err((Code::StepLimit, id("S2")))
+        Err((Code::from(RuntimeCode::StepLimit), id("S2")))
     );
     let straight = P::new(Type::Int)
         .local("x", Type::Int)
@@ -569,7 +580,10 @@ fn the_size_limit_stops_growth_and_huge_results() {
         .steps(vec![ret("S1", call("REPEAT", vec![int(0), ivar("n")]))]);
     assert!(run(&p, &json!({"n": 99}), &opts, None).is_ok());
     let d = run(&p, &json!({"n": 101}), &opts, None).unwrap_err();
-    assert_eq!((d.code, d.step), (Code::SizeLimit, id("S1")));
+    assert_eq!(
+        (d.code, d.step),
+        (Code::from(RuntimeCode::SizeLimit), id("S1"))
+    );
     // 20 x 20 shared rows are small in memory but 421 JSON values written out.
     let q = P::new(arr(arr(Type::Int))).steps(vec![ret(
         "S1",
@@ -579,7 +593,10 @@ fn the_size_limit_stops_growth_and_huge_results() {
         ),
     )]);
     let d = run(&q, &json!({}), &opts, None).unwrap_err();
-    assert_eq!((d.code, d.step), (Code::SizeLimit, id("S1")));
+    assert_eq!(
+        (d.code, d.step),
+        (Code::from(RuntimeCode::SizeLimit), id("S1"))
+    );
 }
 
 #[test]
@@ -590,7 +607,10 @@ fn state_initializer_errors_name_the_variable() {
         .steps(vec![ret("S1", ivar("first"))]);
     assert_eq!(ok(&p, json!({"xs": [4]})), json!(4));
     let d = err(&p, json!({"xs": []}));
-    assert_eq!((d.code, d.step.clone()), (Code::IndexOutOfRange, None));
+    assert_eq!(
+        (d.code, d.step.clone()),
+        (Code::from(RuntimeCode::IndexOutOfRange), None)
+    );
     assert!(
         d.message.contains("STATE initializer of `first`"),
         "{}",
@@ -625,7 +645,7 @@ fn arguments_are_checked_before_running() {
     ];
     for (args, msg) in cases {
         let d = err(&p, args.clone());
-        assert_eq!(d.code, Code::InvalidArgument, "{args}");
+        assert_eq!(d.code, RuntimeCode::InvalidArgument, "{args}");
         assert!(d.message.contains(msg), "{args}: {}", d.message);
     }
     assert_eq!(ok(&p, json!({"xs": [1], "m": {"-5": true}})), json!(0));
@@ -639,7 +659,7 @@ fn diagnostics_show_the_values_the_step_reads() {
         .steps(vec![ret("S1", index(var("xs"), ivar("i")))]);
     let xs: Vec<i64> = (0..15).collect();
     let d = err(&p, json!({"xs": xs, "i": 15}));
-    assert_eq!(d.code, Code::IndexOutOfRange);
+    assert_eq!(d.code, RuntimeCode::IndexOutOfRange);
     assert_eq!(
         d.message,
         "index 15 is out of range for an array of length 15"
@@ -711,13 +731,13 @@ fn a_failing_trace_sink_is_reported() {
         Some(&mut Full),
     )
     .unwrap_err();
-    assert_eq!(d.code, Code::TraceWriteFailed);
+    assert_eq!(d.code, RuntimeCode::TraceWriteFailed);
 }
 
 #[test]
 fn unvalidated_programs_are_refused_not_run() {
     let p = P::new(Type::Int).steps(vec![ret("S1", var("nope"))]);
-    assert_eq!(err(&p, json!({})).code, Code::InternalError);
+    assert_eq!(err(&p, json!({})).code, RuntimeCode::InternalError);
     let p = P::new(Type::Int).steps(vec![ret("S1", call("math.GCD", vec![int(1), int(2)]))]);
     assert_eq!(err(&p, json!({})).code, Code::UnknownFunction);
     let untyped = Expr::new(
@@ -727,13 +747,13 @@ fn unvalidated_programs_are_refused_not_run() {
         sp(),
     );
     let p = P::new(Type::Int).steps(vec![ret("S1", call("LEN", vec![untyped]))]);
-    assert_eq!(err(&p, json!({})).code, Code::InternalError);
+    assert_eq!(err(&p, json!({})).code, RuntimeCode::InternalError);
     // A type error the validator would catch is an internal error, not a panic.
     let p = P::new(Type::Int).steps(vec![ret(
         "S1",
         bin(BinaryOp::Add, int(1), k(json!("x"), Type::String)),
     )]);
-    assert_eq!(err(&p, json!({})).code, Code::InternalError);
+    assert_eq!(err(&p, json!({})).code, RuntimeCode::InternalError);
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! is kept for [`Tracer::finish`].
 
 use super::value::{self, Value};
-use crate::diag::Code;
+use isu_lang::RuntimeCode;
 use isu_plugin_api::StepId;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -142,7 +142,7 @@ impl<'w> Tracer<'w> {
 
     /// `{"step":"S2","kind":"ERROR","code":"index_out_of_range"}` (no `step`
     /// when the error belongs to no step).
-    pub fn error(&mut self, code: Code, step: Option<&StepId>) {
+    pub fn error(&mut self, code: RuntimeCode, step: Option<&StepId>) {
         self.start(step, "ERROR");
         let _ = write!(self.line, ",\"code\":\"{code}\"");
         self.end();
@@ -182,7 +182,7 @@ mod tests {
             &Value::Bool(true),
         );
         t.ret(&s1, &Value::array(vec![Value::Int(1)]));
-        t.error(Code::ZeroStep, None);
+        t.error(RuntimeCode::ZeroStep, None);
         assert!(t.finish().is_ok());
         let text = String::from_utf8(out).unwrap_or_default();
         assert_eq!(

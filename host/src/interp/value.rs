@@ -104,7 +104,7 @@ fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String>
                 let _ = isu_plugin_api::literal::write_json_string(&mut quoted, k);
                 let _ = write!(path, "[{quoted}]");
                 let key = match **key {
-                    Type::Int => Key::Int(parse_int_key(k).ok_or_else(|| {
+                    Type::Int => Key::Int(isu_lang::literal::int_key(k).ok_or_else(|| {
                         format!("the key {quoted} is not the decimal text of an int (map<{key},{val}> has int keys)")
                     })?),
                     Type::String => Key::Str(super::key::StrKey::new(Rc::new(Text::of(k)))),
@@ -131,20 +131,6 @@ fn type_words(ty: &Type) -> String {
         Type::String => "a string".to_owned(),
         Type::Array(_) => format!("an array ({ty})"),
         Type::Map(..) => format!("an object ({ty})"),
-    }
-}
-
-/// The int of a map key's canonical decimal text, if it is one.
-pub fn parse_int_key(k: &str) -> Option<i64> {
-    let digits = k.strip_prefix('-').unwrap_or(k);
-    let canonical = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-        && k != "-0";
-    if canonical {
-        k.parse().ok()
-    } else {
-        None
     }
 }
 

@@ -4,8 +4,9 @@
 //! program's own errors become [`Diagnostic`]s (same codes and steps as the
 //! interpreter's), failures of the backend itself stay [`BackendFailure`]s.
 
-use super::{PackFunctions, Registry};
+use super::Registry;
 use crate::diag::{Code, Diagnostic};
+use crate::functions::Functions;
 use isu_plugin_api::{
     Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program, StepId,
 };
@@ -64,14 +65,12 @@ pub enum Reported {
 /// Sorts a plugin's diagnostic into an error of the program or a failure of
 /// the backend.
 pub fn to_host(d: &PluginDiagnostic, target: &str) -> Reported {
-    let code = Code::ALL
-        .iter()
-        .find(|c| c.as_str() == d.code && c.kind().as_str() == d.kind);
+    let code = Code::from_text(&d.code).filter(|c| c.kind().as_str() == d.kind);
     let step = d.step.as_deref().map(StepId::parse);
     match (code, step) {
         (Some(code), step @ (None | Some(Some(_)))) => {
             let mut diag =
-                Diagnostic::error(*code, d.message.clone()).in_step(step.flatten().as_ref());
+                Diagnostic::error(code, d.message.clone()).in_step(step.flatten().as_ref());
             if let Some(h) = &d.hint {
                 diag = diag.with_hint(h.clone());
             }
@@ -119,7 +118,7 @@ impl fmt::Display for BuildError {
 /// Compiles a canonical, validated program for `target` with `backend`,
 /// giving it the lowerings of the pack functions it calls.
 pub fn compile_with(
-    packs: &PackFunctions,
+    packs: &Functions,
     backend: &dyn Backend,
     program: &Program,
     target: &str,
@@ -257,6 +256,7 @@ pub fn test_examples(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isu_lang::RuntimeCode;
 
     #[test]
     fn program_errors_become_host_diagnostics_and_the_rest_failures() {
@@ -266,7 +266,10 @@ mod tests {
         };
         assert_eq!(
             (d.code, d.step.map(|s| s.to_string())),
-            (Code::IndexOutOfRange, Some("S2_1".into()))
+            (
+                Code::from(RuntimeCode::IndexOutOfRange),
+                Some("S2_1".into())
+            )
         );
         let failure = |d: &PluginDiagnostic| match to_host(d, "py") {
             Reported::Failure(f) => Some(f.to_string()),

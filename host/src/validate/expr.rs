@@ -6,7 +6,7 @@ use super::report::{Found, Role, Side, Want};
 use super::types::{Bindings, Hole, PTy};
 use super::{suggest, text, Checker};
 use crate::diag::{Code, Diagnostic};
-use crate::plugins::PackFn;
+use crate::functions::{Callable, PackFn};
 use crate::stdlib::{self, Overload, StdFn, STDLIB};
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
 
@@ -37,11 +37,10 @@ impl Checker {
                 _ => PTy::Error,
             },
             ExprNode::Call { func, args } => {
-                let Some(f) = stdlib::lookup(func) else {
-                    return self
-                        .packs
-                        .get(func)
-                        .map_or(PTy::Error, |f| PTy::of(&f.signature.ret));
+                let f = match self.functions.resolve(func) {
+                    Some(Callable::Std(f)) => f,
+                    Some(Callable::Pack(f)) => return PTy::of(&f.signature.ret),
+                    None => return PTy::Error,
                 };
                 let shapes: Vec<PTy> = args.iter().map(|a| self.shape(a)).collect();
                 let results: Vec<PTy> = accepting(f, &shapes)
@@ -395,13 +394,17 @@ impl Checker {
         shown: &str,
         want: &Want,
     ) -> Option<Type> {
-        let Some(f) = stdlib::lookup(func) else {
-            if let Some(f) = self.packs.get(func).cloned() {
+        let f = match self.functions.resolve(func) {
+            Some(Callable::Std(f)) => f,
+            Some(Callable::Pack(f)) => {
+                let f = f.clone();
                 return self.pack_call(&f, args, span, shown, want);
             }
-            self.unknown_function(func, span);
-            self.quiet_all(args);
-            return None;
+            None => {
+                self.unknown_function(func, span);
+                self.quiet_all(args);
+                return None;
+            }
         };
         if !f.overloads.iter().any(|o| o.params.len() == args.len()) {
             self.wrong_arity(f, args.len(), span);

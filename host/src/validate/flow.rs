@@ -2,39 +2,34 @@
 //! steps can never run, and which reads of a variable can only find it without
 //! a value.
 //!
-//! A step *completes* when control can pass on to the next step: every step but
-//! a `RETURN`, an `IF` whose branches both never complete, a block holding a
-//! step that never completes, and a `LOOP` whose `ITER` is `(while (const true))`
-//! (Isu has no BREAK, so only a `RETURN` leaves it). Other loops may run zero
-//! times, so they always complete.
-//!
-//! Reads are checked with a *may-be-assigned* analysis: the set of `LOCAL`s that
-//! some path to a point may have assigned. A read of a `LOCAL` outside that set
-//! finds it without a value on every path, which is certain to fail, so it is a
-//! `StaticError`; a read that fails only on some paths is left to the
-//! interpreter's `uninitialized_read`. A loop's body is analysed with
-//! everything the body assigns counted as maybe assigned (a later round sees
-//! what an earlier one wrote) and with the loop variable assigned.
+//! The analyses are the language's own (`isu_lang::analysis`): a step
+//! *completes* when control can pass on to the next step
+//! ([`flow`](isu_lang::analysis::flow)), and the `LOCAL`s that *may* hold a
+//! value where a step starts come from
+//! [`assigned`](isu_lang::analysis::assigned). A read of a `LOCAL` outside
+//! that set finds it without a value on every path, which is certain to
+//! fail, so it is a `StaticError`; a read that fails only on some paths is
+//! left to the interpreter's `uninitialized_read`.
 
 use super::scope::{Scope, Section};
 use crate::diag::{Code, Diagnostic};
-use isu_plugin_api::{
-    Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, Step, StepId,
-};
+use isu_lang::analysis::assigned::Assigned;
+use isu_lang::analysis::flow::{block_completes, completes, first_end};
+use isu_lang::analysis::vars::{each_own_read, each_read};
+use isu_plugin_api::{Block, Node, Program, Span, Step, StepId};
 use std::collections::BTreeSet;
-
-/// The `LOCAL`s that may hold a value at a point.
-type Assigned = BTreeSet<String>;
 
 /// Runs the flow checks, adding to `diags`.
 pub(super) fn check(program: &Program, scope: &Scope, diags: &mut Vec<Diagnostic>) {
     state_order(program, scope, diags);
     let mut flow = Flow {
         scope,
+        may: Assigned::may(program),
         diags,
         reported: BTreeSet::new(),
     };
-    if flow.block(&program.body, Assigned::new()).is_some() {
+    flow.block(&program.body);
+    if block_completes(&program.body) {
         missing_return(program, flow.diags);
     }
 }
@@ -45,7 +40,7 @@ fn state_order(program: &Program, scope: &Scope, diags: &mut Vec<Diagnostic>) {
     for (i, sv) in program.state.iter().enumerate() {
         let owner = &sv.name.name;
         let mut seen = BTreeSet::new();
-        visit_vars(&sv.init, &mut |name, span| {
+        each_read(&sv.init, &mut |name, span| {
             let Some(v) = scope.get(name) else {
                 return;
             };
@@ -79,6 +74,7 @@ fn state_order(program: &Program, scope: &Scope, diags: &mut Vec<Diagnostic>) {
 
 struct Flow<'a> {
     scope: &'a Scope,
+    may: Assigned,
     diags: &'a mut Vec<Diagnostic>,
     /// (step, variable) pairs already reported, so a step reading a variable
     /// twice gets one error.
@@ -86,134 +82,47 @@ struct Flow<'a> {
 }
 
 impl Flow<'_> {
-    /// Analyses a block entered with `state`; `None` when it never completes.
-    /// Steps after one that never completes are reported as unreachable.
-    fn block(&mut self, b: &Block, state: Assigned) -> Option<Assigned> {
-        let mut state = Some(state);
-        for (i, s) in b.steps.iter().enumerate() {
-            let Some(cur) = state else {
-                if let Some(prev) = i.checked_sub(1).and_then(|p| b.steps.get(p)) {
-                    unreachable(prev, &b.steps[i..], self.diags);
-                }
-                return None;
-            };
-            state = self.step(s, cur);
+    /// Checks the reads of a reachable block's steps, down to the first that
+    /// never completes; the steps after it are reported as unreachable.
+    fn block(&mut self, b: &Block) {
+        let end = first_end(b).map_or(b.steps.len(), |i| i + 1);
+        for s in &b.steps[..end] {
+            self.step(s);
+            for inner in s.node.blocks() {
+                self.block(inner);
+            }
         }
-        state
-    }
-
-    fn step(&mut self, s: &Step, cur: Assigned) -> Option<Assigned> {
-        let id = s.id.as_ref();
-        match &s.node {
-            Node::Seq { block } => self.block(block, cur),
-            Node::Assign { target, expr } => {
-                self.read_place(target, &cur, id);
-                self.read(expr, &cur, id);
-                let mut out = cur;
-                self.assign(target.root().0, &mut out);
-                Some(out)
-            }
-            Node::If {
-                cond,
-                then_block,
-                else_block,
-            } => {
-                self.read(cond, &cur, id);
-                let t = self.block(then_block, cur.clone());
-                let e = self.block(else_block, cur);
-                match (t, e) {
-                    (Some(mut t), Some(e)) => {
-                        t.extend(e);
-                        Some(t)
-                    }
-                    (t, e) => t.or(e),
-                }
-            }
-            Node::Loop { iter, body } => {
-                let var = match iter {
-                    Iter::Range {
-                        var,
-                        start,
-                        end,
-                        step,
-                        ..
-                    } => {
-                        self.read(start, &cur, id);
-                        self.read(end, &cur, id);
-                        if let Some(step) = step {
-                            self.read(step, &cur, id);
-                        }
-                        Some(var)
-                    }
-                    Iter::Each { var, seq, .. } => {
-                        self.read(seq, &cur, id);
-                        Some(var)
-                    }
-                    // The first check of the condition sees the state on entry;
-                    // later ones see more, so they find nothing new.
-                    Iter::While { cond, .. } => {
-                        self.read(cond, &cur, id);
-                        None
-                    }
-                };
-                let mut inner = cur.clone();
-                assigned_in(body, &mut |name| self.assign(name, &mut inner));
-                if let Some(var) = var {
-                    self.assign(&var.name, &mut inner);
-                }
-                let body_out = self.block(body, inner.clone());
-                if never_ends(iter) {
-                    return None;
-                }
-                Some(if body_out.is_some() { inner } else { cur })
-            }
-            Node::Return { expr } => {
-                self.read(expr, &cur, id);
-                None
+        if let Some(prev) = end.checked_sub(1).and_then(|p| b.steps.get(p)) {
+            if !completes(prev) {
+                unreachable(prev, &b.steps[end..], self.diags);
             }
         }
     }
 
-    /// Records that `name` may hold a value (only `LOCAL`s are tracked).
-    fn assign(&self, name: &str, state: &mut Assigned) {
-        if self
-            .scope
-            .get(name)
-            .is_some_and(|v| v.section == Section::Local)
-        {
-            state.insert(name.to_owned());
+    /// The reads of the step's own fields, where only the `LOCAL`s that may
+    /// hold a value where it starts can have one.
+    fn step(&mut self, s: &Step) {
+        let Some(id) = s.id.as_ref() else {
+            return;
+        };
+        let mut reads = Vec::new();
+        each_own_read(s, &mut |name, span| reads.push((name, span)));
+        for (name, span) in reads {
+            self.read_var(name, span, id);
         }
     }
 
-    /// An `(index ...)` place reads the variable it changes, and its indexes.
-    fn read_place(&mut self, p: &Place, cur: &Assigned, id: Option<&StepId>) {
-        if let Place::Index { base, index, .. } = p {
-            let (root, span) = p.root();
-            self.read_var(root, span, cur, id);
-            self.read(index, cur, id);
-            let mut b: &Place = base;
-            while let Place::Index { base, index, .. } = b {
-                self.read(index, cur, id);
-                b = base;
-            }
-        }
-    }
-
-    fn read(&mut self, e: &Expr, cur: &Assigned, id: Option<&StepId>) {
-        visit_vars(e, &mut |name, span| self.read_var(name, span, cur, id));
-    }
-
-    /// A read of `name` where only the variables in `cur` may hold a value.
-    fn read_var(&mut self, name: &str, span: Span, cur: &Assigned, id: Option<&StepId>) {
+    /// A read of `name` in step `id`.
+    fn read_var(&mut self, name: &str, span: Span, id: &StepId) {
         let Some(v) = self.scope.get(name) else {
             return;
         };
-        if v.section != Section::Local || cur.contains(name) {
+        if v.section != Section::Local || self.may.holds(id, name) {
             return;
         }
         if !self
             .reported
-            .insert((id.map(ToString::to_string), name.to_owned()))
+            .insert((Some(id.to_string()), name.to_owned()))
         {
             return;
         }
@@ -224,80 +133,13 @@ impl Flow<'_> {
                 format!("{name} is read here, but no path to this point assigns it, so it never has a value here"),
             )
             .at(span)
-            .in_step(id)
+            .in_step(Some(id))
             .with_label(v.span, format!("{name} is declared in LOCAL, without a value"))
             .with_hint(format!(
                 "assign {name} in a step before this one, or declare it with an initial value instead: STATE: [{name}: {ty} = (const ...)]"
             )),
         );
     }
-}
-
-/// Calls `f` with each variable read in `e` and the span of the read.
-fn visit_vars(e: &Expr, f: &mut impl FnMut(&str, Span)) {
-    match &e.node {
-        ExprNode::Const { .. } => {}
-        ExprNode::Var { name } => f(name, e.span),
-        ExprNode::Unary { arg, .. } => visit_vars(arg, f),
-        ExprNode::Binary { lhs, rhs, .. } => {
-            visit_vars(lhs, f);
-            visit_vars(rhs, f);
-        }
-        ExprNode::Index { base, index } => {
-            visit_vars(base, f);
-            visit_vars(index, f);
-        }
-        ExprNode::Call { args, .. } => {
-            for a in args {
-                visit_vars(a, f);
-            }
-        }
-    }
-}
-
-/// Calls `f` with every variable a step in `b` (at any depth) assigns,
-/// loop variables included.
-fn assigned_in(b: &Block, f: &mut impl FnMut(&str)) {
-    for s in &b.steps {
-        match &s.node {
-            Node::Assign { target, .. } => f(target.root().0),
-            Node::Loop { iter, .. } => match iter {
-                Iter::Range { var, .. } | Iter::Each { var, .. } => f(&var.name),
-                Iter::While { .. } => {}
-            },
-            Node::Seq { .. } | Node::If { .. } | Node::Return { .. } => {}
-        }
-        for inner in s.node.blocks() {
-            assigned_in(inner, f);
-        }
-    }
-}
-
-/// `(while (const true))`: a loop only a `RETURN` leaves.
-fn never_ends(iter: &Iter) -> bool {
-    matches!(
-        iter,
-        Iter::While { cond, .. } if matches!(cond.node, ExprNode::Const { value: Literal::Bool(true) })
-    )
-}
-
-/// Whether control can pass from the step to the one after it.
-fn completes(s: &Step) -> bool {
-    match &s.node {
-        Node::Assign { .. } => true,
-        Node::Return { .. } => false,
-        Node::Seq { block } => block_completes(block),
-        Node::If {
-            then_block,
-            else_block,
-            ..
-        } => block_completes(then_block) || block_completes(else_block),
-        Node::Loop { iter, .. } => !never_ends(iter),
-    }
-}
-
-fn block_completes(b: &Block) -> bool {
-    b.steps.iter().all(completes)
 }
 
 /// `unreachable_step` (a warning) for `dead`, the steps after `prev`, which never completes.

@@ -4,6 +4,7 @@
 
 use super::text::a;
 use super::types::PTy;
+use isu_lang::literal::int_key;
 use isu_plugin_api::{Literal, Type};
 
 /// Where in a literal it stops being a value of the type, and why.
@@ -67,7 +68,7 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
                 path.push('[');
                 path.push_str(&Literal::Str(k.clone()).to_string());
                 path.push(']');
-                if **key == Type::Int && !is_int_key(k) {
+                if **key == Type::Int && int_key(k).is_none() {
                     path.truncate(len);
                     return Err(format!(
                         "has the key {}, but the keys of {} are ints, written as decimal strings such as \"7\" or \"-2\"",
@@ -86,12 +87,6 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
             short_literal(lit)
         )),
     }
-}
-
-/// Whether an object key spells an int the way JSON output writes one: an
-/// optional `-` and decimal digits without leading zeros, within 64 bits.
-pub(crate) fn is_int_key(key: &str) -> bool {
-    key.parse::<i64>().is_ok_and(|n| n.to_string() == key)
 }
 
 /// The literal's text, cut short when long.
@@ -148,7 +143,7 @@ fn shape_at(lit: &Literal, path: &mut String) -> Result<PTy, Mixed> {
         }
         Literal::Object(entries) => {
             let key = PTy::Key {
-                int_ok: entries.keys().all(|k| is_int_key(k)),
+                int_ok: entries.keys().all(|k| int_key(k).is_some()),
             };
             let mut value = PTy::Any;
             for (k, v) in entries {

@@ -9,17 +9,14 @@
 //! the reference interpreter gives.
 //!
 //! Layout: [`names`] (Isu names as Python names), [`facts`] (what the
-//! generator learns about the program first), [`interval`] (value ranges
-//! that let checks go), `live` (liveness, to skip copies), [`py`] and
-//! [`text`] (Python expressions and literals), [`pytype`] (type hints and
-//! copies), `lower` (expressions and statements, with what is known of the
-//! values where the code runs: `lower/env.rs`, `lower/head.rs`,
-//! `lower/leaves.rs`), [`module`] (the whole file), `exec` (running it).
+//! generator learns about the program first: its own facts and the
+//! language's shared analyses, whose value bounds let checks go and whose
+//! liveness skips copies), [`py`] and [`text`] (Python expressions and
+//! literals), [`pytype`] (type hints and copies), `lower` (expressions and
+//! statements), [`module`] (the whole file), `exec` (running it).
 
 mod exec;
 pub mod facts;
-pub mod interval;
-mod live;
 mod lower;
 pub mod module;
 pub mod names;
@@ -85,8 +82,6 @@ impl Backend for PythonBackend {
     }
 }
 
-#[cfg(test)]
-mod build;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests;

@@ -7,21 +7,15 @@
 //! tagged with its step for the error table.
 
 mod call;
-mod env;
 mod expr;
-mod head;
-mod leaves;
 mod stmt;
 
 use crate::facts::Facts;
-use crate::live::Liveness;
 use crate::pytype::Copies;
 use crate::writer::Writer;
-use env::Env;
-use isu_plugin_api::{Expr, PluginDiagnostic, Type};
+use isu_plugin_api::analysis::bounds::Env;
+use isu_plugin_api::{Expr, PluginDiagnostic, StepId, Type};
 use std::collections::BTreeSet;
-
-pub use expr::roots;
 
 pub type R<T> = Result<T, PluginDiagnostic>;
 
@@ -44,26 +38,28 @@ pub struct Gen {
     pub facts: Facts,
     pub copies: Copies,
     pub w: Writer,
-    /// What is known about the variables where the code being written runs.
+    /// What is known about the values where the code being written runs
+    /// (`isu_lang`'s bounds, where the step starts; more on the right of an
+    /// `and`).
     env: Env,
+    /// The step being written; `None` in STATE.
+    step: Option<StepId>,
     /// The Python names of the pack functions the module defines.
     packs: BTreeSet<String>,
-    live: Liveness,
     /// Variables the statement being written may store without a copy: it
     /// reads them once, and they are dead after it.
     dead: BTreeSet<String>,
 }
 
 impl Gen {
-    pub fn new(facts: Facts, live: Liveness, w: Writer, packs: BTreeSet<String>) -> Gen {
-        let env = Env::at_start(&facts);
+    pub fn new(facts: Facts, w: Writer, packs: BTreeSet<String>) -> Gen {
         Gen {
             facts,
             copies: Copies::default(),
             w,
-            env,
+            env: Env::default(),
+            step: None,
             packs,
-            live,
             dead: BTreeSet::new(),
         }
     }

@@ -6,7 +6,7 @@ use crate::facts::Facts;
 use crate::lower::{invalid, Gen, R};
 use crate::writer::Writer;
 use crate::{names, pytype, text};
-use isu_plugin_api::{Lowering, Program, IIR_FORMAT};
+use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 use std::fmt::Write as _;
 
 /// The lint rules (ruff's) whose advice would change the program's shape
@@ -21,6 +21,40 @@ const LINT_EXEMPT: &[&str] = &[
 
 /// The runtime every module starts with.
 pub const RUNTIME: &str = include_str!("runtime.py");
+
+/// The line of [`RUNTIME`] where the table of runtime error codes goes.
+const CODES_MARK: &str = "# @runtime-codes";
+
+/// `class _Code` with every runtime error code (`_Code.INT_OVERFLOW` is
+/// `"int_overflow"`), and the codes a run can stop with, from the
+/// language's table, so the runtime never spells a code itself.
+fn runtime_codes(w: &mut Writer) {
+    w.raw("class _Code:");
+    w.raw("    \"\"\"The runtime error codes (spec/errors.md).\"\"\"");
+    w.blank();
+    for c in RuntimeCode::ALL {
+        w.raw(format!(
+            "    {} = {}",
+            code_name(*c),
+            text::py_str(c.as_str())
+        ));
+    }
+    w.blank();
+    w.blank();
+    w.raw("# The codes a run of the program can stop with (and a pack function raise).");
+    let program: Vec<String> = RuntimeCode::program_errors()
+        .map(|c| format!("_Code.{}", code_name(c)))
+        .collect();
+    w.raw(format!(
+        "_RUNTIME_CODES = frozenset(({},))",
+        program.join(", ")
+    ));
+}
+
+/// `INT_OVERFLOW` for `int_overflow`.
+pub fn code_name(c: RuntimeCode) -> String {
+    c.as_str().to_ascii_uppercase()
+}
 
 /// Python refuses more than 100 levels of indentation and 200 of brackets;
 /// a program nested deeper than this (far beyond any real one) is refused.
@@ -56,7 +90,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     w.raw("# (a comparison of two constants, `x or True`), does not apply to this file.");
     w.raw(format!("# ruff: noqa: {}", LINT_EXEMPT.join(", ")));
     for line in RUNTIME.lines() {
-        w.raw(line);
+        if line.starts_with(CODES_MARK) {
+            runtime_codes(&mut w);
+        } else {
+            w.raw(line);
+        }
     }
     let mut packs: Vec<&Lowering> = lowerings.iter().collect();
     packs.sort_by(|a, b| a.function.cmp(&b.function));
@@ -87,8 +125,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         .iter()
         .map(|l| names::pack_function(&l.function))
         .collect();
-    let live = crate::live::Liveness::of(program);
-    let mut gen = Gen::new(facts, live, w, pack_names);
+    let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
     let Gen {
         facts, copies, w, ..

@@ -25,6 +25,12 @@ _INT_MIN = -9223372036854775808
 _INT_MAX = 9223372036854775807
 
 
+# The class _Code (every runtime error code of spec/errors.md, from the
+# language's own table) and _RUNTIME_CODES (the codes a run can stop with)
+# are generated here:
+# @runtime-codes
+
+
 class IsuError(Exception):
     """A runtime error of the Isu program: a stable code (spec/errors.md),
     the step ID it belongs to (None in a STATE initializer or for the
@@ -38,29 +44,29 @@ class IsuError(Exception):
 
 
 def _overflow(op: str) -> None:
-    raise IsuError("int_overflow", f"the result of {op} does not fit in 64 bits")
+    raise IsuError(_Code.INT_OVERFLOW, f"the result of {op} does not fit in 64 bits")
 
 
 def _index_error() -> None:
-    raise IsuError("index_out_of_range", "an array index outside 0..LEN")
+    raise IsuError(_Code.INDEX_OUT_OF_RANGE, "an array index outside 0..LEN")
 
 
 def _step_limit() -> None:
-    raise IsuError("step_limit", "the run used up its budget of loop rounds")
+    raise IsuError(_Code.STEP_LIMIT, "the run used up its budget of loop rounds")
 
 
 def _size_limit(what: str) -> None:
-    raise IsuError("size_limit", f"{what} would grow past the size limit")
+    raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit")
 
 
 def _zero_step() -> None:
-    raise IsuError("zero_step", "a range with the step 0")
+    raise IsuError(_Code.ZERO_STEP, "a range with the step 0")
 
 
 def _div(a: int, b: int) -> int:
     """(div a b): the quotient truncated toward zero."""
     if b == 0:
-        raise IsuError("division_by_zero", f"(div {a} 0): division by zero")
+        raise IsuError(_Code.DIVISION_BY_ZERO, f"(div {a} 0): division by zero")
     q = abs(a) // abs(b)
     if (a < 0) != (b < 0):
         return -q
@@ -72,7 +78,7 @@ def _div(a: int, b: int) -> int:
 def _mod(a: int, b: int) -> int:
     """(mod a b): the remainder with the sign of the dividend."""
     if b == 0:
-        raise IsuError("division_by_zero", f"(mod {a} 0): division by zero")
+        raise IsuError(_Code.DIVISION_BY_ZERO, f"(mod {a} 0): division by zero")
     r = abs(a) % abs(b)
     return -r if a < 0 else r
 
@@ -96,7 +102,7 @@ def _rounds(r: range) -> int:
 
 
 def _uninitialized(name: str) -> None:
-    raise IsuError("uninitialized_read", f"`{name}` is read before any assignment to it")
+    raise IsuError(_Code.UNINITIALIZED_READ, f"`{name}` is read before any assignment to it")
 
 
 def _push_into(xs: list, x: object, max_size: int) -> list:
@@ -108,13 +114,13 @@ def _push_into(xs: list, x: object, max_size: int) -> list:
 
 
 def _pop_empty() -> None:
-    raise IsuError("empty_collection", "POP of an empty array")
+    raise IsuError(_Code.EMPTY_COLLECTION, "POP of an empty array")
 
 
 def _pop_from(xs: list) -> list:
     """POP on an array the caller owns: removes the last element in place."""
     if not xs:
-        raise IsuError("empty_collection", "POP of an empty array")
+        raise IsuError(_Code.EMPTY_COLLECTION, "POP of an empty array")
     del xs[-1]
     return xs
 
@@ -145,7 +151,7 @@ def _slice(v, start: int, end: int):
     if 0 <= start <= end <= len(v):
         return v[start:end]
     raise IsuError(
-        "index_out_of_range",
+        _Code.INDEX_OUT_OF_RANGE,
         f"SLICE from {start} to {end} is outside 0 <= start <= end <= {len(v)}",
     )
 
@@ -153,7 +159,7 @@ def _slice(v, start: int, end: int):
 def _repeat(x: object, n: int, max_size: int) -> list:
     """REPEAT of an int, bool or string (immutable, so the copies may be one object)."""
     if n < 0:
-        raise IsuError("negative_count", f"REPEAT with the count {n}, below 0")
+        raise IsuError(_Code.NEGATIVE_COUNT, f"REPEAT with the count {n}, below 0")
     if n > max_size:
         _size_limit("REPEAT's result")
     return [x] * n
@@ -162,7 +168,7 @@ def _repeat(x: object, n: int, max_size: int) -> list:
 def _repeat_copies(x: object, n: int, max_size: int, copy) -> list:
     """REPEAT of an array or map: n independent copies of it."""
     if n < 0:
-        raise IsuError("negative_count", f"REPEAT with the count {n}, below 0")
+        raise IsuError(_Code.NEGATIVE_COUNT, f"REPEAT with the count {n}, below 0")
     if n > max_size:
         _size_limit("REPEAT's result")
     return [copy(x) for _ in range(n)]
@@ -216,8 +222,8 @@ def _parse_int(s: str) -> int:
             v = -v if s.startswith("-") else v
             if _INT_MIN <= v <= _INT_MAX:
                 return v
-        raise IsuError("parse_int_failed", f"PARSE_INT of {_json.dumps(s)}: outside the 64-bit range")
-    raise IsuError("parse_int_failed", f"PARSE_INT of {_json.dumps(s)}: not an optional '-' followed by digits")
+        raise IsuError(_Code.PARSE_INT_FAILED, f"PARSE_INT of {_json.dumps(s)}: outside the 64-bit range")
+    raise IsuError(_Code.PARSE_INT_FAILED, f"PARSE_INT of {_json.dumps(s)}: not an optional '-' followed by digits")
 
 
 def _nodes(ty, v) -> int:
@@ -240,14 +246,9 @@ def _result(v, ty, max_size: int):
     return v
 
 
-# The runtime error codes (spec/errors.md). A pack function's Python
-# definition reports one by raising any exception with the code as its
-# first argument: raise OverflowError("int_overflow").
-_RUNTIME_CODES = frozenset((
-    "int_overflow", "division_by_zero", "index_out_of_range", "missing_key", "zero_step",
-    "parse_int_failed", "empty_collection", "negative_count", "uninitialized_read",
-    "no_return", "step_limit", "size_limit", "invalid_argument",
-))
+# A pack function's Python definition reports a runtime error by raising any
+# exception with the code as its first argument: raise OverflowError("int_overflow").
+# _RUNTIME_CODES (before this runtime) lists the codes it may use.
 
 # What the generated function turns into Isu errors (_at_step says how).
 _ERRORS = (IsuError, ArithmeticError, LookupError, ValueError, UnboundLocalError)
@@ -272,14 +273,14 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
     elif isinstance(e, IsuError):
         err = e
     elif isinstance(e, IndexError):
-        err = IsuError("index_out_of_range", "an array index past the end")
+        err = IsuError(_Code.INDEX_OUT_OF_RANGE, "an array index past the end")
     elif isinstance(e, KeyError):
-        err = IsuError("missing_key", f"the key {_json.dumps(e.args[0])} is not in the map")
+        err = IsuError(_Code.MISSING_KEY, f"the key {_json.dumps(e.args[0])} is not in the map")
     elif isinstance(e, ZeroDivisionError):
-        err = IsuError("division_by_zero", "division by zero")
+        err = IsuError(_Code.DIVISION_BY_ZERO, "division by zero")
     elif isinstance(e, UnboundLocalError):
         name = getattr(e, "name", None) or "a LOCAL"  # (NameError.name is Python 3.10+)
-        err = IsuError("uninitialized_read", f"`{_NAMES.get(name, name)}` is read before any assignment to it")
+        err = IsuError(_Code.UNINITIALIZED_READ, f"`{_NAMES.get(name, name)}` is read before any assignment to it")
     else:
         return e
     tb = e.__traceback__
@@ -312,10 +313,10 @@ def _from_json(ty, v, where: str):
             if ty[1] == "int":
                 key = _int_key(k)
                 if key is None:
-                    raise IsuError("invalid_argument", f"{where}: the key {_json.dumps(k)} is not the decimal text of an int")
+                    raise IsuError(_Code.INVALID_ARGUMENT, f"{where}: the key {_json.dumps(k)} is not the decimal text of an int")
             out[key] = _from_json(ty[2], x, f"{where}[{_json.dumps(k)}]")
         return out
-    raise IsuError("invalid_argument", f"{where}: expected {_type_text(ty)}, found {_json.dumps(v)[:80]}")
+    raise IsuError(_Code.INVALID_ARGUMENT, f"{where}: expected {_type_text(ty)}, found {_json.dumps(v)[:80]}")
 
 
 def _int_key(k: str):
@@ -349,15 +350,15 @@ def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
     """Runs the function on JSON-shaped arguments (an object, as json.loads
     gives it) and returns its JSON-shaped result; raises IsuError."""
     if type(args) is not dict:
-        raise IsuError("invalid_argument", "the arguments must be a JSON object")
+        raise IsuError(_Code.INVALID_ARGUMENT, "the arguments must be a JSON object")
     values = []
     for name, ty in _ARGS:
         if name not in args:
-            raise IsuError("invalid_argument", f"the argument `{name}` is missing")
+            raise IsuError(_Code.INVALID_ARGUMENT, f"the argument `{name}` is missing")
         values.append(_from_json(ty, args[name], f"`{name}`"))
     for name in sorted(args):
         if name not in dict(_ARGS):
-            raise IsuError("invalid_argument", f"`{name}` is not an argument of {_FUNC_NAME}")
+            raise IsuError(_Code.INVALID_ARGUMENT, f"`{name}` is not an argument of {_FUNC_NAME}")
     result = _ENTRY(*values, _fuel=max_steps, _max_size=max_size)
     return _to_json(_RETURNS, result)
 
@@ -378,6 +379,6 @@ def _main() -> None:
     except IsuError as e:
         out = {"error": {"code": e.code, "step": e.step, "message": e.message}}
     except ValueError as e:
-        out = {"error": {"code": "invalid_argument", "step": None, "message": f"the arguments are not JSON: {e}"}}
+        out = {"error": {"code": _Code.INVALID_ARGUMENT, "step": None, "message": f"the arguments are not JSON: {e}"}}
     _sys.stdout.write(_json.dumps(out) + "\n")
     _sys.exit(0 if "ok" in out else 1)

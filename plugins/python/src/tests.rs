@@ -1,8 +1,8 @@
 //! The backend end to end on hand-built IIR: compile, run with python3,
 //! compare with what Isu's semantics say.
 
-use crate::build::*;
 use crate::PythonBackend;
+use isu_plugin_api::build::*;
 use isu_plugin_api::{Backend, BinaryOp as B, CompileOptions, ExecLimits, Literal, Program, Type};
 
 const LIMITS: ExecLimits = ExecLimits {

@@ -1,6 +1,8 @@
 //! The module's interface to its host, as `spec/wasm-abi.md` documents it:
 //! export names, runtime error numbers, and the custom sections.
 
+use isu_plugin_api::RuntimeCode;
+
 /// Export names.
 pub const EXPORT_RUN: &str = "isu_run";
 pub const EXPORT_RESET: &str = "isu_reset";
@@ -17,69 +19,69 @@ pub const SECTION_SRCMAP: &str = "isu.srcmap";
 /// The version of this ABI, in `isu.meta`.
 pub const ABI_VERSION: u32 = 1;
 
-/// A runtime error, by the number the module reports (`isu_error_code`).
-/// Numbers are stable; names are the host's error codes.
+/// Why a call stopped, as the module reports it (`isu_error_code`): one of
+/// the language's runtime errors, or the module running out of linear
+/// memory (a failure of the module, not of the program).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(i32)]
 pub enum ErrorCode {
-    IntOverflow = 1,
-    DivisionByZero = 2,
-    IndexOutOfRange = 3,
-    MissingKey = 4,
-    ZeroStep = 5,
-    ParseIntFailed = 6,
-    EmptyCollection = 7,
-    NegativeCount = 8,
-    UninitializedRead = 9,
-    NoReturn = 10,
-    StepLimit = 11,
-    SizeLimit = 12,
-    InvalidArgument = 13,
-    OutOfMemory = 14,
+    Runtime(RuntimeCode),
+    OutOfMemory,
+}
+
+/// The error numbers of the runtime errors a module raises. Numbers are
+/// stable: a code keeps its number, new codes take new numbers.
+const NUMBERS: &[(i32, RuntimeCode)] = &[
+    (1, RuntimeCode::IntOverflow),
+    (2, RuntimeCode::DivisionByZero),
+    (3, RuntimeCode::IndexOutOfRange),
+    (4, RuntimeCode::MissingKey),
+    (5, RuntimeCode::ZeroStep),
+    (6, RuntimeCode::ParseIntFailed),
+    (7, RuntimeCode::EmptyCollection),
+    (8, RuntimeCode::NegativeCount),
+    (9, RuntimeCode::UninitializedRead),
+    (10, RuntimeCode::NoReturn),
+    (11, RuntimeCode::StepLimit),
+    (12, RuntimeCode::SizeLimit),
+    (13, RuntimeCode::InvalidArgument),
+];
+
+/// The number of [`ErrorCode::OutOfMemory`].
+const OUT_OF_MEMORY: i32 = 14;
+
+impl From<RuntimeCode> for ErrorCode {
+    fn from(c: RuntimeCode) -> ErrorCode {
+        ErrorCode::Runtime(c)
+    }
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 14] = [
-        ErrorCode::IntOverflow,
-        ErrorCode::DivisionByZero,
-        ErrorCode::IndexOutOfRange,
-        ErrorCode::MissingKey,
-        ErrorCode::ZeroStep,
-        ErrorCode::ParseIntFailed,
-        ErrorCode::EmptyCollection,
-        ErrorCode::NegativeCount,
-        ErrorCode::UninitializedRead,
-        ErrorCode::NoReturn,
-        ErrorCode::StepLimit,
-        ErrorCode::SizeLimit,
-        ErrorCode::InvalidArgument,
-        ErrorCode::OutOfMemory,
-    ];
+    /// Every error a module can report, by number.
+    pub fn all() -> impl Iterator<Item = ErrorCode> {
+        let runtime = NUMBERS.iter().map(|&(_, c)| ErrorCode::Runtime(c));
+        runtime.chain(std::iter::once(ErrorCode::OutOfMemory))
+    }
 
+    /// Its number; 0 (no error) for a code of the host's own machinery,
+    /// which no module raises.
     pub fn number(self) -> i32 {
-        self as i32
+        match self {
+            ErrorCode::OutOfMemory => OUT_OF_MEMORY,
+            ErrorCode::Runtime(c) => NUMBERS
+                .iter()
+                .find(|&&(_, k)| k == c)
+                .map_or(0, |&(n, _)| n),
+        }
     }
 
     pub fn from_number(n: i32) -> Option<ErrorCode> {
-        ErrorCode::ALL.into_iter().find(|c| c.number() == n)
+        ErrorCode::all().find(|c| c.number() == n)
     }
 
-    /// The host's code name (`spec/errors.md`).
+    /// The error code's name (`spec/errors.md`, and `out_of_memory`).
     pub fn name(self) -> &'static str {
         match self {
-            ErrorCode::IntOverflow => "int_overflow",
-            ErrorCode::DivisionByZero => "division_by_zero",
-            ErrorCode::IndexOutOfRange => "index_out_of_range",
-            ErrorCode::MissingKey => "missing_key",
-            ErrorCode::ZeroStep => "zero_step",
-            ErrorCode::ParseIntFailed => "parse_int_failed",
-            ErrorCode::EmptyCollection => "empty_collection",
-            ErrorCode::NegativeCount => "negative_count",
-            ErrorCode::UninitializedRead => "uninitialized_read",
-            ErrorCode::NoReturn => "no_return",
-            ErrorCode::StepLimit => "step_limit",
-            ErrorCode::SizeLimit => "size_limit",
-            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::Runtime(c) => c.as_str(),
             ErrorCode::OutOfMemory => "out_of_memory",
         }
     }
@@ -87,19 +89,7 @@ impl ErrorCode {
     /// What it means, for a message.
     pub fn summary(self) -> &'static str {
         match self {
-            ErrorCode::IntOverflow => "an int result outside the 64-bit signed range",
-            ErrorCode::DivisionByZero => "div or mod by zero",
-            ErrorCode::IndexOutOfRange => "an array or string index outside 0..LEN",
-            ErrorCode::MissingKey => "a map read of a key the map does not hold",
-            ErrorCode::ZeroStep => "a range ITER whose STEP is 0",
-            ErrorCode::ParseIntFailed => "PARSE_INT of text that is not a decimal int",
-            ErrorCode::EmptyCollection => "POP of an empty array",
-            ErrorCode::NegativeCount => "REPEAT with a negative count",
-            ErrorCode::UninitializedRead => "a LOCAL read before any assignment to it",
-            ErrorCode::NoReturn => "the steps ended without a RETURN",
-            ErrorCode::StepLimit => "the run used up its step budget",
-            ErrorCode::SizeLimit => "a string or collection grew past the size limit",
-            ErrorCode::InvalidArgument => "an argument is not of its ARGS type",
+            ErrorCode::Runtime(c) => c.summary(),
             ErrorCode::OutOfMemory => "the module ran out of linear memory",
         }
     }
@@ -110,21 +100,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_round_trip_and_names_are_host_codes() {
-        for c in ErrorCode::ALL {
+    fn numbers_round_trip_and_every_program_error_has_one() {
+        for c in ErrorCode::all() {
+            assert!(c.number() > 0);
             assert_eq!(ErrorCode::from_number(c.number()), Some(c));
-            if c != ErrorCode::OutOfMemory {
-                let host = isu_host::Code::ALL.iter().find(|h| h.as_str() == c.name());
-                assert!(host.is_some(), "{} is not a host code", c.name());
-            }
+        }
+        for c in RuntimeCode::program_errors() {
+            let n = ErrorCode::Runtime(c).number();
+            assert!(n > 0, "{c} has no error number");
         }
         assert_eq!(ErrorCode::from_number(0), None);
+        assert_eq!(ErrorCode::Runtime(RuntimeCode::InternalError).number(), 0);
     }
 
     #[test]
     fn the_spec_lists_every_error_number() {
         let spec = include_str!("../../../spec/wasm-abi.md");
-        for c in ErrorCode::ALL {
+        for c in ErrorCode::all() {
             let row = format!("| {} | `{}` |", c.number(), c.name());
             assert!(spec.contains(&row), "spec/wasm-abi.md lacks the row {row}");
         }

@@ -1,8 +1,9 @@
 //! IIR to the module's entry function: one Wasm function `isu_run` whose
 //! locals are the program's variables. Statements ([`stmt`]) and expressions
-//! ([`expr`]) are lowered in one walk that also tracks which LOCALs are
-//! surely assigned, so that only the reads that may see an unassigned
-//! variable are checked at run time.
+//! ([`expr`]) are lowered in one walk that reads the language's shared
+//! facts where each step starts: only the reads of a LOCAL that may not hold
+//! a value yet are checked at run time (definite assignment), and overflow
+//! and index checks that the value bounds prove cannot fire are left out.
 
 mod expr;
 mod konst;
@@ -14,8 +15,12 @@ use crate::asm::{Asm, Local};
 use crate::layout::{is_heap, val_type};
 use crate::module::{g, ModuleBuilder, Rt};
 use crate::runtime::{self, StepArg};
-use isu_plugin_api::{Program, Type};
-use std::collections::{BTreeMap, BTreeSet};
+use isu_plugin_api::analysis::assigned::Assigned;
+use isu_plugin_api::analysis::bounds::{Bounds, Env};
+use isu_plugin_api::analysis::Decls;
+use isu_plugin_api::RuntimeCode;
+use isu_plugin_api::{Program, StepId, Type};
+use std::collections::BTreeMap;
 use wasm_encoder::ValType;
 
 /// Why a program could not be lowered: it was not canonical and validated
@@ -78,8 +83,15 @@ pub struct Lowering<'m> {
     pub mb: &'m mut ModuleBuilder,
     pub a: Asm,
     pub vars: BTreeMap<String, Var>,
-    /// LOCALs surely assigned at this point of the walk.
-    pub assigned: BTreeSet<String>,
+    pub decls: Decls,
+    /// The LOCALs that surely hold a value where each step starts.
+    pub must: Assigned,
+    /// What is known of values where each step starts.
+    pub bounds: Bounds,
+    /// The step being lowered (`None` in STATE).
+    pub here: Option<StepId>,
+    /// What is known of values where the code being lowered runs.
+    pub env: Env,
     /// The next step's index (steps are numbered in structural pre-order).
     pub next_step: u32,
     pub fuel: Local,
@@ -138,7 +150,11 @@ pub fn lower_program(
         mb,
         a,
         vars,
-        assigned: BTreeSet::new(),
+        decls: Decls::of(program),
+        must: Assigned::must(program),
+        bounds: Bounds::of(program),
+        here: None,
+        env: Env::default(),
         next_step: 0,
         fuel,
         fuel_model,
@@ -160,14 +176,15 @@ pub fn lower_program(
         l.a.i().call(dec);
         l.a.set(local);
     }
-    for s in &program.state {
+    for (i, s) in program.state.iter().enumerate() {
+        l.env = l.bounds.state(i);
         let own = l.expr(&s.init, -1)?;
         l.own(own, &s.ty);
         let local = l.var(&s.name.name)?.local;
         l.a.set(local);
     }
     l.block(&program.body)?;
-    runtime::raise(l.mb, &mut l.a, ErrorCode::NoReturn, StepArg::Const(-1));
+    runtime::raise(l.mb, &mut l.a, RuntimeCode::NoReturn, StepArg::Const(-1));
     let ranges = std::mem::take(&mut l.ranges);
     let a = std::mem::replace(&mut l.a, Asm::new(&[]));
     l.mb.define(run, a.finish());
@@ -217,14 +234,30 @@ impl Lowering<'_> {
         runtime::raise_if(
             self.mb,
             &mut self.a,
-            ErrorCode::StepLimit,
+            RuntimeCode::StepLimit,
             StepArg::Const(step),
         );
         self.a.get(fuel).i64(1).i().i64_sub();
         self.a.set(fuel);
     }
 
-    pub fn raise_if(&mut self, code: ErrorCode, step: i32) {
+    /// With an array index (`i64`) on the stack: keeps it in `i` and, unless
+    /// the value bounds prove it in range (`proven`), raises
+    /// `index_out_of_range` when it is not below the length of the array
+    /// in `arr` (one unsigned comparison covers negative indexes too).
+    pub fn keep_index(&mut self, i: Local, arr: Local, proven: bool, step: i32) {
+        if proven {
+            self.a.set(i);
+            return;
+        }
+        self.a.tee(i);
+        self.a.get(arr);
+        crate::runtime::load32(&mut self.a, crate::layout::LEN);
+        self.a.i().i64_extend_i32_u().i64_ge_u();
+        self.raise_if(RuntimeCode::IndexOutOfRange, step);
+    }
+
+    pub fn raise_if(&mut self, code: impl Into<ErrorCode>, step: i32) {
         runtime::raise_if(self.mb, &mut self.a, code, StepArg::Const(step));
     }
 }

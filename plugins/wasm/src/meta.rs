@@ -59,8 +59,7 @@ impl Meta {
                     col: s.span.col,
                 })
                 .collect(),
-            errors: ErrorCode::ALL
-                .iter()
+            errors: ErrorCode::all()
                 .map(|c| (c.number().to_string(), c.name().to_owned()))
                 .collect(),
         }

@@ -15,6 +15,7 @@ mod text;
 use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm, Local};
 use crate::module::{g, ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
 use wasm_encoder::{BlockType, ValType};
 
@@ -75,9 +76,9 @@ pub enum StepArg {
 }
 
 /// Stops the call with a runtime error: `raise(code, step)`, then `unreachable`.
-pub fn raise(mb: &mut ModuleBuilder, a: &mut Asm, code: ErrorCode, step: StepArg) {
+pub fn raise(mb: &mut ModuleBuilder, a: &mut Asm, code: impl Into<ErrorCode>, step: StepArg) {
     let f = mb.rt(Rt::Raise);
-    a.i32(code.number());
+    a.i32(code.into().number());
     match step {
         StepArg::Const(s) => a.i32(s),
         StepArg::Local(l) => a.get(l),
@@ -86,7 +87,7 @@ pub fn raise(mb: &mut ModuleBuilder, a: &mut Asm, code: ErrorCode, step: StepArg
 }
 
 /// `if (cond on the stack) { raise }`.
-pub fn raise_if(mb: &mut ModuleBuilder, a: &mut Asm, code: ErrorCode, step: StepArg) {
+pub fn raise_if(mb: &mut ModuleBuilder, a: &mut Asm, code: impl Into<ErrorCode>, step: StepArg) {
     a.if_(BlockType::Empty);
     raise(mb, a, code, step);
     a.end();
@@ -175,7 +176,7 @@ pub fn for_range_mb(
 /// Raises `size_limit` when the `i64` on the stack exceeds the limit.
 pub fn check_size(mb: &mut ModuleBuilder, a: &mut Asm, step: StepArg) {
     a.i().global_get(g::MAX_SIZE).i64_gt_s();
-    raise_if(mb, a, ErrorCode::SizeLimit, step);
+    raise_if(mb, a, RuntimeCode::SizeLimit, step);
 }
 
 /// Copies `n` bytes from `src` to `dst` (on the stack, in that order;

@@ -35,7 +35,7 @@ pub fn encode(
                 Type::Int => {
                     let mut sorted = BTreeMap::new();
                     for (key, val) in entries {
-                        let Some(i) = int_key(key) else {
+                        let Some(i) = isu_plugin_api::literal::int_key(key) else {
                             return Err(Mismatch(format!(
                                 "{path}: the key {key:?} is not the decimal text of an int ({ty} has int keys)"
                             )));
@@ -92,20 +92,6 @@ fn put_str(s: &str, out: &mut Vec<u8>) -> Result<(), Mismatch> {
     put_len(s.len(), out)?;
     out.extend_from_slice(s.as_bytes());
     Ok(())
-}
-
-/// The int of a map key's canonical decimal text (`"-3"`, `"0"`, `"42"`).
-pub fn int_key(k: &str) -> Option<i64> {
-    let digits = k.strip_prefix('-').unwrap_or(k);
-    let canonical = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-        && k != "-0";
-    if canonical {
-        k.parse().ok()
-    } else {
-        None
-    }
 }
 
 /// Reads a value of `ty` from `bytes` at `*at`.

@@ -1,4 +1,6 @@
-//! The standard functions (host/src/stdlib.rs, spec/stdlib.md) as Python.
+//! The standard functions (`isu_lang::stdlib`, spec/stdlib.md) as Python,
+//! matched exhaustively: a new standard function does not compile here
+//! until it has its Python form.
 //!
 //! Functions that build a collection return a new object that nothing else
 //! holds: their collection arguments are copied first when some variable
@@ -9,30 +11,28 @@ use super::expr::Codes;
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
-use isu_plugin_api::{Expr, ExprNode, Type};
+use isu_plugin_api::analysis::interval;
+use isu_plugin_api::{Builtin, Expr, ExprNode, Type};
 
 const MAX_SIZE: &str = "_max_size";
 
 impl Gen {
     pub(super) fn call(&mut self, e: &Expr, func: &str, args: &[Expr]) -> R<Py> {
-        let want = match func {
-            "LEN" | "POP" | "SPLIT_WHITESPACE" | "LOWER" | "ABS" | "TO_STRING" | "PARSE_INT"
-            | "MAP_KEYS" | "CHARS" => 1,
-            "PUSH" | "MAP_HAS" | "MAP_GET" | "JOIN" | "MIN" | "MAX" | "CONCAT" | "REPEAT" => 2,
-            "SLICE" | "MAP_SET" | "MAP_GET_OR" => 3,
-            _ if func.contains('.') => {
-                let name = names::pack_function(func);
-                if !self.packs.contains(&name) {
-                    return Err(isu_plugin_api::PluginDiagnostic::backend(
-                        "unsupported_feature",
-                        format!("no Python definition of the pack function `{func}` was given"),
-                    )
-                    .with_hint("load the pack that defines it (isu-plugins.toml)"));
-                }
-                return Ok(Py::call(&name, &self.exprs(args)?));
+        let Some(b) = Builtin::of(func) else {
+            if !func.contains('.') {
+                return Err(invalid(format!("`{func}` is not a standard function")));
             }
-            _ => return Err(invalid(format!("`{func}` is not a standard function"))),
+            let name = names::pack_function(func);
+            if !self.packs.contains(&name) {
+                return Err(isu_plugin_api::PluginDiagnostic::backend(
+                    "unsupported_feature",
+                    format!("no Python definition of the pack function `{func}` was given"),
+                )
+                .with_hint("load the pack that defines it (isu-plugins.toml)"));
+            }
+            return Ok(Py::call(&name, &self.exprs(args)?));
         };
+        let want = b.info().arity();
         if args.len() != want {
             return Err(invalid(format!(
                 "{func} takes {want} arguments, not {}",
@@ -40,23 +40,23 @@ impl Gen {
             )));
         }
         let max = Py::atom(MAX_SIZE);
-        Ok(match func {
-            "LEN" => Py::call("len", &[self.expr(&args[0])?]),
-            "PUSH" => {
+        Ok(match b {
+            Builtin::Len => Py::call("len", &[self.expr(&args[0])?]),
+            Builtin::Push => {
                 let xs = self.own(&args[0])?;
                 let x = self.own(&args[1])?;
                 Py::call("_push_into", &[xs, x, max])
             }
-            "POP" => Py::call("_pop_from", &[self.own(&args[0])?]),
-            "SLICE" => {
+            Builtin::Pop => Py::call("_pop_from", &[self.own(&args[0])?]),
+            Builtin::Slice => {
                 let parts = self.exprs(args)?;
                 Py::call("_slice", &parts)
             }
-            "MAP_HAS" => match self.map_has(args, false)? {
+            Builtin::MapHas => match self.map_has(args, false)? {
                 Some(py) => py,
                 None => Py::call("_map_has", &self.exprs(args)?),
             },
-            "MAP_GET" => {
+            Builtin::MapGet => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
                 Py::new(
@@ -64,30 +64,31 @@ impl Gen {
                     Prec::Primary,
                 )
             }
-            "MAP_SET" => {
+            Builtin::MapSet => {
                 let m = self.own(&args[0])?;
                 let k = self.expr(&args[1])?;
                 let v = self.own(&args[2])?;
                 Py::call("_map_set_into", &[m, k, v, max])
             }
-            "SPLIT_WHITESPACE" => Py::call("_split_whitespace", &self.exprs(args)?),
-            "JOIN" => {
+            Builtin::SplitWhitespace => Py::call("_split_whitespace", &self.exprs(args)?),
+            Builtin::Join => {
                 let mut parts = self.exprs(args)?;
                 parts.push(max);
                 Py::call("_join", &parts)
             }
-            "LOWER" => Py::call("_lower", &self.exprs(args)?),
-            "ABS" => {
+            Builtin::Lower => Py::call("_lower", &self.exprs(args)?),
+            Builtin::Abs => {
                 let a = self.expr(&args[0])?;
-                let f = if self.interval(&args[0]).contains(crate::interval::MIN) {
+                let f = if self.env.interval(&args[0]).contains(interval::MIN) {
                     "_abs"
                 } else {
                     "abs"
                 };
                 Py::call(f, &[a])
             }
-            "MIN" | "MAX" => Py::call(&func.to_lowercase(), &self.exprs(args)?),
-            "CONCAT" => match ty(e)? {
+            Builtin::Min => Py::call("min", &self.exprs(args)?),
+            Builtin::Max => Py::call("max", &self.exprs(args)?),
+            Builtin::Concat => match ty(e)? {
                 Type::String => {
                     let mut parts = Vec::new();
                     self.concat_parts(e, &mut parts)?;
@@ -107,10 +108,10 @@ impl Gen {
                 }
                 other => return Err(invalid(format!("CONCAT of type {other}"))),
             },
-            "TO_STRING" => Py::call("str", &self.exprs(args)?),
-            "PARSE_INT" => Py::call("_parse_int", &self.exprs(args)?),
-            "MAP_KEYS" => Py::call("sorted", &self.exprs(args)?),
-            "MAP_GET_OR" => {
+            Builtin::ToString => Py::call("str", &self.exprs(args)?),
+            Builtin::ParseInt => Py::call("_parse_int", &self.exprs(args)?),
+            Builtin::MapKeys => Py::call("sorted", &self.exprs(args)?),
+            Builtin::MapGetOr => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
                 let d = self.expr(&args[2])?;
@@ -119,7 +120,7 @@ impl Gen {
                     Prec::Primary,
                 )
             }
-            "REPEAT" => {
+            Builtin::Repeat => {
                 let t = ty(&args[0])?.clone();
                 let x = self.expr(&args[0])?;
                 let n = self.expr(&args[1])?;
@@ -130,8 +131,7 @@ impl Gen {
                     Py::call("_repeat", &[x, n, max])
                 }
             }
-            "CHARS" => Py::call("_chars", &[self.expr(&args[0])?, max]),
-            _ => return Err(invalid(format!("`{func}` is not a standard function"))),
+            Builtin::Chars => Py::call("_chars", &[self.expr(&args[0])?, max]),
         })
     }
 
@@ -148,11 +148,11 @@ impl Gen {
             out.push(self.expr(e)?);
             return Ok(());
         };
-        if func != "CONCAT" || e.ty != Some(Type::String) {
+        if Builtin::of(func) != Some(Builtin::Concat) || e.ty != Some(Type::String) {
             out.push(self.expr(e)?);
             return Ok(());
         }
-        let nested = |x: &Expr| matches!(&x.node, ExprNode::Call { func, .. } if func == "CONCAT");
+        let nested = |x: &Expr| matches!(&x.node, ExprNode::Call { func, .. } if Builtin::of(func) == Some(Builtin::Concat));
         if nested(a) && self.codes(b).only(Codes::SIZE) {
             self.concat_parts(a, out)?;
         } else {

@@ -7,13 +7,14 @@
 //! read right after they are bound, so nesting never mixes them up. Where an
 //! interval shows that a check cannot fire, it is left out.
 
-use super::{env, invalid, ty, Gen, R};
-use crate::facts::VarKind;
-use crate::interval::{self, Interval};
+use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::pytype;
 use crate::text::py_str;
-use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Type, UnaryOp};
+use isu_plugin_api::analysis::alias::may_share;
+use isu_plugin_api::analysis::interval::{self, Interval};
+use isu_plugin_api::analysis::Section;
+use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type, UnaryOp};
 
 /// Which bounds an arithmetic result must be checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +105,7 @@ impl Gen {
         let py = self.expr(e)?;
         let t = ty(e)?;
         let dead = matches!(&e.node, ExprNode::Var { name } if self.dead.contains(name));
-        if pytype::is_collection(t) && is_borrowed(e) && !dead {
+        if pytype::is_collection(t) && may_share(e) && !dead {
             Ok(self.copies.copy(t, &py))
         } else {
             Ok(py)
@@ -116,7 +117,7 @@ impl Gen {
             .facts
             .var(name)
             .ok_or_else(|| invalid(format!("`{name}` is not declared")))?;
-        if v.kind == VarKind::Local && !self.facts.bound.contains(name) {
+        if v.section == Section::Local && !self.facts.bound.contains(name) {
             // No statement binds it, so every read fails (the validator
             // refuses most such programs); Python would take it for a global.
             return Ok(Py::call("_uninitialized", &[Py::atom(py_str(name))]));
@@ -128,7 +129,7 @@ impl Gen {
     pub fn neg(&mut self, arg: &Expr) -> R<Arith> {
         let a = self.expr(arg)?;
         let text = format!("-{}", a.above(Prec::Unary));
-        let raw = -self.interval(arg);
+        let raw = -self.env.interval(arg);
         Ok(Arith {
             py: Py::new(text, Prec::Unary),
             check: Check::of(raw),
@@ -146,7 +147,7 @@ impl Gen {
     /// could tell them apart: the right operand, which Python evaluates in
     /// between, may then fail in no other way.
     pub fn arith(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Arith> {
-        let (li, ri) = (self.interval(l), self.interval(r));
+        let (li, ri) = (self.env.interval(l), self.env.interval(r));
         let quiet = self.codes(r).only(Codes::OVERFLOW);
         // (up, down): whether an operand that overflows up (down) may skip
         // its check.
@@ -166,7 +167,7 @@ impl Gen {
         let (sym, prec, raw, name) = match op {
             BinaryOp::Add => ("+", Prec::Sum, la + rb, "add"),
             BinaryOp::Sub => ("-", Prec::Sum, la - rb, "sub"),
-            BinaryOp::Mul if crate::facts::same(l, r) => ("*", Prec::Term, la.square(), "mul"),
+            BinaryOp::Mul if l.same(r) => ("*", Prec::Term, la.square(), "mul"),
             BinaryOp::Mul => ("*", Prec::Term, la * rb, "mul"),
             _ => return Err(invalid(format!("`{}` is not add, sub or mul", op.name()))),
         };
@@ -194,7 +195,7 @@ impl Gen {
             _ => None,
         };
         let Some(a) = raw else {
-            return Ok((self.expr(e)?, self.interval(e)));
+            return Ok((self.expr(e)?, self.env.interval(e)));
         };
         let unchecked = match a.check {
             Check::None => true,
@@ -213,18 +214,20 @@ impl Gen {
     /// `(not arg)`: comparisons inverted, double negations dropped.
     pub(super) fn not(&mut self, arg: &Expr) -> R<Py> {
         match &arg.node {
-            ExprNode::Binary { op, lhs, rhs } if inverse(*op).is_some() => {
-                let inv = inverse(*op).unwrap_or(*op);
+            ExprNode::Binary { op, lhs, rhs } if op.negated().is_some() => {
+                let inv = op.negated().unwrap_or(*op);
                 self.compare(inv, lhs, rhs)
             }
             ExprNode::Unary {
                 op: UnaryOp::Not,
                 arg,
             } => self.expr(arg),
-            ExprNode::Call { func, args } if func == "MAP_HAS" => match self.map_has(args, true)? {
-                Some(py) => Ok(py),
-                None => self.negation(arg),
-            },
+            ExprNode::Call { func, args } if Builtin::of(func) == Some(Builtin::MapHas) => {
+                match self.map_has(args, true)? {
+                    Some(py) => Ok(py),
+                    None => self.negation(arg),
+                }
+            }
             _ => self.negation(arg),
         }
     }
@@ -249,10 +252,8 @@ impl Gen {
                 let a = self.expr(l)?;
                 // The right side runs only when the left is true (`and`) or
                 // false (`or`), and knows it.
-                let outer = self.env.clone();
-                let mut inner = outer.clone();
-                env::learn(&mut inner, l, and, &|e| self.interval(e));
-                self.env = inner;
+                let inner = self.env.learned(l, and);
+                let outer = std::mem::replace(&mut self.env, inner);
                 let b = self.expr(r);
                 self.env = outer;
                 let (word, prec) = if and {
@@ -269,7 +270,7 @@ impl Gen {
     /// Python's `//` and `%` floor: they agree when both operands are
     /// positive, and a positive constant divisor needs only a sign test.
     fn divmod(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<Py> {
-        let (li, ri) = (self.interval(l), self.interval(r));
+        let (li, ri) = (self.env.interval(l), self.env.interval(r));
         let (sym, helper) = if op == BinaryOp::Div {
             ("//", "_div")
         } else {
@@ -342,13 +343,13 @@ impl Gen {
         // `x == True` reads badly (and linters refuse it): compare with a
         // boolean constant as the value itself or its negation.
         if eq {
-            match (bool_const(l), bool_const(r)) {
+            match (l.bool_const(), r.bool_const()) {
                 (Some(x), Some(y)) => {
                     let v = (x == y) == (op == BinaryOp::Eq);
                     return Ok(Py::atom(if v { "True" } else { "False" }));
                 }
                 (Some(b), None) | (None, Some(b)) => {
-                    let other = if bool_const(l).is_some() { r } else { l };
+                    let other = if l.bool_const().is_some() { r } else { l };
                     return if b == (op == BinaryOp::Eq) {
                         self.expr(other)
                     } else {
@@ -387,7 +388,7 @@ impl Gen {
     /// Python's own IndexError.
     pub fn array_key(&mut self, index: &Expr) -> R<String> {
         let k = self.expr(index)?;
-        if self.interval(index).lo >= 0 {
+        if self.env.interval(index).lo >= 0 {
             return Ok(k.text);
         }
         Ok(if k.is_simple() {
@@ -395,47 +396,6 @@ impl Gen {
         } else {
             format!("_i if (_i := {}) >= 0 else _index_error()", k.text)
         })
-    }
-
-    /// An interval that surely holds the value of an int expression.
-    pub fn interval(&self, e: &Expr) -> Interval {
-        match &e.node {
-            ExprNode::Const {
-                value: Literal::Int(v),
-            } => Interval::exact(*v),
-            ExprNode::Var { name } => self.env.interval(name),
-            ExprNode::Unary {
-                op: UnaryOp::Neg,
-                arg,
-            } => (-self.interval(arg)).clamp(),
-            ExprNode::Binary { op, lhs, rhs } => {
-                let (l, r) = (self.interval(lhs), self.interval(rhs));
-                let single_signed = r.lo > 0 || r.hi < 0;
-                match op {
-                    BinaryOp::Add => (l + r).clamp(),
-                    BinaryOp::Sub => (l - r).clamp(),
-                    BinaryOp::Mul if crate::facts::same(lhs, rhs) => l.square().clamp(),
-                    BinaryOp::Mul => (l * r).clamp(),
-                    BinaryOp::Div if single_signed => l.quot(r).clamp(),
-                    BinaryOp::Mod if single_signed => l.remainder(r),
-                    _ => Interval::FULL,
-                }
-            }
-            ExprNode::Call { func, args } => match (func.as_str(), args.as_slice()) {
-                ("LEN", _) => Interval::LEN,
-                ("ABS", [a]) => self.interval(a).abs().clamp(),
-                ("MIN", [a, b]) => self.interval(a).min(self.interval(b)),
-                ("MAX", [a, b]) => self.interval(a).max(self.interval(b)),
-                ("MAP_GET", [m, _]) => self.element_interval(m),
-                ("MAP_GET_OR", [m, _, d]) => {
-                    let (x, y) = (self.element_interval(m), self.interval(d));
-                    Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))
-                }
-                _ => Interval::FULL,
-            },
-            ExprNode::Index { base, .. } => self.element_interval(base),
-            _ => Interval::FULL,
-        }
     }
 
     /// The runtime errors evaluating `e` can raise (conservatively).
@@ -450,19 +410,18 @@ impl Gen {
                 }
             }
             ExprNode::Unary { op, arg } => {
-                if *op == UnaryOp::Neg && self.interval(arg).contains(interval::MIN) {
+                if *op == UnaryOp::Neg && self.env.interval(arg).contains(interval::MIN) {
                     Codes::OVERFLOW
                 } else {
                     Codes::NONE
                 }
             }
             ExprNode::Binary { op, lhs, rhs } => {
-                let (l, r) = (self.interval(lhs), self.interval(rhs));
+                let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
                 let overflows = match op {
                     BinaryOp::Add => !(l + r).fits(),
                     BinaryOp::Sub => !(l - r).fits(),
-                    BinaryOp::Mul if crate::facts::same(lhs, rhs) => !l.square().fits(),
-                    BinaryOp::Mul => !(l * r).fits(),
+                    BinaryOp::Mul => !self.env.product(lhs, rhs).fits(),
                     BinaryOp::Div => l.contains(interval::MIN) && r.contains(-1),
                     _ => false,
                 };
@@ -480,21 +439,24 @@ impl Gen {
                 Some(Type::Map(..)) => Codes::MISSING_KEY,
                 _ => Codes::INDEX,
             },
-            ExprNode::Call { func, args } => match (func.as_str(), args.as_slice()) {
-                (
-                    "LEN" | "MAP_HAS" | "MAP_KEYS" | "TO_STRING" | "LOWER" | "SPLIT_WHITESPACE"
-                    | "MIN" | "MAX" | "MAP_GET_OR",
-                    _,
-                ) => Codes::NONE,
-                ("ABS", [a]) if !self.interval(a).contains(interval::MIN) => Codes::NONE,
-                ("ABS", _) => Codes::OVERFLOW,
-                ("PUSH" | "MAP_SET" | "JOIN" | "CONCAT" | "CHARS", _) => Codes::SIZE,
-                ("POP", _) => Codes::EMPTY,
-                ("SLICE", _) => Codes::INDEX,
-                ("MAP_GET", _) => Codes::MISSING_KEY,
-                ("PARSE_INT", _) => Codes::PARSE_INT,
-                ("REPEAT", _) => Codes::NEGATIVE_COUNT.with(Codes::SIZE),
-                _ => Codes::ANY,
+            ExprNode::Call { func, args } => match (Builtin::of(func), args.as_slice()) {
+                // A pack function may raise anything.
+                (None, _) => Codes::ANY,
+                (Some(Builtin::Abs), [a]) if !self.env.interval(a).contains(interval::MIN) => {
+                    Codes::NONE
+                }
+                (Some(b), _) => {
+                    let f = b.info();
+                    let errors = f
+                        .errors
+                        .iter()
+                        .fold(Codes::NONE, |c, &e| c.with(Codes::of(e)));
+                    if f.grows {
+                        errors.with(Codes::SIZE)
+                    } else {
+                        errors
+                    }
+                }
             },
         };
         let children = match &e.node {
@@ -509,30 +471,38 @@ impl Gen {
         own.with(children)
     }
 
-    /// Whether reading the variable can find it without a value.
+    /// Whether reading the variable can find it without a value: a `LOCAL`
+    /// not surely assigned where the step being written starts (no `LOCAL`
+    /// holds a value in `STATE`).
     pub fn may_be_unset(&self, name: &str) -> bool {
-        !self.env.is_set(name)
+        match &self.step {
+            Some(id) => !self.facts.must.holds(id, name),
+            None => self.facts.decls.is_local(name),
+        }
     }
 }
 
 /// A set of runtime error codes, to tell whether two computations that can
 /// fail may be run in either order: only if they cannot fail differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Codes(u16);
+pub struct Codes(u64);
 
 impl Codes {
     pub const NONE: Codes = Codes(0);
-    pub const UNINITIALIZED: Codes = Codes(1);
-    pub const OVERFLOW: Codes = Codes(1 << 1);
-    pub const DIVISION_BY_ZERO: Codes = Codes(1 << 2);
-    pub const INDEX: Codes = Codes(1 << 3);
-    pub const MISSING_KEY: Codes = Codes(1 << 4);
-    pub const SIZE: Codes = Codes(1 << 5);
-    pub const EMPTY: Codes = Codes(1 << 6);
-    pub const NEGATIVE_COUNT: Codes = Codes(1 << 7);
-    pub const PARSE_INT: Codes = Codes(1 << 8);
+    pub const UNINITIALIZED: Codes = Codes::of(RuntimeCode::UninitializedRead);
+    pub const OVERFLOW: Codes = Codes::of(RuntimeCode::IntOverflow);
+    pub const DIVISION_BY_ZERO: Codes = Codes::of(RuntimeCode::DivisionByZero);
+    pub const INDEX: Codes = Codes::of(RuntimeCode::IndexOutOfRange);
+    pub const MISSING_KEY: Codes = Codes::of(RuntimeCode::MissingKey);
+    pub const SIZE: Codes = Codes::of(RuntimeCode::SizeLimit);
     /// Anything (a function this module does not know).
-    pub const ANY: Codes = Codes(u16::MAX);
+    pub const ANY: Codes = Codes(u64::MAX);
+
+    /// The set of one code (there are fewer than 64).
+    pub const fn of(code: RuntimeCode) -> Codes {
+        const _: () = assert!(RuntimeCode::ALL.len() <= 64);
+        Codes(1 << code as u32)
+    }
 
     pub fn with(self, other: Codes) -> Codes {
         Codes(self.0 | other.0)
@@ -552,74 +522,6 @@ impl Codes {
     /// only in one and the same way.
     pub fn commutes(self, other: Codes) -> bool {
         (self.0 | other.0).count_ones() <= 1 || self.is_empty() || other.is_empty()
-    }
-}
-
-/// Whether the value of `e` may be an object some variable, element or
-/// entry also holds (rather than one just built).
-pub fn is_borrowed(e: &Expr) -> bool {
-    match &e.node {
-        ExprNode::Var { .. } | ExprNode::Index { .. } => true,
-        ExprNode::Call { func, .. } => match func.as_str() {
-            // A pack function might give back one of its arguments.
-            f if f.contains('.') => true,
-            "MAP_GET" | "MAP_GET_OR" => true,
-            // A slice is a new list whose elements are the old ones.
-            "SLICE" => {
-                e.ty.as_ref()
-                    .and_then(pytype::element)
-                    .is_some_and(pytype::is_collection)
-            }
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// The variables a borrowed value may come from.
-pub fn roots(e: &Expr, out: &mut Vec<String>) {
-    match &e.node {
-        ExprNode::Var { name } => out.push(name.clone()),
-        ExprNode::Index { base, .. } => roots(base, out),
-        ExprNode::Call { func, args } => match func.as_str() {
-            "MAP_GET" | "SLICE" => {
-                if let Some(a) = args.first() {
-                    roots(a, out);
-                }
-            }
-            "MAP_GET_OR" => {
-                if let Some(a) = args.first() {
-                    roots(a, out);
-                }
-                if let Some(d) = args.get(2) {
-                    roots(d, out);
-                }
-            }
-            _ => {}
-        },
-        _ => {}
-    }
-}
-
-/// The comparison that is true exactly when `op` is false.
-fn inverse(op: BinaryOp) -> Option<BinaryOp> {
-    Some(match op {
-        BinaryOp::Eq => BinaryOp::Ne,
-        BinaryOp::Ne => BinaryOp::Eq,
-        BinaryOp::Lt => BinaryOp::Ge,
-        BinaryOp::Le => BinaryOp::Gt,
-        BinaryOp::Gt => BinaryOp::Le,
-        BinaryOp::Ge => BinaryOp::Lt,
-        _ => return None,
-    })
-}
-
-fn bool_const(e: &Expr) -> Option<bool> {
-    match &e.node {
-        ExprNode::Const {
-            value: Literal::Bool(b),
-        } => Some(*b),
-        _ => None,
     }
 }
 
@@ -670,7 +572,7 @@ fn literal(value: &Literal, ty: &Type) -> R<String> {
             let mut out = Vec::with_capacity(entries.len());
             for (key, x) in entries {
                 let key = match **k {
-                    Type::Int => int_key(key)
+                    Type::Int => isu_plugin_api::literal::int_key(key)
                         .ok_or_else(|| invalid(format!("the map key {key:?} is not an int")))?
                         .to_string(),
                     Type::String => py_str(key),
@@ -686,20 +588,6 @@ fn literal(value: &Literal, ty: &Type) -> R<String> {
             )))
         }
     })
-}
-
-/// The int of a map key's canonical decimal text (spec/semantics.md 2.5).
-fn int_key(k: &str) -> Option<i64> {
-    let digits = k.strip_prefix('-').unwrap_or(k);
-    let canonical = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-        && k != "-0";
-    if canonical {
-        k.parse().ok()
-    } else {
-        None
-    }
 }
 
 #[cfg(test)]

@@ -1,15 +1,18 @@
 //! Isu statements as Python lines, each under the comment naming its step.
 
-use super::env::{self, Env};
-use super::expr::{is_borrowed, roots, Arith, Codes};
+use super::expr::{Arith, Codes};
 use super::{invalid, ty, Gen, R};
-use crate::facts::VarKind;
-use crate::facts::{self, Update, UpdateOp};
-use crate::interval::Interval;
+use crate::facts;
 use crate::py::{Prec, Py};
-use crate::{live, names, pytype, text};
+use crate::{names, pytype, text};
+use isu_plugin_api::analysis::alias::{changed_in_place, may_share, roots};
+use isu_plugin_api::analysis::flow::block_completes;
+use isu_plugin_api::analysis::interval;
+use isu_plugin_api::analysis::vars::{count_reads, reads};
+use isu_plugin_api::analysis::Section;
+use isu_plugin_api::update::{in_place, InPlace, Update};
 use isu_plugin_api::{
-    BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Step, Type, UnaryOp,
+    BinaryOp, Block, Expr, ExprNode, Iter, Node, Place, Program, Step, Type, UnaryOp,
 };
 use std::collections::BTreeSet;
 
@@ -38,9 +41,7 @@ impl Gen {
         let declared: Vec<(String, Type)> = program
             .locals
             .iter()
-            .filter(|d| {
-                self.facts.read.contains(&d.name.name) && self.facts.bound.contains(&d.name.name)
-            })
+            .filter(|d| self.facts.is_read(&d.name.name) && self.facts.bound.contains(&d.name.name))
             .map(|d| (names::local(&d.name.name), d.ty.clone()))
             .collect();
         if !declared.is_empty() {
@@ -50,7 +51,7 @@ impl Gen {
             }
         }
         for d in &program.func.args {
-            if self.facts.mutated.contains(&d.name.name) {
+            if self.facts.aliasing.changed_in_place.contains(&d.name.name) {
                 let py = Py::atom(names::local(&d.name.name));
                 let copy = self.copies.copy(&d.ty, &py);
                 self.w.comment(format!(
@@ -65,13 +66,14 @@ impl Gen {
         if !program.state.is_empty() {
             self.w.comment("STATE (an error here has no step)");
         }
-        for s in &program.state {
+        for (i, s) in program.state.iter().enumerate() {
+            self.env = self.facts.bounds.state(i);
             self.assign_var(&s.name.name, &s.init, true)?;
         }
         self.block(&program.body)?;
-        if !always_returns(&program.body) {
+        if block_completes(&program.body) {
             self.w
-                .line("raise IsuError(\"no_return\", \"the steps ended without a RETURN\")");
+                .line("raise IsuError(_Code.NO_RETURN, \"the steps ended without a RETURN\")");
         }
         self.w.close();
         self.w.line("except _ERRORS as _e:");
@@ -99,10 +101,12 @@ impl Gen {
         }
         self.w.comment(text::comment(&header));
         let outer = self.w.set_step(Some(id.to_string()));
+        self.env = self.facts.bounds.before(id);
+        self.step = Some(id.clone());
         let r = match &s.node {
             Node::Seq { block } => self.block(block),
             Node::Assign { target, expr } => {
-                self.dead = self.dead_in(id.as_str(), target, expr);
+                self.dead = self.dead_in(id, target, expr);
                 let r = self.assign(target, expr);
                 self.dead.clear();
                 r
@@ -112,7 +116,7 @@ impl Gen {
                 then_block,
                 else_block,
             } => self.branch(cond, then_block, else_block),
-            Node::Loop { iter, body } => self.looping_step(iter, body),
+            Node::Loop { iter, body } => self.looping_step(id, iter, body),
             Node::Return { expr } => self.ret(expr),
         };
         self.w.set_step(outer);
@@ -124,8 +128,13 @@ impl Gen {
     /// holder of their value (not an
     /// argument, which the caller holds too, nor an `each` loop's variable
     /// or array, which the loop shares).
-    fn dead_in(&self, id: &str, target: &Place, expr: &Expr) -> BTreeSet<String> {
-        let Some(live) = self.live.after(id) else {
+    fn dead_in(
+        &self,
+        id: &isu_plugin_api::StepId,
+        target: &Place,
+        expr: &Expr,
+    ) -> BTreeSet<String> {
+        let Some(live) = self.facts.live.after(id) else {
             return BTreeSet::new();
         };
         let mut keys = Vec::new();
@@ -134,48 +143,34 @@ impl Gen {
             keys.push(index);
             p = base;
         }
-        let mut read = BTreeSet::new();
-        live::reads(expr, &mut read);
+        let read = reads(expr);
         // The variable assigned no longer holds its old value after this.
         let rebound = match target {
             Place::Var { name, .. } => Some(name.as_str()),
             Place::Index { .. } => None,
         };
         read.into_iter()
-            .filter(|v| !live.contains(v) || rebound == Some(v.as_str()))
+            .filter(|v| !live.contains(*v) || rebound == Some(*v))
             .filter(|v| {
                 self.facts
                     .var(v)
-                    .is_some_and(|d| d.kind != VarKind::Arg && pytype::is_collection(&d.ty))
-                    && !self.facts.each_vars.contains(v)
+                    .is_some_and(|d| d.section != Section::Args && pytype::is_collection(&d.ty))
+                    && !self.facts.aliasing.iterated.contains(*v)
             })
             .filter(|v| {
-                live::count_reads(expr, v)
-                    + keys.iter().map(|k| live::count_reads(k, v)).sum::<usize>()
-                    == 1
+                count_reads(expr, v) + keys.iter().map(|k| count_reads(k, v)).sum::<usize>() == 1
             })
+            .map(str::to_owned)
             .collect()
     }
 
     fn assign(&mut self, target: &Place, expr: &Expr) -> R<()> {
-        if let Some(up) = facts::update(target, expr) {
-            let stored = self.stored_leaves(target, expr);
-            self.update(target, up)?;
-            if let Some((v, leaves)) = stored {
-                self.env.add_leaves(&v, leaves);
-            }
-            return Ok(());
+        if let Some(up) = in_place(target, expr) {
+            return self.update(target, up);
         }
         match target {
             Place::Var { name, .. } => self.assign_var(name, expr, false),
-            Place::Index { .. } => {
-                let stored = self.stored_leaves(target, expr);
-                self.assign_element(target, expr)?;
-                if let Some((v, leaves)) = stored {
-                    self.env.add_leaves(&v, leaves);
-                }
-                Ok(())
-            }
+            Place::Index { .. } => self.assign_element(target, expr),
         }
     }
 
@@ -190,7 +185,7 @@ impl Gen {
             .clone();
         // A variable nothing reads is assigned to `_` (Python linters refuse
         // a local that is assigned and never used).
-        let (target, lhs) = if !self.facts.read.contains(name) {
+        let (target, lhs) = if !self.facts.is_read(name) {
             ("_".to_owned(), "_".to_owned())
         } else if annotate {
             (
@@ -200,8 +195,6 @@ impl Gen {
         } else {
             (var.py.clone(), var.py.clone())
         };
-        let value = (var.ty == Type::Int).then(|| self.interval(expr));
-        let leaves = self.leaves_of(expr);
         match self.top_arith(expr)? {
             Some(a) => {
                 self.w.line(format!("{lhs} = {}", a.py.text));
@@ -215,11 +208,6 @@ impl Gen {
                 let v = self.own(expr)?;
                 self.w.line(format!("{lhs} = {}", v.text));
             }
-        }
-        env::evaluated(&mut self.env, expr);
-        self.env.assign(name, value);
-        if pytype::is_collection(&var.ty) {
-            self.env.set_leaves(name, leaves);
         }
         Ok(())
     }
@@ -242,7 +230,7 @@ impl Gen {
     /// `TARGET: P`, `EXPR: (call F P rest...)`: the list or dict at `P`
     /// changes in place (spec/semantics.md 4.3), with the same checks in the
     /// same order as the call.
-    fn update(&mut self, target: &Place, up: Update<'_>) -> R<()> {
+    fn update(&mut self, target: &Place, up: InPlace<'_>) -> R<()> {
         let max = Py::atom("_max_size");
         let arg = |n: usize| {
             up.rest
@@ -250,35 +238,36 @@ impl Gen {
                 .ok_or_else(|| invalid("an in-place update lacks an argument"))
         };
         let Place::Var { name, .. } = target else {
+            if up.op == Update::Concat && ty(up.place)? == &Type::String {
+                return self.concat_at(target, arg(0)?);
+            }
             let (place, _) = self.place_read(target)?;
             let call = match up.op {
-                UpdateOp::Push => Py::call("_push_into", &[place, self.own(arg(0)?)?, max]),
-                UpdateOp::Pop => Py::call("_pop_from", &[place]),
-                UpdateOp::MapSet => {
+                Update::Push => Py::call("_push_into", &[place, self.own(arg(0)?)?, max]),
+                Update::Pop => Py::call("_pop_from", &[place]),
+                Update::MapSet => {
                     let k = self.expr(arg(0)?)?;
                     let v = self.own(arg(1)?)?;
                     Py::call("_map_set_into", &[place, k, v, max])
                 }
-                UpdateOp::Concat => {
-                    Py::call("_extend_into", &[place, self.elements(arg(0)?)?, max])
-                }
+                Update::Concat => Py::call("_extend_into", &[place, self.elements(arg(0)?)?, max]),
             };
             self.w.line(call.text);
             return Ok(());
         };
         let p = self.var(name)?.text;
         match up.op {
-            UpdateOp::Push => {
+            Update::Push => {
                 let x = self.own(arg(0)?)?;
                 self.w.line(format!("{p}.append({})", x.text));
                 self.size_check(&p, "PUSH's result");
             }
-            UpdateOp::Pop => {
+            Update::Pop => {
                 self.w.line(format!("if not {p}:"));
                 self.w.block(|w| w.line("_pop_empty()"));
                 self.w.line(format!("del {p}[-1]"));
             }
-            UpdateOp::MapSet => {
+            Update::MapSet => {
                 let (k, v) = (arg(0)?, arg(1)?);
                 // Python's `m[k] = v` evaluates v before m and k.
                 let mut before = self.codes(k);
@@ -296,7 +285,7 @@ impl Gen {
                     self.w.line(call.text);
                 }
             }
-            UpdateOp::Concat => {
+            Update::Concat => {
                 let t = ty(arg(0)?)?.clone();
                 if t == Type::String {
                     let s = self.expr(arg(0)?)?;
@@ -308,9 +297,30 @@ impl Gen {
                 self.size_check(&p, "CONCAT's result");
             }
         }
-        for a in up.rest {
-            env::evaluated(&mut self.env, a);
-        }
+        Ok(())
+    }
+
+    /// `TARGET: (index B K)`, `EXPR: (call CONCAT (index B K) s)` on a
+    /// string element: Python's strings do not change in place, so the
+    /// element is read, joined and stored back. The container and the key go
+    /// into temporaries first, so each is evaluated (and checked) once, in
+    /// Isu's order: B, K, the element's own read, `s`, the size check.
+    fn concat_at(&mut self, target: &Place, s: &Expr) -> R<()> {
+        let Place::Index { base, index, .. } = target else {
+            return Err(invalid("an element update of a variable"));
+        };
+        let (b, bt) = self.place_read(base)?;
+        let key = match bt {
+            Type::Array(_) => self.array_key(index)?,
+            _ => self.expr(index)?.text,
+        };
+        let t = self.expr(s)?;
+        self.w.line(format!("_p = {}", b.text));
+        self.w.line(format!("_k = {key}"));
+        self.w.line(format!(
+            "_p[_k] = _s if len(_s := _p[_k] + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
+            t.at(Prec::Sum)
+        ));
         Ok(())
     }
 
@@ -414,7 +424,6 @@ impl Gen {
                     self.size_check(&m, "the map");
                 }
             }
-            self.learn_from_target(target, expr);
             return Ok(());
         }
         let (root, _) = target.root();
@@ -450,56 +459,21 @@ impl Gen {
                 self.size_check("_p", "the map");
             }
         }
-        self.learn_from_target(target, expr);
         Ok(())
-    }
-
-    /// What is known where `cond` was just found `truth`.
-    fn learned(&self, cond: &Expr, truth: bool) -> Env {
-        let mut env = self.env.clone();
-        env::learn(&mut env, cond, truth, &|e| self.interval(e));
-        env
-    }
-
-    /// What an element assignment that went through tells: its keys and
-    /// EXPR were evaluated, and an array key indexed its array.
-    fn learn_from_target(&mut self, target: &Place, expr: &Expr) {
-        let mut p = target;
-        while let Place::Index { base, index, .. } = p {
-            env::evaluated(&mut self.env, index);
-            if let (Ok(Type::Array(_)), ExprNode::Var { name }) =
-                (self.place_type(base), &index.node)
-            {
-                self.env
-                    .refine(name, Interval::new(0, crate::interval::MAX_LEN - 1));
-            }
-            p = base;
-        }
-        env::evaluated(&mut self.env, expr);
     }
 
     fn branch(&mut self, cond: &Expr, then_block: &Block, else_block: &Block) -> R<()> {
         let c = self.expr(cond)?;
-        let before = self.env.clone();
         self.w.line(format!("if {}:", c.text));
         self.w.open();
-        self.env = self.learned(cond, true);
         self.block(then_block)?;
-        let after_then = std::mem::replace(&mut self.env, before);
         self.w.close();
-        self.env = self.learned(cond, false);
         if !else_block.steps.is_empty() {
             self.w.line("else:");
             self.w.open();
             self.block(else_block)?;
             self.w.close();
         }
-        // A branch that returns does not reach what follows.
-        self.env = match (always_returns(then_block), always_returns(else_block)) {
-            (true, _) => std::mem::take(&mut self.env),
-            (false, true) => after_then,
-            (false, false) => after_then.join(&self.env),
-        };
         Ok(())
     }
 
@@ -512,7 +486,7 @@ impl Gen {
     /// nothing per round. A `while` loop with no loop inside runs as a `for`
     /// over the rounds the fuel covers, which counts them at the cost of
     /// Python's own loop; a loop with loops inside spends round by round.
-    fn looping_step(&mut self, iter: &Iter, body: &Block) -> R<()> {
+    fn looping_step(&mut self, id: &isu_plugin_api::StepId, iter: &Iter, body: &Block) -> R<()> {
         let innermost = !facts::has_loop(body);
         match iter {
             Iter::Range {
@@ -524,8 +498,8 @@ impl Gen {
             } => {
                 let a = self.expr(start)?;
                 let b = self.expr(end)?;
-                let by = step.as_ref().map(|s| self.interval(s));
-                let from_zero = const_int(start) == Some(0);
+                let by = step.as_ref().map(|s| self.env.interval(s));
+                let from_zero = start.int_const() == Some(0);
                 let seq = match (step, by) {
                     (None, _) if from_zero => Py::call("range", &[b]),
                     (None, _) => Py::call("range", &[a, b]),
@@ -539,7 +513,7 @@ impl Gen {
                         Py::call("_range", &[a, b, s])
                     }
                 };
-                let (ai, bi) = (self.interval(start), self.interval(end));
+                let (ai, bi) = (self.env.interval(start), self.env.interval(end));
                 let (up, down) = match by {
                     None => (true, false),
                     Some(iv) => (iv.hi > 0, iv.lo < 0),
@@ -552,39 +526,28 @@ impl Gen {
                 if down {
                     longest = longest.max(ai.hi - bi.lo);
                 }
-                let count = if longest <= crate::interval::MAX {
+                let count = if longest <= interval::MAX {
                     "len"
                 } else {
                     "_rounds"
                 };
-                let values = self.range_values(start, end, step.as_ref());
-                for e in [start, end].into_iter().chain(step.iter()) {
-                    env::evaluated(&mut self.env, e);
-                }
-                self.enter_loop_head(body, Some((&var.name, values)));
-                let outside = self.env.clone();
-                self.env.assign(&var.name, Some(values));
-                let r = self.for_loop(&var.name, seq, count, innermost, body);
-                self.env = outside;
-                // Zero rounds or some: its old value or a new one.
-                self.env.forget(&var.name);
-                r
+                self.for_loop(&var.name, seq, count, innermost, body)
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
-                let mut from = Vec::new();
-                roots(seq, &mut from);
+                let from = roots(seq);
                 // The rounds see the array as it was when the loop started,
                 // and the loop variable may not share an element with a
                 // variable that changes in place.
-                let snapshot = is_borrowed(seq)
+                let snapshot = may_share(seq)
                     && if pytype::element(&t).is_some_and(pytype::is_collection) {
+                        let changed = &self.facts.aliasing.changed_in_place;
                         from.iter()
-                            .chain(std::iter::once(&var.name))
-                            .any(|r| self.facts.mutated.contains(r))
+                            .chain(std::iter::once(&var.name.as_str()))
+                            .any(|r| changed.contains(*r))
                     } else {
-                        let changed = facts::mutates(body, &self.facts);
-                        from.iter().any(|r| changed.contains(r))
+                        let changed = changed_in_place(body, &self.facts.decls);
+                        from.iter().any(|r| changed.contains(*r))
                     };
                 let s = self.expr(seq)?;
                 let s = if snapshot {
@@ -592,28 +555,12 @@ impl Gen {
                 } else {
                     s
                 };
-                let elements = match pytype::element(&t) {
-                    Some(Type::Int) => Some(self.element_interval(seq)),
-                    _ => None,
-                };
-                let leaves = self.leaves_of(seq);
-                env::evaluated(&mut self.env, seq);
-                self.enter_loop_head(body, elements.map(|iv| (var.name.as_str(), iv)));
-                let outside = self.env.clone();
-                self.env.assign(&var.name, elements);
-                if pytype::element(&t).is_some_and(pytype::is_collection) {
-                    self.env.set_leaves(&var.name, leaves);
-                }
-                let r = self.for_loop(&var.name, s, "len", innermost, body);
-                self.env = outside;
-                self.env.forget(&var.name);
-                r
+                self.for_loop(&var.name, s, "len", innermost, body)
             }
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
                 // every round is known.
-                self.enter_loop_head(body, None);
-                let outside = self.env.clone();
+                self.env = self.facts.bounds.head(id);
                 let c = self.expr(cond)?;
                 if innermost {
                     // At most as many rounds as the fuel covers, counted by
@@ -631,9 +578,7 @@ impl Gen {
                     self.w.open();
                     self.spend_round();
                 }
-                self.env = self.learned(cond, true);
                 let r = self.block(body);
-                self.env = outside;
                 self.w.close();
                 if innermost {
                     // The fuel ran out: the loop ends here if COND is false.
@@ -644,7 +589,6 @@ impl Gen {
                     self.w.line("_fuel = 0");
                     self.w.close();
                 }
-                self.env = self.learned(cond, false);
                 r
             }
         }
@@ -660,7 +604,7 @@ impl Gen {
         innermost: bool,
         body: &Block,
     ) -> R<()> {
-        let target = if self.facts.read.contains(var) {
+        let target = if self.facts.is_read(var) {
             self.var(var)?.text
         } else {
             "_".to_owned()
@@ -698,21 +642,6 @@ impl Gen {
         self.w.block(|w| w.line("_step_limit()"));
     }
 
-    /// The values the variable of `(range i START END [STEP])` takes, under
-    /// the current facts.
-    pub(super) fn range_values(&self, start: &Expr, end: &Expr, step: Option<&Expr>) -> Interval {
-        let (a, b) = (self.interval(start), self.interval(end));
-        let (up, down) = match step.map(|s| self.interval(s)) {
-            None => (true, false),
-            Some(iv) => (iv.hi > 0, iv.lo < 0),
-        };
-        match (up, down) {
-            (true, false) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
-            (false, true) => Interval::new(a.hi.min(b.lo + 1), a.hi),
-            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
-        }
-    }
-
     fn ret(&mut self, expr: &Expr) -> R<()> {
         let v = self.expr(expr)?;
         let t = ty(expr)?;
@@ -726,29 +655,5 @@ impl Gen {
             self.w.line(format!("return {}", v.text));
         }
         Ok(())
-    }
-}
-
-/// Whether every path through the block ends in a RETURN (so nothing after
-/// it runs).
-fn always_returns(b: &Block) -> bool {
-    b.steps.iter().any(|s| match &s.node {
-        Node::Return { .. } => true,
-        Node::Seq { block } => always_returns(block),
-        Node::If {
-            then_block,
-            else_block,
-            ..
-        } => always_returns(then_block) && always_returns(else_block),
-        Node::Assign { .. } | Node::Loop { .. } => false,
-    })
-}
-
-fn const_int(e: &Expr) -> Option<i64> {
-    match e.node {
-        ExprNode::Const {
-            value: Literal::Int(c),
-        } => Some(c),
-        _ => None,
     }
 }

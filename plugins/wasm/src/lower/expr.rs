@@ -1,23 +1,23 @@
 //! Expressions: each leaves its value on the Wasm stack and says whether it
 //! is owned or borrowed. Int arithmetic is checked inline (with constant
-//! operands folded into cheaper checks); errors name the step that holds
-//! the expression.
+//! operands folded into cheaper checks), except where the value bounds
+//! where the code runs prove the check cannot fire; errors name the step
+//! that holds the expression.
 
 use super::{bug, ty_of, Lowering, Own, Res};
-use crate::abi::ErrorCode;
 use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
-use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Type, UnaryOp};
+use isu_plugin_api::analysis::interval;
+use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type, UnaryOp};
 use wasm_encoder::{BlockType, ValType};
 
-/// The constant int of an expression, if it is one.
-fn const_int(e: &Expr) -> Option<i64> {
-    match &e.node {
-        ExprNode::Const {
-            value: Literal::Int(k),
-        } => Some(*k),
-        _ => None,
+/// The `N` arguments of a standard function (its arity was checked by the
+/// validator; a call built around it is a bug of the caller).
+fn arity<const N: usize>(args: &[Expr]) -> Res<&[Expr; N]> {
+    match <&[Expr; N]>::try_from(args) {
+        Ok(a) => Ok(a),
+        Err(_) => bug(format!("a call with {} arguments, not {N}", args.len())),
     }
 }
 
@@ -25,7 +25,11 @@ impl Lowering<'_> {
     /// Reads a variable (checking, where it may be unassigned, that it is not).
     pub fn read_var(&mut self, name: &str, step: i32) -> Res<Own> {
         let var = self.var(name)?.clone();
-        if var.is_local && !self.assigned.contains(name) {
+        let surely_set = self
+            .here
+            .as_ref()
+            .is_some_and(|id| self.must.holds(id, name));
+        if var.is_local && !surely_set {
             match var.flag {
                 Some(flag) => {
                     self.a.get(flag).i().i32_eqz();
@@ -34,7 +38,7 @@ impl Lowering<'_> {
                     self.a.get(var.local).i().i32_eqz();
                 }
             }
-            self.raise_if(ErrorCode::UninitializedRead, step);
+            self.raise_if(RuntimeCode::UninitializedRead, step);
         }
         self.a.get(var.local);
         Ok(Own::Borrowed)
@@ -61,11 +65,16 @@ impl Lowering<'_> {
             ExprNode::Var { name } => self.read_var(name, step),
             ExprNode::Unary { op, arg } => {
                 match op {
+                    UnaryOp::Neg if !self.env.interval(arg).contains(interval::MIN) => {
+                        self.a.i64(0);
+                        self.expr(arg, step)?;
+                        self.a.i().i64_sub();
+                    }
                     UnaryOp::Neg => {
                         let t = self.a.temp(ValType::I64);
                         self.expr(arg, step)?;
                         self.a.tee(t).i64(i64::MIN).i().i64_eq();
-                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.i64(0).get(t).i().i64_sub();
                         self.a.release(t);
                     }
@@ -91,18 +100,24 @@ impl Lowering<'_> {
             Add | Sub | Mul | Div | Mod => self.arith(op, lhs, rhs, step),
             And | Or => {
                 self.expr(lhs, step)?;
+                // The right side runs only when the left is true (`and`) or
+                // false (`or`), and knows it.
+                let inner = self.env.learned(lhs, op == And);
+                let outer = std::mem::replace(&mut self.env, inner);
                 self.a.if_(BlockType::Result(ValType::I32));
-                if op == And {
-                    self.expr(rhs, step)?;
+                let r = if op == And {
+                    let r = self.expr(rhs, step);
                     self.a.else_();
                     self.a.i32(0);
+                    r
                 } else {
                     self.a.i32(1);
                     self.a.else_();
-                    self.expr(rhs, step)?;
-                }
+                    self.expr(rhs, step)
+                };
                 self.a.end();
-                Ok(())
+                self.env = outer;
+                r.map(|_| ())
             }
             Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs, step),
         }
@@ -162,7 +177,10 @@ impl Lowering<'_> {
 
     fn arith(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<()> {
         use BinaryOp::*;
-        let k = const_int(rhs);
+        if self.arith_unchecked(op, lhs, rhs, step)? {
+            return Ok(());
+        }
+        let k = rhs.int_const();
         let x = self.a.temp(ValType::I64);
         self.expr(lhs, step)?;
         match (op, k) {
@@ -171,10 +189,10 @@ impl Lowering<'_> {
                 self.a.tee(x);
                 if c > 0 {
                     self.a.i64(i64::MAX - c).i().i64_gt_s();
-                    self.raise_if(ErrorCode::IntOverflow, step);
+                    self.raise_if(RuntimeCode::IntOverflow, step);
                 } else if c < 0 {
                     self.a.i64(i64::MIN - c).i().i64_lt_s();
-                    self.raise_if(ErrorCode::IntOverflow, step);
+                    self.raise_if(RuntimeCode::IntOverflow, step);
                 } else {
                     self.a.i().drop();
                 }
@@ -184,10 +202,10 @@ impl Lowering<'_> {
                 self.a.tee(x);
                 if c > 0 {
                     self.a.i64(i64::MIN + c).i().i64_lt_s();
-                    self.raise_if(ErrorCode::IntOverflow, step);
+                    self.raise_if(RuntimeCode::IntOverflow, step);
                 } else if c < 0 {
                     self.a.i64(i64::MAX + c).i().i64_gt_s();
-                    self.raise_if(ErrorCode::IntOverflow, step);
+                    self.raise_if(RuntimeCode::IntOverflow, step);
                 } else {
                     self.a.i().drop();
                 }
@@ -204,7 +222,7 @@ impl Lowering<'_> {
                     }
                     -1 => {
                         self.a.get(x).i64(i64::MIN).i().i64_eq();
-                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.i64(0).get(x).i().i64_sub();
                     }
                     _ => {
@@ -216,7 +234,7 @@ impl Lowering<'_> {
                         };
                         self.a.get(x).i64(lo).i().i64_lt_s();
                         self.a.get(x).i64(hi).i().i64_gt_s().i32_or();
-                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.get(x).i64(c).i().i64_mul();
                     }
                 }
@@ -249,7 +267,7 @@ impl Lowering<'_> {
                             .i64_and()
                             .i64_const(0)
                             .i64_lt_s();
-                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
                     }
@@ -268,7 +286,7 @@ impl Lowering<'_> {
                             .i64_and()
                             .i64_const(0)
                             .i64_lt_s();
-                        self.raise_if(ErrorCode::IntOverflow, step);
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
                     }
@@ -286,11 +304,11 @@ impl Lowering<'_> {
                     }
                     _ => {
                         self.a.get(y).i().i64_eqz();
-                        self.raise_if(ErrorCode::DivisionByZero, step);
+                        self.raise_if(RuntimeCode::DivisionByZero, step);
                         if op == Div {
                             self.a.get(x).i64(i64::MIN).i().i64_eq();
                             self.a.get(y).i64(-1).i().i64_eq().i32_and();
-                            self.raise_if(ErrorCode::IntOverflow, step);
+                            self.raise_if(RuntimeCode::IntOverflow, step);
                             self.a.get(x).get(y).i().i64_div_s();
                         } else {
                             // Wasm's rem_s gives MIN mod -1 = 0, as Isu does.
@@ -303,6 +321,40 @@ impl Lowering<'_> {
         }
         self.a.release(x);
         Ok(())
+    }
+
+    /// Lowers `(op lhs rhs)` without checks when the value bounds prove none
+    /// can fire: the exact result fits in 64 bits (`add`, `sub`, `mul`), the
+    /// divisor is not 0 and not MIN by -1 (`div`, `mod`). False (nothing
+    /// written) otherwise.
+    fn arith_unchecked(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<bool> {
+        use BinaryOp::*;
+        let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
+        let safe = match op {
+            Add => (l + r).fits(),
+            Sub => (l - r).fits(),
+            Mul => self.env.product(lhs, rhs).fits(),
+            Div => {
+                let min_by_minus_one = l.contains(interval::MIN) && r.contains(-1);
+                !r.contains(0) && !min_by_minus_one
+            }
+            Mod => !r.contains(0),
+            _ => false,
+        };
+        if !safe {
+            return Ok(false);
+        }
+        self.expr(lhs, step)?;
+        self.expr(rhs, step)?;
+        let mut i = self.a.i();
+        match op {
+            Add => i.i64_add(),
+            Sub => i.i64_sub(),
+            Mul => i.i64_mul(),
+            Div => i.i64_div_s(),
+            _ => i.i64_rem_s(),
+        };
+        Ok(true)
     }
 
     /// `(index base i)`: an array element (index in range) or a map value
@@ -318,11 +370,11 @@ impl Lowering<'_> {
                 rty = (**e).clone();
                 let i = self.a.temp(ValType::I64);
                 self.expr(index, step)?;
-                self.a.tee(i);
-                self.a.get(b);
-                load32(&mut self.a, LEN);
-                self.a.i().i64_extend_i32_u().i64_ge_u();
-                self.raise_if(ErrorCode::IndexOutOfRange, step);
+                let proven = match &base.node {
+                    ExprNode::Var { name } => self.env.index_in_bounds(index, name),
+                    _ => false,
+                };
+                self.keep_index(i, b, proven, step);
                 self.a
                     .get(b)
                     .get(i)
@@ -398,8 +450,12 @@ impl Lowering<'_> {
                 None => bug(format!("{func} without argument {i}")),
             }
         };
-        match (func, args) {
-            ("LEN", [x]) => {
+        let Some(b) = Builtin::of(func) else {
+            return bug(format!("`{func}` is not a standard function"));
+        };
+        match b {
+            Builtin::Len => {
+                let [x] = arity(args)?;
                 let xt = arg_ty(0)?;
                 let own = self.expr(x, step)?;
                 let h = self.hold(own, &xt);
@@ -409,7 +465,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Borrowed)
             }
-            ("PUSH", [xs, v]) => {
+            Builtin::Push => {
+                let [xs, v] = arity(args)?;
                 let own = self.expr(xs, step)?;
                 self.own(own, ty);
                 let own = self.expr(v, step)?;
@@ -418,14 +475,16 @@ impl Lowering<'_> {
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)
             }
-            ("POP", [xs]) => {
+            Builtin::Pop => {
+                let [xs] = arity(args)?;
                 let own = self.expr(xs, step)?;
                 self.own(own, ty);
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)
             }
-            ("CONCAT", [x, y]) => {
+            Builtin::Concat => {
+                let [x, y] = arity(args)?;
                 let own = self.expr(x, step)?;
                 self.own(own, ty);
                 let own = self.expr(y, step)?;
@@ -438,7 +497,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            ("SLICE", [x, lo, hi]) => {
+            Builtin::Slice => {
+                let [x, lo, hi] = arity(args)?;
                 let own = self.expr(x, step)?;
                 let h = self.hold(own, ty);
                 self.expr(lo, step)?;
@@ -451,7 +511,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            ("MAP_HAS", [m, k]) => {
+            Builtin::MapHas => {
+                let [m, k] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let (kt, _) = key_value(&mt);
                 let kt = kt.clone();
@@ -464,7 +525,8 @@ impl Lowering<'_> {
                 self.release_held(vec![hm, hk]);
                 Ok(Own::Borrowed)
             }
-            ("MAP_GET", [m, k]) => {
+            Builtin::MapGet => {
+                let [m, k] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let (kt, _) = key_value(&mt);
                 let kt = kt.clone();
@@ -480,7 +542,8 @@ impl Lowering<'_> {
                 self.a.release(b);
                 Ok(own)
             }
-            ("MAP_GET_OR", [m, k, d]) => {
+            Builtin::MapGetOr => {
+                let [m, k, d] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let am = self.arg_to_local(m, step)?;
                 let ak = self.arg_to_local(k, step)?;
@@ -496,7 +559,8 @@ impl Lowering<'_> {
                 self.free_arg(ad);
                 Ok(if any_owned { Own::Owned } else { Own::Borrowed })
             }
-            ("MAP_SET", [m, k, v]) => {
+            Builtin::MapSet => {
+                let [m, k, v] = arity(args)?;
                 let (kt, vt) = key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(m, step)?;
@@ -509,7 +573,8 @@ impl Lowering<'_> {
                 self.a.i32(step).i().call(f);
                 Ok(Own::Owned)
             }
-            ("MAP_KEYS", [m]) => {
+            Builtin::MapKeys => {
+                let [m] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let own = self.expr(m, step)?;
                 let h = self.hold(own, &mt);
@@ -518,10 +583,11 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            ("SPLIT_WHITESPACE" | "LOWER", [s]) => {
+            Builtin::SplitWhitespace | Builtin::Lower => {
+                let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
                 let h = self.hold(own, &Type::String);
-                let f = if func == "LOWER" {
+                let f = if b == Builtin::Lower {
                     self.mb.rt(Rt::Lower)
                 } else {
                     self.mb.rt(Rt::Split)
@@ -530,7 +596,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            ("CHARS", [s]) => {
+            Builtin::Chars => {
+                let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::Chars);
@@ -538,7 +605,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            ("JOIN", [xs, sep]) => {
+            Builtin::Join => {
+                let [xs, sep] = arity(args)?;
                 let xt = arg_ty(0)?;
                 let own = self.expr(xs, step)?;
                 let h1 = self.hold(own, &xt);
@@ -549,7 +617,8 @@ impl Lowering<'_> {
                 self.release_held(vec![h1, h2]);
                 Ok(Own::Owned)
             }
-            ("PARSE_INT", [s]) => {
+            Builtin::ParseInt => {
+                let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::ParseInt);
@@ -557,23 +626,30 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Borrowed)
             }
-            ("TO_STRING", [n]) => {
+            Builtin::ToString => {
+                let [n] = arity(args)?;
                 self.expr(n, step)?;
                 let f = self.mb.rt(Rt::ToString);
                 self.a.i().call(f);
                 Ok(Own::Owned)
             }
-            ("ABS", [n]) => {
+            Builtin::Abs => {
+                let [n] = arity(args)?;
                 let t = self.a.temp(ValType::I64);
                 self.expr(n, step)?;
-                self.a.tee(t).i64(i64::MIN).i().i64_eq();
-                self.raise_if(ErrorCode::IntOverflow, step);
+                if self.env.interval(n).contains(interval::MIN) {
+                    self.a.tee(t).i64(i64::MIN).i().i64_eq();
+                    self.raise_if(RuntimeCode::IntOverflow, step);
+                } else {
+                    self.a.set(t);
+                }
                 self.a.i64(0).get(t).i().i64_sub();
                 self.a.get(t).get(t).i64(0).i().i64_lt_s().select();
                 self.a.release(t);
                 Ok(Own::Borrowed)
             }
-            ("MIN" | "MAX", [x, y]) => {
+            Builtin::Min | Builtin::Max => {
+                let [x, y] = arity(args)?;
                 let tx = self.a.temp(ValType::I64);
                 let ty_ = self.a.temp(ValType::I64);
                 self.expr(x, step)?;
@@ -581,7 +657,7 @@ impl Lowering<'_> {
                 self.expr(y, step)?;
                 self.a.set(ty_);
                 self.a.get(tx).get(ty_).get(tx).get(ty_);
-                if func == "MIN" {
+                if b == Builtin::Min {
                     self.a.i().i64_lt_s().select();
                 } else {
                     self.a.i().i64_gt_s().select();
@@ -590,7 +666,8 @@ impl Lowering<'_> {
                 self.a.release(ty_);
                 Ok(Own::Borrowed)
             }
-            ("REPEAT", [v, n]) => {
+            Builtin::Repeat => {
+                let [v, n] = arity(args)?;
                 let vt = arg_ty(0)?;
                 let own = self.expr(v, step)?;
                 let h = self.hold(own, &vt);
@@ -600,10 +677,6 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            _ => bug(format!(
-                "the function {func} with {} arguments is not a standard function",
-                args.len()
-            )),
         }
     }
 }

@@ -6,13 +6,13 @@
 //! When EXPR is `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P`
 //! itself, the element moves into the call and its result back into the slot.
 
-use super::stmt::{update_of, Update};
 use super::{ty_of, Lowering, Own, Res};
-use crate::abi::ErrorCode;
 use crate::asm::Local;
-use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN, RC};
+use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val, store_val};
+use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Expr, Place, Type};
 use wasm_encoder::{BlockType, ValType};
 
@@ -26,12 +26,14 @@ struct Level {
     entry: Option<Local>,
 }
 
-fn flatten<'p>(p: &'p Place, out: &mut Vec<&'p Expr>) -> &'p str {
+/// The variable of a place, and its levels from the variable outward:
+/// each level's container place and key.
+fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr)>) -> &'p str {
     match p {
         Place::Var { name, .. } => name,
         Place::Index { base, index, .. } => {
             let root = flatten(base, out);
-            out.push(index);
+            out.push((base, index));
             root
         }
     }
@@ -42,7 +44,7 @@ impl Lowering<'_> {
         let mut keys = Vec::new();
         let root = flatten(target, &mut keys);
         let var = self.var(root)?.clone();
-        let update = update_of(target, expr);
+        let update = in_place(target, expr).map(|u| (u.op, u.rest));
         let n = keys.len();
 
         // 1. The keys, checked level by level.
@@ -51,7 +53,7 @@ impl Lowering<'_> {
         self.a.set(cur);
         let mut ty = var.ty.clone();
         let mut levels: Vec<Level> = Vec::with_capacity(n);
-        for (j, k) in keys.iter().enumerate() {
+        for (j, &(container, k)) in keys.iter().enumerate() {
             let last = j + 1 == n;
             match &ty {
                 Type::Array(e) => {
@@ -59,11 +61,8 @@ impl Lowering<'_> {
                     let key = self.a.local(ValType::I32);
                     let wide = self.a.temp(ValType::I64);
                     self.expr(k, step)?;
-                    self.a.tee(wide);
-                    self.a.get(cur);
-                    load32(&mut self.a, LEN);
-                    self.a.i().i64_extend_i32_u().i64_ge_u();
-                    self.raise_if(ErrorCode::IndexOutOfRange, step);
+                    let proven = self.env.target_in_bounds(container, k, &self.decls);
+                    self.keep_index(wide, cur, proven, step);
                     self.a.get(wide).i().i32_wrap_i64();
                     self.a.set(key);
                     self.a.release(wide);
@@ -91,7 +90,7 @@ impl Lowering<'_> {
                         let find = self.mb.rt(Rt::MapFind(kt.clone()));
                         self.a.get(cur).get(key).i().call(find);
                         self.a.tee(e).i32(0).i().i32_lt_s();
-                        self.raise_if(ErrorCode::MissingKey, step);
+                        self.raise_if(RuntimeCode::MissingKey, step);
                         if !last {
                             runtime::elem_addr(&mut self.a, cur, e, 4);
                             load_val(&mut self.a, &vt, DATA + ENTRY_VALUE);
@@ -123,7 +122,7 @@ impl Lowering<'_> {
                 self.own(own, ty_of(expr)?);
                 self.a.set(value);
             }
-            Some((op, _, rest)) => {
+            Some((op, rest)) => {
                 // Evaluated now, in order; passed after the place is unique.
                 for (i, r) in rest.iter().enumerate() {
                     let rty = ty_of(r)?.clone();
@@ -231,7 +230,7 @@ impl Lowering<'_> {
                         // Nothing more: the owned key itself was consumed.
                     }
                 }
-                (Some((op, _, _)), _) => {
+                (Some((op, _)), _) => {
                     // The element moves into the call; the result goes back.
                     self.a.get(addr);
                     self.a.get(addr);

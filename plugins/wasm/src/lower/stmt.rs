@@ -2,121 +2,44 @@
 //! the fuel they spend and the code range each step covers.
 
 use super::{bug, ty_of, Lowering, Res, StepRange};
-use crate::abi::ErrorCode;
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
+use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Node, Place, Step};
-use std::collections::BTreeSet;
 use wasm_encoder::{BlockType, ValType};
 
-/// The standard functions an ASSIGN applies in place when their first
-/// argument is the assignment's own target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Update {
-    Push,
-    Pop,
-    MapSet,
-    Concat,
-}
-
-/// `TARGET: P`, `EXPR: (call F P rest...)` with F updatable in place: the
-/// function and the rest of its arguments.
-pub fn update_of<'e>(target: &Place, expr: &'e Expr) -> Option<(Update, &'e Expr, &'e [Expr])> {
-    let ExprNode::Call { func, args } = &expr.node else {
-        return None;
-    };
-    let op = match func.as_str() {
-        "PUSH" => Update::Push,
-        "POP" => Update::Pop,
-        "MAP_SET" => Update::MapSet,
-        "CONCAT" => Update::Concat,
-        _ => return None,
-    };
-    let (first, rest) = args.split_first()?;
-    place_is_expr(target, first).then_some((op, first, rest))
-}
-
-fn place_is_expr(p: &Place, e: &Expr) -> bool {
-    match (p, &e.node) {
-        (Place::Var { name, .. }, ExprNode::Var { name: n }) => name == n,
-        (Place::Index { base, index, .. }, ExprNode::Index { base: b, index: i }) => {
-            place_is_expr(base, b) && same_expr(index, i)
-        }
-        _ => false,
-    }
-}
-
-/// Structural equality of expressions, spans and types aside.
-pub fn same_expr(a: &Expr, b: &Expr) -> bool {
-    use ExprNode as N;
-    match (&a.node, &b.node) {
-        (N::Const { value: x }, N::Const { value: y }) => x == y && a.ty == b.ty,
-        (N::Var { name: x }, N::Var { name: y }) => x == y,
-        (N::Unary { op: o1, arg: x }, N::Unary { op: o2, arg: y }) => o1 == o2 && same_expr(x, y),
-        (
-            N::Binary {
-                op: o1,
-                lhs: l1,
-                rhs: r1,
-            },
-            N::Binary {
-                op: o2,
-                lhs: l2,
-                rhs: r2,
-            },
-        ) => o1 == o2 && same_expr(l1, l2) && same_expr(r1, r2),
-        (
-            N::Index {
-                base: b1,
-                index: i1,
-            },
-            N::Index {
-                base: b2,
-                index: i2,
-            },
-        ) => same_expr(b1, b2) && same_expr(i1, i2),
-        (N::Call { func: f1, args: a1 }, N::Call { func: f2, args: a2 }) => {
-            f1 == f2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y))
-        }
-        _ => false,
-    }
-}
-
 impl Lowering<'_> {
-    /// Lowers a block; true when it surely ends in a RETURN.
-    pub fn block(&mut self, b: &Block) -> Res<bool> {
-        let mut diverges = false;
+    pub fn block(&mut self, b: &Block) -> Res<()> {
         for s in &b.steps {
             // Steps after a RETURN still get their numbers (and dead code).
-            diverges |= self.step(s)?;
+            self.step(s)?;
         }
-        Ok(diverges)
+        Ok(())
     }
 
-    fn step(&mut self, s: &Step) -> Res<bool> {
+    fn step(&mut self, s: &Step) -> Res<()> {
         let ix = self.next_step;
         self.next_step += 1;
         let step = ix as i32;
         let start = self.a.offset();
+        if let Some(id) = &s.id {
+            self.env = self.bounds.before(id);
+        }
+        self.here = s.id.clone();
         if self.fuel_model.per_step {
             self.spend(step);
         }
-        let diverges = match &s.node {
+        match &s.node {
             Node::Seq { block } => self.block(block)?,
-            Node::Assign { target, expr } => {
-                self.assign(target, expr, step)?;
-                false
-            }
+            Node::Assign { target, expr } => self.assign(target, expr, step)?,
             Node::If {
                 cond,
                 then_block,
                 else_block,
             } => self.if_(cond, then_block, else_block, step)?,
-            Node::Loop { iter, body } => {
-                self.loop_(iter, body, step)?;
-                false
-            }
+            Node::Loop { iter, body } => self.loop_(s.id.as_ref(), iter, body, step)?,
             Node::Return { expr } => {
                 let ty = ty_of(expr)?.clone();
                 if ty != self.ret_ty {
@@ -128,25 +51,24 @@ impl Lowering<'_> {
                 self.expr(expr, step)?;
                 let enc = self.mb.rt(Rt::Encode(ty));
                 self.a.i32(step).i().call(enc).return_();
-                true
             }
-        };
+        }
         self.ranges.push(StepRange {
             start,
             end: self.a.offset(),
             step: ix,
         });
-        Ok(diverges)
+        Ok(())
     }
 
     fn assign(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
         match target {
             Place::Var { name, .. } => {
-                if let Some((op, _, rest)) = update_of(target, expr) {
+                if let Some(up) = in_place(target, expr) {
                     let var = self.var(name)?.clone();
                     // The variable's reference moves into the call.
                     self.read_var(name, step)?;
-                    self.apply_update(op, &var.ty, rest, step)?;
+                    self.apply_update(up.op, &var.ty, up.rest, step)?;
                     self.a.set(var.local);
                 } else {
                     let var = self.var(name)?.clone();
@@ -165,13 +87,11 @@ impl Lowering<'_> {
         }
     }
 
+    /// Sets the run-time flag of an int or bool LOCAL just assigned.
     pub fn mark_assigned(&mut self, name: &str) -> Res<()> {
         let var = self.var(name)?.clone();
         if let Some(flag) = var.flag {
             self.a.i32(1).set(flag);
-        }
-        if var.is_local {
-            self.assigned.insert(name.to_owned());
         }
         Ok(())
     }
@@ -222,37 +142,31 @@ impl Lowering<'_> {
         Ok(())
     }
 
-    fn if_(&mut self, cond: &Expr, then_b: &Block, else_b: &Block, step: i32) -> Res<bool> {
+    fn if_(&mut self, cond: &Expr, then_b: &Block, else_b: &Block, step: i32) -> Res<()> {
         self.expr(cond, step)?;
-        let before = self.assigned.clone();
         self.a.if_(BlockType::Empty);
-        let then_div = self.block(then_b)?;
-        let after_then = std::mem::replace(&mut self.assigned, before);
+        self.block(then_b)?;
         self.a.else_();
-        let else_div = self.block(else_b)?;
+        self.block(else_b)?;
         self.a.end();
-        let after_else = std::mem::take(&mut self.assigned);
-        self.assigned = match (then_div, else_div) {
-            (true, false) => after_else,
-            (false, true) => after_then,
-            _ => after_then.intersection(&after_else).cloned().collect(),
-        };
-        Ok(then_div && else_div)
-    }
-
-    /// The body of a loop: what it assigns does not count after the loop,
-    /// which may run no round.
-    fn loop_body(&mut self, body: &Block, var: Option<&str>) -> Res<()> {
-        let before: BTreeSet<String> = self.assigned.clone();
-        if let Some(v) = var {
-            self.mark_assigned(v)?;
-        }
-        self.block(body)?;
-        self.assigned = before;
         Ok(())
     }
 
-    fn loop_(&mut self, iter: &Iter, body: &Block, step: i32) -> Res<()> {
+    /// The body of a loop, whose variable was just given its round's value.
+    fn loop_body(&mut self, body: &Block, var: Option<&str>) -> Res<()> {
+        if let Some(v) = var {
+            self.mark_assigned(v)?;
+        }
+        self.block(body)
+    }
+
+    fn loop_(
+        &mut self,
+        id: Option<&isu_plugin_api::StepId>,
+        iter: &Iter,
+        body: &Block,
+        step: i32,
+    ) -> Res<()> {
         match iter {
             Iter::Range {
                 var,
@@ -265,6 +179,10 @@ impl Lowering<'_> {
             Iter::While { cond, .. } => {
                 let exit = self.a.block(BlockType::Empty);
                 let top = self.a.loop_(BlockType::Empty);
+                // COND runs before every round: what holds at the loop's head.
+                if let Some(id) = id {
+                    self.env = self.bounds.head(id);
+                }
                 self.expr(cond, step)?;
                 self.a.i().i32_eqz();
                 self.a.br_if(exit);
@@ -311,14 +229,14 @@ impl Lowering<'_> {
                 runtime::raise(
                     self.mb,
                     &mut self.a,
-                    ErrorCode::ZeroStep,
+                    RuntimeCode::ZeroStep,
                     runtime::StepArg::Const(step),
                 );
             }
             (Some(e), None) => {
                 self.expr(e, step)?;
                 self.a.tee(by_local).i().i64_eqz();
-                self.raise_if(ErrorCode::ZeroStep, step);
+                self.raise_if(RuntimeCode::ZeroStep, step);
             }
             _ => {}
         }

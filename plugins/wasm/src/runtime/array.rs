@@ -10,6 +10,7 @@ use crate::abi::ErrorCode;
 use crate::asm::Asm;
 use crate::layout::{elem, is_heap, slot_shift, CAP, DATA, LEN, RC};
 use crate::module::{ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
 
@@ -94,7 +95,7 @@ pub fn pop(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(xs);
     load32(a, LEN);
     a.tee(len).i().i32_eqz();
-    raise_if(mb, a, ErrorCode::EmptyCollection, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::EmptyCollection, StepArg::Local(step));
     let grow = mb.rt(Rt::Grow(ty.clone()));
     a.get(xs).i32(0).i().call(grow);
     a.set(xs);
@@ -146,7 +147,7 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(hi).get(xs);
     load32(a, LEN);
     a.i().i64_extend_i32_u().i64_gt_s().i32_or();
-    raise_if(mb, a, ErrorCode::IndexOutOfRange, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::IndexOutOfRange, StepArg::Local(step));
     a.get(hi).get(lo).i().i64_sub().i32_wrap_i64();
     a.set(n);
     let shift = slot_shift(elem(ty));
@@ -220,7 +221,7 @@ pub fn repeat(mb: &mut ModuleBuilder, a: &mut Asm, ety: &Type) {
     let k = a.local(I32);
     let rc = a.local(I32);
     a.get(n).i64(0).i().i64_lt_s();
-    raise_if(mb, a, ErrorCode::NegativeCount, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::NegativeCount, StepArg::Local(step));
     a.get(n);
     check_size(mb, a, StepArg::Local(step));
     a.get(n).i().i32_wrap_i64();

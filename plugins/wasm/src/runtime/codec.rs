@@ -7,10 +7,10 @@
 use super::text::emit_count_chars;
 use super::{check_size, elem_addr, for_range_mb, load32, load_val, raise_if, store32, store_val};
 use super::{StepArg, I32};
-use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm};
 use crate::layout::{is_heap, slot_shift, DATA, ENTRY_VALUE, LEN};
 use crate::module::{g, ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
 
@@ -120,7 +120,7 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
                         a.i().call(cmp).i32_const(0).i32_ge_s();
                     }
                 }
-                raise_if(mb, a, ErrorCode::InvalidArgument, StepArg::Const(-1));
+                raise_if(mb, a, RuntimeCode::InvalidArgument, StepArg::Const(-1));
                 a.end();
             });
             a.get(q);

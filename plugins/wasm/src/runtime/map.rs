@@ -4,10 +4,10 @@
 use super::rc::emit_drop;
 use super::{check_size, elem_addr, for_range_mb, load32, load64, load_val, raise_if, store32};
 use super::{store_val, StepArg, I32};
-use crate::abi::ErrorCode;
 use crate::asm::{Asm, Local};
 use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN};
 use crate::module::{ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
 
@@ -78,7 +78,7 @@ pub fn get(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let find = mb.rt(Rt::MapFind(kt.clone()));
     a.get(m).get(k).i().call(find);
     a.tee(i).i32(0).i().i32_lt_s();
-    raise_if(mb, a, ErrorCode::MissingKey, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::MissingKey, StepArg::Local(step));
     elem_addr(a, m, i, 4);
     load_val(a, vt, DATA + ENTRY_VALUE);
 }

@@ -1,10 +1,10 @@
 //! Ints: decimal text in both directions, and the checked multiplication.
 
 use super::{load32, raise, raise_if, StepArg, I32, I64};
-use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm};
 use crate::layout::{DATA, LEN, SCRATCH};
 use crate::module::{ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use wasm_encoder::BlockType;
 
 /// `to_string(n) -> s`.
@@ -74,7 +74,7 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.end();
     a.get(neg).set(i);
     a.get(i).get(n).i().i32_ge_u();
-    raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
+    raise_if(mb, a, RuntimeCode::ParseIntFailed, fail);
     let exit = a.block(BlockType::Empty);
     let top = a.loop_(BlockType::Empty);
     a.get(i).get(n).i().i32_ge_u();
@@ -88,10 +88,10 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
         .i32_sub();
     a.i().i64_extend_i32_u();
     a.tee(d).i64(9).i().i64_gt_u();
-    raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
+    raise_if(mb, a, RuntimeCode::ParseIntFailed, fail);
     // mag * 10 + d stays below 2^64 while mag <= (2^63) / 10.
     a.get(mag).i64(922_337_203_685_477_580).i().i64_gt_u();
-    raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
+    raise_if(mb, a, RuntimeCode::ParseIntFailed, fail);
     a.get(mag).i64(10).i().i64_mul().local_get(d.0).i64_add();
     a.set(mag);
     a.get(i).i32(1).i().i32_add();
@@ -107,7 +107,7 @@ pub fn parse_int(mb: &mut ModuleBuilder, a: &mut Asm) {
         .i64_extend_i32_u()
         .i64_add()
         .i64_gt_u();
-    raise_if(mb, a, ErrorCode::ParseIntFailed, fail);
+    raise_if(mb, a, RuntimeCode::ParseIntFailed, fail);
     a.i64(0).get(mag).i().i64_sub();
     a.get(mag).get(neg).i().select();
 }
@@ -123,7 +123,7 @@ pub fn mul_checked(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.get(x).i64(-1).i().i64_eq();
     a.if_(BlockType::Empty);
     a.get(y).i64(i64::MIN).i().i64_eq();
-    raise_if(mb, a, ErrorCode::IntOverflow, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::IntOverflow, StepArg::Local(step));
     a.get(r).i().return_();
     a.end();
     a.get(x).i().i64_eqz();
@@ -132,7 +132,7 @@ pub fn mul_checked(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.end();
     a.get(r).get(x).i().i64_div_s().local_get(y.0).i64_ne();
     a.if_(BlockType::Empty);
-    raise(mb, a, ErrorCode::IntOverflow, StepArg::Local(step));
+    raise(mb, a, RuntimeCode::IntOverflow, StepArg::Local(step));
     a.end();
     a.get(r);
 }

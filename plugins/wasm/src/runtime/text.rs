@@ -7,6 +7,7 @@ use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm, Local};
 use crate::layout::{CAP, CHARS, DATA, LEN, RC};
 use crate::module::{ModuleBuilder, Rt};
+use isu_plugin_api::RuntimeCode;
 use wasm_encoder::BlockType;
 
 /// `str_new(bytes, chars) -> s`: a string of `bytes` bytes (to be written)
@@ -282,7 +283,7 @@ pub fn slice(mb: &mut ModuleBuilder, a: &mut Asm) {
     a.get(hi).get(s);
     load32(a, CHARS);
     a.i().i64_extend_i32_u().i64_gt_s().i32_or();
-    raise_if(mb, a, ErrorCode::IndexOutOfRange, StepArg::Local(step));
+    raise_if(mb, a, RuntimeCode::IndexOutOfRange, StepArg::Local(step));
     a.get(lo).i().i32_wrap_i64();
     a.set(k);
     byte_offset(a, s, k);

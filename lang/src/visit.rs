@@ -1,6 +1,7 @@
 //! Walkers over IIR, in the style of `syn::visit`: a [`Visit`] trait whose
 //! methods each default to a `walk_*` function that visits the node's children,
-//! and the same again over mutable references in [`VisitMut`].
+//! and the same again over mutable references in [`VisitMut`]. A `Visit<'ast>`
+//! borrows the tree for `'ast`, so a walker may keep references into it.
 //!
 //! Override the methods for the nodes you care about and call the matching
 //! `walk_*` function to go on below them. Children are visited in source order
@@ -16,41 +17,41 @@ use crate::iir::{
 };
 
 /// A read-only walk over IIR. Every method defaults to visiting the children.
-pub trait Visit {
-    fn visit_program(&mut self, program: &Program) {
+pub trait Visit<'ast> {
+    fn visit_program(&mut self, program: &'ast Program) {
         walk_program(self, program);
     }
-    fn visit_func(&mut self, func: &Func) {
+    fn visit_func(&mut self, func: &'ast Func) {
         walk_func(self, func);
     }
-    fn visit_decl(&mut self, decl: &Decl) {
+    fn visit_decl(&mut self, decl: &'ast Decl) {
         walk_decl(self, decl);
     }
-    fn visit_state_var(&mut self, var: &StateVar) {
+    fn visit_state_var(&mut self, var: &'ast StateVar) {
         walk_state_var(self, var);
     }
-    fn visit_ident(&mut self, ident: &Ident) {
+    fn visit_ident(&mut self, ident: &'ast Ident) {
         self.visit_span(ident.span);
     }
-    fn visit_io(&mut self, io: &Io) {
+    fn visit_io(&mut self, io: &'ast Io) {
         walk_io(self, io);
     }
-    fn visit_example(&mut self, example: &Example) {
+    fn visit_example(&mut self, example: &'ast Example) {
         self.visit_span(example.span);
     }
-    fn visit_block(&mut self, block: &Block) {
+    fn visit_block(&mut self, block: &'ast Block) {
         walk_block(self, block);
     }
-    fn visit_step(&mut self, step: &Step) {
+    fn visit_step(&mut self, step: &'ast Step) {
         walk_step(self, step);
     }
-    fn visit_place(&mut self, place: &Place) {
+    fn visit_place(&mut self, place: &'ast Place) {
         walk_place(self, place);
     }
-    fn visit_iter(&mut self, iter: &Iter) {
+    fn visit_iter(&mut self, iter: &'ast Iter) {
         walk_iter(self, iter);
     }
-    fn visit_expr(&mut self, expr: &Expr) {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
         walk_expr(self, expr);
     }
     /// Every span of the program, in source order of the nodes that hold them.
@@ -59,7 +60,7 @@ pub trait Visit {
     }
 }
 
-pub fn walk_program<V: Visit + ?Sized>(v: &mut V, program: &Program) {
+pub fn walk_program<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, program: &'ast Program) {
     v.visit_func(&program.func);
     v.visit_io(&program.io);
     for var in &program.state {
@@ -71,7 +72,7 @@ pub fn walk_program<V: Visit + ?Sized>(v: &mut V, program: &Program) {
     v.visit_block(&program.body);
 }
 
-pub fn walk_func<V: Visit + ?Sized>(v: &mut V, func: &Func) {
+pub fn walk_func<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, func: &'ast Func) {
     v.visit_span(func.span);
     v.visit_ident(&func.name);
     for decl in &func.args {
@@ -79,32 +80,32 @@ pub fn walk_func<V: Visit + ?Sized>(v: &mut V, func: &Func) {
     }
 }
 
-pub fn walk_decl<V: Visit + ?Sized>(v: &mut V, decl: &Decl) {
+pub fn walk_decl<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, decl: &'ast Decl) {
     v.visit_span(decl.span);
     v.visit_ident(&decl.name);
 }
 
-pub fn walk_state_var<V: Visit + ?Sized>(v: &mut V, var: &StateVar) {
+pub fn walk_state_var<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, var: &'ast StateVar) {
     v.visit_span(var.span);
     v.visit_ident(&var.name);
     v.visit_expr(&var.init);
 }
 
-pub fn walk_io<V: Visit + ?Sized>(v: &mut V, io: &Io) {
+pub fn walk_io<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, io: &'ast Io) {
     v.visit_span(io.span);
     for example in io.input.iter().chain(&io.output) {
         v.visit_example(example);
     }
 }
 
-pub fn walk_block<V: Visit + ?Sized>(v: &mut V, block: &Block) {
+pub fn walk_block<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, block: &'ast Block) {
     v.visit_span(block.span);
     for step in &block.steps {
         v.visit_step(step);
     }
 }
 
-pub fn walk_step<V: Visit + ?Sized>(v: &mut V, step: &Step) {
+pub fn walk_step<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, step: &'ast Step) {
     v.visit_span(step.span);
     match &step.node {
         Node::Seq { block } => v.visit_block(block),
@@ -129,7 +130,7 @@ pub fn walk_step<V: Visit + ?Sized>(v: &mut V, step: &Step) {
     }
 }
 
-pub fn walk_place<V: Visit + ?Sized>(v: &mut V, place: &Place) {
+pub fn walk_place<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, place: &'ast Place) {
     match place {
         Place::Var { span, .. } => v.visit_span(*span),
         Place::Index { base, index, span } => {
@@ -140,7 +141,7 @@ pub fn walk_place<V: Visit + ?Sized>(v: &mut V, place: &Place) {
     }
 }
 
-pub fn walk_iter<V: Visit + ?Sized>(v: &mut V, iter: &Iter) {
+pub fn walk_iter<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, iter: &'ast Iter) {
     match iter {
         Iter::Range {
             var,
@@ -169,7 +170,7 @@ pub fn walk_iter<V: Visit + ?Sized>(v: &mut V, iter: &Iter) {
     }
 }
 
-pub fn walk_expr<V: Visit + ?Sized>(v: &mut V, expr: &Expr) {
+pub fn walk_expr<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, expr: &'ast Expr) {
     v.visit_span(expr.span);
     match &expr.node {
         ExprNode::Const { .. } | ExprNode::Var { .. } => {}
@@ -514,7 +515,7 @@ mod tests {
 
     struct Spans(Vec<u32>);
 
-    impl Visit for Spans {
+    impl Visit<'_> for Spans {
         fn visit_span(&mut self, span: Span) {
             self.0.push(span.lo);
         }

@@ -1,7 +1,7 @@
-//! What the generator knows about the values of int expressions: a closed
-//! interval that surely holds the value. Where an operation's interval fits
-//! in 64 bits, its overflow check is left out; where an index is surely not
-//! negative, so is the check for that.
+//! Closed intervals of ints, computed exactly (in 128 bits, so that the
+//! result of an operation on 64-bit bounds is known even where it would
+//! overflow): what [`super::bounds`] knows about an int value. Where an
+//! operation's interval fits in 64 bits, its overflow check cannot fire.
 
 /// The 64-bit range.
 pub const MIN: i128 = i64::MIN as i128;

@@ -1,7 +1,15 @@
-//! Typed IIR built by hand, for the backend's own tests: what the front end
-//! would make of a program, without the front end.
+//! Typed IIR built by hand, for tests of the analyses and of backends: what
+//! the front end would make of a program, without the front end. Spans are
+//! synthetic; the caller gives every step its canonical ID and every
+//! variable and call its type.
 
-use isu_plugin_api::*;
+mod random;
+
+pub use random::RandomPrograms;
+
+use crate::iir::*;
+use crate::literal::Literal;
+use crate::types::Type;
 
 fn sp() -> Span {
     Span::default()

@@ -67,6 +67,23 @@ impl fmt::Display for Literal {
     }
 }
 
+/// The int of a map key's JSON text, when it is the canonical decimal text
+/// of a 64-bit int (spec/semantics.md 2.5): an optional `-`, no `+`, no
+/// leading zeros, no `-0`. Maps with int keys are JSON objects whose keys
+/// are these texts.
+pub fn int_key(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let canonical = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && text != "-0";
+    if canonical {
+        text.parse().ok()
+    } else {
+        None
+    }
+}
+
 /// Writes `s` as a JSON string literal.
 pub fn write_json_string(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')?;
@@ -207,6 +224,33 @@ mod tests {
             .unwrap_or_default()
             .contains("twice"));
         assert_eq!(parse("-9223372036854775808"), Ok(Literal::Int(i64::MIN)));
+    }
+
+    #[test]
+    fn int_keys_are_canonical_decimals() {
+        for (text, want) in [
+            ("0", Some(0)),
+            ("-3", Some(-3)),
+            ("42", Some(42)),
+            ("-9223372036854775808", Some(i64::MIN)),
+            ("9223372036854775807", Some(i64::MAX)),
+        ] {
+            assert_eq!(int_key(text), want, "{text}");
+        }
+        for bad in [
+            "",
+            "-",
+            "-0",
+            "01",
+            "+1",
+            " 1",
+            "1.0",
+            "x",
+            "9223372036854775808",
+            "١",
+        ] {
+            assert_eq!(int_key(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -1,47 +1,55 @@
-//! Which variables are live after each ASSIGN: read again before they are
-//! next assigned. A statement that stores the array or map of a variable
-//! that is dead after it may store the object itself instead of a copy:
-//! nothing will look at it through that variable again.
+//! Which variables are live after each `ASSIGN`: read again, on some path,
+//! before they are next assigned. A step that stores the array or map of a
+//! variable dead after it may store the value itself rather than a copy:
+//! nothing looks at it through that variable again.
+//!
+//! A backward pass: a plain `ASSIGN` kills its variable and then adds what
+//! it reads (an element `TARGET` reads its variable, so it stays live); an
+//! `IF` joins its branches; a `RETURN` reads only its `EXPR`; a loop's head
+//! holds what is live after it and what a round reads before assigning,
+//! found by iterating until nothing grows.
 
-use crate::facts::loop_var;
-use isu_plugin_api::{Block, Expr, ExprNode, Iter, Node, Place, Program};
+use super::vars::{each_place_read, each_read};
+use crate::iir::{Block, Expr, Iter, Node, Place, Program, StepId};
 use std::collections::{BTreeMap, BTreeSet};
 
-type Vars = BTreeSet<String>;
+type Live = BTreeSet<String>;
 
-/// The live variables after each ASSIGN step, by step ID.
-#[derive(Debug, Default)]
+/// The live variables after each `ASSIGN` step, by step ID.
+#[derive(Debug, Clone, Default)]
 pub struct Liveness {
-    after: BTreeMap<String, Vars>,
+    after: BTreeMap<StepId, Live>,
 }
 
 impl Liveness {
     pub fn of(program: &Program) -> Liveness {
         let mut l = Liveness::default();
-        l.block(&program.body, &Vars::new());
+        l.block(&program.body, &Live::new());
         l
     }
 
-    /// The variables live after the step `id` (an ASSIGN).
-    pub fn after(&self, id: &str) -> Option<&Vars> {
+    /// The variables live after the step (an `ASSIGN`).
+    pub fn after(&self, id: &StepId) -> Option<&Live> {
         self.after.get(id)
     }
 
     /// The variables live before `b`, given those live after it.
-    fn block(&mut self, b: &Block, out: &Vars) -> Vars {
+    fn block(&mut self, b: &Block, out: &Live) -> Live {
         let mut live = out.clone();
         for step in b.steps.iter().rev() {
             live = match &step.node {
                 Node::Seq { block } => self.block(block, &live),
                 Node::Assign { target, expr } => {
                     if let Some(id) = &step.id {
-                        self.after.insert(id.to_string(), live.clone());
+                        self.after.insert(id.clone(), live.clone());
                     }
                     if let Place::Var { name, .. } = target {
                         live.remove(name);
                     }
-                    place_reads(target, &mut live);
-                    reads(expr, &mut live);
+                    each_place_read(target, &mut |n, _| {
+                        live.insert(n.to_owned());
+                    });
+                    add_reads(expr, &mut live);
                     live
                 }
                 Node::If {
@@ -51,12 +59,12 @@ impl Liveness {
                 } => {
                     let mut l = self.block(then_block, &live);
                     l.extend(self.block(else_block, &live));
-                    reads(cond, &mut l);
+                    add_reads(cond, &mut l);
                     l
                 }
                 Node::Return { expr } => {
-                    let mut l = Vars::new();
-                    reads(expr, &mut l);
+                    let mut l = Live::new();
+                    add_reads(expr, &mut l);
                     l
                 }
                 Node::Loop { iter, body } => self.looping(iter, body, &live),
@@ -65,13 +73,11 @@ impl Liveness {
         live
     }
 
-    /// A loop: what is live at its head is live after it, or read by the
-    /// body (again, in the next round) before the body assigns it.
-    fn looping(&mut self, iter: &Iter, body: &Block, out: &Vars) -> Vars {
-        let var = loop_var(iter);
+    fn looping(&mut self, iter: &Iter, body: &Block, out: &Live) -> Live {
+        let var = iter.var().map(|v| v.name.as_str());
         let mut head = out.clone();
         if let Iter::While { cond, .. } = iter {
-            reads(cond, &mut head);
+            add_reads(cond, &mut head);
         }
         loop {
             let mut body_in = self.block(body, &head);
@@ -85,72 +91,32 @@ impl Liveness {
             }
         }
         let mut live = head;
-        match iter {
-            Iter::Range {
-                start, end, step, ..
-            } => {
-                reads(start, &mut live);
-                reads(end, &mut live);
-                if let Some(s) = step {
-                    reads(s, &mut live);
-                }
+        if !matches!(iter, Iter::While { .. }) {
+            for e in iter.exprs() {
+                add_reads(e, &mut live);
             }
-            Iter::Each { seq, .. } => reads(seq, &mut live),
-            Iter::While { .. } => {}
         }
         live
     }
 }
 
-fn place_reads(p: &Place, out: &mut Vars) {
-    if let Place::Index { base, index, .. } = p {
-        out.insert(p.root().0.to_owned());
-        place_reads(base, out);
-        reads(index, out);
-    }
-}
-
-/// Adds the variables `e` reads.
-pub fn reads(e: &Expr, out: &mut Vars) {
-    match &e.node {
-        ExprNode::Const { .. } => {}
-        ExprNode::Var { name } => {
-            out.insert(name.clone());
-        }
-        ExprNode::Unary { arg, .. } => reads(arg, out),
-        ExprNode::Binary { lhs, rhs, .. } => {
-            reads(lhs, out);
-            reads(rhs, out);
-        }
-        ExprNode::Index { base, index } => {
-            reads(base, out);
-            reads(index, out);
-        }
-        ExprNode::Call { args, .. } => {
-            for a in args {
-                reads(a, out);
-            }
-        }
-    }
-}
-
-/// How many times `e` reads the variable `var`.
-pub fn count_reads(e: &Expr, var: &str) -> usize {
-    match &e.node {
-        ExprNode::Const { .. } => 0,
-        ExprNode::Var { name } => usize::from(name == var),
-        ExprNode::Unary { arg, .. } => count_reads(arg, var),
-        ExprNode::Binary { lhs, rhs, .. } => count_reads(lhs, var) + count_reads(rhs, var),
-        ExprNode::Index { base, index } => count_reads(base, var) + count_reads(index, var),
-        ExprNode::Call { args, .. } => args.iter().map(|a| count_reads(a, var)).sum(),
-    }
+fn add_reads(e: &Expr, out: &mut Live) {
+    each_read(e, &mut |n, _| {
+        out.insert(n.to_owned());
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::build::*;
-    use isu_plugin_api::{BinaryOp as B, Type};
+    use crate::iir::BinaryOp as B;
+    use crate::literal::Literal;
+    use crate::types::Type;
+
+    fn id(s: &str) -> StepId {
+        StepId::parse(s).unwrap_or_else(|| StepId::from_path(&[99]))
+    }
 
     #[test]
     fn a_row_rebuilt_every_round_is_dead_after_it_is_stored() {
@@ -163,7 +129,7 @@ mod tests {
             vec![(
                 "out",
                 grid.clone(),
-                lit(isu_plugin_api::Literal::Array(vec![]), grid.clone()),
+                lit(Literal::Array(vec![]), grid.clone()),
             )],
             &[("row", ints.clone()), ("i", Type::Int)],
             vec![
@@ -194,7 +160,7 @@ mod tests {
             ],
         );
         let l = Liveness::of(&p);
-        let after = l.after("S1_2").cloned().unwrap_or_default();
+        let after = l.after(&id("S1_2")).cloned().unwrap_or_default();
         assert!(!after.contains("row"), "{after:?}");
         assert!(after.contains("out"), "{after:?}");
         // In a loop that reads `row` before assigning it, it stays live.
@@ -205,7 +171,7 @@ mod tests {
             vec![(
                 "row",
                 ints.clone(),
-                lit(isu_plugin_api::Literal::Array(vec![]), ints.clone()),
+                lit(Literal::Array(vec![]), ints.clone()),
             )],
             &[("i", Type::Int), ("c", ints.clone())],
             vec![
@@ -235,6 +201,6 @@ mod tests {
             ],
         );
         let l = Liveness::of(&q);
-        assert!(l.after("S1_1").is_some_and(|a| a.contains("row")));
+        assert!(l.after(&id("S1_1")).is_some_and(|a| a.contains("row")));
     }
 }

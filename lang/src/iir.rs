@@ -105,6 +105,26 @@ fn is_positive_decimal(s: &str) -> bool {
     !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()) && !s.starts_with('0')
 }
 
+/// Structural order: `S2` < `S2_1` < `S2_10` < `S3` (the order of the steps
+/// in the program).
+impl Ord for StepId {
+    fn cmp(&self, other: &StepId) -> std::cmp::Ordering {
+        let nums = |id: &StepId| -> Vec<u32> { id.path() };
+        if self.0 == other.0 {
+            return std::cmp::Ordering::Equal;
+        }
+        nums(self)
+            .cmp(&nums(other))
+            .then_with(|| self.0.cmp(&other.0))
+    }
+}
+
+impl PartialOrd for StepId {
+    fn partial_cmp(&self, other: &StepId) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl fmt::Display for StepId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -333,6 +353,31 @@ impl Iter {
             Iter::Range { span, .. } | Iter::Each { span, .. } | Iter::While { span, .. } => *span,
         }
     }
+
+    /// The loop variable a `range` or `each` assigns every round.
+    pub fn var(&self) -> Option<&Ident> {
+        match self {
+            Iter::Range { var, .. } | Iter::Each { var, .. } => Some(var),
+            Iter::While { .. } => None,
+        }
+    }
+
+    /// The expressions of the ITER in evaluation order: START, END and STEP
+    /// of a `range` (read once), the array of an `each` (read once), the
+    /// COND of a `while` (read before every round).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Iter::Range {
+                start, end, step, ..
+            } => {
+                let mut v = vec![start, end];
+                v.extend(step.iter());
+                v
+            }
+            Iter::Each { seq, .. } => vec![seq],
+            Iter::While { cond, .. } => vec![cond],
+        }
+    }
 }
 
 /// An expression, with its span and, after validation, its static type.
@@ -352,6 +397,82 @@ impl Expr {
             span,
             ty: None,
             node,
+        }
+    }
+
+    /// The value of an int constant, `(const 3)`.
+    pub fn int_const(&self) -> Option<i64> {
+        match self.node {
+            ExprNode::Const {
+                value: Literal::Int(c),
+            } => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The value of a bool constant, `(const true)`.
+    pub fn bool_const(&self) -> Option<bool> {
+        match self.node {
+            ExprNode::Const {
+                value: Literal::Bool(b),
+            } => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Structural equality: the same operators, variables, functions and
+    /// constants (of the same type) in the same shape, whatever the spans.
+    /// Two such expressions evaluated at one point give the same value or
+    /// the same error, since expressions have no side effects.
+    pub fn same(&self, other: &Expr) -> bool {
+        use ExprNode as N;
+        match (&self.node, &other.node) {
+            (N::Const { value: x }, N::Const { value: y }) => x == y && self.ty == other.ty,
+            (N::Var { name: x }, N::Var { name: y }) => x == y,
+            (N::Unary { op: o, arg: x }, N::Unary { op: p, arg: y }) => o == p && x.same(y),
+            (
+                N::Binary {
+                    op: o,
+                    lhs: l1,
+                    rhs: r1,
+                },
+                N::Binary {
+                    op: p,
+                    lhs: l2,
+                    rhs: r2,
+                },
+            ) => o == p && l1.same(l2) && r1.same(r2),
+            (
+                N::Index {
+                    base: b1,
+                    index: i1,
+                },
+                N::Index {
+                    base: b2,
+                    index: i2,
+                },
+            ) => b1.same(b2) && i1.same(i2),
+            (N::Call { func: f, args: x }, N::Call { func: g, args: y }) => {
+                f == g && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same(q))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the expression reads exactly the place `p`: `(var x)` for
+    /// `x`, `(index (var x) K)` for `(index x K)` with the same `K`.
+    pub fn is_place(&self, p: &Place) -> bool {
+        match (&self.node, p) {
+            (ExprNode::Var { name }, Place::Var { name: n, .. }) => name == n,
+            (
+                ExprNode::Index { base, index },
+                Place::Index {
+                    base: pb,
+                    index: pi,
+                    ..
+                },
+            ) => base.is_place(pb) && index.same(pi),
+            _ => false,
         }
     }
 }
@@ -431,6 +552,20 @@ impl BinaryOp {
         BinaryOp::Or,
     ];
 
+    /// The comparison that is true exactly when this one is false (`lt`
+    /// for `ge`); `None` for an operator that is not a comparison.
+    pub fn negated(self) -> Option<BinaryOp> {
+        Some(match self {
+            BinaryOp::Eq => BinaryOp::Ne,
+            BinaryOp::Ne => BinaryOp::Eq,
+            BinaryOp::Lt => BinaryOp::Ge,
+            BinaryOp::Le => BinaryOp::Gt,
+            BinaryOp::Gt => BinaryOp::Le,
+            BinaryOp::Ge => BinaryOp::Lt,
+            _ => return None,
+        })
+    }
+
     /// The operator as written in Isu: `add`, `eq`, `and`, ...
     pub fn name(self) -> &'static str {
         match self {
@@ -500,6 +635,13 @@ mod tests {
             assert_eq!(StepId::parse(bad), None, "{bad}");
         }
         assert_eq!(StepId::from_path(&[2, 1]).as_str(), "S2_1");
+        let mut ids: Vec<StepId> = ["S10", "S2_1", "S2", "S2_10", "S2_9", "S1"]
+            .iter()
+            .filter_map(|s| StepId::parse(s))
+            .collect();
+        ids.sort();
+        let sorted: Vec<&str> = ids.iter().map(StepId::as_str).collect();
+        assert_eq!(sorted, ["S1", "S2", "S2_1", "S2_9", "S2_10", "S10"]);
     }
 
     #[test]

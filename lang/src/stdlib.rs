@@ -1,38 +1,41 @@
 //! The standard functions: names, signatures and documentation, in one table.
 //!
-//! The validator types calls with this table and the interpreter dispatches on
-//! [`Builtin`]; `spec/stdlib.md` documents the same table (a test keeps them
-//! in step). Signatures are small patterns with the type variables `T`, `K`
-//! and `V`; a function may have several overloads (`LEN` of an array, a map or
-//! a string).
+//! The host's validator types calls with this table, the interpreter and
+//! every backend dispatch on [`Builtin`] (matching it exhaustively, so a new
+//! standard function is a compile error until each implements it), and
+//! `spec/stdlib.md` documents the same table (a test keeps them in step).
+//! Signatures are small patterns with the type variables `T`, `K` and `V`; a
+//! function may have several overloads (`LEN` of an array, a map or a string).
 
-use crate::diag::Code;
-use isu_plugin_api::Type;
+use crate::codes::RuntimeCode;
+use crate::types::Type;
 use std::collections::BTreeMap;
 
-/// The standard function a call resolves to.
+/// The standard function a call resolves to. The variants are in the order
+/// of their names, which is the order of [`STDLIB`]: `STDLIB[b as usize]` is
+/// the entry of `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Builtin {
-    Len,
-    Push,
-    Pop,
-    Slice,
-    MapHas,
-    MapGet,
-    MapSet,
-    SplitWhitespace,
-    Join,
-    Lower,
     Abs,
-    Min,
-    Max,
-    Concat,
-    ToString,
-    ParseInt,
-    MapKeys,
-    MapGetOr,
-    Repeat,
     Chars,
+    Concat,
+    Join,
+    Len,
+    Lower,
+    MapGet,
+    MapGetOr,
+    MapHas,
+    MapKeys,
+    MapSet,
+    Max,
+    Min,
+    ParseInt,
+    Pop,
+    Push,
+    Repeat,
+    Slice,
+    SplitWhitespace,
+    ToString,
 }
 
 /// A type pattern of a signature.
@@ -65,8 +68,11 @@ pub struct StdFn {
     pub overloads: &'static [Overload],
     /// What it does, one sentence.
     pub doc: &'static str,
-    /// The runtime errors it can raise (besides the size limit).
-    pub errors: &'static [Code],
+    /// The runtime errors it can raise (besides the limits).
+    pub errors: &'static [RuntimeCode],
+    /// Whether its result can hold more elements (or characters) than its
+    /// arguments, so building it checks the size limit first.
+    pub grows: bool,
 }
 
 const ARR_T: Pat = Pat::Array(&Pat::T);
@@ -85,7 +91,8 @@ pub const STDLIB: &[StdFn] = &[
         builtin: Builtin::Abs,
         overloads: &[ov!([Pat::Int] -> Pat::Int)],
         doc: "The absolute value of an int.",
-        errors: &[Code::IntOverflow],
+        errors: &[RuntimeCode::IntOverflow],
+        grows: false,
     },
     StdFn {
         name: "CHARS",
@@ -93,6 +100,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Str] -> Pat::Array(&Pat::Str))],
         doc: "The Unicode scalar values of a string, each as a string of one character.",
         errors: &[],
+        grows: true,
     },
     StdFn {
         name: "CONCAT",
@@ -103,6 +111,7 @@ pub const STDLIB: &[StdFn] = &[
         ],
         doc: "Two strings, or two arrays, one after the other.",
         errors: &[],
+        grows: true,
     },
     StdFn {
         name: "JOIN",
@@ -110,6 +119,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Array(&Pat::Str), Pat::Str] -> Pat::Str)],
         doc: "The strings of an array with the separator between each two.",
         errors: &[],
+        grows: true,
     },
     StdFn {
         name: "LEN",
@@ -121,6 +131,7 @@ pub const STDLIB: &[StdFn] = &[
         ],
         doc: "The number of elements of an array, of entries of a map, or of Unicode scalar values of a string.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "LOWER",
@@ -128,13 +139,15 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Str] -> Pat::Str)],
         doc: "The string with ASCII A-Z turned to a-z; every other character unchanged.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "MAP_GET",
         builtin: Builtin::MapGet,
         overloads: &[ov!([MAP_KV, Pat::K] -> Pat::V)],
         doc: "The value of a key; a missing key is an error.",
-        errors: &[Code::MissingKey],
+        errors: &[RuntimeCode::MissingKey],
+        grows: false,
     },
     StdFn {
         name: "MAP_GET_OR",
@@ -142,6 +155,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([MAP_KV, Pat::K, Pat::V] -> Pat::V)],
         doc: "The value of a key, or the default when the map lacks it.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "MAP_HAS",
@@ -149,6 +163,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([MAP_KV, Pat::K] -> Pat::Bool)],
         doc: "Whether the map holds the key.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "MAP_KEYS",
@@ -156,6 +171,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([MAP_KV] -> Pat::Array(&Pat::K))],
         doc: "The keys of a map in ascending order (ints numerically, strings by code point).",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "MAP_SET",
@@ -163,6 +179,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([MAP_KV, Pat::K, Pat::V] -> MAP_KV)],
         doc: "The map with the key set to the value (inserted or replaced).",
         errors: &[],
+        grows: true,
     },
     StdFn {
         name: "MAX",
@@ -170,6 +187,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
         doc: "The larger of two ints.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "MIN",
@@ -177,20 +195,23 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
         doc: "The smaller of two ints.",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "PARSE_INT",
         builtin: Builtin::ParseInt,
         overloads: &[ov!([Pat::Str] -> Pat::Int)],
         doc: "The int a string spells: an optional '-' then one or more ASCII digits, nothing else, within 64 bits.",
-        errors: &[Code::ParseIntFailed],
+        errors: &[RuntimeCode::ParseIntFailed],
+        grows: false,
     },
     StdFn {
         name: "POP",
         builtin: Builtin::Pop,
         overloads: &[ov!([ARR_T] -> ARR_T)],
         doc: "The array without its last element; an empty array is an error.",
-        errors: &[Code::EmptyCollection],
+        errors: &[RuntimeCode::EmptyCollection],
+        grows: false,
     },
     StdFn {
         name: "PUSH",
@@ -198,13 +219,15 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([ARR_T, Pat::T] -> ARR_T)],
         doc: "The array with the value appended.",
         errors: &[],
+        grows: true,
     },
     StdFn {
         name: "REPEAT",
         builtin: Builtin::Repeat,
         overloads: &[ov!([Pat::T, Pat::Int] -> ARR_T)],
         doc: "An array of n copies of the value; a negative n is an error.",
-        errors: &[Code::NegativeCount],
+        errors: &[RuntimeCode::NegativeCount],
+        grows: true,
     },
     StdFn {
         name: "SLICE",
@@ -214,7 +237,8 @@ pub const STDLIB: &[StdFn] = &[
             ov!([Pat::Str, Pat::Int, Pat::Int] -> Pat::Str),
         ],
         doc: "The elements (or characters) from start up to end, exclusive; 0 <= start <= end <= LEN or it is an error.",
-        errors: &[Code::IndexOutOfRange],
+        errors: &[RuntimeCode::IndexOutOfRange],
+        grows: false,
     },
     StdFn {
         name: "SPLIT_WHITESPACE",
@@ -222,6 +246,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Str] -> Pat::Array(&Pat::Str))],
         doc: "The non-empty pieces of a string between runs of ASCII whitespace (space, \\t, \\n, \\r, \\x0b, \\x0c).",
         errors: &[],
+        grows: false,
     },
     StdFn {
         name: "TO_STRING",
@@ -229,6 +254,7 @@ pub const STDLIB: &[StdFn] = &[
         overloads: &[ov!([Pat::Int] -> Pat::Str)],
         doc: "The decimal text of an int, with '-' when negative.",
         errors: &[],
+        grows: false,
     },
 ];
 
@@ -238,6 +264,30 @@ pub fn lookup(name: &str) -> Option<&'static StdFn> {
         .binary_search_by(|f| f.name.cmp(name))
         .ok()
         .map(|i| &STDLIB[i])
+}
+
+impl Builtin {
+    /// The standard function a call of `name` resolves to, if any.
+    pub fn of(name: &str) -> Option<Builtin> {
+        lookup(name).map(|f| f.builtin)
+    }
+
+    /// Its entry in [`STDLIB`].
+    pub fn info(self) -> &'static StdFn {
+        &STDLIB[self as usize]
+    }
+
+    /// The name programs call it by: `MAP_GET`.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+impl StdFn {
+    /// The number of arguments every overload takes.
+    pub fn arity(&self) -> usize {
+        self.overloads.first().map_or(0, |o| o.params.len())
+    }
 }
 
 /// Type variable bindings while matching one overload.
@@ -336,6 +386,12 @@ mod tests {
             assert_eq!(lookup(f.name).map(|g| g.builtin), Some(f.builtin));
         }
         assert!(lookup("NOPE").is_none());
+        for (i, f) in STDLIB.iter().enumerate() {
+            assert_eq!(f.builtin as usize, i, "{} out of place", f.name);
+            assert_eq!(f.builtin.name(), f.name);
+            assert_eq!(Builtin::of(f.name), Some(f.builtin));
+            assert!(f.overloads.iter().all(|o| o.params.len() == f.arity()));
+        }
     }
 
     #[test]

@@ -1,0 +1,183 @@
+//! The functions a program may call: the standard functions (the language's
+//! table, `isu_lang::stdlib`) and those of the loaded packs (`math.GCD`),
+//! each with its signature. The validator types calls with this table, the
+//! interpreter calls through it, and `isu build` gets each pack function's
+//! lowering for its target from it.
+//!
+//! The plugin loader (the `plugins` module) fills the table with the packs it
+//! loaded; a test or an embedder adds packs linked into the process
+//! ([`Functions::add_local`]). Nothing here knows how a pack's code got into
+//! the process, so the phases that use the table do not depend on the
+//! loader.
+
+use isu_lang::stdlib::{self, StdFn};
+use isu_plugin_api::iir::Program;
+use isu_plugin_api::{features, Literal, Lowering, Pack, PackInfo, PluginDiagnostic, Signature};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Where a pack's code lives: what the table needs of it.
+pub trait PackCode {
+    /// Calls `function` (its name within the pack). A runtime error comes
+    /// back without a step.
+    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic>;
+
+    /// The definition of `function` for `target`: `None` when the pack has
+    /// none, an error when the pack failed to answer.
+    fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic>;
+}
+
+/// A pack linked into the process.
+struct Local(Arc<dyn Pack>);
+
+impl PackCode for Local {
+    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+        self.0.call(function, args)
+    }
+
+    fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {
+        Ok(self.0.lower(function, target))
+    }
+}
+
+/// One pack function.
+#[derive(Clone)]
+pub struct PackFn {
+    /// `math.GCD`.
+    pub name: String,
+    pub signature: Signature,
+    pub doc: String,
+    /// The name within the pack: `GCD`.
+    local: String,
+    code: Arc<dyn PackCode>,
+}
+
+impl fmt::Debug for PackFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PackFn")
+            .field("name", &self.name)
+            .field("signature", &self.signature.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PackFn {
+    /// Calls the function. A runtime error comes back without a step; the
+    /// caller names the calling step.
+    pub fn call(&self, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+        self.code.call(&self.local, args)
+    }
+
+    /// The function's definition for `target`, `None` when the pack has none.
+    pub fn lower(&self, target: &str) -> Result<Option<String>, PluginDiagnostic> {
+        self.code.lower(&self.local, target)
+    }
+}
+
+/// What a call's function name resolves to.
+#[derive(Debug, Clone, Copy)]
+pub enum Callable<'f> {
+    Std(&'static StdFn),
+    Pack(&'f PackFn),
+}
+
+/// The functions a program may call: the standard ones, and those of every
+/// loaded pack, sorted by full name.
+#[derive(Debug, Clone, Default)]
+pub struct Functions {
+    packs: BTreeMap<String, PackFn>,
+}
+
+impl Functions {
+    /// Adds the functions of a pack (its info already checked: the
+    /// signatures parse) whose code is `code`.
+    pub fn add_pack(&mut self, info: &PackInfo, code: Arc<dyn PackCode>) {
+        for f in &info.functions {
+            let Ok(signature) = Signature::parse(&f.signature) else {
+                continue;
+            };
+            let name = format!("{}.{}", info.namespace, f.name);
+            self.packs.insert(
+                name.clone(),
+                PackFn {
+                    name,
+                    signature,
+                    doc: f.doc.clone(),
+                    local: f.name.clone(),
+                    code: code.clone(),
+                },
+            );
+        }
+    }
+
+    /// Adds the functions of a pack linked into the process. Functions whose
+    /// signature does not parse are left out.
+    pub fn add_local(&mut self, pack: Arc<dyn Pack>) {
+        let info = pack.info();
+        self.add_pack(&info, Arc::new(Local(pack)));
+    }
+
+    /// The function a call of `name` calls: a standard function, or a pack's.
+    pub fn resolve(&self, name: &str) -> Option<Callable<'_>> {
+        match stdlib::lookup(name) {
+            Some(f) => Some(Callable::Std(f)),
+            None => self.get(name).map(Callable::Pack),
+        }
+    }
+
+    /// The pack function of this full name (`math.GCD`).
+    pub fn get(&self, name: &str) -> Option<&PackFn> {
+        self.packs.get(name)
+    }
+
+    /// Whether no pack function is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.packs.is_empty()
+    }
+
+    /// Every pack function, sorted by full name.
+    pub fn iter(&self) -> impl Iterator<Item = &PackFn> {
+        self.packs.values()
+    }
+
+    /// The lowerings for `target` of the pack functions `program` calls, or,
+    /// for each function without one (or whose pack failed), why not.
+    pub fn lowerings(&self, program: &Program, target: &str) -> Result<Vec<Lowering>, Vec<String>> {
+        let mut out = Vec::new();
+        let mut missing = Vec::new();
+        for name in calls(program) {
+            let Some(f) = self.get(&name) else {
+                continue;
+            };
+            match f.lower(target) {
+                Ok(Some(source)) => out.push(Lowering {
+                    function: name,
+                    target: target.to_owned(),
+                    source,
+                }),
+                Ok(None) => missing.push(format!(
+                    "the pack function {name} has no lowering for target `{target}`"
+                )),
+                Err(d) => missing.push(format!(
+                    "the pack of {name} failed to give its lowering for `{target}`: {}",
+                    d.message
+                )),
+            }
+        }
+        if missing.is_empty() {
+            Ok(out)
+        } else {
+            Err(missing)
+        }
+    }
+}
+
+/// The names of every function `program` calls, sorted.
+fn calls(program: &Program) -> Vec<String> {
+    features::used_by(program)
+        .iter()
+        .filter_map(|f| f.strip_prefix("call:"))
+        .map(str::to_owned)
+        .collect()
+}

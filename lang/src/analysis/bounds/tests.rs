@@ -1,0 +1,204 @@
+use super::*;
+use crate::analysis::interval::{Interval, MAX, MAX_LEN, MIN};
+use crate::build::*;
+use crate::iir::{BinaryOp as B, Expr};
+use crate::types::Type;
+
+fn id(s: &str) -> StepId {
+    StepId::parse(s).unwrap_or_else(|| StepId::from_path(&[99]))
+}
+
+fn int_t() -> Type {
+    Type::Int
+}
+
+fn ints() -> Type {
+    Type::array(Type::Int)
+}
+
+fn len(name: &str) -> Expr {
+    call("LEN", vec![var(name, ints())], int_t())
+}
+
+#[test]
+fn conditions_bound_their_variables() {
+    let j = || var("j", int_t());
+    let xs = || var("xs", ints());
+    // (and (ge j 0) (gt (index xs j) key)) holds: 0 <= j < MAX_LEN, j < LEN(xs).
+    let cond = bin(
+        B::And,
+        bin(B::Ge, j(), int(0)),
+        bin(B::Gt, idx(xs(), j()), var("key", int_t())),
+    );
+    let env = Env::default().learned(&cond, true);
+    assert_eq!(env.var_interval("j"), Interval::new(0, MAX_LEN - 1));
+    assert!(env.is_below("j", "xs"));
+    // It failed: nothing is known about j (either part may be false).
+    let env = Env::default().learned(&cond, false);
+    assert_eq!(env.var_interval("j"), Interval::FULL);
+    assert!(!env.is_below("j", "xs"));
+    // (not (lt 10 i)): i <= 10.
+    let env = Env::default().learned(&not(bin(B::Lt, int(10), var("i", int_t()))), true);
+    assert_eq!(env.var_interval("i"), Interval::new(MIN, 10));
+    // (lt i n) with n unknown says nothing of i's lower bound.
+    let env = Env::default().learned(&bin(B::Lt, var("i", int_t()), var("n", int_t())), true);
+    assert_eq!(env.var_interval("i").lo, MIN);
+    // (gt (LEN xs) i) and (le i (sub (LEN xs) 1)): i is below LEN(xs).
+    let env = Env::default().learned(&bin(B::Gt, len("xs"), var("i", int_t())), true);
+    assert!(env.is_below("i", "xs"));
+    let le = bin(B::Le, var("i", int_t()), bin(B::Sub, len("xs"), int(1)));
+    assert!(Env::default().learned(&le, true).is_below("i", "xs"));
+    let le0 = bin(B::Le, var("i", int_t()), len("xs"));
+    assert!(!Env::default().learned(&le0, true).is_below("i", "xs"));
+}
+
+#[test]
+fn branches_meet_in_what_both_know() {
+    let mut a = Env::default();
+    a.assign("x", Some(Interval::new(0, 5)));
+    a.assign("y", Some(Interval::new(1, 1)));
+    a.set_index_facts("x", vec!["xs".into()]);
+    let mut b = Env::default();
+    b.assign("x", Some(Interval::new(3, 9)));
+    let j = a.join(&b);
+    assert_eq!(j.var_interval("x"), Interval::new(0, 9));
+    assert_eq!(j.var_interval("y"), Interval::FULL);
+    assert!(!j.is_below("x", "xs"));
+    assert_eq!(a.join(&a), a);
+}
+
+/// Insertion sort, as models write it.
+fn insertion_sort() -> Program {
+    let a = || var("a", ints());
+    let i = || var("i", int_t());
+    let j = || var("j", int_t());
+    program(
+        "sort",
+        &[("a", ints())],
+        ints(),
+        vec![],
+        &[("i", int_t()), ("j", int_t()), ("key", int_t())],
+        vec![
+            range(
+                "S1",
+                "i",
+                int(1),
+                len("a"),
+                None,
+                vec![
+                    set("S1_1", "key", idx(a(), i())),
+                    set("S1_2", "j", bin(B::Sub, i(), int(1))),
+                    while_(
+                        "S1_3",
+                        bin(
+                            B::And,
+                            bin(B::Ge, j(), int(0)),
+                            bin(B::Gt, idx(a(), j()), var("key", int_t())),
+                        ),
+                        vec![
+                            assign(
+                                "S1_3_1",
+                                pidx(pvar("a"), bin(B::Add, j(), int(1))),
+                                idx(a(), j()),
+                            ),
+                            set("S1_3_2", "j", bin(B::Sub, j(), int(1))),
+                        ],
+                    ),
+                    assign(
+                        "S1_4",
+                        pidx(pvar("a"), bin(B::Add, j(), int(1))),
+                        var("key", int_t()),
+                    ),
+                ],
+            ),
+            ret("S2", a()),
+        ],
+    )
+}
+
+#[test]
+fn insertion_sort_reads_in_bounds_and_cannot_overflow() {
+    let p = insertion_sort();
+    let b = Bounds::of(&p);
+    let i = var("i", int_t());
+    let j = var("j", int_t());
+    // a[i] in the range loop over LEN(a).
+    let s1_1 = b.before(&id("S1_1"));
+    assert_eq!(s1_1.var_interval("i"), Interval::new(1, MAX_LEN - 1));
+    assert!(s1_1.index_in_bounds(&i, "a"));
+    // j = i - 1 cannot overflow, and j stays below LEN(a).
+    let s1_2 = b.before(&id("S1_2"));
+    assert!((s1_2.interval(&i) - Interval::exact(1)).fits());
+    let s1_3 = b.before(&id("S1_3"));
+    assert!(s1_3.is_below("j", "a"));
+    // In the COND, on the right of (ge j 0): a[j] is in bounds.
+    let head = b.head(&id("S1_3"));
+    assert!(!head.index_in_bounds(&j, "a"), "j may be -1 at the head");
+    let right = head.learned(&bin(B::Ge, j.clone(), int(0)), true);
+    assert!(right.index_in_bounds(&j, "a"));
+    // In the body: a[j] is in bounds, j + 1 and j - 1 cannot overflow, but
+    // nothing says j + 1 is below LEN(a).
+    let body = b.before(&id("S1_3_1"));
+    assert!(body.index_in_bounds(&j, "a"));
+    assert!(!body.index_in_bounds(&bin(B::Add, j.clone(), int(1)), "a"));
+    assert!((body.interval(&j) + Interval::exact(1)).fits());
+    assert!((b.before(&id("S1_3_2")).interval(&j) - Interval::exact(1)).fits());
+    // After the loop, j + 1 is not known to be in bounds.
+    let s1_4 = b.before(&id("S1_4"));
+    assert!(s1_4.var_interval("j").hi < MAX);
+    assert!(!s1_4.index_in_bounds(&bin(B::Add, j, int(1)), "a"));
+}
+
+#[test]
+fn a_loop_that_changes_a_length_keeps_no_index_facts() {
+    let xs = || var("xs", ints());
+    let i = || var("i", int_t());
+    let p = program(
+        "f",
+        &[("xs", ints())],
+        int_t(),
+        vec![],
+        &[("i", int_t()), ("t", int_t())],
+        vec![
+            range(
+                "S1",
+                "i",
+                int(0),
+                len("xs"),
+                None,
+                vec![
+                    set("S1_1", "t", idx(xs(), i())),
+                    set("S1_2", "xs", call("POP", vec![xs()], ints())),
+                ],
+            ),
+            ret("S2", int(0)),
+        ],
+    );
+    let b = Bounds::of(&p);
+    assert!(!b.before(&id("S1_1")).index_in_bounds(&i(), "xs"));
+    // After the read, i is known to be in bounds until xs shrinks.
+    assert!(b.before(&id("S1_2")).index_in_bounds(&i(), "xs"));
+}
+
+#[test]
+fn state_and_unreachable_steps() {
+    let p = program(
+        "f",
+        &[("n", int_t())],
+        int_t(),
+        vec![
+            ("k", int_t(), int(7)),
+            ("m", int_t(), bin(B::Mul, var("k", int_t()), int(3))),
+        ],
+        &[],
+        vec![ret("S1", var("m", int_t())), ret("S2", int(0))],
+    );
+    let b = Bounds::of(&p);
+    assert_eq!(b.state(1).var_interval("k"), Interval::exact(7));
+    assert_eq!(b.before(&id("S1")).var_interval("m"), Interval::exact(21));
+    assert_eq!(
+        b.before(&id("S2")),
+        Env::default(),
+        "unreachable: nothing known"
+    );
+}

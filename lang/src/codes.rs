@@ -1,0 +1,113 @@
+//! The runtime error codes: every way a run of an Isu program can stop
+//! with a `RuntimeError`, on any executor.
+//!
+//! The host's diagnostics (`spec/errors.md`), the Wasm module's error
+//! numbers (`spec/wasm-abi.md`) and the Python runtime's exception codes
+//! all come from this one enum, so a new code is added once and every
+//! executor that matches on it exhaustively is told by the compiler.
+
+use std::fmt;
+
+macro_rules! runtime_codes {
+    ($($variant:ident = $text:literal, $program:literal, $summary:literal;)*) => {
+        /// A stable runtime error code. The text (`"int_overflow"`) never
+        /// changes once published; new codes are only ever added.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum RuntimeCode {
+            $($variant,)*
+        }
+
+        impl RuntimeCode {
+            /// Every code, in the order `spec/errors.md` lists them.
+            pub const ALL: &'static [RuntimeCode] = &[$(RuntimeCode::$variant,)*];
+
+            /// The stable text of the code.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(RuntimeCode::$variant => $text,)*
+                }
+            }
+
+            /// One line saying what the code means.
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(RuntimeCode::$variant => $summary,)*
+                }
+            }
+
+            /// Whether a run of a valid program can stop with this code on
+            /// any executor (a backend's compiled code reports it): false
+            /// for the codes of the host's own machinery (the trace sink,
+            /// packs, a program the validator did not check).
+            pub fn is_program_error(self) -> bool {
+                match self {
+                    $(RuntimeCode::$variant => $program,)*
+                }
+            }
+        }
+    };
+}
+
+runtime_codes! {
+    IntOverflow = "int_overflow", true, "an int result outside the 64-bit signed range";
+    DivisionByZero = "division_by_zero", true, "div or mod by zero";
+    IndexOutOfRange = "index_out_of_range", true, "an array or string index outside 0..LEN";
+    MissingKey = "missing_key", true, "a map read (index or MAP_GET) of a key the map does not hold";
+    ZeroStep = "zero_step", true, "a range ITER whose STEP is 0";
+    ParseIntFailed = "parse_int_failed", true, "PARSE_INT of text that is not a decimal int";
+    EmptyCollection = "empty_collection", true, "POP of an empty array";
+    NegativeCount = "negative_count", true, "REPEAT with a negative count";
+    UninitializedRead = "uninitialized_read", true, "a LOCAL read before any assignment to it";
+    NoReturn = "no_return", true, "the steps ended without a RETURN";
+    StepLimit = "step_limit", true, "the run used up its step budget (--max-steps)";
+    SizeLimit = "size_limit", true, "a string or collection grew past the size limit";
+    InvalidArgument = "invalid_argument", true, "a run's argument missing, unknown, or not of its ARGS type";
+    TraceWriteFailed = "trace_write_failed", false, "the trace sink (--trace) refused a write";
+    PackFailed = "pack_failed", false, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
+    InternalError = "internal_error", false, "the interpreter met a program the validator should have refused (a bug: please report it)";
+}
+
+impl RuntimeCode {
+    /// The code of this text, if it is one.
+    pub fn from_text(text: &str) -> Option<RuntimeCode> {
+        RuntimeCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == text)
+    }
+
+    /// The codes a valid program's run can stop with on any executor.
+    pub fn program_errors() -> impl Iterator<Item = RuntimeCode> {
+        RuntimeCode::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.is_program_error())
+    }
+}
+
+impl fmt::Display for RuntimeCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_are_unique_snake_case_and_round_trip() {
+        let mut seen = std::collections::BTreeSet::new();
+        for &c in RuntimeCode::ALL {
+            assert!(seen.insert(c.as_str()), "{c} twice");
+            assert!(c
+                .as_str()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_'));
+            assert_eq!(RuntimeCode::from_text(c.as_str()), Some(c));
+        }
+        assert_eq!(RuntimeCode::from_text("type_mismatch"), None);
+        assert!(!RuntimeCode::InternalError.is_program_error());
+        assert!(RuntimeCode::program_errors().any(|c| c == RuntimeCode::StepLimit));
+    }
+}

@@ -1,0 +1,83 @@
+//! The language features a backend may lack, by name, and which of them a
+//! program uses. Conformance cases needing a feature a backend lacks are
+//! reported as unsupported.
+
+use crate::iir::{Decl, Expr, ExprNode, Program, StateVar};
+use crate::types::Type;
+use crate::visit::{self, Visit};
+use std::collections::BTreeSet;
+
+/// Every feature name: `int`, `bool`, `string`, `array`, `nested_array` (an
+/// array of arrays or maps), `map`, and `call:NAME` for each standard function.
+pub const TYPE_FEATURES: &[&str] = &["int", "bool", "string", "array", "nested_array", "map"];
+
+/// The features a program uses: the types of its variables and expressions and
+/// the functions it calls.
+pub fn used_by(program: &Program) -> BTreeSet<String> {
+    let mut f = Features(BTreeSet::new());
+    f.visit_program(program);
+    type_features(&program.func.returns, &mut f.0);
+    f.0
+}
+
+struct Features(BTreeSet<String>);
+
+impl Visit<'_> for Features {
+    fn visit_decl(&mut self, decl: &Decl) {
+        type_features(&decl.ty, &mut self.0);
+    }
+
+    fn visit_state_var(&mut self, var: &StateVar) {
+        type_features(&var.ty, &mut self.0);
+        visit::walk_state_var(self, var);
+    }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        if let Some(t) = &e.ty {
+            type_features(t, &mut self.0);
+        }
+        if let ExprNode::Call { func, .. } = &e.node {
+            self.0.insert(format!("call:{func}"));
+        }
+        visit::walk_expr(self, e);
+    }
+}
+
+fn type_features(t: &Type, out: &mut BTreeSet<String>) {
+    match t {
+        Type::Int => {
+            out.insert("int".into());
+        }
+        Type::Bool => {
+            out.insert("bool".into());
+        }
+        Type::String => {
+            out.insert("string".into());
+        }
+        Type::Array(e) => {
+            out.insert("array".into());
+            if matches!(**e, Type::Array(_) | Type::Map(..)) {
+                out.insert("nested_array".into());
+            }
+            type_features(e, out);
+        }
+        Type::Map(k, v) => {
+            out.insert("map".into());
+            type_features(k, out);
+            type_features(v, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_arrays_and_maps_are_named() {
+        let mut out = BTreeSet::new();
+        type_features(&Type::array(Type::map(Type::String, Type::Int)), &mut out);
+        let names: Vec<&str> = out.iter().map(String::as_str).collect();
+        assert_eq!(names, ["array", "int", "map", "nested_array", "string"]);
+    }
+}

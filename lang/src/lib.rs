@@ -1,0 +1,32 @@
+//! The semantics of the Isu language, in one place: what every phase of the
+//! host and every backend must agree on.
+//!
+//! - [`iir`] is the data model (the JSON AST Isu text parses into), with
+//!   [`literal`] values, [`types`], walkers ([`visit`]) and the language
+//!   features a program uses ([`features`]);
+//! - [`stdlib`] is the table of standard functions ([`stdlib::Builtin`]),
+//!   [`codes`] the runtime error codes ([`codes::RuntimeCode`]);
+//! - [`update`] is the in-place update rule of `spec/semantics.md` 4.3;
+//! - [`analysis`] holds the passes every executor shares (definite
+//!   assignment, liveness, aliasing, value bounds, ...);
+//! - [`build`] makes typed IIR by hand, for tests.
+//!
+//! The crate depends on serde only. `isu_plugin_api` re-exports it, so a
+//! plugin depends on that crate alone; the host uses it directly.
+
+pub mod analysis;
+pub mod build;
+pub mod codes;
+pub mod features;
+pub mod iir;
+pub mod literal;
+pub mod stdlib;
+pub mod types;
+pub mod update;
+pub mod visit;
+
+pub use codes::RuntimeCode;
+pub use iir::*;
+pub use literal::Literal;
+pub use stdlib::Builtin;
+pub use types::Type;
