@@ -29,7 +29,7 @@ pub trait PackCode {
 }
 
 /// A pack linked into the process.
-struct Local(Arc<dyn Pack>);
+struct Local(Arc<dyn Pack + Send + Sync>);
 
 impl PackCode for Local {
     fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
@@ -113,7 +113,7 @@ impl Functions {
 
     /// Adds the functions of a pack linked into the process. Functions whose
     /// signature does not parse are left out.
-    pub fn add_local(&mut self, pack: Arc<dyn Pack>) {
+    pub fn add_local(&mut self, pack: Arc<dyn Pack + Send + Sync>) {
         let info = pack.info();
         self.add_pack(&info, Arc::new(Local(pack)));
     }

@@ -28,7 +28,13 @@ fn the_phases_do_not_depend_on_the_plugin_loader() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     for phase in [
-        "syntax", "canon", "validate", "interp", "patch", "pipeline", "functions",
+        "syntax",
+        "canon",
+        "validate",
+        "interp",
+        "patch",
+        "pipeline",
+        "functions",
     ] {
         sources(&src.join(format!("{phase}.rs")), &mut files);
         sources(&src.join(phase), &mut files);
