@@ -146,6 +146,10 @@ const MAX_GRAMMAR_ERRORS: usize = 12;
 /// Lexes, checks the structure and runs the grammar, recovering at the step
 /// level. Returns the tree, the end position, and whether steps were set aside.
 fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, Pos, bool)> {
+    if let Some(d) = lexer::lone_carriage_return(text) {
+        diags.push(d);
+        return None;
+    }
     let lexed = lexer::lex(text);
     let toks = lexed.tokens;
     let end = lexed.end;

@@ -22,8 +22,8 @@ pub struct Args {
     /// nearest folder above that has one.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// How to report (the global `--format`).
+    #[arg(skip)]
     pub format: Format,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]

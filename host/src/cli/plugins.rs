@@ -25,8 +25,8 @@ pub enum Action {
 pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
+    /// How to report (the global `--format`).
+    #[arg(skip)]
     pub format: Format,
     /// Show the full text of each refusal (a layout mismatch runs long).
     #[arg(long, short, global = true)]

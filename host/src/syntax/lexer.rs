@@ -18,6 +18,33 @@ pub struct Lexed<'a> {
     pub diags: Vec<Diagnostic>,
 }
 
+/// The error for the first carriage return of `text` that is not followed by
+/// a line feed, if there is one. Isu lines end with LF or CRLF; a lone CR
+/// (an old Mac line end) would otherwise not end a line, and a comment
+/// before it would swallow the rest of the text, so the text is refused
+/// there and then, before anything else is reported about it.
+pub fn lone_carriage_return(text: &str) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    let col = text[line_start..at].chars().count() + 1;
+    let span = isu_plugin_api::Span {
+        lo: at as u32,
+        hi: at as u32 + 1,
+        line: line as u32,
+        col: col as u32,
+    };
+    Some(
+        Diagnostic::error(
+            Code::LoneCarriageReturn,
+            "a carriage return (CR) that is not followed by a line feed: Isu lines end with LF or CRLF",
+        )
+        .at(span)
+        .with_hint("save the file with LF (or CRLF) line ends"),
+    )
+}
+
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Lexed<'_> {
     let mut lx = Lexer {

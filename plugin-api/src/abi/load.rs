@@ -394,7 +394,7 @@ fn from_json_result(
     what: &str,
 ) -> Result<Literal, PluginDiagnostic> {
     match result {
-        RResult::ROk(json) => serde_json::from_str(json.as_str()).map_err(|e| {
+        RResult::ROk(json) => crate::json::from_str(json.as_str()).map_err(|e| {
             let shown: String = json.as_str().chars().take(80).collect();
             PluginDiagnostic::backend(
                 "plugin_bad_output",

@@ -55,8 +55,12 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     w.raw("# merge or rewrite statements, or to simplify what the program literally says");
     w.raw("# (a comparison of two constants, `x or True`), does not apply to this file.");
     w.raw(format!("# ruff: noqa: {}", LINT_EXEMPT.join(", ")));
+    let limits = isu_plugin_api::ExecLimits::DEFAULT;
     for line in RUNTIME.lines() {
-        w.raw(line);
+        w.raw(
+            line.replace("@MAX_STEPS@", &limits.max_steps.to_string())
+                .replace("@MAX_SIZE@", &limits.max_size.to_string()),
+        );
     }
     let mut packs: Vec<&Lowering> = lowerings.iter().collect();
     packs.sort_by(|a, b| a.function.cmp(&b.function));

@@ -16,10 +16,11 @@ import json as _json
 import re as _re
 import sys as _sys
 
-# The default limits of a run: loop rounds (each round of a LOOP spends one),
+# The default limits of a run, those of every Isu executor (written in when
+# this module was generated): loop rounds (each round of a LOOP spends one),
 # and the most elements, entries or characters a value may hold.
-MAX_STEPS = 100_000_000
-MAX_SIZE = 10_000_000
+MAX_STEPS = @MAX_STEPS@
+MAX_SIZE = @MAX_SIZE@
 
 _INT_MIN = -9223372036854775808
 _INT_MAX = 9223372036854775807
@@ -362,6 +363,17 @@ def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
     return _to_json(_RETURNS, result)
 
 
+def _object(pairs: list) -> dict:
+    """A JSON object of the arguments, which may not repeat a key (json.loads
+    would keep the last one)."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise IsuError("invalid_argument", f"the arguments are not Isu JSON: the key {_json.dumps(k)} appears twice in one object")
+        out[k] = v
+    return out
+
+
 def _main() -> None:
     """python3 THIS.py [--max-steps N] [--max-size N] < ARGS.json: prints
     {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
@@ -373,7 +385,7 @@ def _main() -> None:
             _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] < ARGS.json")
         limits[flag] = int(value)
     try:
-        args = _json.loads(_sys.stdin.read())
+        args = _json.loads(_sys.stdin.read(), object_pairs_hook=_object)
         out = {"ok": run(args, limits["--max-steps"], limits["--max-size"])}
     except IsuError as e:
         out = {"error": {"code": e.code, "step": e.step, "message": e.message}}
