@@ -47,25 +47,39 @@ pub fn lone_carriage_return(text: &str) -> Option<Diagnostic> {
 
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Lexed<'_> {
-    let mut lx = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        i: 0,
-        line: 1,
-        col_base_off: 0,
-        col_base: 1,
-        line_has_token: false,
-        tab_line: 0,
-        tokens: Vec::with_capacity(text.len() / 4),
-        diags: Vec::new(),
-    };
-    lx.run();
+    let mut lx = Lexer::new(text, text.len() / 4);
+    while lx.i < lx.bytes.len() {
+        lx.step();
+    }
     let end = lx.pos(lx.bytes.len());
     Lexed {
         tokens: lx.tokens,
         end,
         diags: lx.diags,
     }
+}
+
+/// The tokens of `text` one at a time, the same as [`lex`] gives (its
+/// diagnostics aside), without holding them all: the grammar's pass over a
+/// text the lexer has already checked needs no second copy of its tokens.
+pub fn tokens(text: &str) -> impl Iterator<Item = Spanned<'_>> {
+    let mut lx = Lexer::new(text, 4);
+    let mut next = 0;
+    std::iter::from_fn(move || loop {
+        if let Some(&t) = lx.tokens.get(next) {
+            next += 1;
+            if next == lx.tokens.len() {
+                lx.tokens.clear();
+                lx.diags.clear();
+                next = 0;
+            }
+            return Some(t);
+        }
+        if lx.i >= lx.bytes.len() {
+            return None;
+        }
+        lx.step();
+    })
 }
 
 struct Lexer<'a> {
@@ -177,37 +191,52 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn run(&mut self) {
-        while self.i < self.bytes.len() {
-            let b = self.bytes[self.i];
-            match b {
-                b' ' | b'\r' => self.i += 1,
-                b'\n' => {
-                    self.newline(self.i);
-                    self.i += 1;
-                }
-                b'\t' => {
-                    self.tab(self.i);
-                    self.i += 1;
-                }
-                b';' if !self.line_has_token => self.comment(),
-                b'"' => self.string(),
-                b'0'..=b'9' => self.number(),
-                b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
-                b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
-                b':' => self.punct(Tok::Colon),
-                b',' => self.punct(Tok::Comma),
-                b'(' => self.punct(Tok::LParen),
-                b')' => self.punct(Tok::RParen),
-                b'[' => self.punct(Tok::LBracket),
-                b']' => self.punct(Tok::RBracket),
-                b'{' => self.punct(Tok::LBrace),
-                b'}' => self.punct(Tok::RBrace),
-                b'<' => self.punct(Tok::Lt),
-                b'>' => self.punct(Tok::Gt),
-                b'=' => self.punct(Tok::Eq),
-                _ => self.invalid(),
+    fn new(text: &'a str, capacity: usize) -> Lexer<'a> {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            i: 0,
+            line: 1,
+            col_base_off: 0,
+            col_base: 1,
+            line_has_token: false,
+            tab_line: 0,
+            tokens: Vec::with_capacity(capacity),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Reads what starts at `self.i` (`self.i` within the text): a token,
+    /// a blank, a comment, or a bad character.
+    fn step(&mut self) {
+        let b = self.bytes[self.i];
+        match b {
+            b' ' | b'\r' => self.i += 1,
+            b'\n' => {
+                self.newline(self.i);
+                self.i += 1;
             }
+            b'\t' => {
+                self.tab(self.i);
+                self.i += 1;
+            }
+            b';' if !self.line_has_token => self.comment(),
+            b'"' => self.string(),
+            b'0'..=b'9' => self.number(),
+            b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
+            b':' => self.punct(Tok::Colon),
+            b',' => self.punct(Tok::Comma),
+            b'(' => self.punct(Tok::LParen),
+            b')' => self.punct(Tok::RParen),
+            b'[' => self.punct(Tok::LBracket),
+            b']' => self.punct(Tok::RBracket),
+            b'{' => self.punct(Tok::LBrace),
+            b'}' => self.punct(Tok::RBrace),
+            b'<' => self.punct(Tok::Lt),
+            b'>' => self.punct(Tok::Gt),
+            b'=' => self.punct(Tok::Eq),
+            _ => self.invalid(),
         }
     }
 

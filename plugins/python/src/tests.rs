@@ -5,10 +5,7 @@ use crate::build::*;
 use crate::PythonBackend;
 use isu_plugin_api::{Backend, BinaryOp as B, CompileOptions, ExecLimits, Literal, Program, Type};
 
-const LIMITS: ExecLimits = ExecLimits {
-    max_steps: 100_000_000,
-    max_size: 10_000_000,
-};
+const LIMITS: ExecLimits = ExecLimits::DEFAULT;
 
 fn source(p: &Program) -> String {
     let a = PythonBackend

@@ -19,11 +19,13 @@ fn js_value(l: &Literal) -> String {
             "[{}]",
             items.iter().map(js_value).collect::<Vec<_>>().join(", ")
         ),
+        // Built from entries: in an object literal, `"__proto__": v` would
+        // set the prototype instead of making a key.
         Literal::Object(entries) => format!(
-            "{{{}}}",
+            "Object.fromEntries([{}])",
             entries
                 .iter()
-                .map(|(k, v)| format!("{}: {}", Literal::Str(k.clone()), js_value(v)))
+                .map(|(k, v)| format!("[{}, {}]", Literal::Str(k.clone()), js_value(v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -159,6 +161,45 @@ fn strings_arrays_and_maps_cross_as_plain_values() {
 }
 
 #[test]
+fn map_keys_named_like_object_properties_are_plain_keys() {
+    let text = func(
+        "words: string[]",
+        "map<string,int>",
+        "m: map<string,int>, w: string",
+        "    ASSIGN:\n      TARGET: m\n      EXPR: (const {})\n    LOOP:\n      ITER: (each w (var words))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: (index m (var w))\n          EXPR: (add (call MAP_GET_OR (var m) (var w) (const 0)) (const 1))\n      END\n    RETURN:\n      EXPR: (var m)\n",
+    );
+    let lines = node_run(
+        &text,
+        &[r#"{"words": ["__proto__", "a", "__proto__", "constructor"]}"#],
+        "proto",
+    );
+    assert_eq!(
+        lines[1..],
+        [r#"{"__proto__": 2, "a": 1, "constructor": 1}"#]
+    );
+}
+
+#[test]
+fn a_call_without_limits_has_every_executors_default() {
+    let text = func(
+        "n: int",
+        "int",
+        "i: int, k: int",
+        "    ASSIGN:\n      TARGET: k\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: k\n          EXPR: (add (var k) (const 1))\n      END\n    RETURN:\n      EXPR: (var k)\n",
+    );
+    let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
+    let lines = node_run(
+        &text,
+        &[
+            &format!(r#"{{"n": {most}}}"#),
+            &format!(r#"{{"n": {}}}"#, most + 1),
+        ],
+        "default-limits",
+    );
+    assert_eq!(lines[1..], [most.to_string(), "error step_limit at S2".into()]);
+}
+
+#[test]
 fn bad_arguments_are_invalid_argument_errors() {
     let text = func(
         "xs: int[]",
@@ -187,6 +228,7 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
         "overflow",
         "unicode_strings",
         "insertion_sort",
+        "map_string_keys_named_like_js",
     ] {
         let text = std::fs::read_to_string(format!("{dir}/{name}.isu")).unwrap();
         let runs = parse_runs(&text).unwrap();
