@@ -4,8 +4,9 @@
 # Python where Python agrees with Isu and these helpers where it does not.
 #
 # Where an error happens: helpers raise IsuError without a step; the function
-# catches every error at its end and names the step from the line it was
-# raised on (_STEP_AT_LINE, after the function). Python's own IndexError
+# records the step it runs in its local _step (`_step = "S2_1"` before the
+# code of a step) and catches every error at its end, naming that step.
+# Python's own IndexError
 # (an index past the end), KeyError (a missing map key), ZeroDivisionError
 # and UnboundLocalError (a LOCAL read before assignment) become the Isu
 # errors of the same meaning there.
@@ -262,9 +263,9 @@ def _pack_function(e: BaseException) -> str | None:
     return tb.tb_frame.f_code.co_name
 
 
-def _at_step(e: BaseException, steps: dict) -> BaseException:
-    """The Isu error for an exception that stopped the generated function,
-    with the step of the line it came from; any other exception unchanged."""
+def _at_step(e: BaseException, step: str | None) -> BaseException:
+    """The Isu error for an exception that stopped the generated function
+    in `step`; any other exception unchanged."""
     pack = _pack_function(e)
     if pack is not None:
         if not (e.args and e.args[0] in _RUNTIME_CODES):
@@ -283,9 +284,8 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
         err = IsuError("uninitialized_read", f"`{_NAMES.get(name, name)}` is read before any assignment to it")
     else:
         return e
-    tb = e.__traceback__
-    if err.step is None and tb is not None:
-        err.step = steps.get(tb.tb_lineno)
+    if err.step is None:
+        err.step = step
     return err
 
 

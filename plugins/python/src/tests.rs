@@ -166,7 +166,9 @@ fn int_var(n: &str) -> isu_plugin_api::Expr {
 fn function_text(p: &Program) -> String {
     let src = source(p);
     let start = src.find("\ndef ").expect("a def");
-    let end = src.find("\n_STEP_AT_LINE").expect("the step table");
+    let end = src
+        .find("\n# Isu names")
+        .expect("the tables after the function");
     src[start..end].to_owned()
 }
 

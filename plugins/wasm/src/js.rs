@@ -18,3 +18,17 @@ pub fn loader(meta: &Meta, wasm_file: &str) -> String {
 }
 
 const TEMPLATE: &str = include_str!("js/loader.mjs");
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_limits_are_written_in_from_the_one_constant() {
+        let d = isu_plugin_api::ExecLimits::DEFAULT;
+        let text = super::TEMPLATE
+            .replace("@MAX_STEPS@", &d.max_steps.to_string())
+            .replace("@MAX_SIZE@", &d.max_size.to_string());
+        assert!(text.contains(&format!("limits.maxSteps ?? {}n", d.max_steps)));
+        assert!(text.contains(&format!("limits.maxSize ?? {}n", d.max_size)));
+        assert!(super::TEMPLATE.contains("@MAX_STEPS@"));
+    }
+}

@@ -196,7 +196,10 @@ fn a_call_without_limits_has_every_executors_default() {
         ],
         "default-limits",
     );
-    assert_eq!(lines[1..], [most.to_string(), "error step_limit at S2".into()]);
+    assert_eq!(
+        lines[1..],
+        [most.to_string(), "error step_limit at S2".into()]
+    );
 }
 
 #[test]

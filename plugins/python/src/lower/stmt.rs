@@ -75,8 +75,12 @@ impl Gen {
         }
         self.w.close();
         self.w.line("except _ERRORS as _e:");
-        self.w
-            .block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
+        self.w.block(|w| {
+            w.plain(format!(
+                "raise _at_step(_e, {}) from None",
+                crate::writer::STEP_VAR
+            ))
+        });
         self.w.close();
         Ok(())
     }
