@@ -476,3 +476,30 @@ impl Pack for ForeignPack {
         self.try_lower(function, target).ok().flatten()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_plugin_answers_is_read_as_strict_json() {
+        let read = |json: &str| from_json_result(RResult::ROk(json.into()), "execute");
+        assert_eq!(
+            read(r#"{"a": [1, -2]}"#).map(|l| l.to_string()),
+            Ok(r#"{"a": [1, -2]}"#.to_owned())
+        );
+        for bad in [
+            r#"{"a": 1, "a": 2}"#,
+            "4.0",
+            "9223372036854775808",
+            "[null]",
+        ] {
+            let e = read(bad).err();
+            assert_eq!(
+                e.as_ref().map(|d| d.code.as_str()),
+                Some("plugin_bad_output"),
+                "{bad}: {e:?}"
+            );
+        }
+    }
+}

@@ -47,8 +47,8 @@ def _index_error() -> None:
     raise IsuError("index_out_of_range", "an array index outside 0..LEN")
 
 
-def _step_limit() -> None:
-    raise IsuError("step_limit", "the run used up its budget of loop rounds")
+def _step_limit(step: str | None = None) -> None:
+    raise IsuError("step_limit", "the run used up its budget of loop rounds", step)
 
 
 def _size_limit(what: str) -> None:

@@ -30,7 +30,8 @@ enum Marked {
 
 #[derive(Debug)]
 pub struct Writer {
-    lines: Vec<String>,
+    /// The lines; `None` for a marker taken back (see [`Writer::safe_for`]).
+    lines: Vec<Option<String>>,
     indent: usize,
     deepest: usize,
     /// The step the code lines being written belong to.
@@ -47,6 +48,9 @@ pub struct Writer {
     closed: Option<Frame>,
     /// Whether a clause (`else:`) continues blocks that wrote a marker.
     carry: bool,
+    /// The slot before a `for` header that cannot fail, for its body's
+    /// marker: its line index and indentation.
+    hoist: Option<(usize, usize)>,
 }
 
 /// An open block.
@@ -60,6 +64,10 @@ struct Frame {
     looping: Option<Option<Option<String>>>,
     /// Whether a marker was written in it (or in the blocks of its chain).
     changed: bool,
+    /// For the body of a [`Writer::safe_for`]: the slot before its header.
+    hoist: Option<(usize, usize)>,
+    /// The marker that starts the block, if one does: its line and step.
+    first_marker: Option<(usize, Option<String>)>,
 }
 
 impl Default for Writer {
@@ -75,6 +83,7 @@ impl Default for Writer {
             open: Vec::new(),
             closed: None,
             carry: false,
+            hoist: None,
         }
     }
 }
@@ -138,12 +147,35 @@ impl Writer {
         let want = Marked::Known(self.step.clone());
         if self.marked != want {
             let m = marker(self.step.as_deref());
+            let at = self.lines.len();
+            let first = self.open.last().is_some_and(|f| f.start == self.code_lines);
             self.code(&m);
             self.marked = want;
             if let Some(f) = self.open.last_mut() {
                 f.changed = true;
+                if first {
+                    f.first_marker = Some((at, self.step.clone()));
+                }
             }
         }
+    }
+
+    /// The step of the lines being written.
+    pub fn step(&self) -> Option<&str> {
+        self.step.as_deref()
+    }
+
+    /// A `for` header that cannot fail (it iterates over a range or list
+    /// already made). When every round of its body starts and ends under
+    /// one step, as the body of one step does, the marker of that step goes
+    /// before the loop, once, instead of at the start of every round.
+    pub fn safe_for(&mut self, text: impl AsRef<str>) {
+        self.closed = None;
+        self.carry = false;
+        self.hoist = Some((self.lines.len(), self.indent));
+        self.lines.push(None);
+        self.code(text.as_ref());
+        self.loop_header = Some(None);
     }
 
     /// A comment line at the current indentation.
@@ -158,11 +190,11 @@ impl Writer {
 
     /// A line written as it is, without indentation (top-level text).
     pub fn raw(&mut self, text: impl Into<String>) {
-        self.lines.push(text.into());
+        self.lines.push(Some(text.into()));
     }
 
     pub fn blank(&mut self) {
-        self.lines.push(String::new());
+        self.lines.push(Some(String::new()));
     }
 
     fn code(&mut self, text: &str) {
@@ -171,9 +203,7 @@ impl Writer {
     }
 
     fn push(&mut self, text: &str) {
-        let mut s = INDENT.repeat(self.indent);
-        s.push_str(text);
-        self.lines.push(s);
+        self.lines.push(Some(indented(self.indent, text)));
     }
 
     /// Opens a block one level deeper (after a line ending in `:`).
@@ -192,6 +222,8 @@ impl Writer {
             entry,
             looping,
             changed: std::mem::take(&mut self.carry),
+            hoist: self.hoist.take(),
+            first_marker: None,
         });
     }
 
@@ -205,9 +237,17 @@ impl Writer {
                 self.step = outer;
             }
         }
-        if let Some(f) = self.open.pop() {
+        if let Some(mut f) = self.open.pop() {
             if self.code_lines == f.start {
                 self.code("pass");
+            }
+            if let (Some((slot, indent)), Some((at, step))) = (f.hoist, f.first_marker.take()) {
+                if self.marked == Marked::Known(step.clone()) {
+                    // Every round starts and ends under `step`: set it once,
+                    // before the loop (whose header cannot fail).
+                    self.lines[at] = None;
+                    self.lines[slot] = Some(indented(indent, &marker(step.as_deref())));
+                }
             }
             if f.changed {
                 self.marked = Marked::Unknown;
@@ -241,10 +281,19 @@ impl Writer {
     }
 
     pub fn finish(self) -> String {
-        let mut out = self.lines.join("\n");
-        out.push('\n');
+        let mut out = String::new();
+        for line in self.lines.into_iter().flatten() {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out
     }
+}
+
+fn indented(indent: usize, text: &str) -> String {
+    let mut s = INDENT.repeat(indent);
+    s.push_str(text);
+    s
 }
 
 #[cfg(test)]
@@ -318,6 +367,32 @@ mod tests {
         assert_eq!(
             w.finish(),
             "_step = \"S1\"\nif a:\n    b = 1\nelse:\n    c = 1\nd = 1\nif e:\n    f = 1\nelse:\n    _step = \"S1_1\"\n    g = 1\n_step = \"S1\"\nh = 1\n"
+        );
+    }
+
+    #[test]
+    fn the_marker_of_a_one_step_body_goes_before_a_safe_loop() {
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.line("_seq = range(n)");
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("xs[i] = 0");
+            w.set_step(Some("S1".into()));
+        });
+        w.line("y = 1");
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("a = 0");
+            w.set_step(Some("S1_2".into()));
+            w.line("b = 0");
+            w.set_step(Some("S1".into()));
+        });
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1\"\n_seq = range(n)\n_step = \"S1_1\"\nfor i in _seq:\n    xs[i] = 0\n_step = \"S1\"\ny = 1\nfor i in _seq:\n    _step = \"S1_1\"\n    a = 0\n    _step = \"S1_2\"\n    b = 0\n"
         );
     }
 }

@@ -50,6 +50,19 @@ const show = (thunk) => {
 
 /// Runs `text` through the loader on each of `args`; the lines Node printed.
 fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
+    let mut driver = DRIVER_HEAD.to_owned();
+    for a in args {
+        driver.push_str(&format!(
+            "console.log(show(() => f.run({})));\n",
+            js_value(&lit(a))
+        ));
+    }
+    node_script(text, &driver, tag)
+}
+
+/// Compiles `text` with its loader and runs the ES module `driver` beside
+/// them (`./f.mjs` and `./f.wasm` in it name the two); the lines Node printed.
+fn node_script(text: &str, driver: &str, tag: &str) -> Vec<String> {
     let b = WasmBackend::new();
     let p = program(text);
     let opts = CompileOptions {
@@ -67,15 +80,9 @@ fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
     for a in &arts {
         std::fs::write(dir.join(&a.file_name), &a.bytes).unwrap();
     }
-    let mut driver = DRIVER_HEAD
+    let driver = driver
         .replace("./f.mjs", &format!("./{}", arts[1].file_name))
         .replace("./f.wasm", &format!("./{}", arts[0].file_name));
-    for a in args {
-        driver.push_str(&format!(
-            "console.log(show(() => f.run({})));\n",
-            js_value(&lit(a))
-        ));
-    }
     std::fs::write(dir.join("driver.mjs"), driver).unwrap();
     let out = Command::new("node")
         .arg(dir.join("driver.mjs"))
@@ -200,6 +207,41 @@ fn a_call_without_limits_has_every_executors_default() {
         lines[1..],
         [most.to_string(), "error step_limit at S2".into()]
     );
+}
+
+#[test]
+fn a_module_called_without_limits_has_every_executors_default() {
+    // A host that skips `isu_set_limits` gets the module's own defaults.
+    let text = func(
+        "n: int",
+        "int",
+        "i: int, k: int",
+        "    ASSIGN:\n      TARGET: k\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: k\n          EXPR: (add (var k) (const 1))\n      END\n    RETURN:\n      EXPR: (var k)\n",
+    );
+    let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
+    let driver = format!(
+        r#"
+import {{ readFileSync }} from "node:fs";
+import {{ load }} from "./f.mjs";
+const meta = (await load()).meta;
+const {{ instance }} = await WebAssembly.instantiate(readFileSync(new URL("./f.wasm", import.meta.url)), {{}});
+const x = instance.exports;
+for (const n of [{most}n, {}n]) {{
+  x.isu_reset();
+  const at = x.isu_alloc(8);
+  new DataView(x.memory.buffer).setBigInt64(at, n, true);
+  try {{
+    const p = x.isu_run(at);
+    console.log(new DataView(x.memory.buffer).getBigInt64(p, true).toString());
+  }} catch (e) {{
+    console.log(`error ${{meta.errors[String(x.isu_error_code())]}}`);
+  }}
+}}
+"#,
+        most + 1
+    );
+    let lines = node_script(&text, &driver, "module-defaults");
+    assert_eq!(lines, [most.to_string(), "error step_limit".into()]);
 }
 
 #[test]
