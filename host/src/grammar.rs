@@ -74,3 +74,6 @@ This grammar is stricter than the parser in three ways the validator would other
 The parser rejects some texts this grammar derives, for reasons a context-free grammar cannot express: a JSON object that repeats a key (invalid_literal), more than 100 blocks, parentheses and brackets open at once (nesting_too_deep).
 Whether names are declared, IDs unique and types right is the validator's business, as for any text.
 ";
+
+#[cfg(test)]
+mod tests;

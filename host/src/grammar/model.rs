@@ -77,8 +77,8 @@ impl Class {
         Class::any().minus(self)
     }
 
-    /// Whether this class is best written negated (`[^...]`): it holds more
-    /// than half of the first 128 code points and the rest of Unicode.
+    /// Whether this class is best written negated (`[^...]`): it reaches the
+    /// end of Unicode, so its complement is the short list.
     pub fn prefers_negation(&self) -> bool {
         self.contains(char::MAX)
     }

@@ -18,6 +18,7 @@ pub enum Decision {
     /// A patch: `artifact` is `PATCH:` text.
     Patch,
     /// The model stops; `artifact` is empty.
+    #[value(name = "give_up")]
     GiveUp,
 }
 
