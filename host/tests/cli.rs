@@ -382,10 +382,15 @@ fn grammar_and_schema_print_what_the_library_builds() {
         (Format::Lark, "lark"),
         (Format::RegexLite, "regex-lite"),
     ] {
-        for (start, s) in [(Start::Program, "program"), (Start::Patch, "patch"), (Start::Any, "any")] {
+        for (start, s) in [
+            (Start::Program, "program"),
+            (Start::Patch, "patch"),
+            (Start::Any, "any"),
+        ] {
             let o = isu(&["--plugins", &m, "grammar", "--format", name, "--start", s]);
             assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-            let expected = grammar::print(&grammar::grammar(&Vocabulary::standard(), start), format);
+            let expected =
+                grammar::print(&grammar::grammar(&Vocabulary::standard(), start), format);
             assert_eq!(stdout(&o), expected, "{name} {s}");
         }
     }
@@ -397,14 +402,20 @@ fn grammar_and_schema_print_what_the_library_builds() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/iir.schema.json");
     let o = isu(&["schema", "iir"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), std::fs::read_to_string(spec).unwrap_or_default());
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string(spec).unwrap_or_default()
+    );
     let o = isu(&["schema", "envelope", "--allow", "patch,give_up"]);
     assert_eq!(
         json(&o)["properties"]["decision"]["enum"],
         serde_json::json!(["patch", "give_up"])
     );
     let o = isu(&["schema", "diagnostic"]);
-    assert_eq!(json(&o)["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        json(&o)["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     let o = isu(&["schema", "nothing"]);
     assert_eq!(o.status.code(), Some(2));
 }

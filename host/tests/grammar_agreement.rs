@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// How many random programs of `gen` the grammars check.
-const RANDOM_PROGRAMS: usize = 120;
+const RANDOM_PROGRAMS: usize = 100;
 
 fn random_programs() -> Vec<Text> {
     let mut runner = TestRunner::new_with_rng(

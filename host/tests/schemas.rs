@@ -33,7 +33,9 @@ fn errors(v: &jsonschema::Validator, doc: &Value) -> Vec<String> {
 #[test]
 fn spec_schemas_are_the_generated_ones() {
     for (which, file) in FILES {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec").join(file);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../spec")
+            .join(file);
         let text = schema::pretty(&schema::schema(*which, &[]));
         common::snapshot::check(&path, &text).unwrap_or_else(|e| panic!("{e}"));
         let _ = validator(*which);
@@ -79,7 +81,10 @@ fn the_diagnostic_schema_covers_every_field() {
     // Each kind with its own codes only.
     let mut wrong = full.clone();
     wrong["kind"] = json!("ParseError");
-    assert!(!errors(&v, &wrong).is_empty(), "a runtime code under ParseError");
+    assert!(
+        !errors(&v, &wrong).is_empty(),
+        "a runtime code under ParseError"
+    );
     let mut extra = full.clone();
     extra["note"] = json!("x");
     assert!(!errors(&v, &extra).is_empty(), "an unknown field");
@@ -102,7 +107,15 @@ fn the_envelope_schema_restricts_decisions() {
     assert!(!errors(&first, &reply("patch")).is_empty());
     assert!(errors(&first, &reply("give_up")).is_empty());
     assert!(!errors(&all, &json!({"decision": "submit", "artifact": "x"})).is_empty());
-    assert!(!errors(&all, &json!({"decision": "submit", "artifact": "x", "reason": "", "extra": 1})).is_empty());
+    assert!(!errors(
+        &all,
+        &json!({"decision": "submit", "artifact": "x", "reason": "", "extra": 1})
+    )
+    .is_empty());
     let long = "r".repeat(isu_host::llm::envelope::MAX_REASON + 1);
-    assert!(!errors(&all, &json!({"decision": "submit", "artifact": "x", "reason": long})).is_empty());
+    assert!(!errors(
+        &all,
+        &json!({"decision": "submit", "artifact": "x", "reason": long})
+    )
+    .is_empty());
 }

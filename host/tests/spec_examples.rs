@@ -36,8 +36,7 @@ fn the_grammar_is_generated() {
     let (grammar_part, examples) = text.split_at(at);
     let expected = format!("{}\n", generated());
     if common::snapshot::blessing() {
-        std::fs::write(path(), format!("{expected}{examples}"))
-            .unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(path(), format!("{expected}{examples}")).unwrap_or_else(|e| panic!("{e}"));
         return;
     }
     assert!(
@@ -135,7 +134,12 @@ fn every_keyword_and_operator_is_in_a_terminal() {
     for word in syntax::KEYWORDS
         .iter()
         .chain(syntax::OPERATORS.split(' ').collect::<Vec<_>>().iter())
-        .chain(["range", "each", "while", "true", "false", "int", "bool", "string", "map"].iter())
+        .chain(
+            [
+                "range", "each", "while", "true", "false", "int", "bool", "string", "map",
+            ]
+            .iter(),
+        )
     {
         assert!(
             all.iter().any(|w| w == word),

@@ -69,14 +69,26 @@ fn tokens_are_regular_and_hold_the_classes() {
             let mut refs = Vec::new();
             r.body.each_ref(&mut |n| refs.push(n.to_owned()));
             if r.token {
-                assert!(!recursive.contains(&r.name), "token {} is recursive", r.name);
+                assert!(
+                    !recursive.contains(&r.name),
+                    "token {} is recursive",
+                    r.name
+                );
                 for n in &refs {
                     assert!(toks.contains(n.as_str()), "token {} uses rule {n}", r.name);
                 }
             } else {
-                assert!(!has(&r.body, true), "rule {} holds a character class", r.name);
+                assert!(
+                    !has(&r.body, true),
+                    "rule {} holds a character class",
+                    r.name
+                );
             }
-            assert!(!has(&r.body, false), "{}: a description outside an exception", r.name);
+            assert!(
+                !has(&r.body, false),
+                "{}: a description outside an exception",
+                r.name
+            );
         }
     }
 }
@@ -86,7 +98,10 @@ fn calls_take_the_functions_arities() {
     let g = grammar(&Vocabulary::standard(), Start::Program);
     let lark = print(&g, Format::Lark);
     assert!(lark.contains("function_3: \"MAP_GET_OR\""));
-    let one = g.get("function_1").map(|r| format!("{:?}", r.body)).unwrap_or_default();
+    let one = g
+        .get("function_1")
+        .map(|r| format!("{:?}", r.body))
+        .unwrap_or_default();
     assert!(one.contains("\"LEN\"") && !one.contains("\"PUSH\""));
     assert!(g.get("function_0").is_none());
 }
@@ -107,14 +122,32 @@ fn whole(e: &Expr) -> ::regex::Regex {
 #[test]
 fn decimals_up_to_a_bound() {
     let d = whole(&decimal_up_to("9223372036854775807"));
-    for ok in ["0", "7", "10", "999999999999999999", "9223372036854775807", "9223372036854775799", "1000000000000000000"] {
+    for ok in [
+        "0",
+        "7",
+        "10",
+        "999999999999999999",
+        "9223372036854775807",
+        "9223372036854775799",
+        "1000000000000000000",
+    ] {
         assert!(d.is_match(ok), "{ok}");
     }
-    for bad in ["", "01", "9223372036854775808", "9223372036854775810", "9300000000000000000", "10000000000000000000", "-1"] {
+    for bad in [
+        "",
+        "01",
+        "9223372036854775808",
+        "9223372036854775810",
+        "9300000000000000000",
+        "10000000000000000000",
+        "-1",
+    ] {
         assert!(!d.is_match(bad), "{bad}");
     }
     let small = whole(&decimal_up_to("305"));
-    let accepted: Vec<u32> = (0..1000).filter(|n| small.is_match(&n.to_string())).collect();
+    let accepted: Vec<u32> = (0..1000)
+        .filter(|n| small.is_match(&n.to_string()))
+        .collect();
     assert_eq!(accepted, (0..=305).collect::<Vec<_>>());
     let digit = whole(&decimal_up_to("5"));
     assert!(digit.is_match("5") && digit.is_match("0") && !digit.is_match("6"));
@@ -130,10 +163,15 @@ fn words_that_are_not_reserved() {
     let word = model::Class::of(&[('A', 'Z'), ('a', 'z'), ('_', '_'), ('0', '9')]);
     let e = unreserved(&letter, &word, &reserved).unwrap_or_else(|| panic!("no expansion"));
     let re = whole(&e);
-    for ok in ["S", "SE", "SEQS", "S1x", "S_a", "Sx", "STAT", "STATES", "I", "IFF", "tru", "truex", "x", "_", "if", "seq"] {
+    for ok in [
+        "S", "SE", "SEQS", "S1x", "S_a", "Sx", "STAT", "STATES", "I", "IFF", "tru", "truex", "x",
+        "_", "if", "seq",
+    ] {
         assert!(re.is_match(ok), "{ok} is a name");
     }
-    for bad in ["SEQ", "STATE", "IF", "true", "S1", "S1_2", "S_", "S__", "1x", ""] {
+    for bad in [
+        "SEQ", "STATE", "IF", "true", "S1", "S1_2", "S_", "S__", "1x", "",
+    ] {
         assert!(!re.is_match(bad), "{bad} is reserved");
     }
 }

@@ -18,6 +18,7 @@ lark==1.3.1, llguidance==1.9.1 and jsonschema (.ci/run installs them).
 
 import json
 import sys
+import time
 from pathlib import Path
 
 try:
@@ -72,6 +73,7 @@ def lark_accepts(parser, text):
 
 
 def main():
+    began = time.monotonic()
     root = Path(sys.argv[1])
     plan = json.loads((root / "plan.json").read_text())
     checkers = {}
@@ -85,6 +87,7 @@ def main():
             "llguidance_gbnf": Matcher(llguidance.grammar_from("gbnf", gbnf_text)),
             "llguidance_regex": Matcher(llguidance.grammar_from("regex", regex_text)),
         }
+    print(f"grammars compiled in {time.monotonic() - began:.1f}s", file=sys.stderr)
     texts = {}
     for t in plan["texts"]:
         text = (root / t["file"]).read_text(encoding="utf-8")
@@ -95,6 +98,7 @@ def main():
             "llguidance_gbnf": c["llguidance_gbnf"].accepts(text),
             "llguidance_regex": c["llguidance_regex"].accepts(text),
         }
+    print(f"texts checked in {time.monotonic() - began:.1f}s", file=sys.stderr)
     validators = {}
     for name, file in plan.get("schemas", {}).items():
         schema = json.loads((root / file).read_text())
@@ -108,6 +112,7 @@ def main():
             for e in validators[d["schema"]].iter_errors(doc)
         ]
         documents[d["file"]] = errors
+    print(f"documents checked in {time.monotonic() - began:.1f}s", file=sys.stderr)
     print(json.dumps({"texts": texts, "documents": documents}))
 
 
