@@ -43,10 +43,11 @@ pub struct Cli {
     /// then isu-plugins.toml here or above, then beside isu).
     #[arg(long, global = true, value_name = "FILE")]
     pub plugins: Option<PathBuf>,
-    /// How to report: for people on stderr, or one JSON document on stdout
-    /// (every failure included). Accepted before or after the command.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    /// How to report, for every command: for people on stderr, or one JSON
+    /// document on stdout (every failure included). Also accepted after the
+    /// command, where that command's own flag wins.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
 }
 
 /// How a command reports: for people (stderr, with source snippets) or as one
@@ -62,9 +63,22 @@ pub enum Format {
 pub struct Common {
     /// The Isu file to read (`-` for standard input).
     pub file: PathBuf,
-    /// How to report (the global `--format`).
+    #[command(flatten)]
+    pub format_flag: FormatFlag,
+    /// How the command reports: its `--format`, else `isu --format`, else human.
     #[arg(skip)]
     pub format: Format,
+}
+
+/// `--format human|json` after the command. (`isu grammar` has a `--format`
+/// of its own, the grammar's; before the command, `isu --format json` holds
+/// for every command.)
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct FormatFlag {
+    /// How to report: for people on stderr, or one JSON document on stdout
+    /// (every failure included).
+    #[arg(long = "format", value_enum, value_name = "FORMAT")]
+    pub given: Option<Format>,
 }
 
 /// `--force`, for the commands that rewrite files.
@@ -245,26 +259,40 @@ fn usage_error(e: &clap::Error) -> i32 {
 }
 
 impl Command {
-    /// Gives the command the global `--format`.
-    fn set_format(&mut self, format: Format) {
+    /// Settles how the command reports: its own `--format`, else the one
+    /// before it (`top`), else human; returns it.
+    fn settle_format(&mut self, top: Option<Format>) -> Format {
+        let pick = |given: Option<Format>| given.or(top).unwrap_or_default();
         match self {
             Command::Fmt { common, .. }
             | Command::Parse { common }
             | Command::Check { common }
             | Command::Run { common, .. }
             | Command::Test { common, .. }
-            | Command::Patch { common, .. } => common.format = format,
-            Command::Build(args) => args.common.format = format,
-            Command::Plugins(args) => args.format = format,
-            Command::Conformance(args) => args.format = format,
+            | Command::Patch { common, .. } => {
+                common.format = pick(common.format_flag.given);
+                common.format
+            }
+            Command::Build(args) => {
+                args.common.format = pick(args.common.format_flag.given);
+                args.common.format
+            }
+            Command::Plugins(args) => {
+                args.format = pick(args.format_flag);
+                args.format
+            }
+            Command::Conformance(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
+            Command::Grammar(_) | Command::Schema(_) => pick(None),
         }
     }
 }
 
 /// Runs one parsed command line.
 pub fn run(mut cli: Cli) -> i32 {
-    let format = cli.format;
-    cli.command.set_format(format);
+    let format = cli.command.settle_format(cli.format);
     let result = match cli.command {
         Command::Fmt {
             common,

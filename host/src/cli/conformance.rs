@@ -22,7 +22,9 @@ pub struct Args {
     /// nearest folder above that has one.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// How to report (the global `--format`).
+    #[command(flatten)]
+    pub format_flag: super::FormatFlag,
+    /// How the command reports (see `super::Common::format`).
     #[arg(skip)]
     pub format: Format,
     /// List every unsupported case with the features it needs.

@@ -78,7 +78,7 @@ enum Sink {
     Temp {
         file: tempfile::NamedTempFile,
         /// The permissions, owner and group to give the new file.
-        keep: Option<Metadata>,
+        keep: Option<Box<Metadata>>,
     },
     File(File),
     Stream(StdStream),
@@ -162,7 +162,13 @@ impl Output {
                     }
                 }
                 return Ok(Output {
-                    sink: BufWriter::with_capacity(1 << 16, Sink::Temp { file, keep }),
+                    sink: BufWriter::with_capacity(
+                        1 << 16,
+                        Sink::Temp {
+                            file,
+                            keep: keep.map(Box::new),
+                        },
+                    ),
                     target,
                 });
             }

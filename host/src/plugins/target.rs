@@ -209,7 +209,7 @@ pub fn test_examples(
     artifacts: &[Artifact],
     program: &Program,
     limits: &ExecLimits,
-) -> Result<Vec<Diagnostic>, BackendFailure> {
+) -> Result<Vec<Diagnostic>, Box<BackendFailure>> {
     let mut fails = Vec::new();
     for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
         let name = format!("IO example INPUT[{i}]");
@@ -248,7 +248,7 @@ pub fn test_examples(
                     .with_actual(e.to_json()),
                 );
             }
-            Executed::Failed(f) => return Err(f),
+            Executed::Failed(f) => return Err(Box::new(f)),
         }
     }
     Ok(fails)
