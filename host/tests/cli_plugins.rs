@@ -3,6 +3,8 @@
 //! exit code and output. The manifest names the workspace's built plugin
 //! libraries (`cargo build --workspace` first; `scripts/test.sh` does).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -280,15 +282,7 @@ fn build_writes_to_a_fifo_as_a_stream() {
     let text = reader.join().unwrap_or_default();
     assert!(!text.is_empty());
     assert!(std::fs::metadata(&fifo).is_ok_and(|m| !m.is_file()));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    assert_eq!(names, ["isu-plugins.toml", "out.fifo"]);
+    assert_eq!(common::names(&dir), ["isu-plugins.toml", "out.fifo"]);
 }
 
 #[test]

@@ -4,6 +4,9 @@
 //! `--force`, never `-`, and devices and FIFOs written directly as a stream.
 //! Everything happens in scratch folders; the "device" is a FIFO made there.
 
+mod common;
+
+use common::names;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -66,19 +69,6 @@ fn mode(path: &Path) -> u32 {
 fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
         .unwrap_or_else(|e| panic!("{e}"));
-}
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
 
 fn mkfifo(path: &Path) {

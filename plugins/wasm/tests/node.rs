@@ -186,14 +186,19 @@ fn map_keys_named_like_object_properties_are_plain_keys() {
     );
 }
 
-#[test]
-fn a_call_without_limits_has_every_executors_default() {
-    let text = func(
+/// A function of `n` that counts to it in `n` rounds of its LOOP (S2).
+fn count_to_n() -> String {
+    func(
         "n: int",
         "int",
         "i: int, k: int",
         "    ASSIGN:\n      TARGET: k\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: k\n          EXPR: (add (var k) (const 1))\n      END\n    RETURN:\n      EXPR: (var k)\n",
-    );
+    )
+}
+
+#[test]
+fn a_call_without_limits_has_every_executors_default() {
+    let text = count_to_n();
     let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
     let lines = node_run(
         &text,
@@ -212,12 +217,7 @@ fn a_call_without_limits_has_every_executors_default() {
 #[test]
 fn a_module_called_without_limits_has_every_executors_default() {
     // A host that skips `isu_set_limits` gets the module's own defaults.
-    let text = func(
-        "n: int",
-        "int",
-        "i: int, k: int",
-        "    ASSIGN:\n      TARGET: k\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: k\n          EXPR: (add (var k) (const 1))\n      END\n    RETURN:\n      EXPR: (var k)\n",
-    );
+    let text = count_to_n();
     let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
     let driver = format!(
         r#"
