@@ -12,6 +12,7 @@ pub mod abi;
 pub mod backend;
 pub mod features;
 pub mod iir;
+pub mod json;
 pub mod literal;
 pub mod pack;
 pub mod types;
