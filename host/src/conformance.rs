@@ -268,15 +268,6 @@ pub fn interpreter_report(prepared: &[Prepared]) -> Report {
     report
 }
 
-/// The limits backends run the cases with: the interpreter's defaults.
-pub fn default_limits() -> ExecLimits {
-    let opts = RunOptions::default();
-    ExecLimits {
-        max_steps: opts.max_steps,
-        max_size: opts.max_size as u64,
-    }
-}
-
 /// A backend (serving `target`) against the interpreter.
 pub fn backend_report(
     prepared: &[Prepared],
@@ -286,7 +277,7 @@ pub fn backend_report(
 ) -> Report {
     let mut report = Report::new(target);
     let lacks = backend.info().lacks;
-    let limits = default_limits();
+    let limits = ExecLimits::DEFAULT;
     for case in prepared {
         let body = match &case.body {
             Ok(b) => b,

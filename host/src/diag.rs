@@ -14,20 +14,36 @@ use isu_plugin_api::{Span, StepId};
 use serde::Serialize;
 use std::fmt;
 
-/// The four kinds of error of design.md section 3.
+/// The four kinds of error of a program (design.md section 3), and the two
+/// kinds of failure of a command around it: a file it could not read or write,
+/// and a command line it could not use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Kind {
     ParseError,
     StaticError,
     RuntimeError,
     TestFail,
+    IoError,
+    UsageError,
 }
 
 impl Kind {
+    /// Every kind, in the order `spec/errors.md` lists them.
+    pub const ALL: &'static [Kind] = &[
+        Kind::ParseError,
+        Kind::StaticError,
+        Kind::RuntimeError,
+        Kind::TestFail,
+        Kind::IoError,
+        Kind::UsageError,
+    ];
+
     /// The process exit code for a failure of this kind (documented in the README
     /// and in `spec/errors.md`).
     pub fn exit_code(self) -> i32 {
         match self {
+            Kind::IoError => 1,
+            Kind::UsageError => 2,
             Kind::ParseError => 3,
             Kind::StaticError => 4,
             Kind::RuntimeError => 5,
@@ -41,6 +57,8 @@ impl Kind {
             Kind::StaticError => "StaticError",
             Kind::RuntimeError => "RuntimeError",
             Kind::TestFail => "TestFail",
+            Kind::IoError => "IoError",
+            Kind::UsageError => "UsageError",
         }
     }
 }
@@ -156,6 +174,8 @@ codes! {
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
     NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
+    InvalidUtf8 = "invalid_utf8", ParseError, "a file that is not UTF-8 text (the first bad byte is reported with its line and column)";
+    LoneCarriageReturn = "lone_carriage_return", ParseError, "a carriage return (CR) not followed by a line feed: Isu lines end with LF or CRLF";
 
     // Programs that parse but are not valid.
     MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
@@ -184,6 +204,11 @@ codes! {
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
     TestError = "test_error", TestFail, "an IO example stopped with a runtime error";
+
+    // Failures of a command around the program.
+    IoError = "io_error", IoError, "a file or stream the command could not read or write (missing, unreadable, a full disk)";
+    WriteRefused = "write_refused", IoError, "a file the command would rewrite is read-only (`--force` rewrites it) or is a folder";
+    InvalidUsage = "invalid_usage", UsageError, "an unknown command or flag, a missing or bad argument";
 }
 
 impl From<RuntimeCode> for Code {
@@ -351,6 +376,72 @@ impl Diagnostic {
     }
 }
 
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]: {}", self.kind.as_str(), self.code, self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// The most diagnostics of one code a report shows (`spec/errors.md`).
+pub const MAX_PER_CODE: usize = 100;
+
+/// The diagnostics a report shows: the first [`MAX_PER_CODE`] of each code,
+/// in order, then for each code that had more, one diagnostic of that code
+/// saying how many were left out. One mistake repeated across a large
+/// program (a misspelled name used everywhere) so gives a report of a
+/// readable size; the exit code, which follows the first error, is the same.
+pub fn cap(diags: &[Diagnostic]) -> std::borrow::Cow<'_, [Diagnostic]> {
+    let mut seen: std::collections::BTreeMap<Code, (usize, Severity)> =
+        std::collections::BTreeMap::new();
+    for d in diags {
+        seen.entry(d.code).or_insert((0, d.severity)).0 += 1;
+    }
+    if seen.values().all(|&(n, _)| n <= MAX_PER_CODE) {
+        return std::borrow::Cow::Borrowed(diags);
+    }
+    let mut shown: std::collections::BTreeMap<Code, usize> = std::collections::BTreeMap::new();
+    let mut out: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| {
+            let n = shown.entry(d.code).or_insert(0);
+            *n += 1;
+            *n <= MAX_PER_CODE
+        })
+        .cloned()
+        .collect();
+    // In the order each code first appeared.
+    let mut more: Vec<(usize, Code, usize, Severity)> = seen
+        .iter()
+        .filter(|(_, &(n, _))| n > MAX_PER_CODE)
+        .filter_map(|(&code, &(n, sev))| {
+            let first = diags.iter().position(|d| d.code == code)?;
+            Some((first, code, n - MAX_PER_CODE, sev))
+        })
+        .collect();
+    more.sort_unstable_by_key(|m| m.0);
+    for (_, code, left_out, severity) in more {
+        let what = match (severity, left_out) {
+            (Severity::Error, 1) => "error",
+            (Severity::Error, _) => "errors",
+            (Severity::Warning, 1) => "warning",
+            (Severity::Warning, _) => "warnings",
+        };
+        out.push(Diagnostic {
+            severity,
+            ..Diagnostic::error(
+                code,
+                format!(
+                    "and {left_out} more `{code}` {what}, not shown: a report shows at most {MAX_PER_CODE} of one code"
+                ),
+            )
+            .with_hint("fix the ones shown (often one mistake repeated) and check again")
+        });
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Whether any diagnostic in the list is an error (not a warning).
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
@@ -447,10 +538,13 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for c in Code::ALL {
             assert!(seen.insert(c.as_str()), "{c} twice");
-            assert!(c
-                .as_str()
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b == b'_'));
+            let text = c.as_str();
+            assert!(text.starts_with(|ch: char| ch.is_ascii_lowercase()), "{c}");
+            assert!(
+                text.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{c}"
+            );
         }
     }
 
@@ -474,15 +568,40 @@ mod tests {
     }
 
     #[test]
+    fn reports_show_at_most_a_hundred_of_one_code() {
+        let mut diags: Vec<Diagnostic> = (0..250)
+            .map(|i| Diagnostic::error(Code::UndeclaredVariable, format!("x{i}")))
+            .collect();
+        diags.insert(3, Diagnostic::warning(Code::UnreachableStep, "w"));
+        diags.extend((0..101).map(|_| Diagnostic::warning(Code::StepRenumbered, "r")));
+        let shown = cap(&diags);
+        assert_eq!(shown.len(), MAX_PER_CODE * 2 + 1 + 2);
+        let of = |c: Code| shown.iter().filter(|d| d.code == c).count();
+        assert_eq!(of(Code::UndeclaredVariable), MAX_PER_CODE + 1);
+        assert_eq!(of(Code::UnreachableStep), 1);
+        assert_eq!(shown[3].code, Code::UnreachableStep);
+        assert_eq!(shown[MAX_PER_CODE].message, "x99");
+        let tail: Vec<(&str, Severity)> = shown[shown.len() - 2..]
+            .iter()
+            .map(|d| (d.message.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                ("and 150 more `undeclared_variable` errors, not shown: a report shows at most 100 of one code", Severity::Error),
+                ("and 1 more `step_renumbered` warning, not shown: a report shows at most 100 of one code", Severity::Warning),
+            ]
+        );
+        assert_eq!(exit_code(&shown), exit_code(&diags));
+        let few = &diags[..50];
+        assert!(matches!(cap(few), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [
-            Kind::ParseError,
-            Kind::StaticError,
-            Kind::RuntimeError,
-            Kind::TestFail,
-        ];
-        let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
-        assert_eq!(codes.len(), 4);
+        let codes: std::collections::BTreeSet<i32> =
+            Kind::ALL.iter().map(|k| k.exit_code()).collect();
+        assert_eq!(codes.len(), Kind::ALL.len());
         assert_eq!(
             exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
             0

@@ -22,7 +22,7 @@ mod trace;
 mod value;
 
 pub use io_test::{test_examples, test_examples_with};
-pub use limits::{RunOptions, DEFAULT_MAX_SIZE, DEFAULT_MAX_STEPS};
+pub use limits::RunOptions;
 
 use crate::diag::Diagnostic;
 use crate::functions::Functions;

@@ -43,7 +43,7 @@ use token::{Pos, Spanned, Tok};
 
 pub use lower::OPERATORS;
 pub use structure::MAX_NESTING;
-pub use token::KEYWORDS;
+pub use token::{Kw, KEYWORDS};
 
 /// The result of parsing one file: the program (when the text had the shape of
 /// one) and every diagnostic found.
@@ -146,6 +146,10 @@ const MAX_GRAMMAR_ERRORS: usize = 12;
 /// Lexes, checks the structure and runs the grammar, recovering at the step
 /// level. Returns the tree, the end position, and whether steps were set aside.
 fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, Pos, bool)> {
+    if let Some(d) = lexer::lone_carriage_return(text) {
+        diags.push(d);
+        return None;
+    }
     let lexed = lexer::lex(text);
     let toks = lexed.tokens;
     let end = lexed.end;
@@ -161,6 +165,16 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
     if balance.too_deep {
         return None;
     }
+
+    // The grammar's first try reads the tokens again, as the lexer makes
+    // them, so that the tree it builds is never held beside all the tokens
+    // (on a large program each is many times the size of the text). Only
+    // recovering from a grammar error needs them all.
+    drop(toks);
+    if let Ok(tree) = grammar_on(goal, lexer::tokens(text)) {
+        return Some((tree, end, false));
+    }
+    let toks = lexer::lex(text).tokens;
 
     // Token ranges set aside after grammar errors, sorted and disjoint.
     let mut removed: Vec<(usize, usize)> = Vec::new();
@@ -241,12 +255,21 @@ fn run<'a>(
         }
         match removed.get(next_gap) {
             Some(&(lo, _)) if lo <= i => None,
-            _ => Some(Ok::<_, Infallible>(*t)),
+            _ => Some(*t),
         }
     });
+    grammar_on(goal, iter)
+}
+
+/// The grammar of `goal` on a stream of tokens.
+fn grammar_on<'a>(
+    goal: Goal,
+    toks: impl Iterator<Item = Spanned<'a>>,
+) -> Result<Tree, ParseError<Pos, Tok<'a>, Infallible>> {
+    let toks = toks.map(Ok::<_, Infallible>);
     match goal {
-        Goal::File => grammar::FileParser::new().parse(iter).map(Tree::File),
-        Goal::Patch => grammar::PatchParser::new().parse(iter).map(Tree::Patch),
+        Goal::File => grammar::FileParser::new().parse(toks).map(Tree::File),
+        Goal::Patch => grammar::PatchParser::new().parse(toks).map(Tree::Patch),
     }
 }
 

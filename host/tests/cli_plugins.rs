@@ -3,6 +3,8 @@
 //! exit code and output. The manifest names the workspace's built plugin
 //! libraries (`cargo build --workspace` first; `scripts/test.sh` does).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -240,6 +242,50 @@ fn run_and_test_with_a_target_keep_the_interpreters_contract() {
 }
 
 #[test]
+fn a_backend_that_cannot_run_is_reported_once() {
+    let dir = scratch("no-python");
+    // Three IO examples, none of which can run without Python.
+    let text = std::fs::read_to_string(example()).unwrap_or_default();
+    let three = text.replace(
+        "INPUT: [{\"xs\": [1, 2, 3, 4]}, {\"xs\": []}]\n  OUTPUT: [6, 0]",
+        "INPUT: [{\"xs\": [1, 2, 3, 4]}, {\"xs\": []}, {\"xs\": [2]}]\n  OUTPUT: [6, 0, 2]",
+    );
+    assert_ne!(three, text);
+    write(&dir.join("three.isu"), &three);
+    let o = Command::new(env!("CARGO_BIN_EXE_isu"))
+        .args(["test", "three.isu", "--target", "python"])
+        .current_dir(&dir)
+        .env_remove("ISU_PLUGINS")
+        .env("ISU_PYTHON", dir.join("no-such-python"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start isu: {e}"));
+    assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
+    assert_eq!(stderr(&o).matches("error:").count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("no-such-python"), "{}", stderr(&o));
+}
+
+#[test]
+fn build_writes_to_a_fifo_as_a_stream() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()));
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
+    };
+    let o = isu(
+        &dir,
+        &["build", &example(), "--target", "toy", "-o", "out.fifo"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = reader.join().unwrap_or_default();
+    assert!(!text.is_empty());
+    assert!(std::fs::metadata(&fifo).is_ok_and(|m| !m.is_file()));
+    assert_eq!(common::names(&dir), ["isu-plugins.toml", "out.fifo"]);
+}
+
+#[test]
 fn conformance_reports_each_executor() {
     let dir = scratch("conformance");
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/cases");
@@ -292,4 +338,21 @@ fn conformance_reports_each_executor() {
         "{}",
         &out[..out.len().min(600)]
     );
+}
+
+#[test]
+fn the_grammar_holds_the_loaded_packs_functions() {
+    let dir = scratch("grammar");
+    let o = isu(&dir, &["grammar", "--format", "lark"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lark = stdout(&o);
+    let rule = |name: &str| {
+        lark.split("\n\n")
+            .find(|r| r.contains(&format!("{name}: ")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(rule("function_2").contains("\"math.GCD\""), "{lark}");
+    assert!(rule("function_1").contains("\"math.IS_PRIME\""), "{lark}");
+    assert!(!rule("function_1").contains("\"math.GCD\""));
 }

@@ -57,6 +57,25 @@ pub struct ExecLimits {
     pub max_size: u64,
 }
 
+impl ExecLimits {
+    /// The limits of a run that sets none, the same on every executor: the
+    /// interpreter, `isu run` and `isu test`, the conformance suite, and what
+    /// backends build into their artifacts (a generated Python module's
+    /// `MAX_STEPS`, a Wasm module's globals, the JavaScript loader), which take
+    /// these values from here when they are generated (`spec/semantics.md`,
+    /// "Limits").
+    pub const DEFAULT: ExecLimits = ExecLimits {
+        max_steps: 10_000_000,
+        max_size: 10_000_000,
+    };
+}
+
+impl Default for ExecLimits {
+    fn default() -> ExecLimits {
+        ExecLimits::DEFAULT
+    }
+}
+
 /// A diagnostic as a plugin reports it: a plain mirror of the host's
 /// diagnostic, which the host renders. `kind` is one of `ParseError`,
 /// `StaticError`, `RuntimeError`, `TestFail`, or `BackendError` for a failure

@@ -14,6 +14,7 @@
 #[allow(unsafe_code)]
 pub mod abi;
 pub mod backend;
+pub mod json;
 pub mod pack;
 
 pub use isu_lang as lang;

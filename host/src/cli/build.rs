@@ -27,6 +27,8 @@ pub struct Args {
     /// The artifact kinds to emit (repeatable); default: the backend's first.
     #[arg(long)]
     pub emit: Vec<String>,
+    #[command(flatten)]
+    pub force: super::Force,
 }
 
 /// Runs `isu build`; `manifest` is the `--plugins FILE` flag.
@@ -44,7 +46,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     };
     match target::build(&reg, program, &args.target, &args.emit) {
         Ok(artifacts) => {
-            let written = write_artifacts(&artifacts, args.out.as_deref())?;
+            let written = write_artifacts(&artifacts, args.out.as_deref(), args.force.options())?;
             let list: Vec<Value> = artifacts
                 .iter()
                 .zip(&written)
@@ -147,29 +149,19 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+fn write_artifacts(
+    artifacts: &[Artifact],
+    out: Option<&Path>,
+    options: super::write::Options,
+) -> Result<Vec<PathBuf>> {
     let paths = artifact_paths(artifacts, out)?;
     if let Some(dir) = out.filter(|d| artifacts.len() > 1 || names_folder(d)) {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
-        write_bytes(path, &a.bytes)?;
+        super::write::write_file(path, &a.bytes, options)?;
     }
     Ok(paths)
-}
-
-/// Writes a file through a temporary file beside it and a rename.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.isu-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("replacing {}", path.display())
-    })
 }
 
 #[cfg(test)]

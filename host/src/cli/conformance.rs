@@ -22,8 +22,10 @@ pub struct Args {
     /// nearest folder above that has one.
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[command(flatten)]
+    pub format_flag: super::FormatFlag,
+    /// How the command reports (see `super::Common::format`).
+    #[arg(skip)]
     pub format: Format,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]

@@ -1,6 +1,8 @@
 //! `isu patch FILE PATCHFILE [--write]`: step-level edits, re-validated.
 
-use super::output::{read_source, report, write_atomically};
+use super::front::refuse_writing_stdin;
+use super::output::{read_source, report};
+use super::write::{write_file, Options as WriteOptions};
 use super::{Common, Format};
 use crate::diag::{exit_code, has_errors};
 use crate::{patch, pipeline, syntax};
@@ -10,7 +12,13 @@ use std::path::Path;
 
 /// Applies the patch; prints the canonical text (or writes it with `--write`)
 /// and the old → new map of renumbered steps. Any error leaves the file as it was.
-pub fn patch(common: &Common, patch_file: &Path, write: bool) -> Result<i32> {
+pub fn patch(
+    common: &Common,
+    patch_file: &Path,
+    write: bool,
+    options: WriteOptions,
+) -> Result<i32> {
+    refuse_writing_stdin(&common.file, write)?;
     let src = read_source(&common.file)?;
     let fe = pipeline::check(&src);
     let Some(program) = fe.valid_program() else {
@@ -31,7 +39,7 @@ pub fn patch(common: &Common, patch_file: &Path, write: bool) -> Result<i32> {
         }
     };
     if write {
-        write_atomically(&common.file, &patched.text)
+        write_file(&common.file, patched.text.as_bytes(), options)
             .with_context(|| format!("rewriting {}", common.file.display()))?;
     }
     let renumbered = patched.renumbered_json();

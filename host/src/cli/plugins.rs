@@ -25,8 +25,12 @@ pub enum Action {
 pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
+    /// How to report: for people on stderr, or one JSON document on stdout
+    /// (every failure included).
+    #[arg(long = "format", value_enum, value_name = "FORMAT", global = true)]
+    pub format_flag: Option<Format>,
+    /// How the command reports (see `super::Common::format`).
+    #[arg(skip)]
     pub format: Format,
     /// Show the full text of each refusal (a layout mismatch runs long).
     #[arg(long, short, global = true)]

@@ -1,38 +1,37 @@
 //! `isu run` and `isu test`: the reference interpreter from the command line.
 
-use super::output::{read_source, report, write_atomically};
+use super::output::{read_source, report};
+use super::write::{Options as WriteOptions, Output};
 use super::{Common, Format};
 use crate::diag::{exit_code, Diagnostic};
 use crate::interp::{self, RunOptions};
 use crate::pipeline;
 use anyhow::{Context, Result};
 use isu_lang::RuntimeCode;
+use isu_plugin_api::ExecLimits;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
     /// Loop rounds a run may make before it stops with `step_limit` at that LOOP.
-    #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = ExecLimits::DEFAULT.max_steps)]
     pub max_steps: u64,
     /// Elements of a collection, or characters of a string, before `size_limit`.
-    #[arg(long, default_value_t = interp::DEFAULT_MAX_SIZE)]
-    pub max_size: usize,
+    #[arg(long, default_value_t = ExecLimits::DEFAULT.max_size)]
+    pub max_size: u64,
 }
 
 impl Limits {
     pub fn options(&self) -> RunOptions {
-        RunOptions {
-            max_steps: self.max_steps,
-            max_size: self.max_size,
-        }
+        RunOptions::from(self.exec_limits())
     }
     /// The same limits for a backend plugin.
-    pub fn exec_limits(&self) -> isu_plugin_api::ExecLimits {
-        isu_plugin_api::ExecLimits {
+    pub fn exec_limits(&self) -> ExecLimits {
+        ExecLimits {
             max_steps: self.max_steps,
-            max_size: self.max_size as u64,
+            max_size: self.max_size,
         }
     }
 }
@@ -45,7 +44,9 @@ pub struct On {
     pub manifest: Option<PathBuf>,
 }
 
-/// Reads `--args`: JSON text, or `@FILE` for a file holding it.
+/// Reads `--args`: JSON text, or `@FILE` for a file holding it. The text is
+/// read as every JSON entering Isu is (`isu_plugin_api::json`): exact
+/// 64-bit integers, no repeated key.
 fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
     let (text, origin) = match spec.strip_prefix('@') {
         Some(path) => (
@@ -54,12 +55,9 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
         ),
         None => (spec.to_owned(), "--args".to_owned()),
     };
-    Ok(serde_json::from_str(&text).map_err(|e| {
-        Diagnostic::error(
-            RuntimeCode::InvalidArgument,
-            format!("{origin} is not JSON: {e}"),
-        )
-        .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
+    Ok(isu_plugin_api::json::parse(&text).map_err(|e| {
+        Diagnostic::error(RuntimeCode::InvalidArgument, format!("{origin} is not Isu JSON: {e}"))
+            .with_hint(r#"pass the arguments as one JSON object of Isu values (integers in the 64-bit range, no null, no key twice), e.g. --args '{"xs": [1, 2]}'"#)
     }))
 }
 
@@ -67,10 +65,13 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
 pub fn run(
     common: &Common,
     args: &str,
-    trace: Option<&PathBuf>,
+    trace: Option<(&Path, WriteOptions)>,
     limits: &Limits,
     on: &On,
 ) -> Result<i32> {
+    if let Some((path, _)) = trace {
+        super::write::refuse_dash(path)?;
+    }
     let src = read_source(&common.file)?;
     let reg = match super::target::registry(
         on.manifest.as_deref(),
@@ -106,16 +107,27 @@ pub fn run(
             common.format,
         );
     }
-    let mut trace_buf = Vec::new();
+    // The trace goes to its file as the run makes it, and is flushed at the
+    // end whether the run returned or failed.
+    let mut trace_out = match trace {
+        Some((path, options)) => Some(Output::create(
+            path,
+            WriteOptions {
+                as_it_goes: true,
+                ..options
+            },
+        )?),
+        None => None,
+    };
     let result = interp::run_with(
         program,
         &args,
         &limits.options(),
-        trace.map(|_| &mut trace_buf as &mut dyn std::io::Write),
+        trace_out.as_mut().map(|o| o as &mut dyn std::io::Write),
         &reg.functions,
     );
-    if let Some(path) = trace {
-        write_atomically(path, &String::from_utf8_lossy(&trace_buf))
+    if let (Some(out), Some((path, _))) = (trace_out, trace) {
+        out.commit()
             .with_context(|| format!("writing the trace {}", path.display()))?;
     }
     match result {

@@ -72,18 +72,14 @@ fn compile(
     }
 }
 
-fn backend_failed(failures: &[BackendFailure], format: Format) -> Result<i32> {
+fn backend_failed(failure: &BackendFailure, format: Format) -> Result<i32> {
     match format {
         Format::Json => print_json(&json!({
             "ok": false,
             "diagnostics": [],
-            "backend_error": failures.iter().map(BackendFailure::to_json).collect::<Vec<_>>(),
+            "backend_error": [failure.to_json()],
         }))?,
-        Format::Human => {
-            for f in failures {
-                eprintln!("error: {f}");
-            }
-        }
+        Format::Human => eprintln!("error: {failure}"),
     }
     Ok(EXIT_PLUGIN)
 }
@@ -135,7 +131,7 @@ pub fn run(
             report(format, &all, Some(src), Vec::new())?;
             Ok(exit_code(&all))
         }
-        Executed::Failed(f) => backend_failed(&[f], format),
+        Executed::Failed(f) => backend_failed(&f, format),
     }
 }
 
@@ -154,11 +150,10 @@ pub fn test(
         Err(code) => return Ok(code),
     };
     let (_, backend) = reg.backend(target).map_err(anyhow::Error::msg)?;
-    let (fails, failures) =
-        target::test_examples(backend.as_ref(), target, &artifacts, program, limits);
-    if !failures.is_empty() {
-        return backend_failed(&failures, format);
-    }
+    let fails = match target::test_examples(backend.as_ref(), target, &artifacts, program, limits) {
+        Ok(fails) => fails,
+        Err(failure) => return backend_failed(&failure, format),
+    };
     let total = program.io.input.len();
     let failed = fails.len().min(total);
     let all = [diags.to_vec(), fails].concat();

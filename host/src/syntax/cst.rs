@@ -10,6 +10,13 @@
 use super::token::Kw;
 use isu_plugin_api::Span;
 
+/// `v` without room to spare: the grammar grows its lists a few items at a
+/// time, and a large program has hundreds of thousands of short ones.
+pub fn fitted<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 /// A whole program file.
 #[derive(Debug)]
 pub struct File {

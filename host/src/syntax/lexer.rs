@@ -18,27 +18,68 @@ pub struct Lexed<'a> {
     pub diags: Vec<Diagnostic>,
 }
 
+/// The error for the first carriage return of `text` that is not followed by
+/// a line feed, if there is one. Isu lines end with LF or CRLF; a lone CR
+/// (an old Mac line end) would otherwise not end a line, and a comment
+/// before it would swallow the rest of the text, so the text is refused
+/// there and then, before anything else is reported about it.
+pub fn lone_carriage_return(text: &str) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    let col = text[line_start..at].chars().count() + 1;
+    let span = isu_plugin_api::Span {
+        lo: at as u32,
+        hi: at as u32 + 1,
+        line: line as u32,
+        col: col as u32,
+    };
+    Some(
+        Diagnostic::error(
+            Code::LoneCarriageReturn,
+            "a carriage return (CR) that is not followed by a line feed: Isu lines end with LF or CRLF",
+        )
+        .at(span)
+        .with_hint("save the file with LF (or CRLF) line ends"),
+    )
+}
+
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Lexed<'_> {
-    let mut lx = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        i: 0,
-        line: 1,
-        col_base_off: 0,
-        col_base: 1,
-        line_has_token: false,
-        tab_line: 0,
-        tokens: Vec::with_capacity(text.len() / 4),
-        diags: Vec::new(),
-    };
-    lx.run();
+    let mut lx = Lexer::new(text, text.len() / 4);
+    while lx.i < lx.bytes.len() {
+        lx.step();
+    }
     let end = lx.pos(lx.bytes.len());
     Lexed {
         tokens: lx.tokens,
         end,
         diags: lx.diags,
     }
+}
+
+/// The tokens of `text` one at a time, the same as [`lex`] gives (its
+/// diagnostics aside), without holding them all: the grammar's pass over a
+/// text the lexer has already checked needs no second copy of its tokens.
+pub fn tokens(text: &str) -> impl Iterator<Item = Spanned<'_>> {
+    let mut lx = Lexer::new(text, 4);
+    let mut next = 0;
+    std::iter::from_fn(move || loop {
+        if let Some(&t) = lx.tokens.get(next) {
+            next += 1;
+            if next == lx.tokens.len() {
+                lx.tokens.clear();
+                lx.diags.clear();
+                next = 0;
+            }
+            return Some(t);
+        }
+        if lx.i >= lx.bytes.len() {
+            return None;
+        }
+        lx.step();
+    })
 }
 
 struct Lexer<'a> {
@@ -150,37 +191,52 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn run(&mut self) {
-        while self.i < self.bytes.len() {
-            let b = self.bytes[self.i];
-            match b {
-                b' ' | b'\r' => self.i += 1,
-                b'\n' => {
-                    self.newline(self.i);
-                    self.i += 1;
-                }
-                b'\t' => {
-                    self.tab(self.i);
-                    self.i += 1;
-                }
-                b';' if !self.line_has_token => self.comment(),
-                b'"' => self.string(),
-                b'0'..=b'9' => self.number(),
-                b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
-                b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
-                b':' => self.punct(Tok::Colon),
-                b',' => self.punct(Tok::Comma),
-                b'(' => self.punct(Tok::LParen),
-                b')' => self.punct(Tok::RParen),
-                b'[' => self.punct(Tok::LBracket),
-                b']' => self.punct(Tok::RBracket),
-                b'{' => self.punct(Tok::LBrace),
-                b'}' => self.punct(Tok::RBrace),
-                b'<' => self.punct(Tok::Lt),
-                b'>' => self.punct(Tok::Gt),
-                b'=' => self.punct(Tok::Eq),
-                _ => self.invalid(),
+    fn new(text: &'a str, capacity: usize) -> Lexer<'a> {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            i: 0,
+            line: 1,
+            col_base_off: 0,
+            col_base: 1,
+            line_has_token: false,
+            tab_line: 0,
+            tokens: Vec::with_capacity(capacity),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Reads what starts at `self.i` (`self.i` within the text): a token,
+    /// a blank, a comment, or a bad character.
+    fn step(&mut self) {
+        let b = self.bytes[self.i];
+        match b {
+            b' ' | b'\r' => self.i += 1,
+            b'\n' => {
+                self.newline(self.i);
+                self.i += 1;
             }
+            b'\t' => {
+                self.tab(self.i);
+                self.i += 1;
+            }
+            b';' if !self.line_has_token => self.comment(),
+            b'"' => self.string(),
+            b'0'..=b'9' => self.number(),
+            b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
+            b':' => self.punct(Tok::Colon),
+            b',' => self.punct(Tok::Comma),
+            b'(' => self.punct(Tok::LParen),
+            b')' => self.punct(Tok::RParen),
+            b'[' => self.punct(Tok::LBracket),
+            b']' => self.punct(Tok::RBracket),
+            b'{' => self.punct(Tok::LBrace),
+            b'}' => self.punct(Tok::RBrace),
+            b'<' => self.punct(Tok::Lt),
+            b'>' => self.punct(Tok::Gt),
+            b'=' => self.punct(Tok::Eq),
+            _ => self.invalid(),
         }
     }
 

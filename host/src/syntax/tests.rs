@@ -194,6 +194,38 @@ fn comments_blank_lines_and_crlf() {
 }
 
 #[test]
+fn a_lone_carriage_return_is_refused_at_the_first_one() {
+    // Old Mac line ends: without the check, the leading comment would run
+    // to the end of the text and the error would be a missing FUNC.
+    let text = prog("    S1: RETURN\n      EXPR: (const 1)\n");
+    let cr_only = format!("; leading comment\r{}", text.replace('\n', "\r"));
+    let p = parse_text(&cr_only);
+    assert_eq!(p.diags.len(), 1, "{:#?}", p.diags);
+    find(
+        &p.diags,
+        Code::LoneCarriageReturn,
+        1,
+        18,
+        "a carriage return (CR) that is not followed by a line feed: Isu lines end with LF or CRLF",
+    );
+    // One stray CR in a CRLF file, on its third line.
+    let mixed = text.replace('\n', "\r\n").replacen("ARGS:", "AR\rGS:", 1);
+    check_err(
+        &mixed,
+        Code::LoneCarriageReturn,
+        3,
+        5,
+        "a carriage return (CR) that is not followed by a line feed: Isu lines end with LF or CRLF",
+    );
+    let (patch, diags) = parse_patch(&Source::new("p", "PATCH:\r  DELETE S1\r"));
+    assert!(patch.is_none());
+    assert_eq!(
+        diags.iter().map(|d| d.code).collect::<Vec<_>>(),
+        [Code::LoneCarriageReturn]
+    );
+}
+
+#[test]
 fn omitted_sections_are_empty() {
     let p = parse_text(&prog("    RETURN:\n      EXPR: (const 0)\n"));
     let prog = p.program.unwrap();

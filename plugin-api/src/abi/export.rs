@@ -103,7 +103,7 @@ pub fn serve_compile<B: Backend>(
     let result = guarded(
         "compile",
         || -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-            let program: Program = serde_json::from_str(iir_json.as_str())
+            let program: Program = crate::json::from_str(iir_json.as_str())
                 .map_err(|e| vec![bad_input(format!("the program is not IIR JSON: {e}"))])?;
             if program.format != IIR_FORMAT {
                 return Err(vec![bad_input(format!(
@@ -111,7 +111,7 @@ pub fn serve_compile<B: Backend>(
                     program.format
                 ))]);
             }
-            let options: CompileOptions = serde_json::from_str(options_json.as_str())
+            let options: CompileOptions = crate::json::from_str(options_json.as_str())
                 .map_err(|e| vec![bad_input(format!("the compile options are not valid: {e}"))])?;
             backend().compile(&program, &options)
         },
@@ -130,7 +130,7 @@ pub fn serve_execute<B: Backend>(
     limits: AbiLimits,
 ) -> JsonResult {
     let result = guarded("execute", || -> Result<String, PluginDiagnostic> {
-        let args: Literal = serde_json::from_str(args_json.as_str())
+        let args: Literal = crate::json::from_str(args_json.as_str())
             .map_err(|e| bad_input(format!("the arguments are not Isu JSON: {e}")))?;
         let artifacts: Vec<Artifact> = artifacts.iter().map(Artifact::from).collect();
         let value = backend().execute(&artifacts, &args, &limits.into())?;
@@ -176,7 +176,7 @@ pub fn serve_call<P: Pack>(
 ) -> JsonResult {
     let what = format!("call of {}", function.as_str());
     let result = guarded(&what, || -> Result<String, PluginDiagnostic> {
-        let args: Vec<Literal> = serde_json::from_str(args_json.as_str())
+        let args: Vec<Literal> = crate::json::from_str(args_json.as_str())
             .map_err(|e| bad_input(format!("the arguments are not a JSON array: {e}")))?;
         let value = pack().call(function.as_str(), &args)?;
         Ok(value.to_string())

@@ -394,7 +394,7 @@ fn from_json_result(
     what: &str,
 ) -> Result<Literal, PluginDiagnostic> {
     match result {
-        RResult::ROk(json) => serde_json::from_str(json.as_str()).map_err(|e| {
+        RResult::ROk(json) => crate::json::from_str(json.as_str()).map_err(|e| {
             let shown: String = json.as_str().chars().take(80).collect();
             PluginDiagnostic::backend(
                 "plugin_bad_output",
@@ -474,5 +474,32 @@ impl Pack for ForeignPack {
 
     fn lower(&self, function: &str, target: &str) -> Option<String> {
         self.try_lower(function, target).ok().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_plugin_answers_is_read_as_strict_json() {
+        let read = |json: &str| from_json_result(RResult::ROk(json.into()), "execute");
+        assert_eq!(
+            read(r#"{"a": [1, -2]}"#).map(|l| l.to_string()),
+            Ok(r#"{"a": [1, -2]}"#.to_owned())
+        );
+        for bad in [
+            r#"{"a": 1, "a": 2}"#,
+            "4.0",
+            "9223372036854775808",
+            "[null]",
+        ] {
+            let e = read(bad).err();
+            assert_eq!(
+                e.as_ref().map(|d| d.code.as_str()),
+                Some("plugin_bad_output"),
+                "{bad}: {e:?}"
+            );
+        }
     }
 }
