@@ -6,12 +6,8 @@ use super::{described, object, DRAFT};
 use crate::diag::{Code, Kind};
 use serde_json::{json, Value};
 
-const KINDS: [Kind; 4] = [
-    Kind::ParseError,
-    Kind::StaticError,
-    Kind::RuntimeError,
-    Kind::TestFail,
-];
+/// Every kind a diagnostic may have.
+const KINDS: &[Kind] = Kind::ALL;
 
 pub fn diagnostic() -> Value {
     let location = object(
