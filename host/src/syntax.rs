@@ -15,10 +15,15 @@
 mod assemble;
 mod cst;
 mod errors;
+mod layout;
 mod lexer;
 mod lower;
+mod outline;
+mod repair;
+mod rewrite;
 mod structure;
 mod token;
+mod vocab;
 
 lalrpop_util::lalrpop_mod!(
     // Generated code: lalrpop's driver unwraps its own state stack.
@@ -34,6 +39,9 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/grammar.rs"
 );
 
+pub use layout::{Anchor, Comments, Layout};
+pub use outline::OutlineStep;
+
 use crate::diag::{has_errors, Diagnostic};
 use crate::source::Source;
 use isu_plugin_api::{Program, Span, Step, StepId};
@@ -41,18 +49,20 @@ use lalrpop_util::ParseError;
 use std::convert::Infallible;
 use token::{Pos, Spanned, Tok};
 
-pub use lower::OPERATORS;
 pub use structure::MAX_NESTING;
-pub use token::KEYWORDS;
+pub use vocab::{KEYWORDS, OPERATORS};
 
 /// The result of parsing one file: the program (when the text had the shape of
-/// one) and every diagnostic found.
+/// one), every diagnostic found, and what the text says beyond the IIR.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     /// The program; `Some` exactly when `diags` holds no error.
     pub program: Option<Program>,
-    /// Every error, ordered by position in the text.
+    /// Every error, ordered by position in the text (an error inside the span
+    /// of another comes first: the more specific one).
     pub diags: Vec<Diagnostic>,
+    /// The comments, the headers as written, where declarations go.
+    pub layout: Layout,
 }
 
 /// A patch file: `PATCH:` and its entries, in order.
@@ -102,15 +112,45 @@ impl PatchEntry {
 }
 
 /// Parses a whole Isu file into IIR (not yet canonical: steps may lack IDs).
+///
+/// Every error that lies in the text of one step names that step: its
+/// canonical ID (what `isu fmt` will number it once the text parses, and
+/// what a patch names it by), and in `source_step` the ID written on it when
+/// that differs.
 pub fn parse(src: &Source) -> Parsed {
     let mut diags = Vec::new();
-    let program = front(&src.text, Goal::File, &mut diags).and_then(|(tree, end, _)| match tree {
-        Tree::File(file) => assemble::program(&src.text, file, end, &mut diags),
+    let mut layout = Layout::default();
+    let front = front(&src.text, Goal::File, &mut diags);
+    let program = front.tree.and_then(|tree| match tree {
+        Tree::File(file) => {
+            assemble::program(&src.text, file, front.end, &mut diags, &mut layout)
+        }
         Tree::Patch(_) => None,
     });
+    layout.attach_comments(&src.text, &front.comments);
     let program = program.filter(|_| !has_errors(&diags));
+    let steps = outline::outline(&front.tokens);
+    for d in &mut diags {
+        let Some(span) = d.span else { continue };
+        if let Some(step) = outline::innermost(&steps, span.start, span.end) {
+            d.source_step = step.written.clone().filter(|w| *w != step.id.as_str());
+            d.step = Some(step.id.clone());
+        }
+    }
     sort(&mut diags);
-    Parsed { program, diags }
+    Parsed {
+        program,
+        diags,
+        layout,
+    }
+}
+
+/// The steps of a text that need not parse: their canonical IDs and the
+/// extents of their text (see [`outline`]).
+pub fn outline_of(text: &str) -> Vec<OutlineStep> {
+    let lexed = lexer::lex(text);
+    let repaired = repair::repair(text, &lexed.tokens);
+    outline::outline(&repaired.tokens)
 }
 
 /// Parses a patch file: `PATCH:` then `REPLACE S2_1:` with one step,
@@ -118,11 +158,12 @@ pub fn parse(src: &Source) -> Parsed {
 /// exactly when the diagnostics hold no error.
 pub fn parse_patch(src: &Source) -> (Option<PatchFile>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let patch =
-        front(&src.text, Goal::Patch, &mut diags).and_then(|(tree, _, recovered)| match tree {
-            Tree::Patch(p) => assemble::patch(&src.text, p, recovered, &mut diags),
-            Tree::File(_) => None,
-        });
+    let front = front(&src.text, Goal::Patch, &mut diags);
+    let recovered = front.recovered;
+    let patch = front.tree.and_then(|tree| match tree {
+        Tree::Patch(p) => assemble::patch(&src.text, p, recovered, &mut diags),
+        Tree::File(_) => None,
+    });
     let patch = patch.filter(|_| !has_errors(&diags));
     sort(&mut diags);
     (patch, diags)
@@ -143,11 +184,24 @@ enum Tree {
 /// After this many grammar errors the parser stops looking for more.
 const MAX_GRAMMAR_ERRORS: usize = 12;
 
-/// Lexes, checks the structure and runs the grammar, recovering at the step
-/// level. Returns the tree, the end position, and whether steps were set aside.
-fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, Pos, bool)> {
+/// What the passes before assembly made of a text.
+struct Front<'a> {
+    /// The tree, unless the text is too broken for one.
+    tree: Option<Tree>,
+    /// The position just past the end of the text.
+    end: Pos,
+    /// Whether steps with grammar errors were set aside.
+    recovered: bool,
+    /// The comment lines.
+    comments: Vec<Span>,
+    /// The tokens, as the repair pass left them.
+    tokens: Vec<Spanned<'a>>,
+}
+
+/// Lexes, repairs, checks the structure and runs the grammar, recovering at
+/// the step level.
+fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a> {
     let lexed = lexer::lex(text);
-    let toks = lexed.tokens;
     let end = lexed.end;
     let lex_spots: Vec<u32> = lexed
         .diags
@@ -155,11 +209,22 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
         .filter_map(|d| d.span.map(|s| s.start))
         .collect();
     diags.extend(lexed.diags);
+    let repaired = repair::repair(text, &lexed.tokens);
+    let toks = repaired.tokens;
+    diags.extend(repaired.diags);
 
+    let mut out = Front {
+        tree: None,
+        end,
+        recovered: false,
+        comments: lexed.comments,
+        tokens: Vec::new(),
+    };
     let balance = structure::check(text, &toks, end);
     diags.extend(balance.diags);
     if balance.too_deep {
-        return None;
+        out.tokens = toks;
+        return out;
     }
 
     // Token ranges set aside after grammar errors, sorted and disjoint.
@@ -167,7 +232,12 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
     let mut errors = 0;
     loop {
         let failure = match run(goal, &toks, &removed) {
-            Ok(tree) => return Some((tree, end, !removed.is_empty())),
+            Ok(tree) => {
+                out.tree = Some(tree);
+                out.recovered = !removed.is_empty();
+                out.tokens = toks;
+                return out;
+            }
             Err(e) => e,
         };
         let live = live_indices(toks.len(), &removed);
@@ -195,6 +265,7 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
             end,
             expected,
             before,
+            first_on_line: k == 0 || found.is_some_and(|t| toks[live[k - 1]].0.line < t.0.line),
         };
         let d = errors::describe(goal, &failure, &cx);
         let here = found.map_or(end.off, |t| t.0.off);
@@ -208,7 +279,8 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
         }
         errors += 1;
         if balance.broken_from.is_some() || errors >= MAX_GRAMMAR_ERRORS {
-            return None;
+            out.tokens = toks;
+            return out;
         }
         // Set the innermost step around the error aside and try again; inside
         // a block but in no step (a header gone wrong), the tokens from the
@@ -223,7 +295,10 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
                 };
                 structure::fragment_extent(&toks, &live, from)
             }
-            None => return None,
+            None => {
+                out.tokens = toks;
+                return out;
+            }
         };
         insert_range(&mut removed, lo, hi.max(lo + 1));
     }
@@ -289,10 +364,15 @@ fn insert_range(ranges: &mut Vec<(usize, usize)>, lo: usize, hi: usize) {
     *ranges = merged;
 }
 
-/// Orders diagnostics by where they point (stable, so one spot keeps the
-/// order the passes found its errors in).
+/// Orders diagnostics by where they point, the more specific first: by where
+/// their span ends, and of two ending together the one starting later (the
+/// inner one). Stable, so one spot keeps the order the passes found its
+/// errors in; diagnostics without a span come last.
 fn sort(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
+    diags.sort_by_key(|d| {
+        d.span
+            .map_or((u32::MAX, std::cmp::Reverse(0)), |s| (s.end, std::cmp::Reverse(s.start)))
+    });
 }
 
 #[cfg(test)]

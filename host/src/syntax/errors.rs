@@ -4,6 +4,7 @@
 
 use super::structure::{Delim, Scanner};
 use super::token::{Kw, Pos, Tok};
+use super::vocab::{statement_advice, symbol_operator};
 use super::Goal;
 use crate::diag::{Code, Diagnostic};
 use isu_plugin_api::StepId;
@@ -19,6 +20,8 @@ pub struct Failure<'a> {
     pub expected: Vec<String>,
     /// The tokens before the failing one, most recent first (up to three).
     pub before: [Option<Tok<'a>>; 3],
+    /// Whether the failing token is the first of its line.
+    pub first_on_line: bool,
 }
 
 const EXPR_STARTS: &[&str] = &[
@@ -68,6 +71,29 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
         .innermost_step()
         .map_or(String::new(), |s| format!(" of {}", s.name()));
     let unexpected = |m: String| (Code::UnexpectedToken, m, None);
+
+    // A line `WORD:` naming a statement Isu does not have (`BREAK:`).
+    if let Some(Tok::Ident(word)) = f.found.map(|t| t.1) {
+        if let Some(advice) = statement_advice(word).filter(|_| f.first_on_line) {
+            return (
+                Code::UnknownStatement,
+                format!("`{word}` is not an Isu statement: the statements are SEQ, ASSIGN, IF, LOOP and RETURN"),
+                Some(advice.to_owned()),
+            );
+        }
+    }
+
+    // An operator symbol outside an expression's parentheses.
+    if let Some(Tok::Sym(sym)) = f.found.map(|t| t.1) {
+        let hint = symbol_operator(sym).map(|(op, _)| {
+            format!("Isu has no infix operators: `{sym}` is written ({op} ...), inside the expression")
+        });
+        return (
+            Code::InvalidExpression,
+            format!("`{sym}` cannot stand here: Isu has no infix operators"),
+            hint,
+        );
+    }
 
     // Right after `KW:`: the value the keyword takes.
     if b0 == Some(Tok::Colon) {
@@ -192,7 +218,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
     if let Some(level) = cx.level() {
         if let Some(step) = level.step {
             if let Some(kind) = step.kind.filter(|&k| k != Kw::Seq) {
-                let order = super::assemble::field_order(kind);
+                let order = kind.field_order();
                 let next = order.iter().find(|k| !level.fields.contains(**k));
                 let name = step.name();
                 let found_is_field =
