@@ -8,6 +8,7 @@
 
 mod build;
 mod conformance;
+mod fix;
 mod front;
 mod output;
 mod patch;
@@ -118,6 +119,14 @@ pub enum Command {
         #[arg(long)]
         write: bool,
     },
+    /// Apply every machine-applicable fix, to a fixed point; print the text and what is left.
+    Fix {
+        #[command(flatten)]
+        common: Common,
+        /// Rewrite FILE with the fixed text instead of printing it.
+        #[arg(long)]
+        write: bool,
+    },
     /// Compile a program through the backend plugin of a target.
     Build(build::Args),
     /// List the plugins of the manifest, loaded and checked.
@@ -177,6 +186,7 @@ pub fn run(cli: Cli) -> i32 {
             patch,
             write,
         } => patch::patch(&common, &patch, write),
+        Command::Fix { common, write } => fix::fix(&common, write),
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),

@@ -228,15 +228,12 @@ pub struct Edit {
     pub replacement: String,
 }
 
-/// A repair of what a diagnostic reports: text edits (applied together), or a
-/// patch (`PATCH:` text, applied with `isu patch`), with how sure it is.
+/// A repair of what a diagnostic reports: text edits, applied together to the
+/// text its spans point into, with how sure it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fix {
     pub applicability: Applicability,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub edits: Vec<Edit>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub patch: Option<String>,
 }
 
 impl Fix {
@@ -256,16 +253,6 @@ impl Fix {
                     replacement,
                 })
                 .collect(),
-            patch: None,
-        }
-    }
-
-    /// A certain fix given as a patch.
-    pub fn patch(text: impl Into<String>) -> Fix {
-        Fix {
-            applicability: Applicability::MachineApplicable,
-            edits: Vec::new(),
-            patch: Some(text.into()),
         }
     }
 
@@ -309,6 +296,17 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<Label>,
+    /// A fix the phase that found the error could not write, for want of the
+    /// layout of the text; the pipeline writes it (see `crate::fix`).
+    #[serde(skip)]
+    pub pending: Option<PendingFix>,
+}
+
+/// A fix that needs the layout of the source text to be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingFix {
+    /// Declare `name: ty` in LOCAL.
+    Declare { name: String, ty: String },
 }
 
 impl Diagnostic {
@@ -328,6 +326,7 @@ impl Diagnostic {
             hint: None,
             fix: None,
             labels: Vec::new(),
+            pending: None,
         }
     }
 

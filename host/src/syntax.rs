@@ -40,6 +40,7 @@ lalrpop_util::lalrpop_mod!(
 );
 
 pub use layout::{Anchor, Comments, Layout};
+pub use token::Kw;
 pub use outline::OutlineStep;
 
 use crate::diag::{has_errors, Diagnostic};
@@ -283,9 +284,15 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
             return out;
         }
         // Set the innermost step around the error aside and try again; inside
-        // a block but in no step (a header gone wrong), the tokens from the
-        // error to the next step.
+        // a block but in no step (a header gone wrong), or at a line `WORD:`
+        // that is no statement (`BREAK:`), the tokens from there to the next
+        // step.
+        let pseudo_header = failure.first_on_line
+            && matches!(found, Some((_, Tok::Ident(_), _)))
+            && live.get(k + 1).is_some_and(|&j| toks[j].1 == Tok::Colon)
+            && cx.stack.last().is_some_and(|f| f.block);
         let (lo, hi) = match cx.innermost_step() {
+            _ if pseudo_header => structure::fragment_extent(&toks, &live, at),
             Some(step) => structure::step_extent(&toks, &live, step.header),
             None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
                 let from = match k.checked_sub(1).map(|j| (live[j], toks[live[j]].1)) {

@@ -55,7 +55,13 @@ pub fn describe(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>) -> Diagnostic {
         .innermost_step()
         .and_then(|s| s.id)
         .and_then(StepId::parse);
-    let mut d = Diagnostic::error(code, format!("{message}, found {found}"))
+    // A message about the token itself names it already.
+    let message = if matches!(code, Code::UnknownStatement | Code::InvalidExpression) {
+        message
+    } else {
+        format!("{message}, found {found}")
+    };
+    let mut d = Diagnostic::error(code, message)
         .at(span)
         .in_step(step.as_ref())
         .with_expected(words(&expected));

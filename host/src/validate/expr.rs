@@ -174,7 +174,7 @@ impl Checker {
                     Want::Is(t, _) => Some(t.clone()),
                     _ => None,
                 };
-                self.undeclared(name, span, hint_ty.as_ref());
+                self.undeclared(name, span, hint_ty.as_ref(), true);
                 None
             }
         }
