@@ -103,6 +103,15 @@ impl PatchEntry {
         }
     }
 
+    /// `REPLACE`, `INSERT_AFTER` or `DELETE`.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            PatchEntry::Replace { .. } => "REPLACE",
+            PatchEntry::InsertAfter { .. } => "INSERT_AFTER",
+            PatchEntry::Delete { .. } => "DELETE",
+        }
+    }
+
     pub fn span(&self) -> Span {
         match self {
             PatchEntry::Replace { span, .. }

@@ -68,6 +68,16 @@ pub fn renumber_block(block: &mut Block, parent: &[u32], map: &mut IdMap) {
     number_children(vec![block], &mut path, map);
 }
 
+/// Gives `step` the ID `id` and its children the canonical IDs under it
+/// (counted across its blocks); returns what changed among IDs it had.
+pub fn number_step(step: &mut Step, id: &StepId) -> IdMap {
+    let mut map = Vec::new();
+    step.id = Some(id.clone());
+    let mut path = id.path();
+    number_children(step.node.blocks_mut(), &mut path, &mut map);
+    map
+}
+
 fn number_children(blocks: Vec<&mut Block>, path: &mut Vec<u32>, map: &mut IdMap) {
     let mut n = 0u32;
     for block in blocks {

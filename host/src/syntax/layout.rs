@@ -54,6 +54,16 @@ impl Comments {
         self.by_anchor.is_empty()
     }
 
+    /// These comments without those inside the step starting at `at` (before
+    /// its fields and ENDs), keeping those before its header: what is left
+    /// when a patch replaces the step.
+    pub fn without_inside(&self, at: u32) -> Comments {
+        let mut out = self.clone();
+        out.by_anchor
+            .retain(|a, _| !matches!(a, Anchor::Field(s, _) | Anchor::End(s, _) if *s == at));
+        out
+    }
+
     /// How many comment lines there are.
     pub fn len(&self) -> usize {
         self.by_anchor.values().map(Vec::len).sum()
