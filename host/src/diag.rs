@@ -209,6 +209,33 @@ pub struct VarValue {
     pub value: serde_json::Value,
 }
 
+/// A loop round in progress: the LOOP's step, the round (from 1), and the
+/// loop variable's value in it (none for `while`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoopRound {
+    pub step: String,
+    pub round: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub var: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+}
+
+/// A variable's value at the end of a step that changed it (as diagnostics
+/// show values: long ones cut short). When only an element of it is known,
+/// `index` is the element's path and `value` the element's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueChange {
+    pub step: String,
+    pub var: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index: Vec<serde_json::Value>,
+    pub value: serde_json::Value,
+    /// The innermost loop round the step ran in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<LoopRound>,
+}
+
 /// How sure a [`Fix`] is, in the sense of rustc's suggestions: a
 /// machine-applicable fix is what the writer meant beyond doubt (`isu fix`
 /// applies it); one that may be incorrect is a likely repair that a person or
@@ -290,6 +317,13 @@ pub struct Diagnostic {
     pub actual: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<VarValue>,
+    /// For a runtime error: the loop rounds in progress, outermost first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<LoopRound>,
+    /// For a `test_mismatch`: the returned variables' values after each step
+    /// that changed them (the last 20).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<ValueChange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -323,6 +357,8 @@ impl Diagnostic {
             expected: None,
             actual: None,
             vars: Vec::new(),
+            rounds: Vec::new(),
+            history: Vec::new(),
             hint: None,
             fix: None,
             labels: Vec::new(),
@@ -476,6 +512,22 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     }
     for v in &d.vars {
         notes.push(format!("{} = {}", v.name, v.value));
+    }
+    for r in &d.rounds {
+        match (&r.var, &r.value) {
+            (Some(var), Some(value)) => {
+                notes.push(format!("in round {} of {} ({var} = {value})", r.round, r.step))
+            }
+            _ => notes.push(format!("in round {} of {}", r.round, r.step)),
+        }
+    }
+    for c in &d.history {
+        let place = c.index.iter().fold(c.var.clone(), |acc, k| format!("{acc}[{k}]"));
+        let round = c
+            .round
+            .as_ref()
+            .map_or(String::new(), |r| format!(" (round {} of {})", r.round, r.step));
+        notes.push(format!("after {}{round}: {place} = {}", c.step, c.value));
     }
     if let Some(h) = &d.hint {
         notes.push(format!("hint: {h}"));
