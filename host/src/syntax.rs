@@ -43,7 +43,7 @@ pub use layout::{Anchor, Comments, Layout};
 pub use token::Kw;
 pub use outline::OutlineStep;
 
-use crate::diag::{has_errors, Diagnostic};
+use crate::diag::{has_errors, Code, Diagnostic};
 use crate::source::Source;
 use isu_plugin_api::{Program, Span, Step, StepId};
 use lalrpop_util::ParseError;
@@ -131,12 +131,14 @@ pub fn parse(src: &Source) -> Parsed {
     let mut diags = Vec::new();
     let mut layout = Layout::default();
     let front = front(&src.text, Goal::File, &mut diags);
+    let before_assembly = diags.len();
     let program = front.tree.and_then(|tree| match tree {
         Tree::File(file) => {
             assemble::program(&src.text, file, front.end, &mut diags, &mut layout)
         }
         Tree::Patch(_) => None,
     });
+    explained_by_header_errors(&mut diags, before_assembly);
     layout.attach_comments(&src.text, &front.comments);
     let program = program.filter(|_| !has_errors(&diags));
     let steps = outline::outline(&front.tokens);
@@ -153,6 +155,24 @@ pub fn parse(src: &Source) -> Parsed {
         diags,
         layout,
     }
+}
+
+/// Drops what assembly says about a header whose line already has an error
+/// of the earlier passes (its rest was set aside): that the header lacks its
+/// `:` or that the step lacks a field, the consequences of that error.
+fn explained_by_header_errors(diags: &mut Vec<Diagnostic>, assembled_from: usize) {
+    let lines: std::collections::BTreeSet<u32> = diags[..assembled_from]
+        .iter()
+        .filter(|d| d.is_error())
+        .filter_map(|d| d.span.map(|s| s.line))
+        .collect();
+    let mut i = 0;
+    diags.retain(|d| {
+        i += 1;
+        i <= assembled_from
+            || !matches!(d.code, Code::MissingField | Code::HeaderForm)
+            || !d.span.is_some_and(|s| lines.contains(&s.line))
+    });
 }
 
 /// The steps of a text that need not parse: their canonical IDs and the
@@ -276,6 +296,7 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
             expected,
             before,
             first_on_line: k == 0 || found.is_some_and(|t| toks[live[k - 1]].0.line < t.0.line),
+            text,
         };
         let d = errors::describe(goal, &failure, &cx);
         let here = found.map_or(end.off, |t| t.0.off);
@@ -300,8 +321,19 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
             && matches!(found, Some((_, Tok::Ident(_), _)))
             && live.get(k + 1).is_some_and(|&j| toks[j].1 == Tok::Colon)
             && cx.stack.last().is_some_and(|f| f.block);
+        // On the line of a step's header, after its kind: the rest of that
+        // line, so that the step's fields (and the steps in its blocks) are
+        // still read.
+        let on_header_line = cx.innermost_step().is_some_and(|s| {
+            s.kind.is_some()
+                && found.is_some_and(|t| t.0.line == s.pos.line && t.1 != Tok::Colon)
+        });
         let (lo, hi) = match cx.innermost_step() {
             _ if pseudo_header => structure::fragment_extent(&toks, &live, at),
+            Some(_) if on_header_line => {
+                let line = toks[at].0.line;
+                (at, at + toks[at..].iter().take_while(|t| t.0.line == line).count())
+            }
             Some(step) => structure::step_extent(&toks, &live, step.header),
             None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
                 let from = match k.checked_sub(1).map(|j| (live[j], toks[live[j]].1)) {

@@ -6,7 +6,7 @@ use super::structure::{Delim, Scanner};
 use super::token::{Kw, Pos, Tok};
 use super::vocab::{statement_advice, symbol_operator};
 use super::Goal;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Fix};
 use isu_plugin_api::StepId;
 
 /// The failure the grammar reported, reduced to what the messages need.
@@ -22,6 +22,20 @@ pub struct Failure<'a> {
     pub before: [Option<Tok<'a>>; 3],
     /// Whether the failing token is the first of its line.
     pub first_on_line: bool,
+    /// The whole text (to quote the rest of a line).
+    pub text: &'a str,
+}
+
+impl Failure<'_> {
+    /// The text from the failing token to the end of its line, without
+    /// trailing blanks and a trailing `:`, and where that ends.
+    fn rest_of_line(&self) -> Option<(&str, u32)> {
+        let (l, _, _) = self.found?;
+        let from = l.off as usize;
+        let end = self.text[from..].find('\n').map_or(self.text.len(), |p| from + p);
+        let rest = self.text[from..end].trim_end();
+        Some((rest.strip_suffix(':').unwrap_or(rest).trim_end(), (from + rest.len()) as u32))
+    }
 }
 
 const EXPR_STARTS: &[&str] = &[
@@ -66,6 +80,7 @@ pub fn describe(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>) -> Diagnostic {
         .in_step(step.as_ref())
         .with_expected(words(&expected));
     d.hint = hint;
+    d.fix = header_rest(f, cx).and_then(|(_, fix)| fix);
     d
 }
 
@@ -169,6 +184,12 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
         );
     }
 
+    // On the line of a header, after its kind: words where a description in
+    // quotes may stand, or the condition or iterator written inline.
+    if let Some((said, _)) = header_rest(f, cx) {
+        return said;
+    }
+
     // After `S2: IF`: a description string, fields, or the next step.
     if let (Some(Tok::Kw(k)), Some(Tok::Colon), Some(Tok::StepId(id))) = (b0, b1, b2) {
         if k.is_step_kind() {
@@ -265,6 +286,72 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
     match goal {
         Goal::Patch => patch_level(f, cx),
         Goal::File => file_level(f, cx, expected),
+    }
+}
+
+/// The rest of a header line that is not Isu: a description without quotes
+/// (`LOOP: walk the list`), a condition or iterator written inline
+/// (`IF (gt (var x) (const 0)):`), with the rewrite and its fix.
+fn header_rest(f: &Failure<'_>, cx: &Scanner<'_>) -> Option<(Said, Option<Fix>)> {
+    let step = cx.innermost_step()?;
+    let kind = step.kind?;
+    let (pos, tok, _) = f.found?;
+    if step.pos.line != pos.line || tok == Tok::Colon {
+        return None;
+    }
+    let (rest, rest_end) = f.rest_of_line()?;
+    let header = match step.id {
+        Some(id) => format!("{id}: {}", kind.as_str()),
+        None => kind.as_str().to_owned(),
+    };
+    let field = match kind {
+        Kw::If => Some(Kw::Cond),
+        Kw::Loop => Some(Kw::Iter),
+        Kw::Return => Some(Kw::Expr),
+        _ => None,
+    };
+    match (tok, field) {
+        (Tok::LParen, Some(field)) => {
+            let written = if step.id.is_some() {
+                header.clone()
+            } else {
+                format!("{header}:")
+            };
+            Some(((
+                Code::UnexpectedToken,
+                format!(
+                    "the {} of {} goes in its {}: field, on the line after the header",
+                    match field {
+                        Kw::Cond => "condition",
+                        Kw::Iter => "iterator",
+                        _ => "value",
+                    },
+                    kind.as_str(),
+                    field.as_str()
+                ),
+                Some(format!(
+                    "write `{written}` and on the next line `{}: {rest}`",
+                    field.as_str()
+                )),
+            ), None))
+        }
+        (Tok::Ident(_) | Tok::Int(_) | Tok::Kw(_), _) => {
+            let mut quoted = String::new();
+            let _ = isu_plugin_api::literal::write_json_string(&mut quoted, rest);
+            let span = pos.to(Pos {
+                off: rest_end,
+                ..pos
+            });
+            Some((
+                (
+                    Code::UnexpectedToken,
+                    format!("a step's description is a JSON string: write `{header} {quoted}`"),
+                    Some(format!("write {header} {quoted}")),
+                ),
+                Some(Fix::replace(span, quoted)),
+            ))
+        }
+        _ => None,
     }
 }
 

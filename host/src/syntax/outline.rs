@@ -60,7 +60,7 @@ pub fn outline(toks: &[Spanned<'_>]) -> Vec<OutlineStep> {
         let Some(step) = sc.level().and_then(|l| l.step) else {
             continue;
         };
-        if step.header != i || before == Some(i) || step.kind.is_none() {
+        if step.header != i || before == Some(i) || (step.kind.is_none() && step.id.is_none()) {
             continue;
         }
         // The parent: the step owning the innermost block, or the root.

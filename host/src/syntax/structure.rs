@@ -7,6 +7,7 @@
 //! error recovery.
 
 use super::token::{Kw, Pos, Spanned, Tok};
+use super::vocab::statement_advice;
 use crate::diag::{Code, Diagnostic};
 
 /// How many blocks, parentheses and brackets may be open at once. Deeper text
@@ -782,7 +783,7 @@ fn starts_unit(toks: &[Spanned<'_>], live: &[usize], k: usize) -> bool {
         ),
         Tok::Kw(kw) if kw.is_section() => colon_next,
         Tok::Kw(kw) => kw.is_patch_entry(),
-        Tok::Ident(_) => first_on_line && colon_next,
+        Tok::Ident(word) => first_on_line && (colon_next || statement_advice(word).is_some()),
         _ => false,
     }
 }

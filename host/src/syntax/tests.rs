@@ -504,7 +504,8 @@ fn unexpected_token_in_words() {
     );
     assert_eq!(d.step.as_ref().map(StepId::as_str), Some("S1"));
     let text = prog("    S1: IF check bounds\n      COND: (const true)\n");
-    check_err(&text, Code::UnexpectedToken, 8, 12, "a step's description is a JSON string: write `S1: IF \"what it does\"`, found the name `check`");
+    let d = check_err(&text, Code::UnexpectedToken, 8, 12, "a step's description is a JSON string: write `S1: IF \"check bounds\"`, found the name `check`");
+    assert_eq!(d.hint.as_deref(), Some("write S1: IF \"check bounds\""));
     let text = "FUNC:\n  NAME: f\n  ARGS: [a: int,]\n  RETURNS: int\n";
     check_err(
         text,
