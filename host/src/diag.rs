@@ -515,18 +515,21 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     }
     for r in &d.rounds {
         match (&r.var, &r.value) {
-            (Some(var), Some(value)) => {
-                notes.push(format!("in round {} of {} ({var} = {value})", r.round, r.step))
-            }
+            (Some(var), Some(value)) => notes.push(format!(
+                "in round {} of {} ({var} = {value})",
+                r.round, r.step
+            )),
             _ => notes.push(format!("in round {} of {}", r.round, r.step)),
         }
     }
     for c in &d.history {
-        let place = c.index.iter().fold(c.var.clone(), |acc, k| format!("{acc}[{k}]"));
-        let round = c
-            .round
-            .as_ref()
-            .map_or(String::new(), |r| format!(" (round {} of {})", r.round, r.step));
+        let place = c
+            .index
+            .iter()
+            .fold(c.var.clone(), |acc, k| format!("{acc}[{k}]"));
+        let round = c.round.as_ref().map_or(String::new(), |r| {
+            format!(" (round {} of {})", r.round, r.step)
+        });
         notes.push(format!("after {}{round}: {place} = {}", c.step, c.value));
     }
     if let Some(h) = &d.hint {

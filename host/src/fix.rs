@@ -86,7 +86,11 @@ fn declare(layout: &Layout, name: &str, ty: &str) -> Option<Fix> {
                 hi: list.close.lo,
                 ..list.close
             };
-            let text = if list.empty { decl } else { format!(", {decl}") };
+            let text = if list.empty {
+                decl
+            } else {
+                format!(", {decl}")
+            };
             Some(Fix::replace(at, text))
         }
         (None, Some(steps)) => {

@@ -104,7 +104,12 @@ pub fn apply_to_source(
 /// Returns the errors of entries whose target is missing (`unknown_step`,
 /// naming it), or the patched program with every diagnostic of its check.
 pub fn apply(program: &Program, patch: &PatchFile) -> Result<Patched, Vec<Diagnostic>> {
-    apply_with(program, &Comments::default(), patch, &PackFunctions::default())
+    apply_with(
+        program,
+        &Comments::default(),
+        patch,
+        &PackFunctions::default(),
+    )
 }
 
 fn apply_with(

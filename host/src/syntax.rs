@@ -40,8 +40,8 @@ lalrpop_util::lalrpop_mod!(
 );
 
 pub use layout::{Anchor, Comments, Layout};
-pub use token::Kw;
 pub use outline::OutlineStep;
+pub use token::Kw;
 
 use crate::diag::{has_errors, Code, Diagnostic};
 use crate::source::Source;
@@ -133,9 +133,7 @@ pub fn parse(src: &Source) -> Parsed {
     let front = front(&src.text, Goal::File, &mut diags);
     let before_assembly = diags.len();
     let program = front.tree.and_then(|tree| match tree {
-        Tree::File(file) => {
-            assemble::program(&src.text, file, front.end, &mut diags, &mut layout)
-        }
+        Tree::File(file) => assemble::program(&src.text, file, front.end, &mut diags, &mut layout),
         Tree::Patch(_) => None,
     });
     explained_by_header_errors(&mut diags, before_assembly);
@@ -325,14 +323,16 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
         // line, so that the step's fields (and the steps in its blocks) are
         // still read.
         let on_header_line = cx.innermost_step().is_some_and(|s| {
-            s.kind.is_some()
-                && found.is_some_and(|t| t.0.line == s.pos.line && t.1 != Tok::Colon)
+            s.kind.is_some() && found.is_some_and(|t| t.0.line == s.pos.line && t.1 != Tok::Colon)
         });
         let (lo, hi) = match cx.innermost_step() {
             _ if pseudo_header => structure::fragment_extent(&toks, &live, at),
             Some(_) if on_header_line => {
                 let line = toks[at].0.line;
-                (at, at + toks[at..].iter().take_while(|t| t.0.line == line).count())
+                (
+                    at,
+                    at + toks[at..].iter().take_while(|t| t.0.line == line).count(),
+                )
             }
             Some(step) => structure::step_extent(&toks, &live, step.header),
             None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
@@ -418,8 +418,9 @@ fn insert_range(ranges: &mut Vec<(usize, usize)>, lo: usize, hi: usize) {
 /// errors in; diagnostics without a span come last.
 fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by_key(|d| {
-        d.span
-            .map_or((u32::MAX, std::cmp::Reverse(0)), |s| (s.end, std::cmp::Reverse(s.start)))
+        d.span.map_or((u32::MAX, std::cmp::Reverse(0)), |s| {
+            (s.end, std::cmp::Reverse(s.start))
+        })
     });
 }
 

@@ -86,7 +86,9 @@ fn mistake(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
             let (code, l, c, hint) = expectation(rest)?;
             let first = diags.first().ok_or("no diagnostic at all")?;
             if !matches(first, &code, l, c, &hint) {
-                return Err(format!("the first diagnostic is not `{rest}`:\n{}", describe(diags)).into());
+                return Err(
+                    format!("the first diagnostic is not `{rest}`:\n{}", describe(diags)).into(),
+                );
             }
         } else if let Some(rest) = directive.strip_prefix("also: ") {
             let (code, l, c, hint) = expectation(rest)?;
@@ -101,7 +103,11 @@ fn mistake(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
                 .iter()
                 .any(|d| at(d) == want && d.step.as_ref().is_some_and(|s| s.as_str() == step));
             if !found {
-                return Err(format!("no diagnostic at {place} in step {step}:\n{}", describe(diags)).into());
+                return Err(format!(
+                    "no diagnostic at {place} in step {step}:\n{}",
+                    describe(diags)
+                )
+                .into());
             }
         } else if directive == "accepted" {
             if has_errors(diags) {
@@ -138,7 +144,10 @@ fn mistake(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
     if checked == 0 {
         return Err("the case states no expectation (`; first:`, `; accepted`, ...)".into());
     }
-    Ok(snapshot::check(&sibling(path, ".diag.json"), &pretty(diags))?)
+    Ok(snapshot::check(
+        &sibling(path, ".diag.json"),
+        &pretty(diags),
+    )?)
 }
 
 datatest_stable::harness! {

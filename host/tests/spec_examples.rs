@@ -72,7 +72,11 @@ impl Pack for Math {
 
     fn call(&self, _: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
         let [Literal::Int(a), Literal::Int(b)] = args else {
-            return Err(PluginDiagnostic::runtime("invalid_argument", None, "two ints"));
+            return Err(PluginDiagnostic::runtime(
+                "invalid_argument",
+                None,
+                "two ints",
+            ));
         };
         let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
         while b != 0 {
@@ -189,7 +193,9 @@ fn here_documents(body: &str) -> Vec<(usize, String)> {
     let mut open: Option<(String, usize, String)> = None;
     for (i, line) in body.lines().enumerate() {
         match open.as_mut() {
-            Some((tag, _, _)) if line.trim() == tag => out.extend(open.take().map(|(_, at, t)| (at, t))),
+            Some((tag, _, _)) if line.trim() == tag => {
+                out.extend(open.take().map(|(_, at, t)| (at, t)))
+            }
             Some((_, _, text)) => {
                 text.push_str(line);
                 text.push('\n');
@@ -226,7 +232,10 @@ fn every_isu_block_of_the_documentation_is_right() {
     let mut count = 0;
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap_or_default();
-        let name = page.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = page
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let mut blocks = Vec::new();
         for (lang, line, body) in fenced(&text) {
             if lang == "sh" {
@@ -248,7 +257,9 @@ fn every_isu_block_of_the_documentation_is_right() {
                     failures.push(format!("{shown}:\n{e}"));
                 }
             } else if looks_like_isu(&body) {
-                failures.push(format!("{shown}: a block of Isu tagged `{lang}`: tag it `isu`"));
+                failures.push(format!(
+                    "{shown}: a block of Isu tagged `{lang}`: tag it `isu`"
+                ));
             }
         }
     }
@@ -341,8 +352,12 @@ fn parses_somewhere(expr: &str) -> bool {
     };
     [
         wrap(&format!("    RETURN:\n      EXPR: {expr}\n")),
-        wrap(&format!("    ASSIGN:\n      TARGET: {expr}\n      EXPR: (const 0)\n")),
-        wrap(&format!("    LOOP:\n      ITER: {expr}\n      BODY: BEGIN\n      END\n")),
+        wrap(&format!(
+            "    ASSIGN:\n      TARGET: {expr}\n      EXPR: (const 0)\n"
+        )),
+        wrap(&format!(
+            "    LOOP:\n      ITER: {expr}\n      BODY: BEGIN\n      END\n"
+        )),
     ]
     .iter()
     .any(|text| !has_errors(&syntax::parse(&Source::new("span", text.as_str())).diags))
@@ -354,7 +369,10 @@ fn every_inline_expression_of_the_documentation_parses() {
     let mut count = 0;
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap_or_default();
-        let name = page.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = page
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         for span in inline_spans(&text) {
             if !is_isu_expression(span) || span.contains("...") || span.contains('…') {
                 continue;

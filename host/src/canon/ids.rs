@@ -241,9 +241,9 @@ fn renumbered_warning(map: &IdMap, first: Span) -> Diagnostic {
 /// The hint of a `step_renumbered` warning: what the scheme is, said for the
 /// steps it moved, and the first of them.
 fn renumbered_hint(map: &IdMap) -> String {
-    let nested = map.iter().any(|(old, new)| {
-        old.path().len() > 1 || new.path().len() > 1
-    });
+    let nested = map
+        .iter()
+        .any(|(old, new)| old.path().len() > 1 || new.path().len() > 1);
     let scheme = if nested {
         "steps are numbered in order within each block: S1, S2, ... at the top, S2_1, S2_2, ... for the children of S2"
     } else {
@@ -259,8 +259,6 @@ fn renumbered_hint(map: &IdMap) -> String {
         shown.join(", ")
     )
 }
-
-
 
 #[cfg(test)]
 mod tests {

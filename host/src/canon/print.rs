@@ -23,9 +23,9 @@
 //! A step without an ID (only a program that was never canonicalized has one)
 //! prints with the header of the source form for it, `KIND:` (`SEQ: BEGIN`).
 
+use crate::syntax::Kw;
 use crate::syntax::{Anchor, Comments};
 use isu_plugin_api::literal::write_json_string;
-use crate::syntax::Kw;
 use isu_plugin_api::{Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, Step};
 use std::fmt::Write;
 

@@ -21,7 +21,11 @@ fn edits_apply_in_place_of_their_spans() {
     let out = apply_edits(text, &[edit(4, 5, "E"), edit(0, 1, "AA"), edit(2, 2, "+")]);
     assert_eq!(out.as_deref(), Some("AAb+cdEf"));
     assert_eq!(apply_edits(text, &[edit(5, 9, "x")]), None);
-    assert_eq!(apply_edits("é", &[edit(1, 1, "x")]), None, "inside a character");
+    assert_eq!(
+        apply_edits("é", &[edit(1, 1, "x")]),
+        None,
+        "inside a character"
+    );
 }
 
 #[test]

@@ -171,7 +171,8 @@ fn set_at(v: &mut Json, index: &[Json], value: Json) -> bool {
                 other => other.to_string(),
             };
             // A new key is an insertion, unless the map was cut short.
-            if !map.contains_key(&key) && rest.is_empty() && !map.keys().any(|k| k.starts_with('…')) {
+            if !map.contains_key(&key) && rest.is_empty() && !map.keys().any(|k| k.starts_with('…'))
+            {
                 map.insert(key.clone(), Json::Null);
             }
             map.get_mut(&key)
@@ -258,7 +259,12 @@ pub(super) fn explain_mismatch(
 
 /// What explains a runtime error of `args`: the loop rounds in progress when
 /// it happened (outermost first), added to its hint.
-pub(super) fn explain_error(compiled: &Compiled, args: &Literal, opts: &RunOptions, d: &mut Diagnostic) {
+pub(super) fn explain_error(
+    compiled: &Compiled,
+    args: &Literal,
+    opts: &RunOptions,
+    d: &mut Diagnostic,
+) {
     if matches!(
         d.code,
         Code::StepLimit | Code::InvalidArgument | Code::TraceWriteFailed | Code::InternalError
@@ -316,7 +322,11 @@ mod tests {
             d.hint.as_deref(),
             Some("S2 returns total; total was last changed by S1_1 in round 2 of S1 (x = 2): `history` holds all 2 changes, the value after each step that changed it")
         );
-        let values: Vec<(&str, Json)> = d.history.iter().map(|c| (c.step.as_str(), c.value.clone())).collect();
+        let values: Vec<(&str, Json)> = d
+            .history
+            .iter()
+            .map(|c| (c.step.as_str(), c.value.clone()))
+            .collect();
         assert_eq!(values, [("S1_1", json!(100)), ("S1_1", json!(50))]);
     }
 
@@ -325,14 +335,29 @@ mod tests {
         let fails = crate::interp::test_examples(&checked(DIVIDE), &RunOptions::default());
         let d = &fails[0];
         assert_eq!(d.code, Code::TestError);
-        assert_eq!(d.hint.as_deref(), Some("it happened in round 3 of S1 (x = 0)"));
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("it happened in round 3 of S1 (x = 0)")
+        );
         assert_eq!(d.rounds.len(), 1);
-        let vars: Vec<(&str, Json)> = d.vars.iter().map(|v| (v.name.as_str(), v.value.clone())).collect();
+        let vars: Vec<(&str, Json)> = d
+            .vars
+            .iter()
+            .map(|v| (v.name.as_str(), v.value.clone()))
+            .collect();
         assert_eq!(vars, [("total", json!(10)), ("x", json!(0))]);
         // `isu run` says the same.
-        let e = crate::interp::run(&checked(DIVIDE), &json!({"xs": [4, 0]}), &RunOptions::default(), None);
+        let e = crate::interp::run(
+            &checked(DIVIDE),
+            &json!({"xs": [4, 0]}),
+            &RunOptions::default(),
+            None,
+        );
         let hint = e.err().and_then(|d| d.hint);
-        assert_eq!(hint.as_deref(), Some("it happened in round 2 of S1 (x = 0)"));
+        assert_eq!(
+            hint.as_deref(),
+            Some("it happened in round 2 of S1 (x = 0)")
+        );
     }
 
     fn feed(rec: &mut Recorder, lines: &[Json]) {
@@ -369,7 +394,13 @@ mod tests {
         let got: Vec<(String, Json, Option<u64>)> = rec
             .changes
             .iter()
-            .map(|c| (c.step.clone(), c.value.clone(), c.round.as_ref().map(|r| r.round)))
+            .map(|c| {
+                (
+                    c.step.clone(),
+                    c.value.clone(),
+                    c.round.as_ref().map(|r| r.round),
+                )
+            })
             .collect();
         assert_eq!(
             got,
@@ -394,7 +425,10 @@ mod tests {
         feed(&mut rec, &events);
         assert_eq!(rec.total, 30);
         assert_eq!(rec.changes.len(), MAX_CHANGES);
-        assert_eq!(rec.changes.front().map(|c| c.value.clone()), Some(json!(10)));
+        assert_eq!(
+            rec.changes.front().map(|c| c.value.clone()),
+            Some(json!(10))
+        );
     }
 
     #[test]
@@ -404,7 +438,11 @@ mod tests {
         let mut m = json!({"a": 1, "… 9 more": "…"});
         assert!(!set_at(&mut m, &[json!("zz")], json!(9)));
         let mut nested = json!({"k": [[0, 0]]});
-        assert!(set_at(&mut nested, &[json!("k"), json!(0), json!(1)], json!(7)));
+        assert!(set_at(
+            &mut nested,
+            &[json!("k"), json!(0), json!(1)],
+            json!(7)
+        ));
         assert_eq!(nested, json!({"k": [[0, 7]]}));
     }
 }

@@ -14,7 +14,6 @@ use crate::syntax::PatchEntry;
 use isu_plugin_api::{Block, Program, Span, Step, StepId};
 use std::collections::HashMap;
 
-
 /// A program being patched, with what the entries so far did to it.
 #[derive(Debug)]
 pub(crate) struct Editor {

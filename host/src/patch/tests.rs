@@ -165,7 +165,12 @@ fn insert_after_the_last_step_renumbers_nothing() {
     let new = vec![step("", ret(int(1)))];
     let out = applied(&p, vec![insert(target, new)]);
     assert!(out.renumbered.is_empty());
-    assert_eq!(ids(out.program.as_ref().unwrap()).last().map(String::as_str), Some("S4"));
+    assert_eq!(
+        ids(out.program.as_ref().unwrap())
+            .last()
+            .map(String::as_str),
+        Some("S4")
+    );
 }
 
 #[test]
@@ -324,7 +329,12 @@ fn the_patched_program_is_the_validated_parse_of_its_text() {
     let fe = pipeline::check(&Source::new("t", out.text.as_str()));
     assert_eq!(fe.program.as_ref(), Some(out.program.as_ref().unwrap()));
     // Spans point into the text.
-    let s2 = out.program.as_ref().unwrap().find_step(&id("S2")).map(|s| s.span);
+    let s2 = out
+        .program
+        .as_ref()
+        .unwrap()
+        .find_step(&id("S2"))
+        .map(|s| s.span);
     assert_eq!(
         s2.map(|s| s.line),
         Some(

@@ -131,7 +131,10 @@ pub(super) fn apply(
     // Where each step the edits left alone landed, and its ID there.
     let mut renumbered: IdMap = Vec::new();
     for s in &steps {
-        if edits.iter().any(|e| e.lo <= s.lo && s.lo < e.hi.max(e.lo + 1)) {
+        if edits
+            .iter()
+            .any(|e| e.lo <= s.lo && s.lo < e.hi.max(e.lo + 1))
+        {
             continue;
         }
         let shift: i64 = edits
@@ -198,4 +201,3 @@ fn unknown(number: usize, entry: &PatchEntry, steps: &[OutlineStep]) -> Diagnost
     .with_actual(target.as_str())
     .with_hint(hint)
 }
-

@@ -719,7 +719,10 @@ impl Assembler<'_, '_> {
                 };
                 let at = layout_span(self.text, end.off, end.off, p.span);
                 d = d
-                    .with_hint(format!("add `ELSE: BEGIN` and `END` after the THEN block (line {})", at.line))
+                    .with_hint(format!(
+                        "add `ELSE: BEGIN` and `END` after the THEN block (line {})",
+                        at.line
+                    ))
                     .with_fix(Fix::edits(vec![(
                         at,
                         format!("\n{indent}ELSE: BEGIN\n{indent}END"),

@@ -32,9 +32,14 @@ impl Failure<'_> {
     fn rest_of_line(&self) -> Option<(&str, u32)> {
         let (l, _, _) = self.found?;
         let from = l.off as usize;
-        let end = self.text[from..].find('\n').map_or(self.text.len(), |p| from + p);
+        let end = self.text[from..]
+            .find('\n')
+            .map_or(self.text.len(), |p| from + p);
         let rest = self.text[from..end].trim_end();
-        Some((rest.strip_suffix(':').unwrap_or(rest).trim_end(), (from + rest.len()) as u32))
+        Some((
+            rest.strip_suffix(':').unwrap_or(rest).trim_end(),
+            (from + rest.len()) as u32,
+        ))
     }
 }
 
@@ -107,7 +112,9 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
     // An operator symbol outside an expression's parentheses.
     if let Some(Tok::Sym(sym)) = f.found.map(|t| t.1) {
         let hint = symbol_operator(sym).map(|(op, _)| {
-            format!("Isu has no infix operators: `{sym}` is written ({op} ...), inside the expression")
+            format!(
+                "Isu has no infix operators: `{sym}` is written ({op} ...), inside the expression"
+            )
         });
         return (
             Code::InvalidExpression,
@@ -317,23 +324,26 @@ fn header_rest(f: &Failure<'_>, cx: &Scanner<'_>) -> Option<(Said, Option<Fix>)>
             } else {
                 format!("{header}:")
             };
-            Some(((
-                Code::UnexpectedToken,
-                format!(
-                    "the {} of {} goes in its {}: field, on the line after the header",
-                    match field {
-                        Kw::Cond => "condition",
-                        Kw::Iter => "iterator",
-                        _ => "value",
-                    },
-                    kind.as_str(),
-                    field.as_str()
+            Some((
+                (
+                    Code::UnexpectedToken,
+                    format!(
+                        "the {} of {} goes in its {}: field, on the line after the header",
+                        match field {
+                            Kw::Cond => "condition",
+                            Kw::Iter => "iterator",
+                            _ => "value",
+                        },
+                        kind.as_str(),
+                        field.as_str()
+                    ),
+                    Some(format!(
+                        "write `{written}` and on the next line `{}: {rest}`",
+                        field.as_str()
+                    )),
                 ),
-                Some(format!(
-                    "write `{written}` and on the next line `{}: {rest}`",
-                    field.as_str()
-                )),
-            ), None))
+                None,
+            ))
         }
         (Tok::Ident(_) | Tok::Int(_) | Tok::Kw(_), _) => {
             let mut quoted = String::new();

@@ -273,7 +273,10 @@ impl<'a> Lexer<'a> {
                 Code::InvalidCharacter,
                 lo,
                 hi,
-                format!("unexpected character {}: no Isu token starts with it", describe_char(open)),
+                format!(
+                    "unexpected character {}: no Isu token starts with it",
+                    describe_char(open)
+                ),
             );
             d.hint = Some("strings use double quotes: \"text\"".to_owned());
             self.line_has_token = true;
@@ -291,7 +294,14 @@ impl<'a> Lexer<'a> {
         self.diags.push(
             Diagnostic::error(
                 Code::InvalidCharacter,
-                format!("{written} is a string in {}: Isu strings use double quotes", if open == '\'' { "single quotes" } else { "typographic quotes" }),
+                format!(
+                    "{written} is a string in {}: Isu strings use double quotes",
+                    if open == '\'' {
+                        "single quotes"
+                    } else {
+                        "typographic quotes"
+                    }
+                ),
             )
             .at(span)
             .with_hint(format!("write {fixed}"))

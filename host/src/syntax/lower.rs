@@ -61,7 +61,11 @@ impl Lower<'_> {
                 let fix = Fix::replace(span, rw.text.clone());
                 (
                     format!("{lead}write {}", rw.text),
-                    Some(if rw.certain { fix } else { fix.maybe_incorrect() }),
+                    Some(if rw.certain {
+                        fix
+                    } else {
+                        fix.maybe_incorrect()
+                    }),
                 )
             }
             None => (lead.trim_end_matches([':', ' ', ';']).to_owned(), None),
@@ -132,7 +136,12 @@ impl Lower<'_> {
                     ),
                     "",
                     Some(Rewrite {
-                        text: format!("(const {})", self.text.get(j.span.lo as usize..j.span.hi as usize).unwrap_or(&text)),
+                        text: format!(
+                            "(const {})",
+                            self.text
+                                .get(j.span.lo as usize..j.span.hi as usize)
+                                .unwrap_or(&text)
+                        ),
                         certain: true,
                     }),
                 );
@@ -143,11 +152,15 @@ impl Lower<'_> {
                 None
             }
             SExpr::Sym(n) => {
-                let hint = symbol_operator(&n.text).map(|(op, _)| format!("`{}` is written ({op} ...)", n.text));
+                let hint = symbol_operator(&n.text)
+                    .map(|(op, _)| format!("`{}` is written ({op} ...)", n.text));
                 self.report(
                     Code::InvalidExpression,
                     n.span,
-                    format!("`{}` is not an expression: Isu has no infix operators", n.text),
+                    format!(
+                        "`{}` is not an expression: Isu has no infix operators",
+                        n.text
+                    ),
                     hint,
                 );
                 None
@@ -197,9 +210,14 @@ impl Lower<'_> {
             Some(lit) => self.report_rewrite(
                 Code::InvalidExpression,
                 span,
-                format!("`{text}` is not an Isu value: the booleans are (const true) and (const false)"),
+                format!(
+                    "`{text}` is not an Isu value: the booleans are (const true) and (const false)"
+                ),
                 "",
-                rw.or(Some(Rewrite { text: format!("(const {lit})"), certain: true })),
+                rw.or(Some(Rewrite {
+                    text: format!("(const {lit})"),
+                    certain: true,
+                })),
             ),
             None => self.report(
                 Code::InvalidExpression,
@@ -315,8 +333,12 @@ impl Lower<'_> {
     /// b)`), infix inside the parentheses (`(a + b)`), commas between operands.
     /// One diagnostic for the whole list, with its rewrite.
     fn foreign_list(&mut self, head: &SExpr, operands: &[SExpr], span: Span) -> Option<Diagnostic> {
-        let has_comma = operands.iter().any(|o| matches!(o, SExpr::Sym(n) if n.text == ","));
-        let symbol_inside = operands.iter().any(|o| matches!(o, SExpr::Sym(n) if n.text != ","));
+        let has_comma = operands
+            .iter()
+            .any(|o| matches!(o, SExpr::Sym(n) if n.text == ","));
+        let symbol_inside = operands
+            .iter()
+            .any(|o| matches!(o, SExpr::Sym(n) if n.text != ","));
         let (code, message, lead) = match head {
             SExpr::Sym(sym) => {
                 let name = symbol_operator(&sym.text).map_or("add", |(op, _)| op);
@@ -431,7 +453,10 @@ impl Lower<'_> {
         let message = format!("unknown operator `{name}`: the operators are {OPERATORS}");
         let d = self.rewritten(Code::UnknownOperator, span, message, &lead, rw);
         // The error points at the operator; the fix covers the whole expression.
-        self.diags.push(Diagnostic { span: Some(op.span.into()), ..d });
+        self.diags.push(Diagnostic {
+            span: Some(op.span.into()),
+            ..d
+        });
         if !known {
             for o in operands {
                 let _ = self.expr(o);

@@ -323,8 +323,12 @@ impl<'a> Repairer<'_, 'a> {
             let colon_next = self.next(k) == Some(Tok::Colon);
             let starts = match tok {
                 Tok::StepId(_) => true,
-                Tok::Kw(kw) => kw.is_step_kind() || kw.is_patch_entry() || (kw.is_section() && colon_next),
-                Tok::Ident(w) => colon_next && keyword_meant(w, None).is_none_or(|kw| !kw.is_field()),
+                Tok::Kw(kw) => {
+                    kw.is_step_kind() || kw.is_patch_entry() || (kw.is_section() && colon_next)
+                }
+                Tok::Ident(w) => {
+                    colon_next && keyword_meant(w, None).is_none_or(|kw| !kw.is_field())
+                }
                 _ => false,
             };
             if starts {

@@ -242,7 +242,8 @@ impl Writer<'_> {
                     out.push(InfixTok::Op(symbol_operator(&n.text)?));
                 }
                 // `len(xs)`: a function name right before its arguments.
-                SExpr::Name(n) if matches!(items.get(i + 1), Some(SExpr::List(_, s)) if s.lo == n.span.hi) => {
+                SExpr::Name(n) if matches!(items.get(i + 1), Some(SExpr::List(_, s)) if s.lo == n.span.hi) =>
+                {
                     let Some(SExpr::List(args, _)) = items.get(i + 1) else {
                         return None;
                     };

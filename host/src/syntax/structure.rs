@@ -269,8 +269,14 @@ impl<'a> Scanner<'a> {
                 Event::Other
             }
             // `S2: KIND` or `S2 KIND`.
-            Tok::StepId(id) if colon_next || matches!(next_tok, Some(Tok::Kw(k)) if k.is_step_kind()) => {
-                let after = if colon_next { next.map(|n| n + 1) } else { next };
+            Tok::StepId(id)
+                if colon_next || matches!(next_tok, Some(Tok::Kw(k)) if k.is_step_kind()) =>
+            {
+                let after = if colon_next {
+                    next.map(|n| n + 1)
+                } else {
+                    next
+                };
                 let kind = after.and_then(|n| toks.get(n)).and_then(|t| match t.1 {
                     Tok::Kw(k) if k.is_step_kind() => Some(k),
                     _ => None,

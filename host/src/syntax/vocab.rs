@@ -347,7 +347,10 @@ pub fn type_meant(word: &str) -> Option<TypeMeant> {
 /// function as written or means none.
 pub fn function_meant(name: &str) -> Option<&'static str> {
     let lower = name.to_ascii_lowercase();
-    if let Some(f) = STANDARD_FUNCTIONS.iter().find(|f| f.eq_ignore_ascii_case(&lower)) {
+    if let Some(f) = STANDARD_FUNCTIONS
+        .iter()
+        .find(|f| f.eq_ignore_ascii_case(&lower))
+    {
         return (*f != name).then_some(f);
     }
     FUNCTION_SYNONYMS
