@@ -333,7 +333,7 @@ pub struct Diagnostic {
     /// A fix the phase that found the error could not write, for want of the
     /// layout of the text; the pipeline writes it (see `crate::fix`).
     #[serde(skip)]
-    pub pending: Option<PendingFix>,
+    pub pending: Option<Box<PendingFix>>,
 }
 
 /// A fix that needs the layout of the source text to be written.

@@ -13,8 +13,8 @@ use crate::diag::{Code, Diagnostic, Edit, Fix, PendingFix};
 use crate::pipeline::{self, FrontEnd};
 use crate::plugins::PackFunctions;
 use crate::source::Source;
-use crate::syntax::Layout;
-use isu_plugin_api::{Program, Span, StepId};
+use crate::syntax::{header_text, Layout};
+use isu_plugin_api::{Program, Span, Step, StepId};
 use std::collections::HashMap;
 
 /// How many rounds `isu fix` makes at most: each round applies every certain
@@ -25,18 +25,24 @@ pub const MAX_ROUNDS: usize = 10;
 /// layout: the ID a renumbered step was written with (`source_step`), and
 /// the fixes of `missing_step_id`, `step_renumbered` and of a variable to
 /// declare.
-pub fn attach(diags: &mut [Diagnostic], program: &Program, layout: &Layout) {
+pub fn attach(diags: &mut [Diagnostic], program: &Program, layout: &Layout, text: &str) {
+    if diags.is_empty() {
+        return;
+    }
     // Each step whose written ID is not its canonical one, and where it is.
     let mut written: HashMap<&StepId, &str> = HashMap::new();
     let mut renames: Vec<(Span, String)> = Vec::new();
+    let mut by_start: HashMap<u32, &Step> = HashMap::new();
     for step in program.steps() {
-        let (Some(id), Some(h)) = (&step.id, layout.headers.get(&step.span.lo)) else {
+        by_start.insert(step.span.lo, step);
+        let (Some(id), Some(h)) = (&step.id, layout.header(step.span.lo)) else {
             continue;
         };
-        if let Some((w, at)) = &h.id {
+        if let Some(at) = h.id {
+            let w = text.get(at.lo as usize..at.hi as usize).unwrap_or("");
             if w != id.as_str() {
                 written.insert(id, w);
-                renames.push((*at, id.to_string()));
+                renames.push((at, id.to_string()));
             }
         }
     }
@@ -49,27 +55,28 @@ pub fn attach(diags: &mut [Diagnostic], program: &Program, layout: &Layout) {
                 .map(|w| (*w).to_owned());
         }
         match d.code {
-            Code::MissingStepId => missing_id(d, layout),
+            Code::MissingStepId => missing_id(d, layout, &by_start),
             Code::StepRenumbered if d.fix.is_none() && !renames.is_empty() => {
                 d.fix = Some(Fix::edits(renames.clone()));
             }
             _ => {}
         }
-        if let Some(PendingFix::Declare { name, ty }) = d.pending.take() {
+        if let Some(pending) = d.pending.take() {
+            let PendingFix::Declare { name, ty } = *pending;
             d.fix = declare(layout, &name, &ty).or(d.fix.take());
         }
     }
 }
 
 /// `missing_step_id`: the header rewritten with the ID it gets.
-fn missing_id(d: &mut Diagnostic, layout: &Layout) {
+fn missing_id(d: &mut Diagnostic, layout: &Layout, steps: &HashMap<u32, &Step>) {
     let (Some(span), Some(id)) = (d.span, d.expected.as_ref().and_then(|e| e.as_str())) else {
         return;
     };
-    let Some(h) = layout.headers.get(&span.start) else {
+    let (Some(h), Some(step)) = (layout.header(span.start), steps.get(&span.start)) else {
         return;
     };
-    let fixed = h.written_with(Some(id));
+    let fixed = header_text(step.node.keyword(), Some(id), step.desc.as_deref());
     d.hint = Some(format!(
         "write `{fixed}`, or put `META:` with `AUTO_ID: true` first in the file to have IDs given"
     ));

@@ -38,7 +38,7 @@ pub fn parse_canonical(src: &Source) -> FrontEnd {
     let program = parsed.program.map(|mut p| {
         let from = diags.len();
         diags.extend(canon::canonicalize(&mut p));
-        fix::attach(&mut diags[from..], &p, &parsed.layout);
+        fix::attach(&mut diags[from..], &p, &parsed.layout, &src.text);
         p
     });
     FrontEnd {
@@ -61,7 +61,7 @@ pub fn check_with(src: &Source, packs: &PackFunctions) -> FrontEnd {
         if let Some(p) = fe.program.as_mut() {
             let from = fe.diags.len();
             fe.diags.extend(validate::validate_with(p, packs));
-            fix::attach(&mut fe.diags[from..], p, &fe.layout);
+            fix::attach(&mut fe.diags[from..], p, &fe.layout, &src.text);
         }
     }
     fe

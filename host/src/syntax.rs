@@ -23,7 +23,7 @@ mod repair;
 mod rewrite;
 mod structure;
 mod token;
-mod vocab;
+pub mod vocab;
 
 lalrpop_util::lalrpop_mod!(
     // Generated code: lalrpop's driver unwraps its own state stack.
@@ -39,7 +39,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/grammar.rs"
 );
 
-pub use layout::{Anchor, Comments, Layout};
+pub use layout::{header_text, Anchor, Comments, Layout};
 pub use outline::OutlineStep;
 pub use token::Kw;
 
@@ -129,8 +129,8 @@ impl PatchEntry {
 /// that differs.
 pub fn parse(src: &Source) -> Parsed {
     let mut diags = Vec::new();
-    let mut layout = Layout::default();
     let front = front(&src.text, Goal::File, &mut diags);
+    let mut layout = Layout::new(!front.comments.is_empty());
     let before_assembly = diags.len();
     let program = front.tree.and_then(|tree| match tree {
         Tree::File(file) => assemble::program(&src.text, file, front.end, &mut diags, &mut layout),
@@ -139,7 +139,13 @@ pub fn parse(src: &Source) -> Parsed {
     explained_by_header_errors(&mut diags, before_assembly);
     layout.attach_comments(&src.text, &front.comments);
     let program = program.filter(|_| !has_errors(&diags));
-    let steps = outline::outline(&front.tokens);
+    // The outline is for naming the steps of diagnostics: only when there
+    // are (the tokens are gone by now: it lexes the text again).
+    let steps = if diags.is_empty() {
+        Vec::new()
+    } else {
+        outline_of(&src.text)
+    };
     for d in &mut diags {
         let Some(span) = d.span else { continue };
         if let Some(step) = outline::innermost(&steps, span.start, span.end) {
@@ -177,7 +183,7 @@ fn explained_by_header_errors(diags: &mut Vec<Diagnostic>, assembled_from: usize
 /// extents of their text (see [`outline`]).
 pub fn outline_of(text: &str) -> Vec<OutlineStep> {
     let lexed = lexer::lex(text);
-    let repaired = repair::repair(text, &lexed.tokens);
+    let repaired = repair::repair(text, lexed.tokens);
     outline::outline(&repaired.tokens)
 }
 
@@ -213,7 +219,7 @@ enum Tree {
 const MAX_GRAMMAR_ERRORS: usize = 12;
 
 /// What the passes before assembly made of a text.
-struct Front<'a> {
+struct Front {
     /// The tree, unless the text is too broken for one.
     tree: Option<Tree>,
     /// The position just past the end of the text.
@@ -222,13 +228,11 @@ struct Front<'a> {
     recovered: bool,
     /// The comment lines.
     comments: Vec<Span>,
-    /// The tokens, as the repair pass left them.
-    tokens: Vec<Spanned<'a>>,
 }
 
 /// Lexes, repairs, checks the structure and runs the grammar, recovering at
 /// the step level.
-fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a> {
+fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front {
     let lexed = lexer::lex(text);
     let end = lexed.end;
     let lex_spots: Vec<u32> = lexed
@@ -237,7 +241,7 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
         .filter_map(|d| d.span.map(|s| s.start))
         .collect();
     diags.extend(lexed.diags);
-    let repaired = repair::repair(text, &lexed.tokens);
+    let repaired = repair::repair(text, lexed.tokens);
     let toks = repaired.tokens;
     diags.extend(repaired.diags);
 
@@ -246,12 +250,10 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
         end,
         recovered: false,
         comments: lexed.comments,
-        tokens: Vec::new(),
     };
     let balance = structure::check(text, &toks, end);
     diags.extend(balance.diags);
     if balance.too_deep {
-        out.tokens = toks;
         return out;
     }
 
@@ -263,7 +265,6 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
             Ok(tree) => {
                 out.tree = Some(tree);
                 out.recovered = !removed.is_empty();
-                out.tokens = toks;
                 return out;
             }
             Err(e) => e,
@@ -308,7 +309,6 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
         }
         errors += 1;
         if balance.broken_from.is_some() || errors >= MAX_GRAMMAR_ERRORS {
-            out.tokens = toks;
             return out;
         }
         // Set the innermost step around the error aside and try again; inside
@@ -344,7 +344,6 @@ fn front<'a>(text: &'a str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front<'a
                 structure::fragment_extent(&toks, &live, from)
             }
             None => {
-                out.tokens = toks;
                 return out;
             }
         };

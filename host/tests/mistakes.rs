@@ -6,6 +6,8 @@
 //!   place and exact hint (the most specific error comes first);
 //! - `; also: CODE LINE:COL hint: HINT`: some diagnostic has these;
 //! - `; step: LINE:COL STEP`: the diagnostic at this place names this step;
+//! - `; source_step: LINE:COL ID`: the diagnostic at this place shows this ID
+//!   as the one written on its step (which canonicalization renumbered);
 //! - `; accepted`: no error (the input is loose, the output strict);
 //! - `; fixed: valid` or `; fixed: CODE CODE ...`: after `isu fix`, no error
 //!   is left, or these codes are.
@@ -108,6 +110,16 @@ fn mistake(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
                     describe(diags)
                 )
                 .into());
+            }
+        } else if let Some(rest) = directive.strip_prefix("source_step: ") {
+            let (place, written) = rest.split_once(' ').ok_or("source_step: LINE:COL ID")?;
+            let (l, c) = place.split_once(':').ok_or("source_step: LINE:COL ID")?;
+            let want = (l.parse::<u32>()?, c.parse::<u32>()?);
+            let found = diags
+                .iter()
+                .any(|d| at(d) == want && d.source_step.as_deref() == Some(written));
+            if !found {
+                return Err(format!("no diagnostic at {place} written {written}:\n{}", describe(diags)).into());
             }
         } else if directive == "accepted" {
             if has_errors(diags) {

@@ -324,7 +324,7 @@ fn instantiate(span: &str) -> String {
             if out.ends_with("(const ") {
                 out.push('0');
             } else if word == "PLACE" {
-                out.push_str("p");
+                out.push('p');
             } else {
                 out.push_str(&format!("(var {})", word.to_lowercase()));
             }

@@ -483,15 +483,15 @@ impl Assembler<'_, '_> {
             Some(n) => n.text.clone(),
             None => format!("the {} at line {}", h.kind.as_str(), h.span.line),
         };
-        let header = layout::Header {
-            span: h.span,
-            id: h.id.as_ref().map(|n| (n.text.clone(), n.span)),
-            kind: h.kind,
-            desc: h.desc.clone(),
-        };
-        self.header_form(&header, h.form, id.as_ref());
+        self.header_form(&h, id.as_ref());
         self.layout.anchor(at, Anchor::Step(at));
-        self.layout.headers.insert(at, header);
+        self.layout.header_at(
+            at,
+            layout::Header {
+                span: h.span,
+                id: h.id.as_ref().map(|n| n.span),
+            },
+        );
         let node = match s.body {
             StepBody::Seq(block) => {
                 self.layout
@@ -523,7 +523,8 @@ impl Assembler<'_, '_> {
     /// A warning for a header not written as the language writes it (`LOOP`
     /// without its `:`), with the fix that writes it so. A header without an
     /// ID outside AUTO_ID gets none: its `missing_step_id` error rewrites it.
-    fn header_form(&mut self, h: &layout::Header, form: HeaderForm, id: Option<&StepId>) {
+    fn header_form(&mut self, h: &cst::Header, id: Option<&StepId>) {
+        let form = h.form;
         if form == HeaderForm::Written || (id.is_none() && !self.auto_id) {
             return;
         }
@@ -532,7 +533,7 @@ impl Assembler<'_, '_> {
             .get(h.span.lo as usize..h.span.hi as usize)
             .unwrap_or("")
             .to_owned();
-        let fixed = h.written_with(id.map(StepId::as_str));
+        let fixed = layout::header_text(h.kind.as_str(), id.map(StepId::as_str), h.desc.as_deref());
         let what = match form {
             HeaderForm::NoColon if id.is_some() => "lacks the `:` after its ID",
             HeaderForm::NoColon => "lacks its `:`",

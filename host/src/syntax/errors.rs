@@ -47,12 +47,21 @@ const EXPR_STARTS: &[&str] = &[
     "name", "number", "string", "true", "false", "null", "(", "[", "{",
 ];
 const JSON_STARTS: &[&str] = &["number", "string", "true", "false", "null", "[", "{"];
-const SECTIONS: &[&str] = &["META", "FUNC", "IO", "STATE", "LOCAL", "STEPS"];
-const FIELDS: &[&str] = &[
-    "AUTO_ID", "NAME", "ARGS", "RETURNS", "INPUT", "OUTPUT", "COND", "THEN", "ELSE", "ITER",
-    "BODY", "TARGET", "EXPR",
-];
-const STEP_STARTS: &[&str] = &["ASSIGN", "IF", "LOOP", "RETURN", "SEQ", "step ID"];
+/// The keywords of one class, as lalrpop names the terminals.
+fn keywords(class: fn(Kw) -> bool) -> Vec<&'static str> {
+    Kw::ALL
+        .iter()
+        .filter(|k| class(**k))
+        .map(|k| k.as_str())
+        .collect()
+}
+
+/// What starts a step: its kind, or its ID.
+fn step_starts() -> Vec<&'static str> {
+    let mut out = keywords(Kw::is_step_kind);
+    out.push("step ID");
+    out
+}
 
 /// The diagnostic for a grammar failure at a place the scanner describes.
 pub fn describe(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>) -> Diagnostic {
@@ -433,7 +442,7 @@ fn file_level(f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
                 "expected a field of {} ({fields}) or the next section",
                 s.as_str()
             ),
-            _ if expected.iter().any(|e| SECTIONS.contains(e)) => {
+            _ if expected.iter().any(|e| keywords(Kw::is_section).contains(e)) => {
                 format!(
                     "expected the next section or the end of the file after {}",
                     s.as_str()
@@ -475,9 +484,9 @@ pub fn words(expected: &[&str]) -> String {
     };
     group(&mut rest, EXPR_STARTS, "an expression");
     group(&mut rest, JSON_STARTS, "a JSON value");
-    group(&mut rest, SECTIONS, "a section");
-    group(&mut rest, FIELDS, "a field");
-    group(&mut rest, STEP_STARTS, "a step");
+    group(&mut rest, &keywords(Kw::is_section), "a section");
+    group(&mut rest, &keywords(Kw::is_field), "a field");
+    group(&mut rest, &step_starts(), "a step");
     for e in rest {
         out.push(match e {
             "name" => "a name".to_owned(),
@@ -503,8 +512,8 @@ mod tests {
     #[test]
     fn expected_terminals_in_words() {
         assert_eq!(words(&["\"BEGIN\"".trim_matches('"'), "{"]), "BEGIN or `{`");
-        let mut all: Vec<&str> = FIELDS.to_vec();
-        all.extend(STEP_STARTS);
+        let mut all: Vec<&str> = keywords(Kw::is_field);
+        all.extend(step_starts());
         all.push("END");
         assert_eq!(words(&all), "a field, a step or END");
         assert_eq!(words(EXPR_STARTS), "an expression");

@@ -70,38 +70,34 @@ impl Comments {
     }
 }
 
-/// A step header as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a step header stands in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
     /// From the first token of the header to its last (the description, or
     /// the kind and its `:`).
     pub span: Span,
-    /// The ID as written, and where.
-    pub id: Option<(String, Span)>,
-    pub kind: Kw,
-    pub desc: Option<String>,
+    /// Where its ID is written, if it is.
+    pub id: Option<Span>,
 }
 
-impl Header {
-    /// The header as the language writes it with the ID `id`: `S2: LOOP
-    /// "walk"` (or without an ID, `LOOP:` / `LOOP "walk"`).
-    pub fn written_with(&self, id: Option<&str>) -> String {
-        let mut out = String::new();
-        if let Some(id) = id {
-            out.push_str(id);
-            out.push_str(": ");
-        }
-        out.push_str(self.kind.as_str());
-        match &self.desc {
-            Some(d) => {
-                out.push(' ');
-                let _ = isu_plugin_api::literal::write_json_string(&mut out, d);
-            }
-            None if id.is_none() => out.push(':'),
-            None => {}
-        }
-        out
+/// A header as the language writes it: `S2: LOOP "walk"` with an ID;
+/// `LOOP:` or `LOOP "walk"` without.
+pub fn header_text(kind: &str, id: Option<&str>, desc: Option<&str>) -> String {
+    let mut out = String::new();
+    if let Some(id) = id {
+        out.push_str(id);
+        out.push_str(": ");
     }
+    out.push_str(kind);
+    match desc {
+        Some(d) => {
+            out.push(' ');
+            let _ = isu_plugin_api::literal::write_json_string(&mut out, d);
+        }
+        None if id.is_none() => out.push(':'),
+        None => {}
+    }
+    out
 }
 
 /// The end of a bracket list (`ARGS`, `STATE`, `LOCAL`): where an item is
@@ -117,20 +113,48 @@ pub struct ListEnd {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Layout {
     pub comments: Comments,
-    /// Each step's header, by the offset at which the step starts.
-    pub headers: BTreeMap<u32, Header>,
+    /// Each step's header, by the offset at which the step starts, in source
+    /// order.
+    headers: Vec<(u32, Header)>,
     /// The end of the LOCAL list, when there is a LOCAL section.
     pub locals: Option<ListEnd>,
     /// Where the `STEPS:` section starts (a missing LOCAL goes before it).
     pub steps_at: Option<Span>,
-    /// Where each anchor's line starts, in source order (while building).
+    /// Where each anchor's line starts (while building, when there are
+    /// comments to attach).
     anchors: Vec<(u32, Anchor)>,
+    /// Whether to record anchors: whether the text has comments.
+    anchoring: bool,
 }
 
 impl Layout {
+    /// A layout to build, recording anchors when the text has comments.
+    pub(super) fn new(with_comments: bool) -> Layout {
+        Layout {
+            anchoring: with_comments,
+            ..Layout::default()
+        }
+    }
+
     /// Records that the line of `anchor` starts at `offset`.
     pub(super) fn anchor(&mut self, offset: u32, anchor: Anchor) {
-        self.anchors.push((offset, anchor));
+        if self.anchoring {
+            self.anchors.push((offset, anchor));
+        }
+    }
+
+    /// Records the header of the step starting at `at` (steps come in source
+    /// order).
+    pub(super) fn header_at(&mut self, at: u32, header: Header) {
+        self.headers.push((at, header));
+    }
+
+    /// The header of the step starting at `at`.
+    pub fn header(&self, at: u32) -> Option<&Header> {
+        self.headers
+            .binary_search_by_key(&at, |&(lo, _)| lo)
+            .ok()
+            .map(|i| &self.headers[i].1)
     }
 
     /// Attaches each comment (its span in `text`) to the first anchor after

@@ -8,10 +8,9 @@
 //! then sees the program as it was meant. So one slip gives one error, and
 //! every other error of the file is still found in the same run.
 
-use super::token::{Kw, Pos, Spanned, Tok};
-use super::vocab::{keyword_meant, literal_meant};
+use super::token::{Kw, Spanned, Tok};
+use super::vocab::{keyword_meant, literal_meant, names_another_keyword};
 use crate::diag::{Code, Diagnostic, Fix};
-use std::collections::BTreeMap;
 
 /// The tokens as meant, and what was corrected.
 #[derive(Debug)]
@@ -20,13 +19,13 @@ pub struct Repaired<'a> {
     pub diags: Vec<Diagnostic>,
 }
 
-/// Corrects the tokens of `text`.
-pub fn repair<'a>(text: &str, toks: &[Spanned<'a>]) -> Repaired<'a> {
+/// Corrects the tokens of `text`. A text without slips (the common case)
+/// keeps its token vector as it is.
+pub fn repair<'a>(text: &str, toks: Vec<Spanned<'a>>) -> Repaired<'a> {
     let mut r = Repairer {
         text,
-        toks,
-        out: Vec::with_capacity(toks.len()),
-        pending: BTreeMap::new(),
+        toks: &toks,
+        edits: Vec::new(),
         diags: Vec::new(),
         nesting: 0,
         section: None,
@@ -37,21 +36,40 @@ pub fn repair<'a>(text: &str, toks: &[Spanned<'a>]) -> Repaired<'a> {
     while i < toks.len() {
         i = r.token(i);
     }
-    if let Some(rest) = r.pending.remove(&toks.len()) {
-        r.out.extend(rest);
+    let Repairer {
+        mut edits, diags, ..
+    } = r;
+    if edits.is_empty() {
+        return Repaired {
+            tokens: toks,
+            diags,
+        };
     }
-    Repaired {
-        tokens: r.out,
-        diags: r.diags,
+    // Stable: insertions registered ahead stay in order among themselves.
+    edits.sort_by_key(|e| e.from);
+    let mut out = Vec::with_capacity(toks.len() + 8);
+    let mut at = 0;
+    for e in edits {
+        out.extend_from_slice(&toks[at..e.from.max(at)]);
+        out.extend(e.with);
+        at = at.max(e.to);
     }
+    out.extend_from_slice(&toks[at.min(toks.len())..]);
+    Repaired { tokens: out, diags }
+}
+
+/// Tokens `from..to` of the input replaced by `with` (an insertion when
+/// `from == to`).
+struct TokenEdit<'a> {
+    from: usize,
+    to: usize,
+    with: Vec<Spanned<'a>>,
 }
 
 struct Repairer<'t, 'a> {
     text: &'t str,
     toks: &'t [Spanned<'a>],
-    out: Vec<Spanned<'a>>,
-    /// Tokens to insert before the token of the given index.
-    pending: BTreeMap<usize, Vec<Spanned<'a>>>,
+    edits: Vec<TokenEdit<'a>>,
     diags: Vec<Diagnostic>,
     /// Open `(` and `[`: inside them no keyword stands.
     nesting: usize,
@@ -79,9 +97,10 @@ impl<'a> Repairer<'_, 'a> {
     }
 
     /// `S2:` just before token `i`: a header's kind stands here.
-    fn after_step_id(&self) -> bool {
-        let n = self.out.len();
-        n >= 2 && self.out[n - 1].1 == Tok::Colon && matches!(self.out[n - 2].1, Tok::StepId(_))
+    fn after_step_id(&self, i: usize) -> bool {
+        i >= 2
+            && self.toks[i - 1].1 == Tok::Colon
+            && matches!(self.toks[i - 2].1, Tok::StepId(_))
     }
 
     /// What holds the fields here: the section at the top level, the step
@@ -94,29 +113,33 @@ impl<'a> Repairer<'_, 'a> {
         }
     }
 
-    /// Passes token `i` on, corrected; returns the index of the next token.
+    /// Reads token `i`, correcting it if need be; returns the index of the
+    /// next token.
     fn token(&mut self, i: usize) -> usize {
-        if let Some(before) = self.pending.remove(&i) {
-            self.out.extend(before);
-        }
         let (l, tok, r) = self.toks[i];
-        let tok = match tok {
+        let fixed = match tok {
             Tok::Ident(_) | Tok::Kw(_) if self.nesting == 0 => {
                 if let Some(next) = self.else_if(i) {
                     return next;
                 }
-                self.keyword(i, tok, word_of(&tok)).unwrap_or(tok)
+                self.keyword(i, tok, word_of(&tok))
             }
             Tok::Ident(word)
                 if matches!(self.section, Some(Kw::Meta | Kw::Io))
                     && matches!(literal_meant(word), Some(Some(_))) =>
             {
-                self.literal(i, word)
+                Some(self.literal(i, word))
             }
-            other => other,
+            _ => None,
         };
-        self.track(i, tok);
-        self.out.push((l, tok, r));
+        if let Some(t) = fixed {
+            self.edits.push(TokenEdit {
+                from: i,
+                to: i + 1,
+                with: vec![(l, t, r)],
+            });
+        }
+        self.track(i, fixed.unwrap_or(tok));
         i + 1
     }
 
@@ -143,20 +166,24 @@ impl<'a> Repairer<'_, 'a> {
 
     /// A word where a keyword stands, if it means one: corrected, reported.
     fn keyword(&mut self, i: usize, tok: Tok<'a>, word: &str) -> Option<Tok<'a>> {
-        let in_header = self.after_step_id();
+        // A keyword as written stands unless it is another one's other name.
+        if let Tok::Kw(k) = tok {
+            if !names_another_keyword(k) {
+                return None;
+            }
+        }
+        let in_header = self.after_step_id(i);
         if !(self.first_on_line(i) || in_header) {
             return None;
         }
         let holder = self.holder();
         // The place's own words first, then a statement's, then any keyword
-        // in another case (a keyword as written is left alone).
+        // in another case.
         let statement = (self.section == Some(Kw::Steps)).then_some(Kw::Steps);
-        let mut candidates = vec![holder, statement];
-        if matches!(tok, Tok::Ident(_)) {
-            candidates.push(None);
-        }
-        let meant = candidates
+        let any = matches!(tok, Tok::Ident(_)).then_some(None);
+        let meant = [Some(holder), Some(statement), any]
             .into_iter()
+            .flatten()
             .find_map(|h| keyword_meant(word, h).filter(|&k| self.fits(i, k, in_header)))?;
         if let Tok::Kw(k) = tok {
             if k == meant {
@@ -282,20 +309,25 @@ impl<'a> Repairer<'_, 'a> {
             .with_fix(fix),
         );
         // ELSE : BEGIN, the IF (its kind tracked), its `:`; END later.
-        let at = |p: Pos| (p, p);
-        let (p, q) = at(l);
-        self.out.push((p, Tok::Kw(Kw::Else), r));
-        self.out.push((q, Tok::Colon, q));
-        self.out.push((q, Tok::Kw(Kw::Begin), q));
-        self.track(i, Tok::Kw(Kw::Begin));
         let (il, _, ir) = self.toks[if_at];
-        self.out.push((il, Tok::Kw(Kw::If), ir));
+        self.edits.push(TokenEdit {
+            from: i,
+            to: last + 1,
+            with: vec![
+                (l, Tok::Kw(Kw::Else), r),
+                (l, Tok::Colon, l),
+                (l, Tok::Kw(Kw::Begin), l),
+                (il, Tok::Kw(Kw::If), ir),
+                (ir, Tok::Colon, ir),
+            ],
+        });
+        self.track(i, Tok::Kw(Kw::Begin));
         self.track(if_at, Tok::Kw(Kw::If));
-        self.out.push((ir, Tok::Colon, ir));
-        self.pending
-            .entry(end_at)
-            .or_default()
-            .push((end_pos, Tok::Kw(Kw::End), end_pos));
+        self.edits.push(TokenEdit {
+            from: end_at,
+            to: end_at,
+            with: vec![(end_pos, Tok::Kw(Kw::End), end_pos)],
+        });
         Some(last + 1)
     }
 

@@ -806,7 +806,8 @@ fn extent(
     header: usize,
     header_len: usize,
 ) -> (usize, usize) {
-    let Some(start) = live.iter().position(|&i| i == header) else {
+    // `live` is sorted: find the header by bisection.
+    let Ok(start) = live.binary_search(&header) else {
         return (header, header + 1);
     };
     let mut depth = 0usize;

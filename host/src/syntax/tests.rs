@@ -990,6 +990,28 @@ mod any_input {
             }
         }
 
+        /// The same mutations through `isu fix` and the printer with
+        /// comments: no panic, and the fixed text, when it parses, is canonical.
+        #[test]
+        fn fixing_mutations_never_panics_and_ends_canonical(
+            cut in 0usize..SAMPLE.len(),
+            len in 0usize..40,
+            insert in proptest::collection::vec(fragment(), 0..6),
+        ) {
+            let mut text = String::new();
+            let cut = (0..=cut).rev().find(|&c| SAMPLE.is_char_boundary(c)).unwrap_or(0);
+            let end = (cut + len..=SAMPLE.len()).find(|&c| SAMPLE.is_char_boundary(c)).unwrap_or(SAMPLE.len());
+            text.push_str(&SAMPLE[..cut]);
+            text.push_str("; a comment\n");
+            text.push_str(&insert.concat());
+            text.push_str(&SAMPLE[end..]);
+            let fixed = crate::fix::fix(&Source::new("t.isu", text.as_str()), &Default::default());
+            if let Some(p) = &fixed.front.program {
+                let again = crate::canon::print_with(p, &fixed.front.layout.comments);
+                prop_assert_eq!(again, fixed.text);
+            }
+        }
+
         #[test]
         fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
             let p = parse_text(&text);

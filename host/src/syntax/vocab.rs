@@ -153,7 +153,11 @@ impl Kw {
 /// IF, `RETURN` in FUNC). `holder` is the section or step kind around it
 /// (`None` at the top level). The word must not be the keyword as written.
 pub fn keyword_meant(word: &str, holder: Option<Kw>) -> Option<Kw> {
-    let upper = word.to_ascii_uppercase();
+    let upper: std::borrow::Cow<'_, str> = if word.bytes().any(|b| b.is_ascii_lowercase()) {
+        word.to_ascii_uppercase().into()
+    } else {
+        word.into()
+    };
     if let Some(&(_, _, kw)) = KEYWORD_SYNONYMS
         .iter()
         .find(|(w, h, _)| *w == upper && *h == holder)
@@ -161,6 +165,12 @@ pub fn keyword_meant(word: &str, holder: Option<Kw>) -> Option<Kw> {
         return Some(kw);
     }
     Kw::from_word(&upper).filter(|kw| kw.as_str() != word)
+}
+
+/// Whether a keyword is another keyword's other name somewhere (`RETURN`
+/// in FUNC is `RETURNS`).
+pub fn names_another_keyword(kw: Kw) -> bool {
+    KEYWORD_SYNONYMS.iter().any(|(w, _, _)| *w == kw.as_str())
 }
 
 /// Other names for keywords, by the section or statement they stand in

@@ -248,10 +248,10 @@ impl Checker {
                 d = d.with_fix(Fix::replace(span, renamed).maybe_incorrect());
             }
         } else if let (Some(t), false) = (ty, self.in_state) {
-            d.pending = Some(PendingFix::Declare {
+            d.pending = Some(Box::new(PendingFix::Declare {
                 name: name.to_owned(),
                 ty: t.to_string(),
-            });
+            }));
         }
         self.diags.push(d.with_hint(hint));
     }
@@ -284,9 +284,11 @@ impl Checker {
             )),
             None => {
                 let mut hint = format!("declare it in LOCAL: [{decl}]");
-                let mut pending = ty.map(|t| PendingFix::Declare {
-                    name: name.to_owned(),
-                    ty: t.to_string(),
+                let mut pending = ty.map(|t| {
+                    Box::new(PendingFix::Declare {
+                        name: name.to_owned(),
+                        ty: t.to_string(),
+                    })
                 });
                 if let Some(close) = self.scope.closest(name) {
                     hint = format!("did you mean {close}? If not, {hint}");
