@@ -119,7 +119,11 @@ fn mistake(path: &Utf8Path, text: String) -> datatest_stable::Result<()> {
                 .iter()
                 .any(|d| at(d) == want && d.source_step.as_deref() == Some(written));
             if !found {
-                return Err(format!("no diagnostic at {place} written {written}:\n{}", describe(diags)).into());
+                return Err(format!(
+                    "no diagnostic at {place} written {written}:\n{}",
+                    describe(diags)
+                )
+                .into());
             }
         } else if directive == "accepted" {
             if has_errors(diags) {

@@ -1,20 +1,26 @@
 //! Every example of the documentation is right, so that none a model copies
-//! can be wrong:
+//! can be wrong, and `spec/isu.ebnf` is the generated grammar:
 //!
+//! - the grammar part of `spec/isu.ebnf` is the one `isu grammar --format
+//!   ebnf --start any` prints (`ISU_BLESS=1` rewrites it, keeping the
+//!   examples), and every keyword and operator the parser knows is in one of
+//!   its terminals;
 //! - the examples of `spec/isu.ebnf`, the fenced blocks tagged `isu` in
 //!   `README.md` and `spec/*.md`, and the here-documents of their `sh`
-//!   blocks that hold Isu (`cat > fix.patch <<'PATCH'`) parse; a whole program also validates and
-//!   passes its IO examples (one whose title names `isu fix` is made valid by
-//!   it), a patch parses as a patch;
+//!   blocks that hold Isu (`cat > fix.patch <<'PATCH'`) parse; a whole
+//!   program also validates and passes its IO examples (one whose title names
+//!   `isu fix` is made valid by it), a patch parses as a patch;
 //! - a fenced block that holds Isu but is not tagged `isu` is refused;
 //! - every inline code span of those pages that is an S-expression headed by
 //!   an operator, an ITER form or a function (`(call LEN (var xs))`) parses as
 //!   an expression, a TARGET or an ITER. Upper-case placeholders (`A`, `COND`,
 //!   `PLACE`, ... see [`PLACEHOLDERS`]) stand for a variable; a span with
-//!   `...` is a schema and is skipped;
-//! - every keyword and operator the parser knows is a terminal of the grammar.
+//!   `...` is a schema and is skipped.
+
+mod common;
 
 use isu_host::diag::{has_errors, render};
+use isu_host::grammar::{self, Format, Start, Vocabulary};
 use isu_host::interp::{self, RunOptions};
 use isu_host::plugins::PackFunctions;
 use isu_host::{fix, pipeline, syntax, Source};
@@ -22,14 +28,46 @@ use isu_plugin_api::{Literal, Pack, PackFunction, PackInfo, PluginDiagnostic};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The line that opens the hand-written examples after the generated grammar.
+const EXAMPLES: &str = "(* ======================================================================= *)\n(* Examples, written by hand";
+
+fn path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/isu.ebnf")
+}
+
 fn ebnf() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/isu.ebnf");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    std::fs::read_to_string(path()).unwrap_or_else(|e| panic!("{}: {e}", path().display()))
+}
+
+fn generated() -> String {
+    grammar::print(
+        &grammar::grammar(&Vocabulary::standard(), Start::Any),
+        Format::Ebnf,
+    )
+}
+
+#[test]
+fn the_grammar_is_generated() {
+    let text = ebnf();
+    let at = text
+        .find(EXAMPLES)
+        .unwrap_or_else(|| panic!("spec/isu.ebnf lacks the examples' heading"));
+    let (grammar_part, examples) = text.split_at(at);
+    let expected = format!("{}\n", generated());
+    if common::snapshot::blessing() {
+        std::fs::write(path(), format!("{expected}{examples}")).unwrap_or_else(|e| panic!("{e}"));
+        return;
+    }
+    assert!(
+        grammar_part == expected,
+        "spec/isu.ebnf is not the generated grammar (ISU_BLESS=1 rewrites it):\n{}",
+        common::snapshot::line_diff(&expected, grammar_part)
+    );
 }
 
 /// The examples: for each comment opening with `(* example: NAME`, its name
 /// and the lines up to the one holding only `*)`.
-fn examples(text: &str) -> Vec<(String, String)> {
+pub fn examples(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut current: Option<(String, String)> = None;
     for line in text.lines() {
@@ -403,23 +441,28 @@ fn the_seed_examples_are_there() {
 }
 
 #[test]
-fn every_keyword_and_operator_is_a_terminal() {
+fn every_keyword_and_operator_is_in_a_terminal() {
     let text = ebnf();
+    let terminals: Vec<&str> = text.split('"').skip(1).step_by(2).collect();
+    let words = |t: &str| {
+        t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let all: Vec<String> = terminals.iter().flat_map(|t| words(t)).collect();
     for word in syntax::KEYWORDS
         .iter()
         .chain(syntax::OPERATORS.split(' ').collect::<Vec<_>>().iter())
+        .chain(
+            [
+                "range", "each", "while", "true", "false", "int", "bool", "string", "map",
+            ]
+            .iter(),
+        )
     {
         assert!(
-            text.contains(&format!("\"{word}\"")),
-            "the grammar lacks the terminal \"{word}\""
-        );
-    }
-    for form in [
-        "range", "each", "while", "true", "false", "int", "bool", "string", "map",
-    ] {
-        assert!(
-            text.contains(&format!("\"{form}\"")),
-            "the grammar lacks the terminal \"{form}\""
+            all.iter().any(|w| w == word),
+            "no terminal of the grammar holds \"{word}\""
         );
     }
 }

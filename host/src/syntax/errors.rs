@@ -442,7 +442,10 @@ fn file_level(f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
                 "expected a field of {} ({fields}) or the next section",
                 s.as_str()
             ),
-            _ if expected.iter().any(|e| keywords(Kw::is_section).contains(e)) => {
+            _ if expected
+                .iter()
+                .any(|e| keywords(Kw::is_section).contains(e)) =>
+            {
                 format!(
                     "expected the next section or the end of the file after {}",
                     s.as_str()

@@ -98,9 +98,7 @@ impl<'a> Repairer<'_, 'a> {
 
     /// `S2:` just before token `i`: a header's kind stands here.
     fn after_step_id(&self, i: usize) -> bool {
-        i >= 2
-            && self.toks[i - 1].1 == Tok::Colon
-            && matches!(self.toks[i - 2].1, Tok::StepId(_))
+        i >= 2 && self.toks[i - 1].1 == Tok::Colon && matches!(self.toks[i - 2].1, Tok::StepId(_))
     }
 
     /// What holds the fields here: the section at the top level, the step

@@ -7,9 +7,9 @@ use super::types::{Bindings, Hole, PTy};
 use super::{suggest, text, Checker};
 use crate::canon;
 use crate::diag::{Code, Diagnostic, Fix};
-use crate::syntax::vocab::{function_meant, OPERATOR_NAMES};
 use crate::plugins::PackFn;
 use crate::stdlib::{self, Overload, StdFn, STDLIB};
+use crate::syntax::vocab::{function_meant, OPERATOR_NAMES};
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
 
 impl Checker {
@@ -528,8 +528,8 @@ impl Checker {
             .find(|o| **o == lower && !matches!(**o, "const" | "var" | "call"))
         {
             format!("{op} is an operator, not a function: write ({op} a b) without call")
-        } else if let Some(name) = function_meant(func)
-            .or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
+        } else if let Some(name) =
+            function_meant(func).or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
         {
             // `len` for `LEN` is certain; another word for it is a guess.
             let mut call = format!("(call {name}");
@@ -716,4 +716,3 @@ fn type_vars(p: &stdlib::Pat, out: &mut Vec<char>) {
         Pat::Int | Pat::Bool | Pat::Str => {}
     }
 }
-
