@@ -6,6 +6,8 @@
 //!   features a program uses ([`features`]);
 //! - [`stdlib`] is the table of standard functions ([`stdlib::Builtin`]),
 //!   [`codes`] the runtime error codes ([`codes::RuntimeCode`]);
+//! - [`limits`] holds the limits of a run ([`limits::ExecLimits::DEFAULT`],
+//!   every executor's default);
 //! - [`update`] is the in-place update rule of `spec/semantics.md` 4.3;
 //! - [`analysis`] holds the passes every executor shares (definite
 //!   assignment, liveness, aliasing, value bounds, ...);
@@ -19,6 +21,7 @@ pub mod build;
 pub mod codes;
 pub mod features;
 pub mod iir;
+pub mod limits;
 pub mod literal;
 pub mod stdlib;
 pub mod types;
@@ -27,6 +30,7 @@ pub mod visit;
 
 pub use codes::RuntimeCode;
 pub use iir::*;
+pub use limits::ExecLimits;
 pub use literal::Literal;
 pub use stdlib::Builtin;
 pub use types::Type;

@@ -48,33 +48,8 @@ pub struct CompileOptions {
     pub lowerings: Vec<crate::pack::Lowering>,
 }
 
-/// Limits of one execution, as the interpreter has them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExecLimits {
-    /// Loop rounds (BODY runs of any LOOP) before `step_limit` at that LOOP.
-    pub max_steps: u64,
-    /// Elements of a collection or characters of a string before `size_limit`.
-    pub max_size: u64,
-}
-
-impl ExecLimits {
-    /// The limits of a run that sets none, the same on every executor: the
-    /// interpreter, `isu run` and `isu test`, the conformance suite, and what
-    /// backends build into their artifacts (a generated Python module's
-    /// `MAX_STEPS`, a Wasm module's globals, the JavaScript loader), which take
-    /// these values from here when they are generated (`spec/semantics.md`,
-    /// "Limits").
-    pub const DEFAULT: ExecLimits = ExecLimits {
-        max_steps: 10_000_000,
-        max_size: 10_000_000,
-    };
-}
-
-impl Default for ExecLimits {
-    fn default() -> ExecLimits {
-        ExecLimits::DEFAULT
-    }
-}
+/// Limits of one execution: the language's own ([`isu_lang::limits`]).
+pub use isu_lang::limits::ExecLimits;
 
 /// A diagnostic as a plugin reports it: a plain mirror of the host's
 /// diagnostic, which the host renders. `kind` is one of `ParseError`,

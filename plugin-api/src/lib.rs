@@ -18,7 +18,9 @@ pub mod json;
 pub mod pack;
 
 pub use isu_lang as lang;
-pub use isu_lang::{analysis, build, codes, features, iir, literal, stdlib, types, update, visit};
+pub use isu_lang::{
+    analysis, build, codes, features, iir, limits, literal, stdlib, types, update, visit,
+};
 
 pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
 pub use codes::RuntimeCode;
