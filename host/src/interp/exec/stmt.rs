@@ -1,0 +1,354 @@
+//! Statements: each step's effect, the loops and their fuel, and the
+//! tracer's events.
+
+use super::fault::{fault, located, unexpected, R};
+use super::place::place_mut;
+use super::{Flow, Machine};
+use crate::interp::builtins;
+use crate::interp::compile::{Slot, St, StepIx};
+use crate::interp::value::Value;
+use isu_lang::RuntimeCode;
+use isu_plugin_api::Span;
+
+impl Machine<'_, '_> {
+    pub(super) fn exec_block(&mut self, body: &[St]) -> R<Flow> {
+        for st in body {
+            if self.exec(st)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    pub(super) fn exec(&mut self, st: &St) -> R<Flow> {
+        self.exec_step(st).map_err(|mut f| {
+            if f.step.is_none() {
+                f.step = Some(step_of(st));
+            }
+            f
+        })
+    }
+
+    /// Spends one unit of fuel for a round of the loop `step`.
+    #[inline(always)]
+    pub(super) fn spend(&mut self, step: StepIx) -> R<()> {
+        if self.fuel == 0 {
+            return Err(self.out_of_fuel(step));
+        }
+        self.fuel -= 1;
+        Ok(())
+    }
+
+    pub(super) fn exec_step(&mut self, st: &St) -> R<Flow> {
+        match st {
+            St::Seq { step, body } => {
+                if let Some(t) = &mut self.tracer {
+                    t.seq(&self.c.steps[*step as usize].id);
+                }
+                self.exec_block(body)
+            }
+            St::Set { step, slot, expr } => {
+                let v = self.eval(expr)?;
+                let s = *slot as usize;
+                self.slots[s] = v;
+                if let Some(t) = &mut self.tracer {
+                    let c = self.c;
+                    t.assign(
+                        &c.steps[*step as usize].id,
+                        &c.vars[s].name,
+                        &[],
+                        &self.slots[s],
+                    );
+                }
+                Ok(Flow::Next)
+            }
+            St::SetInt { step, slot, expr } => {
+                let v = self.eval_int(expr)?;
+                set_int(&mut self.slots, *slot, v);
+                if let Some(t) = &mut self.tracer {
+                    let c = self.c;
+                    t.assign(
+                        &c.steps[*step as usize].id,
+                        &c.vars[*slot as usize].name,
+                        &[],
+                        &Value::Int(v),
+                    );
+                }
+                Ok(Flow::Next)
+            }
+            St::SetElem { step, store } => {
+                self.set_elem(*step, store)?;
+                Ok(Flow::Next)
+            }
+            St::SetIndex { .. } => self.exec_set_index(st),
+            St::Update { .. } => self.exec_update(st),
+            St::If {
+                step,
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let c = self.eval_bool(cond)?;
+                if let Some(t) = &mut self.tracer {
+                    t.branch(&self.c.steps[*step as usize].id, c);
+                }
+                self.exec_block(if c { then_block } else { else_block })
+            }
+            St::Range { .. } => self.exec_range(st),
+            St::Each { .. } => self.exec_each(st),
+            St::While { .. } => self.exec_while(st),
+            St::Return { step, expr } => {
+                let v = self.eval(expr)?;
+                if let Some(t) = &mut self.tracer {
+                    t.ret(&self.c.steps[*step as usize].id, &v);
+                }
+                self.ret = v;
+                self.ret_step = Some(*step);
+                Ok(Flow::Return)
+            }
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn exec_set_index(&mut self, st: &St) -> R<Flow> {
+        let St::SetIndex {
+            step,
+            slot,
+            target_span,
+            path,
+            expr,
+        } = st
+        else {
+            return Err(fault(
+                RuntimeCode::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let r = self.set_index(*step, *slot, *target_span, path, expr, &mut keys);
+        self.keys = keys;
+        r.map(|()| Flow::Next)
+    }
+
+    #[inline(never)]
+    pub(super) fn exec_update(&mut self, st: &St) -> R<Flow> {
+        let St::Update {
+            step,
+            slot,
+            target_span,
+            path,
+            op,
+            rest,
+            call_span,
+            arg_span,
+        } = st
+        else {
+            return Err(fault(
+                RuntimeCode::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let r = self.check_path(*slot, *target_span, path, Some(*arg_span), &mut keys);
+        let r = r.and_then(|()| {
+            let mut args = [Value::Unset, Value::Unset];
+            for (a, e) in args.iter_mut().zip(rest.iter()) {
+                *a = self.eval(e)?;
+            }
+            let max = self.budget.max_size;
+            let place = place_mut(&mut self.slots, *slot, &keys, *target_span)?;
+            let n = rest.len().min(2);
+            builtins::update(*op, place, &args[..n], max).map_err(|f| located(f, *call_span))?;
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                t.assign(
+                    &c.steps[*step as usize].id,
+                    &c.vars[*slot as usize].name,
+                    &keys,
+                    place,
+                );
+            }
+            Ok(())
+        });
+        self.keys = keys;
+        r.map(|()| Flow::Next)
+    }
+
+    #[inline(never)]
+    pub(super) fn exec_range(&mut self, st: &St) -> R<Flow> {
+        let St::Range {
+            step,
+            var,
+            start,
+            end,
+            by,
+            by_span,
+            body,
+        } = st
+        else {
+            return Err(fault(
+                RuntimeCode::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        let start = self.eval_int(start)?;
+        let end = self.eval_int(end)?;
+        let by = match by {
+            Some(e) => self.eval_int(e)?,
+            None => 1,
+        };
+        if by == 0 {
+            return Err(fault(
+                RuntimeCode::ZeroStep,
+                *by_span,
+                "a range with the step 0",
+            ));
+        }
+        let mut i = start;
+        let mut rounds = 0;
+        while if by > 0 { i < end } else { i > end } {
+            self.spend(*step)?;
+            rounds += 1;
+            set_int(&mut self.slots, *var, i);
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                let name = &c.vars[*var as usize].name;
+                t.round(
+                    &c.steps[*step as usize].id,
+                    rounds,
+                    Some((name, &Value::Int(i))),
+                );
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+            match i.checked_add(by) {
+                Some(next) => i = next,
+                None => break,
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    pub(super) fn exec_each(&mut self, st: &St) -> R<Flow> {
+        let St::Each {
+            step,
+            var,
+            seq,
+            body,
+        } = st
+        else {
+            return Err(fault(
+                RuntimeCode::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        let xs = match self.eval(seq)? {
+            Value::Array(xs) => xs,
+            v => {
+                return unexpected(
+                    "the sequence of an each",
+                    &v,
+                    self.c.steps[*step as usize].span,
+                )
+            }
+        };
+        let mut rounds = 0;
+        for x in xs.iter() {
+            self.spend(*step)?;
+            rounds += 1;
+            if let Some(t) = &mut self.tracer {
+                let c = self.c;
+                t.round(
+                    &c.steps[*step as usize].id,
+                    rounds,
+                    Some((&c.vars[*var as usize].name, &x)),
+                );
+            }
+            if let Some(cell) = self.slots.get_mut(*var as usize) {
+                store(cell, x);
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    pub(super) fn exec_while(&mut self, st: &St) -> R<Flow> {
+        let St::While { step, cond, body } = st else {
+            return Err(fault(
+                RuntimeCode::InternalError,
+                Span::default(),
+                "a statement of another kind",
+            ));
+        };
+        let mut rounds = 0;
+        while self.eval_bool(cond)? {
+            self.spend(*step)?;
+            rounds += 1;
+            if let Some(t) = &mut self.tracer {
+                t.round(&self.c.steps[*step as usize].id, rounds, None);
+            }
+            if self.exec_block(body)? == Flow::Return {
+                return Ok(Flow::Return);
+            }
+        }
+        if let Some(t) = &mut self.tracer {
+            t.exit(&self.c.steps[*step as usize].id, rounds);
+        }
+        Ok(Flow::Next)
+    }
+}
+
+pub(super) fn step_of(st: &St) -> StepIx {
+    match st {
+        St::Seq { step, .. }
+        | St::Set { step, .. }
+        | St::SetInt { step, .. }
+        | St::SetElem { step, .. }
+        | St::SetIndex { step, .. }
+        | St::Update { step, .. }
+        | St::If { step, .. }
+        | St::Range { step, .. }
+        | St::Each { step, .. }
+        | St::While { step, .. }
+        | St::Return { step, .. } => *step,
+    }
+}
+
+/// Stores `v` in `cell`, writing scalars over scalars in place.
+#[inline(always)]
+pub(super) fn store(cell: &mut Value, v: Value) {
+    match (cell, v) {
+        (Value::Int(old), Value::Int(new)) => *old = new,
+        (Value::Bool(old), Value::Bool(new)) => *old = new,
+        (cell, v) => *cell = v,
+    }
+}
+
+/// Makes the variable in `slot` the int `v`.
+#[inline(always)]
+pub(super) fn set_int(slots: &mut [Value], slot: Slot, v: i64) {
+    if let Some(cell) = slots.get_mut(slot as usize) {
+        if let Value::Int(old) = cell {
+            *old = v;
+        } else {
+            *cell = Value::Int(v);
+        }
+    }
+}
