@@ -85,6 +85,43 @@ pub fn compare(backend: &dyn Backend, count: usize, seed: u64) -> Differences {
     out
 }
 
+/// How many random programs a backend's test compares: `ISU_DIFF_PROGRAMS`
+/// when set to a number, else `default`.
+pub fn program_count(default: usize) -> usize {
+    std::env::var("ISU_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+impl Differences {
+    /// One line saying what was compared.
+    pub fn summary(&self) -> String {
+        format!(
+            "differential: {} programs, {} runs (the interpreter gives {:?}), {} differ",
+            self.programs,
+            self.runs,
+            self.kinds,
+            self.failures.len()
+        )
+    }
+
+    /// Whether a comparison of `count` programs passes: at least half of
+    /// them validated, and no run differs; else what went wrong.
+    pub fn verdict(&self, count: usize) -> Result<(), String> {
+        if self.programs * 2 < count {
+            return Err(format!(
+                "only {} of {count} random programs validated",
+                self.programs
+            ));
+        }
+        if !self.failures.is_empty() {
+            return Err(self.failures.join("\n\n"));
+        }
+        Ok(())
+    }
+}
+
 fn interpreted(p: &Program, args: &Literal, opts: &RunOptions) -> String {
     let json = serde_json::to_value(args).unwrap_or(serde_json::Value::Null);
     match interp::run(p, &json, opts, None) {

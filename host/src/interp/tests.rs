@@ -7,6 +7,7 @@
 
 use super::*;
 use crate::diag::Code;
+use isu_lang::build::{assign, each, if_, pidx, pvar, range, ret, set, while_};
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{
     BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Node, Place, Span,
@@ -97,90 +98,8 @@ fn id(s: &str) -> Option<StepId> {
     StepId::parse(s)
 }
 
-fn step(s: &str, node: Node) -> Step {
-    Step {
-        id: id(s),
-        desc: None,
-        span: sp(),
-        node,
-    }
-}
-
-fn block(steps: Vec<Step>) -> Block {
-    Block { steps, span: sp() }
-}
-
-fn set(s: &str, name: &str, e: Expr) -> Step {
-    step(
-        s,
-        Node::Assign {
-            target: Place::Var {
-                name: name.into(),
-                span: sp(),
-            },
-            expr: e,
-        },
-    )
-}
-
 fn set_at(s: &str, name: &str, keys: Vec<Expr>, e: Expr) -> Step {
-    let mut target = Place::Var {
-        name: name.into(),
-        span: sp(),
-    };
-    for key in keys {
-        target = Place::Index {
-            base: Box::new(target),
-            index: key,
-            span: sp(),
-        };
-    }
-    step(s, Node::Assign { target, expr: e })
-}
-
-fn ret(s: &str, e: Expr) -> Step {
-    step(s, Node::Return { expr: e })
-}
-
-fn range(s: &str, v: &str, a: Expr, b: Expr, by: Option<Expr>, body: Vec<Step>) -> Step {
-    step(
-        s,
-        Node::Loop {
-            iter: Iter::Range {
-                var: ident(v),
-                start: a,
-                end: b,
-                step: by,
-                span: sp(),
-            },
-            body: block(body),
-        },
-    )
-}
-
-fn each(s: &str, v: &str, seq: Expr, body: Vec<Step>) -> Step {
-    step(
-        s,
-        Node::Loop {
-            iter: Iter::Each {
-                var: ident(v),
-                seq,
-                span: sp(),
-            },
-            body: block(body),
-        },
-    )
-}
-
-fn if_(s: &str, cond: Expr, then: Vec<Step>, els: Vec<Step>) -> Step {
-    step(
-        s,
-        Node::If {
-            cond,
-            then_block: block(then),
-            else_block: block(els),
-        },
-    )
+    assign(s, keys.into_iter().fold(pvar(name), pidx), e)
 }
 
 fn decls(vs: &[(&str, Type)]) -> Vec<Decl> {
@@ -251,7 +170,10 @@ impl P {
                 })
                 .collect(),
             locals: decls(&self.locals),
-            body: block(steps),
+            body: Block {
+                steps,
+                span: sp(),
+            },
         }
     }
 }
@@ -520,16 +442,7 @@ fn zero_step_is_an_error_of_the_loop() {
 #[test]
 fn the_step_budget_stops_endless_loops() {
     let p = P::new(Type::Int).steps(vec![
-        step(
-            "S1",
-            Node::Loop {
-                iter: Iter::While {
-                    cond: k(json!(true), Type::Bool),
-                    span: sp(),
-                },
-                body: block(vec![]),
-            },
-        ),
+        while_("S1", k(json!(true), Type::Bool), vec![]),
         ret("S2", int(0)),
     ]);
     let opts = RunOptions {

@@ -6,26 +6,14 @@
 //! set `ISU_DIFF_PROGRAMS` for more of them.
 
 use isu_backend_wasm::WasmBackend;
-use isu_host::differential::compare;
+use isu_host::differential::{compare, program_count};
 
 #[test]
 fn random_programs_run_as_in_the_interpreter() {
-    let count: usize = std::env::var("ISU_DIFF_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(150);
+    let count = program_count(150);
     let d = compare(&WasmBackend::new(), count, 0x1505_2026_dead_beef);
-    eprintln!(
-        "differential: {} programs, {} runs (the interpreter gives {:?}), {} differ",
-        d.programs,
-        d.runs,
-        d.kinds,
-        d.failures.len()
-    );
-    assert!(
-        d.programs * 2 >= count,
-        "only {} random programs validated",
-        d.programs
-    );
-    assert!(d.failures.is_empty(), "{}", d.failures.join("\n\n"));
+    eprintln!("{}", d.summary());
+    if let Err(e) = d.verdict(count) {
+        panic!("{e}");
+    }
 }
