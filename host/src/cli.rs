@@ -4,10 +4,11 @@
 //! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
-//! 8 a plugin was refused or a backend failed.
+//! 8 a plugin was refused or a backend failed, 9 `test` found no examples to run.
 
 mod build;
 mod conformance;
+mod fix;
 mod front;
 mod grammar;
 mod output;
@@ -28,6 +29,8 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code of `fmt --check` on text that is not canonical.
 pub const EXIT_NOT_CANONICAL: i32 = 7;
+/// Exit code of `test` on a program whose IO gives no examples.
+pub const EXIT_NO_EXAMPLES: i32 = 9;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -187,13 +190,26 @@ pub enum Command {
         #[arg(long, short)]
         target: Option<String>,
     },
-    /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
+    /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the text and what is left.
     Patch {
         #[command(flatten)]
         common: Common,
         /// The patch file (`PATCH:` then entries).
         patch: PathBuf,
-        /// Rewrite FILE with the patched text instead of printing it.
+        /// Rewrite FILE with the patched text instead of printing it (only when it validates).
+        #[arg(long)]
+        write: bool,
+        /// With --write, write the patched text even when it does not validate.
+        #[arg(long, requires = "write")]
+        allow_invalid: bool,
+        #[command(flatten)]
+        force: Force,
+    },
+    /// Apply every machine-applicable fix, to a fixed point; print the text and what is left.
+    Fix {
+        #[command(flatten)]
+        common: Common,
+        /// Rewrite FILE with the fixed text instead of printing it.
         #[arg(long)]
         write: bool,
         #[command(flatten)]
@@ -269,7 +285,8 @@ impl Command {
             | Command::Check { common }
             | Command::Run { common, .. }
             | Command::Test { common, .. }
-            | Command::Patch { common, .. } => {
+            | Command::Patch { common, .. }
+            | Command::Fix { common, .. } => {
                 common.format = pick(common.format_flag.given);
                 common.format
             }
@@ -325,8 +342,14 @@ pub fn run(mut cli: Cli) -> i32 {
             common,
             patch,
             write,
+            allow_invalid,
             force,
-        } => patch::patch(&common, &patch, write, force.options()),
+        } => patch::patch(&common, &patch, write, allow_invalid, force.options()),
+        Command::Fix {
+            common,
+            write,
+            force,
+        } => fix::fix(&common, write, force.options()),
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),

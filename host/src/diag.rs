@@ -127,12 +127,16 @@ codes! {
     InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
     InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
-    SectionOrder = "section_order", ParseError, "a section out of the order META, FUNC, IO, STATE, LOCAL, STEPS, or repeated";
+    SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, IO, STATE, LOCAL, STEPS (accepted: warning)";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
     NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
     InvalidUtf8 = "invalid_utf8", ParseError, "a file that is not UTF-8 text (the first bad byte is reported with its line and column)";
     LoneCarriageReturn = "lone_carriage_return", ParseError, "a carriage return (CR) not followed by a line feed: Isu lines end with LF or CRLF";
+    MisspeltKeyword = "misspelt_keyword", ParseError, "a keyword in another case or under another name (`loop:`, `CONDITION:`, `RETURN:` in FUNC); read as the keyword, fixed by `isu fix`";
+    UnknownStatement = "unknown_statement", ParseError, "a statement Isu does not have (BREAK, CONTINUE, WHILE, ELSE IF)";
+    HeaderForm = "header_form", ParseError, "a step header written without its `:` or with one too many (`LOOP`, `LOOP: \"desc\"`, `S2 LOOP`); accepted (warning)";
+    FieldOrder = "field_order", ParseError, "fields of a section or step out of their canonical order; accepted (warning)";
 
     // Programs that parse but are not valid.
     MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
@@ -230,9 +234,94 @@ pub struct VarValue {
     pub value: serde_json::Value,
 }
 
+/// A loop round in progress: the LOOP's step, the round (from 1), and the
+/// loop variable's value in it (none for `while`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoopRound {
+    pub step: String,
+    pub round: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub var: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+}
+
+/// A variable's value at the end of a step that changed it (as diagnostics
+/// show values: long ones cut short). When only an element of it is known,
+/// `index` is the element's path and `value` the element's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueChange {
+    pub step: String,
+    pub var: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index: Vec<serde_json::Value>,
+    pub value: serde_json::Value,
+    /// The innermost loop round the step ran in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<LoopRound>,
+}
+
+/// How sure a [`Fix`] is, in the sense of rustc's suggestions: a
+/// machine-applicable fix is what the writer meant beyond doubt (`isu fix`
+/// applies it); one that may be incorrect is a likely repair that a person or
+/// a model should confirm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Applicability {
+    MachineApplicable,
+    MaybeIncorrect,
+}
+
+/// One text replacement: the bytes `start..end` of the text the diagnostic's
+/// spans point into become `replacement` (an insertion when the span is empty).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub span: Location,
+    pub replacement: String,
+}
+
+/// A repair of what a diagnostic reports: text edits, applied together to the
+/// text its spans point into, with how sure it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// A certain fix: the text of `span` becomes `replacement`.
+    pub fn replace(span: Span, replacement: impl Into<String>) -> Fix {
+        Fix::edits(vec![(span, replacement.into())])
+    }
+
+    /// A certain fix of several edits, applied together.
+    pub fn edits(edits: Vec<(Span, String)>) -> Fix {
+        Fix {
+            applicability: Applicability::MachineApplicable,
+            edits: edits
+                .into_iter()
+                .map(|(span, replacement)| Edit {
+                    span: span.into(),
+                    replacement,
+                })
+                .collect(),
+        }
+    }
+
+    /// The same fix, marked as one that may be incorrect.
+    pub fn maybe_incorrect(mut self) -> Fix {
+        self.applicability = Applicability::MaybeIncorrect;
+        self
+    }
+
+    pub fn is_certain(&self) -> bool {
+        self.applicability == Applicability::MachineApplicable
+    }
+}
+
 /// The one diagnostic type. Its JSON form is the shape of design.md section 3:
 /// `kind`, `code`, `severity`, `step`, `span`, `message`, and where useful
-/// `expected`, `actual`, `vars`, `hint`, `labels`.
+/// `expected`, `actual`, `vars`, `hint`, `fix`, `labels`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
     pub kind: Kind,
@@ -240,6 +329,10 @@ pub struct Diagnostic {
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<StepId>,
+    /// The ID written on the step in the source, when it is not `step` (the
+    /// step was renumbered, or its text does not parse yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_step: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<Location>,
     pub message: String,
@@ -249,10 +342,30 @@ pub struct Diagnostic {
     pub actual: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<VarValue>,
+    /// For a runtime error: the loop rounds in progress, outermost first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<LoopRound>,
+    /// For a `test_mismatch`: the returned variables' values after each step
+    /// that changed them (the last 20).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<ValueChange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<Label>,
+    /// A fix the phase that found the error could not write, for want of the
+    /// layout of the text; the pipeline writes it (see `crate::fix`).
+    #[serde(skip)]
+    pub pending: Option<Box<PendingFix>>,
+}
+
+/// A fix that needs the layout of the source text to be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingFix {
+    /// Declare `name: ty` in LOCAL.
+    Declare { name: String, ty: String },
 }
 
 impl Diagnostic {
@@ -263,13 +376,18 @@ impl Diagnostic {
             code,
             severity: Severity::Error,
             step: None,
+            source_step: None,
             span: None,
             message: message.into(),
             expected: None,
             actual: None,
             vars: Vec::new(),
+            rounds: Vec::new(),
+            history: Vec::new(),
             hint: None,
+            fix: None,
             labels: Vec::new(),
+            pending: None,
         }
     }
 
@@ -297,6 +415,11 @@ impl Diagnostic {
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(fix);
         self
     }
 
@@ -445,7 +568,10 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     let mut labels = Vec::new();
     if with_source {
         if let Some(loc) = d.span {
-            let label_text = d.step.as_ref().map(|s| format!("in step {s}"));
+            let label_text = d.step.as_ref().map(|s| match &d.source_step {
+                Some(w) => format!("in step {s} (written {w})"),
+                None => format!("in step {s}"),
+            });
             labels.push(
                 cs::Label::primary((), loc.start as usize..loc.end.max(loc.start) as usize)
                     .with_message(label_text.unwrap_or_default()),
@@ -477,6 +603,25 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     }
     for v in &d.vars {
         notes.push(format!("{} = {}", v.name, v.value));
+    }
+    for r in &d.rounds {
+        match (&r.var, &r.value) {
+            (Some(var), Some(value)) => notes.push(format!(
+                "in round {} of {} ({var} = {value})",
+                r.round, r.step
+            )),
+            _ => notes.push(format!("in round {} of {}", r.round, r.step)),
+        }
+    }
+    for c in &d.history {
+        let place = c
+            .index
+            .iter()
+            .fold(c.var.clone(), |acc, k| format!("{acc}[{k}]"));
+        let round = c.round.as_ref().map_or(String::new(), |r| {
+            format!(" (round {} of {})", r.round, r.step)
+        });
+        notes.push(format!("after {}{round}: {place} = {}", c.step, c.value));
     }
     if let Some(h) = &d.hint {
         notes.push(format!("hint: {h}"));

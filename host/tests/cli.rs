@@ -558,6 +558,144 @@ fn patch_prints_renumbered_text_and_never_writes_on_error() {
     assert!(patched.contains("S3: RETURN"), "{patched}");
 }
 
+/// A program with a StaticError (a path without RETURN), whose hint names
+/// the patch that repairs it.
+const NO_RETURN: &str = "FUNC:\n  NAME: sum\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: [{\"xs\": [1, 2]}]\n  OUTPUT: [3]\nSTATE: [total: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    S1: LOOP\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        S1_1: ASSIGN\n          TARGET: total\n          EXPR: (add (var total) (var x))\n      END\n  END\n";
+
+#[test]
+fn patch_repairs_a_program_that_does_not_validate() {
+    let dir = scratch("patch-invalid");
+    let file = dir.join("p.isu");
+    std::fs::write(&file, NO_RETURN).unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_str().unwrap_or_default();
+    let o = isu(&["check", "--format", "json", path]);
+    assert_eq!(o.status.code(), Some(4));
+    let hint = json(&o)["diagnostics"][0]["hint"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(hint.contains("PATCH: INSERT_AFTER S1"), "{hint}");
+
+    // A patch that leaves it invalid: printed with its diagnostics, not written.
+    let still = dir.join("still.patch");
+    std::fs::write(&still, "PATCH:\n  REPLACE S1_1:\n    ASSIGN:\n      TARGET: total\n      EXPR: (mul (var total) (var x))\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(&[
+        "patch",
+        "--write",
+        "--format",
+        "json",
+        path,
+        still.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let report = json(&o);
+    assert_eq!(report["written"], false);
+    assert_eq!(report["diagnostics"][0]["code"], "missing_return");
+    assert!(report["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("(mul (var total) (var x))"));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap_or_default(),
+        NO_RETURN
+    );
+    // --allow-invalid writes it all the same.
+    let o = isu(&[
+        "patch",
+        "--write",
+        "--allow-invalid",
+        path,
+        still.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(std::fs::read_to_string(&file)
+        .unwrap_or_default()
+        .contains("(mul (var total) (var x))"));
+
+    // The patch the hint names repairs it.
+    let good = dir.join("good.patch");
+    std::fs::write(
+        &good,
+        "PATCH:\n  INSERT_AFTER S1:\n    RETURN:\n      EXPR: (var total)\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&file, NO_RETURN).unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(&["patch", "--write", path, good.to_str().unwrap_or_default()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = isu(&["test", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn fix_makes_the_seed_template_valid() {
+    let dir = scratch("fix");
+    let file = dir.join("seed.isu");
+    let seed = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: []\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: x\n      EXPR: (const 0)\n    RETURN:\n      EXPR: (var x)\n  END\n";
+    std::fs::write(&file, seed).unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_str().unwrap_or_default();
+    let o = isu(&["fix", "--format", "json", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = json(&o);
+    assert_eq!(
+        (report["ok"].as_bool(), report["changed"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(report["applied"][0]["code"], "undeclared_variable");
+    assert!(report["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("LOCAL: [x: int]"));
+    // Printing never writes; --write does, and the result checks.
+    assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), seed);
+    let o = isu(&["fix", "--write", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 fixes applied in 1 rounds, 0 diagnostics left"),
+        "{}",
+        stderr(&o)
+    );
+    let o = isu(&["check", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // A program with nothing to fix is left as it is.
+    let o = isu(&["fix", "--format", "json", EXAMPLE]);
+    assert_eq!(json(&o)["changed"], false);
+}
+
+#[test]
+fn test_without_examples_is_its_own_outcome() {
+    let dir = scratch("no-examples");
+    let file = dir.join("none.isu");
+    std::fs::write(&file, "FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (const 1)\n  END\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_str().unwrap_or_default();
+    let o = isu(&["test", path]);
+    assert_eq!(o.status.code(), Some(9));
+    assert!(stderr(&o).contains("no examples"), "{}", stderr(&o));
+    let o = isu(&["test", "--format", "json", path]);
+    assert_eq!(o.status.code(), Some(9));
+    let report = json(&o);
+    assert_eq!(
+        (report["outcome"].as_str(), report["examples"].as_u64()),
+        (Some("no_examples"), Some(0))
+    );
+    let o = isu(&["test", "--format", "json", EXAMPLE]);
+    assert_eq!(json(&o)["outcome"], "passed");
+}
+
+#[test]
+fn fmt_keeps_comments() {
+    let dir = scratch("fmt-comments");
+    let file = dir.join("c.isu");
+    std::fs::write(&file, "; what f does\nFUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    ; the answer\n    S1: RETURN\n      EXPR: (const 42)\n  END\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(&["fmt", file.to_str().unwrap_or_default()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("; what f does\nFUNC:\n"), "{out}");
+    assert!(out.contains("    ; the answer\n    S1: RETURN\n"), "{out}");
+}
+
 #[test]
 fn grammar_and_schema_print_what_the_library_builds() {
     use isu_host::grammar::{self, Format, Start, Vocabulary};

@@ -30,7 +30,7 @@ pub fn fmt(common: &Common, check: bool, write: bool, options: WriteOptions) -> 
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
     };
-    let text = canon::print(program);
+    let text = canon::print_with(program, &fe.layout.comments);
     let canonical = text == src.text;
     if check && !canonical && common.format == Format::Human {
         eprintln!(

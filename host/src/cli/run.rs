@@ -173,20 +173,60 @@ pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
     }
     let fails = interp::test_examples_with(program, &limits.options(), &reg.functions);
     let total = program.io.input.len();
-    let failed = fails.len().min(total);
     let diags = [fe.diags.clone(), fails].concat();
-    let fields = vec![
+    report_tests(common.format, &diags, &src, total, None)
+}
+
+/// Reports a test run: the diagnostics, how many of the `total` examples
+/// passed and failed, and its outcome (`passed`, `failed`, or `no_examples`
+/// for a program whose IO has none). Returns the exit code: that of the
+/// first error, else [`super::EXIT_NO_EXAMPLES`] when there was nothing to
+/// run, else 0.
+pub fn report_tests(
+    format: Format,
+    diags: &[Diagnostic],
+    src: &crate::source::Source,
+    total: usize,
+    target: Option<&str>,
+) -> Result<i32> {
+    let failed = diags
+        .iter()
+        .filter(|d| d.kind == crate::diag::Kind::TestFail && d.is_error())
+        .count()
+        .min(total);
+    let outcome = match (total, failed) {
+        (0, _) => "no_examples",
+        (_, 0) if !crate::diag::has_errors(diags) => "passed",
+        _ => "failed",
+    };
+    let mut fields = Vec::new();
+    if let Some(t) = target {
+        fields.push(("target", Value::from(t)));
+    }
+    fields.extend([
+        ("outcome", Value::from(outcome)),
         ("examples", Value::from(total)),
         ("passed", Value::from(total - failed)),
         ("failed", Value::from(failed)),
-    ];
-    report(common.format, &diags, Some(&src), fields)?;
-    if common.format == Format::Human {
-        eprintln!(
-            "{}: {total} examples, {} passed, {failed} failed",
-            src.name,
-            total - failed
-        );
+    ]);
+    report(format, diags, Some(src), fields)?;
+    if format == Format::Human {
+        let on = target.map_or(String::new(), |t| format!(" on {t}"));
+        if total == 0 {
+            eprintln!(
+                "{}{on}: no examples: IO gives no INPUT and OUTPUT, so nothing was tested",
+                src.name
+            );
+        } else {
+            eprintln!(
+                "{}{on}: {total} examples, {} passed, {failed} failed",
+                src.name,
+                total - failed
+            );
+        }
     }
-    Ok(exit_code(&diags))
+    Ok(match exit_code(diags) {
+        0 if total == 0 => super::EXIT_NO_EXAMPLES,
+        code => code,
+    })
 }

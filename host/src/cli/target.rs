@@ -154,21 +154,6 @@ pub fn test(
         Err(failure) => return backend_failed(&failure, format),
     };
     let total = program.io.input.len();
-    let failed = fails.len().min(total);
     let all = [diags.to_vec(), fails].concat();
-    let fields = vec![
-        ("target", Value::from(target)),
-        ("examples", Value::from(total)),
-        ("passed", Value::from(total - failed)),
-        ("failed", Value::from(failed)),
-    ];
-    report(format, &all, Some(src), fields)?;
-    if format == Format::Human {
-        eprintln!(
-            "{} on {target}: {total} examples, {} passed, {failed} failed",
-            src.name,
-            total - failed
-        );
-    }
-    Ok(exit_code(&all))
+    super::run::report_tests(format, &all, src, total, Some(target))
 }

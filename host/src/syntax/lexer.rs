@@ -7,14 +7,18 @@
 //! breaks, a carriage return before a line break) produce no tokens.
 
 use super::token::{Kw, Pos, Spanned, Tok};
-use crate::diag::{Code, Diagnostic};
-use isu_plugin_api::StepId;
+use crate::diag::{Code, Diagnostic, Fix};
+use isu_plugin_api::{Span, StepId};
 
-/// The tokens of one text, the position just past its end, and the lexical errors.
+/// The tokens of one text, the position just past its end, the comment
+/// lines, and the lexical errors.
 #[derive(Debug)]
 pub struct Lexed<'a> {
     pub tokens: Vec<Spanned<'a>>,
     pub end: Pos,
+    /// Each comment line: the span from its `;` to the end of the line
+    /// (without the line break and trailing blanks).
+    pub comments: Vec<Span>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -55,6 +59,7 @@ pub fn lex(text: &str) -> Lexed<'_> {
     Lexed {
         tokens: lx.tokens,
         end,
+        comments: lx.comments,
         diags: lx.diags,
     }
 }
@@ -71,6 +76,7 @@ pub fn tokens(text: &str) -> impl Iterator<Item = Spanned<'_>> {
             if next == lx.tokens.len() {
                 lx.tokens.clear();
                 lx.diags.clear();
+                lx.comments.clear();
                 next = 0;
             }
             return Some(t);
@@ -98,6 +104,7 @@ struct Lexer<'a> {
     /// The last line on which a tab was reported (one report per line).
     tab_line: u32,
     tokens: Vec<Spanned<'a>>,
+    comments: Vec<Span>,
     diags: Vec<Diagnostic>,
 }
 
@@ -107,6 +114,11 @@ fn is_word_start(b: u8) -> bool {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// A byte of an operator symbol of infix languages (`+`, `&&`, `!=`).
+fn is_symbol_byte(b: u8) -> bool {
+    matches!(b, b'+' | b'*' | b'/' | b'%' | b'!' | b'&' | b'|')
 }
 
 /// Whether `b` can begin something the lexer knows (a token, blank or comment).
@@ -130,7 +142,9 @@ fn starts_something(b: u8) -> bool {
             | b'<'
             | b'>'
             | b'='
-    ) || b.is_ascii_digit()
+            | b'\''
+    ) || is_symbol_byte(b)
+        || b.is_ascii_digit()
         || is_word_start(b)
 }
 
@@ -202,6 +216,7 @@ impl<'a> Lexer<'a> {
             line_has_token: false,
             tab_line: 0,
             tokens: Vec::with_capacity(capacity),
+            comments: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -225,10 +240,15 @@ impl<'a> Lexer<'a> {
             b'0'..=b'9' => self.number(),
             b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
+            b'-' => self.symbol(),
+            b'=' if self.peek(self.i + 1) == b'=' => self.symbol(),
+            b if is_symbol_byte(b) => self.symbol(),
+            b'\'' => self.quoted('\''),
             b':' => self.punct(Tok::Colon),
             b',' => self.punct(Tok::Comma),
             b'(' => self.punct(Tok::LParen),
             b')' => self.punct(Tok::RParen),
+            b'[' if self.tight_bracket() => self.punct(Tok::Subscript),
             b'[' => self.punct(Tok::LBracket),
             b']' => self.punct(Tok::RBracket),
             b'{' => self.punct(Tok::LBrace),
@@ -245,31 +265,119 @@ impl<'a> Lexer<'a> {
         self.i += 1;
     }
 
-    /// A comment line: skipped to its end (tabs in it are still reported).
+    /// A comment line: kept aside to its end (tabs in it are still reported).
     fn comment(&mut self) {
+        let lo = self.i;
         while self.i < self.bytes.len() && self.bytes[self.i] != b'\n' {
             if self.bytes[self.i] == b'\t' {
                 self.tab(self.i);
             }
             self.i += 1;
         }
+        let text = self.text[lo..self.i].trim_end();
+        let l = self.pos(lo);
+        let r = self.pos(lo + text.len());
+        self.comments.push(l.to(r));
+    }
+
+    /// Whether the `[` here follows a name, `)` or `]` directly and opens
+    /// something (not `[]`): a subscript as other languages write it.
+    fn tight_bracket(&self) -> bool {
+        let after = self.bytes[self.i + 1..]
+            .iter()
+            .find(|&&b| b != b' ')
+            .copied();
+        self.i > 0
+            && matches!(self.bytes[self.i - 1], b')' | b']' | b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' | b'_')
+            && after != Some(b']')
+    }
+
+    /// An operator symbol of infix languages: one token for a run such as
+    /// `==`, `&&` or `!=` (but `<`, `>` and `=` alone are tokens of their own).
+    fn symbol(&mut self) {
+        let lo = self.i;
+        let mut hi = lo + 1;
+        while hi < self.bytes.len()
+            && (is_symbol_byte(self.bytes[hi]) || self.bytes[hi] == b'=')
+            && hi - lo < 3
+        {
+            hi += 1;
+        }
+        let tok = Tok::Sym(&self.text[lo..hi]);
+        self.push(lo, tok, hi);
+        self.i = hi;
+    }
+
+    /// A string in single quotes (`'x'`) or in typographic quotes (`“x”`):
+    /// an error, but read as the string it is meant to be, so that nothing
+    /// after it is misread. `open` is the opening quote.
+    fn quoted(&mut self, open: char) {
+        let close = match open {
+            '“' => '”',
+            '‘' => '’',
+            c => c,
+        };
+        let lo = self.i;
+        let body = lo + open.len_utf8();
+        let line_end = self.bytes[body..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.bytes.len(), |p| body + p);
+        let Some(end) = self.text[body..line_end].find(close).map(|p| body + p) else {
+            // No closing quote on the line: the quote alone is the mistake.
+            let hi = body;
+            let d = self.error(
+                Code::InvalidCharacter,
+                lo,
+                hi,
+                format!(
+                    "unexpected character {}: no Isu token starts with it",
+                    describe_char(open)
+                ),
+            );
+            d.hint = Some("strings use double quotes: \"text\"".to_owned());
+            self.line_has_token = true;
+            self.i = hi;
+            return;
+        };
+        let hi = end + close.len_utf8();
+        let inner = &self.text[body..end];
+        let mut fixed = String::with_capacity(inner.len() + 2);
+        let _ = isu_plugin_api::literal::write_json_string(&mut fixed, inner);
+        let written = self.text[lo..hi].to_owned();
+        let l = self.pos(lo);
+        let r = self.pos(hi);
+        let span = l.to(r);
+        self.diags.push(
+            Diagnostic::error(
+                Code::InvalidCharacter,
+                format!(
+                    "{written} is a string in {}: Isu strings use double quotes",
+                    if open == '\'' {
+                        "single quotes"
+                    } else {
+                        "typographic quotes"
+                    }
+                ),
+            )
+            .at(span)
+            .with_hint(format!("write {fixed}"))
+            .with_fix(Fix::replace(span, fixed)),
+        );
+        self.tokens.push((l, Tok::Str(inner), r));
+        self.line_has_token = true;
+        self.i = hi;
     }
 
     /// A run of characters that start no token, reported once.
     fn invalid(&mut self) {
         let lo = self.i;
         let first = self.text[lo..].chars().next().unwrap_or('\u{fffd}');
+        if matches!(first, '“' | '‘') {
+            return self.quoted(first);
+        }
         let mut hi = lo + first.len_utf8();
-        // A single-quoted string is one mistake, reported once.
-        if first == '\'' {
-            if let Some(close) = self.bytes[hi..]
-                .iter()
-                .take_while(|&&b| b != b'\n')
-                .position(|&b| b == b'\'')
-            {
-                hi += close + 1;
-            }
-        } else if first != '-' && first != ';' {
+        if first != '-' && first != ';' {
             // `-` and `;` are invalid only where they stand, not as a run's continuation.
             while hi < self.bytes.len() && !starts_something(self.bytes[hi]) {
                 hi += self.text[hi..].chars().next().map_or(1, char::len_utf8);
