@@ -6,9 +6,6 @@ use super::{described, object, DRAFT};
 use crate::diag::{Code, Kind};
 use serde_json::{json, Value};
 
-/// Every kind a diagnostic may have.
-const KINDS: &[Kind] = Kind::ALL;
-
 pub fn diagnostic() -> Value {
     let location = object(
         vec![
@@ -19,7 +16,7 @@ pub fn diagnostic() -> Value {
         ],
         &["line", "column", "start", "end"],
     );
-    let by_kind: Vec<Value> = KINDS
+    let by_kind: Vec<Value> = Kind::ALL
         .iter()
         .map(|&kind| {
             let codes: Vec<&str> = Code::ALL
@@ -39,7 +36,7 @@ pub fn diagnostic() -> Value {
         vec![
             (
                 "kind",
-                json!({ "enum": KINDS.iter().map(|k| k.as_str()).collect::<Vec<_>>() }),
+                json!({ "enum": Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>() }),
             ),
             (
                 "code",
