@@ -10,8 +10,8 @@ use crate::diag::Code;
 use isu_lang::build::{assign, each, if_, pidx, pvar, range, ret, set, while_};
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{
-    BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Node, Place, Span,
-    StateVar, Step, StepId, Type, UnaryOp, IIR_FORMAT,
+    BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Span, StateVar, Step, StepId,
+    Type, UnaryOp, IIR_FORMAT,
 };
 use serde_json::json;
 
@@ -170,10 +170,7 @@ impl P {
                 })
                 .collect(),
             locals: decls(&self.locals),
-            body: Block {
-                steps,
-                span: sp(),
-            },
+            body: Block { steps, span: sp() },
         }
     }
 }

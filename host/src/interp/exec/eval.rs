@@ -2,7 +2,7 @@
 //! they can be ([`Val::Ref`]), computed otherwise; calls of standard and
 //! pack functions.
 
-use super::fault::{fault, located, out_of_range, unexpected, R};
+use super::fault::{fault, located, unexpected, Fault, R};
 use super::Machine;
 use crate::interp::builtins;
 use crate::interp::compile::{Ex, PackCall, Slot};
@@ -61,6 +61,23 @@ impl Machine<'_, '_> {
             Some(Value::Unset) | None => Err(self.unset(slot, span)),
             Some(other) => unexpected("an int variable", other, span),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unset(&self, slot: Slot, span: Span) -> Box<Fault> {
+        let name = self
+            .c
+            .vars
+            .get(slot as usize)
+            .map_or("?", |v| v.name.as_str());
+        let mut f = fault(
+            RuntimeCode::UninitializedRead,
+            span,
+            format!("`{name}` is read before any assignment to it"),
+        );
+        f.hint = Some(format!("assign `{name}` on every path before this step"));
+        f
     }
 
     pub(super) fn eval(&self, e: &Ex) -> R<Value> {
@@ -275,6 +292,16 @@ pub(super) fn in_range(i: i64, len: usize, span: Span) -> R<usize> {
         Ok(u) if u < len => Ok(u),
         _ => Err(out_of_range(i, len, span)),
     }
+}
+
+#[cold]
+#[inline(never)]
+pub(super) fn out_of_range(i: i64, len: usize, span: Span) -> Box<Fault> {
+    fault(
+        RuntimeCode::IndexOutOfRange,
+        span,
+        format!("index {i} is out of range for an array of length {len}"),
+    )
 }
 
 /// The element `i` of an array.

@@ -1,8 +1,8 @@
 //! Int expressions, evaluated to an `i64` without boxing: the fused
 //! variable/constant forms inline at the caller, checked arithmetic.
 
-use super::eval::{array_elem, expr_span};
-use super::fault::{arith_fault, fault, out_of_range, unexpected, R};
+use super::eval::{array_elem, expr_span, out_of_range};
+use super::fault::{fault, unexpected, Fault, R};
 use super::Machine;
 use crate::interp::compile::{Arith, Ex};
 use crate::interp::value::{Elem, Items, Value};
@@ -142,5 +142,31 @@ pub(super) fn arith(op: Arith, x: i64, y: i64, span: Span) -> R<i64> {
     match r {
         Some(r) => Ok(r),
         None => Err(arith_fault(op, x, y, span)),
+    }
+}
+
+/// The error of `(op x y)`: division by zero or overflow.
+#[cold]
+#[inline(never)]
+fn arith_fault(op: Arith, x: i64, y: i64, span: Span) -> Box<Fault> {
+    let name = match op {
+        Arith::Add => "add",
+        Arith::Sub => "sub",
+        Arith::Mul => "mul",
+        Arith::Div => "div",
+        Arith::Mod => "mod",
+    };
+    if y == 0 && matches!(op, Arith::Div | Arith::Mod) {
+        fault(
+            RuntimeCode::DivisionByZero,
+            span,
+            format!("({name} {x} 0): division by zero"),
+        )
+    } else {
+        fault(
+            RuntimeCode::IntOverflow,
+            span,
+            format!("({name} {x} {y}) does not fit in 64 bits"),
+        )
     }
 }

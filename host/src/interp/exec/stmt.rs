@@ -1,7 +1,7 @@
 //! Statements: each step's effect, the loops and their fuel, and the
 //! tracer's events.
 
-use super::fault::{fault, located, unexpected, R};
+use super::fault::{fault, located, unexpected, Fault, R};
 use super::place::place_mut;
 use super::{Flow, Machine};
 use crate::interp::builtins;
@@ -37,6 +37,23 @@ impl Machine<'_, '_> {
         }
         self.fuel -= 1;
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_fuel(&self, step: StepIx) -> Box<Fault> {
+        let span = self.c.steps[step as usize].span;
+        let mut f = fault(
+            RuntimeCode::StepLimit,
+            span,
+            format!(
+                "the run used up its budget of {} loop rounds",
+                self.budget.max_steps
+            ),
+        );
+        f.step = Some(step);
+        f.hint = Some("a loop that never ends? If not, raise the limit (--max-steps)".into());
+        f
     }
 
     pub(super) fn exec_step(&mut self, st: &St) -> R<Flow> {
