@@ -27,25 +27,47 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     /// No file at the path.
-    Missing { path: PathBuf },
+    Missing {
+        /// The path looked at.
+        path: PathBuf,
+    },
     /// The file is there but the system cannot load it as a dynamic library.
-    Open { path: PathBuf, reason: String },
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why not, in the system's words.
+        reason: String,
+    },
     /// A dynamic library without an abi_stable root module: not an Isu plugin.
-    NotAPlugin { path: PathBuf },
+    NotAPlugin {
+        /// The file.
+        path: PathBuf,
+    },
     /// Built with an abi_stable whose ABI differs from the host's.
-    AbiStable { found: String, expected: String },
+    AbiStable {
+        /// The plugin's abi_stable (`abi_stable 0.9`).
+        found: String,
+        /// The host's abi_stable ABI version (`0.11`).
+        expected: String,
+    },
     /// The root module's layout differs from what the host expects: built
     /// against another `isu_plugin_api`, or a plugin of the other kind.
     Layout {
+        /// `backend` or `pack`: what the host tried to load.
         expected_kind: &'static str,
+        /// The differences in one line.
         summary: String,
+        /// abi_stable's full report.
         details: String,
     },
     /// Built for another major plugin-API version.
     Version(VersionMismatch),
     /// The library's root module failed to initialize (it panicked or
     /// returned an error).
-    Init { reason: String },
+    Init {
+        /// What went wrong.
+        reason: String,
+    },
     /// The plugin's `info` failed.
     Info(PluginDiagnostic),
 }
