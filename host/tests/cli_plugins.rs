@@ -144,11 +144,14 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
     let dir = scratch("list");
     let user = user_manifest(&dir);
     let project = dir.join("isu-plugins.toml");
+    // The user's `panicky` is a broken library, but the project's replaces
+    // it: it is never loaded, so nothing is refused.
     write(
         &user,
         &format!(
-            "disable = [\"math\", \"llvm\"]\n\n[[plugin]]\nname = \"toy\"\nkind = \"backend\"\nfile = {:?}\n",
-            lib("isu_backend_toy").display().to_string()
+            "disable = [\"math\", \"llvm\"]\n\n[[plugin]]\nname = \"toy\"\nkind = \"backend\"\nfile = {:?}\n\n[[plugin]]\nname = \"panicky\"\nkind = \"backend\"\nfile = {:?}\n",
+            lib("isu_backend_toy").display().to_string(),
+            lib("isu_test_layout").display().to_string()
         ),
     );
     let o = isu(&dir, &["plugins", "list", "--format", "json"]);
@@ -191,6 +194,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
             ("math", "system", "disabled"),
             ("python", "system", "overridden"),
             ("toy", "user", "overridden"),
+            ("panicky", "user", "overridden"),
         ])
     );
     assert_eq!(j["plugins"][5]["by"]["layer"], "user");
@@ -300,6 +304,46 @@ fn a_broken_manifest_is_named_and_the_other_layers_still_load() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn a_relative_file_is_read_from_its_manifests_folder_not_searched_for() {
+    let dir = empty_scratch("relative");
+    // The loader would find the toy here, were it given a bare name.
+    let name = lib("isu_backend_toy")
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    write(
+        &dir.join("m/plugins.toml"),
+        &format!("[[plugin]]\nname = \"toy\"\nkind = \"backend\"\nfile = {name:?}\n"),
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_isu"))
+        .args([
+            "--plugins",
+            "m/plugins.toml",
+            "plugins",
+            "verify",
+            "--format",
+            "json",
+        ])
+        .current_dir(&dir)
+        .env_remove("ISU_PLUGINS")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("LD_LIBRARY_PATH", build_dir())
+        .env("DYLD_LIBRARY_PATH", build_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.status.code(), Some(8), "{}", stdout(&o));
+    let j = json(&o);
+    let toy = j["plugins"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "toy"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(toy["status"], "refused", "{toy}");
+    assert_eq!(toy["error"]["code"], "missing_file");
+    assert_eq!(toy["file"], dir.join("m").join(&name).display().to_string());
 }
 
 #[test]
