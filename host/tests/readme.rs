@@ -69,7 +69,7 @@ fn checked(line: &str) -> String {
     };
     let want = printed.trim().replace('\'', "'\\''");
     format!(
-        "out=$({}); [ \"$out\" = '{want}' ] || {{ echo \"README.md line $LINENO printed $out, not {want}\" >&2; false; }}",
+        "out=$( {} ); [ \"$out\" = '{want}' ] || {{ echo \"README.md line $LINENO printed $out, not {want}\" >&2; false; }}",
         command.trim_end()
     )
 }
