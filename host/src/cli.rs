@@ -42,8 +42,8 @@ pub const EXIT_NO_EXAMPLES: i32 = 9;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// The plugin manifest to use, instead of looking for one (ISU_PLUGINS,
-    /// then isu-plugins.toml here or above, then beside isu).
+    /// A plugin manifest read last, over the system's (beside isu), yours and
+    /// the project's (isu-plugins.toml here or above); stands in for ISU_PLUGINS.
     #[arg(long, global = true, value_name = "FILE")]
     pub plugins: Option<PathBuf>,
     /// How to report, for every command: for people on stderr, or one JSON

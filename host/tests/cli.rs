@@ -12,6 +12,12 @@ fn isu_with_stdin(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_isu"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // No user plugin manifest: the plugins are this build's own.
+        .env_remove("ISU_PLUGINS")
+        .env(
+            "XDG_CONFIG_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-no-config"),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
