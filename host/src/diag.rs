@@ -13,13 +13,16 @@ use isu_plugin_api::{Span, StepId};
 use serde::Serialize;
 use std::fmt;
 
-/// The four kinds of error of design.md section 3.
+/// The four kinds of error of design.md section 3, and `InputError` for a
+/// request that is not about a program (a memory record, query or store, a
+/// path outside the project root).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Kind {
     ParseError,
     StaticError,
     RuntimeError,
     TestFail,
+    InputError,
 }
 
 impl Kind {
@@ -31,6 +34,7 @@ impl Kind {
             Kind::StaticError => 4,
             Kind::RuntimeError => 5,
             Kind::TestFail => 6,
+            Kind::InputError => 9,
         }
     }
 
@@ -40,6 +44,7 @@ impl Kind {
             Kind::StaticError => "StaticError",
             Kind::RuntimeError => "RuntimeError",
             Kind::TestFail => "TestFail",
+            Kind::InputError => "InputError",
         }
     }
 }
@@ -156,6 +161,14 @@ codes! {
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
     TestError = "test_error", TestFail, "an IO example stopped with a runtime error";
+
+    // Requests that are not about a program.
+    PathOutsideRoot = "path_outside_root", InputError, "a path that leads outside the project root (through `..`, an absolute path or a symlink)";
+    InvalidStoreUrl = "invalid_store_url", InputError, "a memory store URL not of the form file://PATH.jsonl or sqlite://PATH#NAMESPACE";
+    InvalidRecord = "invalid_record", InputError, "a memory record that is not a JSON object, whose kind or text is not a string, or that is too large";
+    InvalidQuery = "invalid_query", InputError, "a memory query with a limit that is not a positive integer, or a malformed where clause";
+    CorruptStore = "corrupt_store", InputError, "a memory store line or row that is not a record envelope (nothing is rewritten)";
+    StoreFailed = "store_failed", InputError, "a memory store that cannot be opened, locked, read or written";
 }
 
 impl fmt::Display for Code {
@@ -439,9 +452,14 @@ mod tests {
             Kind::StaticError,
             Kind::RuntimeError,
             Kind::TestFail,
+            Kind::InputError,
         ];
         let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
-        assert_eq!(codes.len(), 4);
+        assert_eq!(codes.len(), 5);
+        // None collides with the exit codes that are not a diagnostic's kind.
+        for other in [0, 1, 2, 7, 8] {
+            assert!(!codes.contains(&other), "{other}");
+        }
         assert_eq!(
             exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
             0

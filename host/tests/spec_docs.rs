@@ -20,6 +20,7 @@ fn codes_tables() -> String {
         Kind::StaticError,
         Kind::RuntimeError,
         Kind::TestFail,
+        Kind::InputError,
     ] {
         out.push_str(&format!(
             "### {} (exit code {})\n\n| code | meaning |\n| --- | --- |\n",
