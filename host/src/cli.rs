@@ -4,11 +4,13 @@
 //! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
-//! 8 a plugin was refused or a backend failed.
+//! 8 a plugin was refused or a backend failed, 9 an InputError (a memory
+//! record, query or store refused, a path outside the project root).
 
 mod build;
 mod conformance;
 mod front;
+mod memory;
 mod output;
 mod patch;
 pub mod plugins;
@@ -124,6 +126,8 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Keep what repairs taught and find it again: add records, query them.
+    Memory(memory::Args),
 }
 
 fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
@@ -180,6 +184,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::Memory(args) => memory::memory(&args),
     };
     match result {
         Ok(code) => code,
