@@ -242,3 +242,36 @@ fn two_processes_adding_a_thousand_records_each_lose_none() {
         }
     }
 }
+
+/// The ```json blocks of `spec/memory.md`, in order.
+fn spec_json_blocks() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/memory.md");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    text.split("```json\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or_default().trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_spec_examples_are_what_the_library_writes() {
+    use isu_host::memory::{record_id, Envelope, Lesson, Timestamp};
+    let blocks = spec_json_blocks();
+    assert_eq!(blocks.len(), 2);
+    let envelope: Envelope = serde_json::from_str(&blocks[0]).unwrap_or_else(|e| panic!("{e}"));
+    let created = Timestamp::parse_rfc3339(&envelope.created_at);
+    assert_eq!(created.map(|t| record_id(t, 0)).as_deref(), Some(envelope.id.as_str()));
+    assert_eq!(serde_json::to_string(&envelope).unwrap_or_default(), blocks[0]);
+
+    let example: Value = serde_json::from_str(&blocks[1]).unwrap_or_else(|e| panic!("{e}"));
+    let field = |k: &str| example[k].as_str().unwrap_or_default().to_owned();
+    let lesson = Lesson {
+        code: field("code"),
+        message: field("message"),
+        step_kind: Some(field("step_kind")),
+        failing_text: field("text"),
+        patch: field("patch"),
+    };
+    let record = lesson.record().unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(Value::Object(record.fields().clone()), example);
+}
