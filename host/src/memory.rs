@@ -12,6 +12,9 @@
 //! loop's one documented rule ([`Lesson`]). Reading it into a prompt is
 //! explicit too.
 
+// A refusal ends the operation: the diagnostic by value keeps the API plain.
+#![allow(clippy::result_large_err)]
+
 mod clock;
 mod jsonl;
 mod lesson;

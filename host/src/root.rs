@@ -6,6 +6,9 @@
 //! `isu-plugins.toml` or `.git`; with neither anywhere above, the current
 //! folder. A `--root DIR` flag names it outright.
 
+// A refusal ends the operation: the diagnostic by value keeps the API plain.
+#![allow(clippy::result_large_err)]
+
 use crate::diag::{Code, Diagnostic};
 use std::path::{Component, Path, PathBuf};
 

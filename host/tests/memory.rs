@@ -260,8 +260,14 @@ fn the_spec_examples_are_what_the_library_writes() {
     assert_eq!(blocks.len(), 2);
     let envelope: Envelope = serde_json::from_str(&blocks[0]).unwrap_or_else(|e| panic!("{e}"));
     let created = Timestamp::parse_rfc3339(&envelope.created_at);
-    assert_eq!(created.map(|t| record_id(t, 0)).as_deref(), Some(envelope.id.as_str()));
-    assert_eq!(serde_json::to_string(&envelope).unwrap_or_default(), blocks[0]);
+    assert_eq!(
+        created.map(|t| record_id(t, 0)).as_deref(),
+        Some(envelope.id.as_str())
+    );
+    assert_eq!(
+        serde_json::to_string(&envelope).unwrap_or_default(),
+        blocks[0]
+    );
 
     let example: Value = serde_json::from_str(&blocks[1]).unwrap_or_else(|e| panic!("{e}"));
     let field = |k: &str| example[k].as_str().unwrap_or_default().to_owned();

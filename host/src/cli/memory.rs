@@ -1,5 +1,8 @@
 //! `isu memory add|query`: the lessons memory from the command line.
 
+// A refusal ends the operation: the diagnostic by value keeps the API plain.
+#![allow(clippy::result_large_err)]
+
 use super::output::{print_json, report};
 use super::Format;
 use crate::diag::{exit_code, Code, Diagnostic};
