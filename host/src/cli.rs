@@ -7,11 +7,12 @@
 //! 8 a plugin was refused or a backend failed, 9 an InputError (a memory
 //! record, query or store refused, a path outside the project root).
 
-mod build;
+pub(crate) mod build;
 mod conformance;
 mod front;
+mod mcp;
 mod memory;
-mod output;
+pub(crate) mod output;
 mod patch;
 pub mod plugins;
 mod run;
@@ -128,6 +129,8 @@ pub enum Command {
     Conformance(conformance::Args),
     /// Keep what repairs taught and find it again: add records, query them.
     Memory(memory::Args),
+    /// Serve tree, inspect and invoke to agents over MCP on stdio.
+    Mcp(mcp::Args),
 }
 
 fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
@@ -185,6 +188,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
         Command::Memory(args) => memory::memory(&args),
+        Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -14,8 +14,9 @@ use serde::Serialize;
 use std::fmt;
 
 /// The four kinds of error of design.md section 3, and `InputError` for a
-/// request that is not about a program (a memory record, query or store, a
-/// path outside the project root).
+/// request Isu refuses or cannot carry out that is not a program's error (a
+/// memory record, query or store, a path outside the project root, an MCP
+/// request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Kind {
     ParseError,
@@ -169,6 +170,14 @@ codes! {
     InvalidQuery = "invalid_query", InputError, "a memory query with a limit that is not a positive integer, or a malformed where clause";
     CorruptStore = "corrupt_store", InputError, "a memory store line or row that is not a record envelope (nothing is rewritten)";
     StoreFailed = "store_failed", InputError, "a memory store that cannot be opened, locked, read or written";
+    UnknownObject = "unknown_object", InputError, "an MCP object path that names nothing (see tree)";
+    UnknownOperation = "unknown_operation", InputError, "an interface the object does not have, or an operation its interface does not have";
+    InvalidArguments = "invalid_arguments", InputError, "tool or operation arguments missing, unknown, or of the wrong type (checked before the call)";
+    ArgumentTooLarge = "argument_too_large", InputError, "tool arguments over 1 MiB of JSON, or a path over 1024 bytes";
+    TreeTooLarge = "tree_too_large", InputError, "a tree answer that would list more than 2000 objects (ask for less depth)";
+    OutcomeUnknown = "outcome_unknown", InputError, "an operation that did not finish in time; whether it took effect is unknown (never retried)";
+    BackendFailed = "backend_failed", InputError, "no backend serves the target, or the backend itself failed";
+    WriteFailed = "write_failed", InputError, "a file the operation was to write could not be written";
 }
 
 impl fmt::Display for Code {

@@ -12,6 +12,7 @@ pub mod cli;
 pub mod conformance;
 pub mod diag;
 pub mod interp;
+pub mod mcp;
 pub mod memory;
 pub mod patch;
 pub mod pipeline;

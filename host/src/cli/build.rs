@@ -147,7 +147,7 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
     let paths = artifact_paths(artifacts, out)?;
     if let Some(dir) = out.filter(|d| artifacts.len() > 1 || names_folder(d)) {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
