@@ -115,7 +115,7 @@ async def legacy():
             try:
                 await session.call_tool("delete_everything", {})
                 check(False, "an unknown tool is a protocol error")
-            except mcp.McpError as e:
+            except mcp.MCPError as e:
                 check("unknown tool" in str(e), f"unknown tool: {e}")
 
 
