@@ -4,32 +4,15 @@
 //! manifest names the workspace's built plugins (`cargo build --workspace`
 //! first; `scripts/test.sh` does).
 
-use serde_json::{json, Value};
+mod common;
+
+use common::built_plugin as lib;
+use serde_json::{json, Map, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
-
-fn lib(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_default();
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let path = dir.join(format!(
-        "{}{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        path.is_file(),
-        "{} is not built: run `cargo build --workspace`",
-        path.display()
-    );
-    path
-}
 
 /// A project root holding `sum_evens.isu` and a manifest with the python
 /// backend and the math pack.
@@ -387,4 +370,22 @@ fn the_mcp_inspector_cli_lists_and_calls_the_tools() {
         called["structuredContent"]["tree"]["children"][0]["name"], "sum_evens.isu",
         "{called}"
     );
+}
+
+/// The text view of a program, as a golden file (`ISU_BLESS=1` rewrites it).
+#[test]
+fn the_text_view_of_a_program() {
+    use isu_host::mcp::{inspect, Context};
+    let dir = project("text-view");
+    let ctx = Context {
+        root: isu_host::root::ProjectRoot::at(&dir).unwrap_or_else(|d| panic!("{d:?}")),
+        registry: isu_host::plugins::Registry::default(),
+    };
+    let mut args = Map::new();
+    args.insert("path".into(), json!("programs/sum_evens.isu"));
+    let r = inspect(&ctx, &args);
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/mcp/inspect_program.txt");
+    if let Err(e) = common::snapshot::check(&golden, &r.text) {
+        panic!("{e}");
+    }
 }
