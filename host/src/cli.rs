@@ -10,6 +10,7 @@
 pub(crate) mod build;
 mod conformance;
 mod front;
+mod grammar;
 mod mcp;
 mod memory;
 pub(crate) mod output;
@@ -127,6 +128,12 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Print the grammar of canonical Isu (with the loaded packs' functions)
+    /// for constrained decoding: GBNF, Lark, EBNF or one regular expression.
+    Grammar(grammar::GrammarArgs),
+    /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
+    /// or the report of `isu patch --format json`.
+    Schema(grammar::SchemaArgs),
     /// Keep what repairs taught and find it again: add records, query them.
     Memory(memory::Args),
     /// Serve tree, inspect and invoke to agents over MCP on stdio.
@@ -187,6 +194,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
+        Command::Schema(args) => grammar::schema(&args),
         Command::Memory(args) => memory::memory(&args),
         Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
     };

@@ -27,6 +27,15 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of `spec/errors.md`.
+    pub const ALL: [Kind; 5] = [
+        Kind::ParseError,
+        Kind::StaticError,
+        Kind::RuntimeError,
+        Kind::TestFail,
+        Kind::InputError,
+    ];
+
     /// The process exit code for a failure of this kind (documented in the README
     /// and in `spec/errors.md`).
     pub fn exit_code(self) -> i32 {
@@ -456,14 +465,8 @@ mod tests {
 
     #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [
-            Kind::ParseError,
-            Kind::StaticError,
-            Kind::RuntimeError,
-            Kind::TestFail,
-            Kind::InputError,
-        ];
-        let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
+        let codes: std::collections::BTreeSet<i32> =
+            Kind::ALL.iter().map(|k| k.exit_code()).collect();
         assert_eq!(codes.len(), 5);
         // None collides with the exit codes that are not a diagnostic's kind.
         for other in [0, 1, 2, 7, 8] {

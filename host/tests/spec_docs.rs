@@ -15,13 +15,7 @@ fn spec(name: &str) -> std::path::PathBuf {
 /// The generated part of `spec/errors.md`: one table of codes per kind.
 fn codes_tables() -> String {
     let mut out = String::new();
-    for kind in [
-        Kind::ParseError,
-        Kind::StaticError,
-        Kind::RuntimeError,
-        Kind::TestFail,
-        Kind::InputError,
-    ] {
+    for kind in Kind::ALL {
         out.push_str(&format!(
             "### {} (exit code {})\n\n| code | meaning |\n| --- | --- |\n",
             kind.as_str(),
