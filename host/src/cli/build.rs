@@ -146,7 +146,7 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(
+pub(crate) fn write_artifacts(
     artifacts: &[Artifact],
     out: Option<&Path>,
     options: super::write::Options,

@@ -4,7 +4,8 @@
 //! Nothing is written unless the library loads, passes every check, and
 //! leaves every other plugin loading as before.
 
-use super::super::output::{print_json, write_atomically};
+use super::super::output::print_json;
+use super::super::write::{write_file, Options as WriteOptions};
 use super::super::{Format, EXIT_USAGE};
 use super::{plugin_json, EXIT_PLUGIN};
 use crate::plugins::manifest::edit::{self, NewEntry};
@@ -87,7 +88,7 @@ fn write_manifest(path: &Path, text: &str) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
-    write_atomically(path, text)
+    write_file(path, text.as_bytes(), WriteOptions::default())
 }
 
 /// Reports a refusal: nothing was written.

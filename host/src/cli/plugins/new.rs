@@ -1,7 +1,8 @@
 //! `isu plugins new NAME [--path DIR] [--plugin-api DIR | --crates-io]`: a new
 //! backend crate, made from the toy backend (`crate::plugins::template`).
 
-use super::super::output::{print_json, write_atomically};
+use super::super::output::print_json;
+use super::super::write::{write_file, Options as WriteOptions};
 use super::super::{Format, EXIT_USAGE};
 use crate::plugins::manifest::{absolute, Env};
 use crate::plugins::{template, Place};
@@ -84,7 +85,7 @@ pub fn new(args: &NewArgs, format: Format) -> Result<i32> {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("making {}", parent.display()))?;
         }
-        write_atomically(&path, text)?;
+        write_file(&path, text.as_bytes(), WriteOptions::default())?;
     }
     let library = Path::new("target/debug").join(&krate.library);
     match format {
