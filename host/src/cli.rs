@@ -4,19 +4,23 @@
 //! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
-//! 8 a plugin was refused or a backend failed, 9 `test` found no examples to run.
+//! 8 a plugin was refused or a backend failed, 9 `test` found no examples to
+//! run, 10 an InputError (a memory record, query or store refused, a path
+//! outside the project root, an MCP request).
 
-mod build;
+pub(crate) mod build;
 mod conformance;
 mod fix;
 mod front;
 mod grammar;
-mod output;
+mod mcp;
+mod memory;
+pub(crate) mod output;
 mod patch;
 pub mod plugins;
 mod run;
 mod target;
-mod write;
+pub(crate) mod write;
 
 use crate::diag::{Code, Diagnostic};
 use crate::source::Source;
@@ -42,8 +46,8 @@ pub const EXIT_NO_EXAMPLES: i32 = 9;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
-    /// The plugin manifest to use, instead of looking for one (ISU_PLUGINS,
-    /// then isu-plugins.toml here or above, then beside isu).
+    /// A plugin manifest read last, over the system's (beside isu), yours and
+    /// the project's (isu-plugins.toml here or above); stands in for ISU_PLUGINS.
     #[arg(long, global = true, value_name = "FILE")]
     pub plugins: Option<PathBuf>,
     /// How to report, for every command: for people on stderr, or one JSON
@@ -227,6 +231,10 @@ pub enum Command {
     /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
     /// or the report of `isu patch --format json`.
     Schema(grammar::SchemaArgs),
+    /// Keep what repairs taught and find it again: add records, query them.
+    Memory(memory::Args),
+    /// Serve tree, inspect and invoke to agents over MCP on stdio.
+    Mcp(mcp::Args),
 }
 
 fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
@@ -298,11 +306,16 @@ impl Command {
                 args.format = pick(args.format_flag);
                 args.format
             }
+            Command::Memory(args) => {
+                let at = args.at_mut();
+                at.format = pick(at.format_flag.given);
+                at.format
+            }
             Command::Conformance(args) => {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
-            Command::Grammar(_) | Command::Schema(_) => pick(None),
+            Command::Grammar(_) | Command::Schema(_) | Command::Mcp(_) => pick(None),
         }
     }
 }
@@ -355,6 +368,8 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
+        Command::Memory(args) => memory::memory(&args),
+        Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -14,9 +14,11 @@ use isu_plugin_api::{Span, StepId};
 use serde::Serialize;
 use std::fmt;
 
-/// The four kinds of error of a program (design.md section 3), and the two
-/// kinds of failure of a command around it: a file it could not read or write,
-/// and a command line it could not use.
+/// The four kinds of error of a program (design.md section 3); the two kinds
+/// of failure of a command around it (a file it could not read or write, a
+/// command line it could not use); and `InputError` for a request Isu refuses
+/// or cannot carry out that is not a program's error (a memory record, query
+/// or store, a path outside the project root, an MCP request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Kind {
     ParseError,
@@ -25,6 +27,7 @@ pub enum Kind {
     TestFail,
     IoError,
     UsageError,
+    InputError,
 }
 
 impl Kind {
@@ -36,6 +39,7 @@ impl Kind {
         Kind::TestFail,
         Kind::IoError,
         Kind::UsageError,
+        Kind::InputError,
     ];
 
     /// The process exit code for a failure of this kind (documented in the README
@@ -48,6 +52,7 @@ impl Kind {
             Kind::StaticError => 4,
             Kind::RuntimeError => 5,
             Kind::TestFail => 6,
+            Kind::InputError => 10,
         }
     }
 
@@ -59,6 +64,7 @@ impl Kind {
             Kind::TestFail => "TestFail",
             Kind::IoError => "IoError",
             Kind::UsageError => "UsageError",
+            Kind::InputError => "InputError",
         }
     }
 }
@@ -213,6 +219,21 @@ codes! {
     IoError = "io_error", IoError, "a file or stream the command could not read or write (missing, unreadable, a full disk)";
     WriteRefused = "write_refused", IoError, "a file the command would rewrite is read-only (`--force` rewrites it) or is a folder";
     InvalidUsage = "invalid_usage", UsageError, "an unknown command or flag, a missing or bad argument";
+    // Requests that are not about a program.
+    PathOutsideRoot = "path_outside_root", InputError, "a path that leads outside the project root (through `..`, an absolute path or a symlink)";
+    InvalidStoreUrl = "invalid_store_url", InputError, "a memory store URL not of the form file://PATH.jsonl or sqlite://PATH#NAMESPACE";
+    InvalidRecord = "invalid_record", InputError, "a memory record that is not a JSON object, whose kind or text is not a string, or that is too large";
+    InvalidQuery = "invalid_query", InputError, "a memory query with a limit that is not a positive integer, or a malformed where clause";
+    CorruptStore = "corrupt_store", InputError, "a memory store line or row that is not a record envelope (nothing is rewritten)";
+    StoreFailed = "store_failed", InputError, "a memory store that cannot be opened, locked, read or written";
+    UnknownObject = "unknown_object", InputError, "an MCP object path that names nothing (see tree)";
+    UnknownOperation = "unknown_operation", InputError, "an interface the object does not have, or an operation its interface does not have";
+    InvalidArguments = "invalid_arguments", InputError, "tool or operation arguments missing, unknown, or of the wrong type (checked before the call)";
+    ArgumentTooLarge = "argument_too_large", InputError, "tool arguments over 1 MiB of JSON, or a path over 1024 bytes";
+    TreeTooLarge = "tree_too_large", InputError, "a tree answer that would list more than 2000 objects (ask for less depth)";
+    OutcomeUnknown = "outcome_unknown", InputError, "an operation that did not finish in time; whether it took effect is unknown (never retried)";
+    BackendFailed = "backend_failed", InputError, "no backend serves the target, or the backend itself failed";
+    WriteFailed = "write_failed", InputError, "a file the operation was to write could not be written";
 }
 
 impl From<RuntimeCode> for Code {
@@ -747,6 +768,10 @@ mod tests {
         let codes: std::collections::BTreeSet<i32> =
             Kind::ALL.iter().map(|k| k.exit_code()).collect();
         assert_eq!(codes.len(), Kind::ALL.len());
+        // None collides with the exit codes that are not a diagnostic's kind.
+        for other in [0, 7, 8, 9] {
+            assert!(!codes.contains(&other), "{other}");
+        }
         assert_eq!(
             exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
             0

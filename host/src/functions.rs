@@ -18,7 +18,7 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Where a pack's code lives: what the table needs of it.
-pub trait PackCode {
+pub trait PackCode: Send + Sync {
     /// Calls `function` (its name within the pack). A runtime error comes
     /// back without a step.
     fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic>;

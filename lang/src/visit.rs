@@ -18,39 +18,51 @@ use crate::iir::{
 
 /// A read-only walk over IIR. Every method defaults to visiting the children.
 pub trait Visit<'ast> {
+    /// Visits a [`Program`]; by default its children ([`walk_program`]).
     fn visit_program(&mut self, program: &'ast Program) {
         walk_program(self, program);
     }
+    /// Visits a [`Func`]; by default its children ([`walk_func`]).
     fn visit_func(&mut self, func: &'ast Func) {
         walk_func(self, func);
     }
+    /// Visits a [`Decl`]; by default its children ([`walk_decl`]).
     fn visit_decl(&mut self, decl: &'ast Decl) {
         walk_decl(self, decl);
     }
+    /// Visits a [`StateVar`]; by default its children ([`walk_state_var`]).
     fn visit_state_var(&mut self, var: &'ast StateVar) {
         walk_state_var(self, var);
     }
+    /// Visits an [`Ident`]; by default its span.
     fn visit_ident(&mut self, ident: &'ast Ident) {
         self.visit_span(ident.span);
     }
+    /// Visits an [`Io`]; by default its children ([`walk_io`]).
     fn visit_io(&mut self, io: &'ast Io) {
         walk_io(self, io);
     }
+    /// Visits an [`Example`]; by default its span.
     fn visit_example(&mut self, example: &'ast Example) {
         self.visit_span(example.span);
     }
+    /// Visits a [`Block`]; by default its children ([`walk_block`]).
     fn visit_block(&mut self, block: &'ast Block) {
         walk_block(self, block);
     }
+    /// Visits a [`Step`]; by default its children ([`walk_step`]).
     fn visit_step(&mut self, step: &'ast Step) {
         walk_step(self, step);
     }
+    /// Visits a [`Place`]; by default its children ([`walk_place`]).
     fn visit_place(&mut self, place: &'ast Place) {
         walk_place(self, place);
     }
+    /// Visits an [`Iter`]; by default its children ([`walk_iter`]).
     fn visit_iter(&mut self, iter: &'ast Iter) {
         walk_iter(self, iter);
     }
+    /// Visits an [`Expr`]; by default its children ([`walk_expr`]).
     fn visit_expr(&mut self, expr: &'ast Expr) {
         walk_expr(self, expr);
     }
@@ -60,6 +72,7 @@ pub trait Visit<'ast> {
     }
 }
 
+/// Visits the children of a [`Program`] in source order.
 pub fn walk_program<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, program: &'ast Program) {
     v.visit_func(&program.func);
     v.visit_io(&program.io);
@@ -72,6 +85,7 @@ pub fn walk_program<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, program: &'ast Pro
     v.visit_block(&program.body);
 }
 
+/// Visits the children of a [`Func`] in source order.
 pub fn walk_func<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, func: &'ast Func) {
     v.visit_span(func.span);
     v.visit_ident(&func.name);
@@ -80,17 +94,20 @@ pub fn walk_func<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, func: &'ast Func) {
     }
 }
 
+/// Visits the children of a [`Decl`] in source order.
 pub fn walk_decl<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, decl: &'ast Decl) {
     v.visit_span(decl.span);
     v.visit_ident(&decl.name);
 }
 
+/// Visits the children of a [`StateVar`] in source order.
 pub fn walk_state_var<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, var: &'ast StateVar) {
     v.visit_span(var.span);
     v.visit_ident(&var.name);
     v.visit_expr(&var.init);
 }
 
+/// Visits the children of an [`Io`] in source order.
 pub fn walk_io<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, io: &'ast Io) {
     v.visit_span(io.span);
     for example in io.input.iter().chain(&io.output) {
@@ -98,6 +115,7 @@ pub fn walk_io<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, io: &'ast Io) {
     }
 }
 
+/// Visits the children of a [`Block`] in source order.
 pub fn walk_block<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, block: &'ast Block) {
     v.visit_span(block.span);
     for step in &block.steps {
@@ -105,6 +123,7 @@ pub fn walk_block<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, block: &'ast Block) 
     }
 }
 
+/// Visits the children of a [`Step`] in source order.
 pub fn walk_step<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, step: &'ast Step) {
     v.visit_span(step.span);
     match &step.node {
@@ -130,6 +149,7 @@ pub fn walk_step<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, step: &'ast Step) {
     }
 }
 
+/// Visits the children of a [`Place`] in source order.
 pub fn walk_place<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, place: &'ast Place) {
     match place {
         Place::Var { span, .. } => v.visit_span(*span),
@@ -141,6 +161,7 @@ pub fn walk_place<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, place: &'ast Place) 
     }
 }
 
+/// Visits the children of an [`Iter`] in source order.
 pub fn walk_iter<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, iter: &'ast Iter) {
     match iter {
         Iter::Range {
@@ -170,6 +191,7 @@ pub fn walk_iter<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, iter: &'ast Iter) {
     }
 }
 
+/// Visits the children of an [`Expr`] in source order.
 pub fn walk_expr<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, expr: &'ast Expr) {
     v.visit_span(expr.span);
     match &expr.node {
@@ -194,39 +216,51 @@ pub fn walk_expr<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, expr: &'ast Expr) {
 /// A walk over IIR that may change it. Every method defaults to visiting the
 /// children.
 pub trait VisitMut {
+    /// Visits a [`Program`]; by default its children ([`walk_program_mut`]).
     fn visit_program_mut(&mut self, program: &mut Program) {
         walk_program_mut(self, program);
     }
+    /// Visits a [`Func`]; by default its children ([`walk_func_mut`]).
     fn visit_func_mut(&mut self, func: &mut Func) {
         walk_func_mut(self, func);
     }
+    /// Visits a [`Decl`]; by default its children ([`walk_decl_mut`]).
     fn visit_decl_mut(&mut self, decl: &mut Decl) {
         walk_decl_mut(self, decl);
     }
+    /// Visits a [`StateVar`]; by default its children ([`walk_state_var_mut`]).
     fn visit_state_var_mut(&mut self, var: &mut StateVar) {
         walk_state_var_mut(self, var);
     }
+    /// Visits an [`Ident`]; by default its span.
     fn visit_ident_mut(&mut self, ident: &mut Ident) {
         self.visit_span_mut(&mut ident.span);
     }
+    /// Visits an [`Io`]; by default its children ([`walk_io_mut`]).
     fn visit_io_mut(&mut self, io: &mut Io) {
         walk_io_mut(self, io);
     }
+    /// Visits an [`Example`]; by default its span.
     fn visit_example_mut(&mut self, example: &mut Example) {
         self.visit_span_mut(&mut example.span);
     }
+    /// Visits a [`Block`]; by default its children ([`walk_block_mut`]).
     fn visit_block_mut(&mut self, block: &mut Block) {
         walk_block_mut(self, block);
     }
+    /// Visits a [`Step`]; by default its children ([`walk_step_mut`]).
     fn visit_step_mut(&mut self, step: &mut Step) {
         walk_step_mut(self, step);
     }
+    /// Visits a [`Place`]; by default its children ([`walk_place_mut`]).
     fn visit_place_mut(&mut self, place: &mut Place) {
         walk_place_mut(self, place);
     }
+    /// Visits an [`Iter`]; by default its children ([`walk_iter_mut`]).
     fn visit_iter_mut(&mut self, iter: &mut Iter) {
         walk_iter_mut(self, iter);
     }
+    /// Visits an [`Expr`]; by default its children ([`walk_expr_mut`]).
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         walk_expr_mut(self, expr);
     }
@@ -236,6 +270,7 @@ pub trait VisitMut {
     }
 }
 
+/// Visits the children of a [`Program`] in source order, mutably.
 pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) {
     v.visit_func_mut(&mut program.func);
     v.visit_io_mut(&mut program.io);
@@ -248,6 +283,7 @@ pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) 
     v.visit_block_mut(&mut program.body);
 }
 
+/// Visits the children of a [`Func`] in source order, mutably.
 pub fn walk_func_mut<V: VisitMut + ?Sized>(v: &mut V, func: &mut Func) {
     v.visit_span_mut(&mut func.span);
     v.visit_ident_mut(&mut func.name);
@@ -256,17 +292,20 @@ pub fn walk_func_mut<V: VisitMut + ?Sized>(v: &mut V, func: &mut Func) {
     }
 }
 
+/// Visits the children of a [`Decl`] in source order, mutably.
 pub fn walk_decl_mut<V: VisitMut + ?Sized>(v: &mut V, decl: &mut Decl) {
     v.visit_span_mut(&mut decl.span);
     v.visit_ident_mut(&mut decl.name);
 }
 
+/// Visits the children of a [`StateVar`] in source order, mutably.
 pub fn walk_state_var_mut<V: VisitMut + ?Sized>(v: &mut V, var: &mut StateVar) {
     v.visit_span_mut(&mut var.span);
     v.visit_ident_mut(&mut var.name);
     v.visit_expr_mut(&mut var.init);
 }
 
+/// Visits the children of an [`Io`] in source order, mutably.
 pub fn walk_io_mut<V: VisitMut + ?Sized>(v: &mut V, io: &mut Io) {
     v.visit_span_mut(&mut io.span);
     for example in io.input.iter_mut().chain(&mut io.output) {
@@ -274,6 +313,7 @@ pub fn walk_io_mut<V: VisitMut + ?Sized>(v: &mut V, io: &mut Io) {
     }
 }
 
+/// Visits the children of a [`Block`] in source order, mutably.
 pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
     v.visit_span_mut(&mut block.span);
     for step in &mut block.steps {
@@ -281,6 +321,7 @@ pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
     }
 }
 
+/// Visits the children of a [`Step`] in source order, mutably.
 pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
     v.visit_span_mut(&mut step.span);
     match &mut step.node {
@@ -306,6 +347,7 @@ pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
     }
 }
 
+/// Visits the children of a [`Place`] in source order, mutably.
 pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
     match place {
         Place::Var { span, .. } => v.visit_span_mut(span),
@@ -317,6 +359,7 @@ pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
     }
 }
 
+/// Visits the children of an [`Iter`] in source order, mutably.
 pub fn walk_iter_mut<V: VisitMut + ?Sized>(v: &mut V, iter: &mut Iter) {
     match iter {
         Iter::Range {
@@ -346,6 +389,7 @@ pub fn walk_iter_mut<V: VisitMut + ?Sized>(v: &mut V, iter: &mut Iter) {
     }
 }
 
+/// Visits the children of an [`Expr`] in source order, mutably.
 pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, expr: &mut Expr) {
     v.visit_span_mut(&mut expr.span);
     match &mut expr.node {

@@ -31,6 +31,7 @@ pub struct Artifact {
     pub kind: String,
     /// A suggested file name, e.g. `sum_evens.py`.
     pub file_name: String,
+    /// The contents.
     pub bytes: Vec<u8>,
 }
 
@@ -57,12 +58,17 @@ pub use isu_lang::limits::ExecLimits;
 /// of the backend itself (a missing tool, a feature it lacks).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginDiagnostic {
+    /// `RuntimeError` (or another of the four kinds) for an error of the
+    /// program; `BackendError` for a failure of the backend itself.
     pub kind: String,
     /// A stable code: the host's codes (`spec/errors.md`) for runtime errors.
     pub code: String,
+    /// The step ID the reference interpreter names (`S2_1`), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<String>,
+    /// One sentence.
     pub message: String,
+    /// What to do about it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -90,6 +96,7 @@ impl PluginDiagnostic {
         }
     }
 
+    /// The same diagnostic with a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -98,6 +105,8 @@ impl PluginDiagnostic {
 
 /// A backend: compiles canonical, validated (typed) IIR and runs what it made.
 pub trait Backend {
+    /// Who the backend is: name, version, targets, artifact kinds, the
+    /// features it lacks. Called once, when the host loads the plugin.
     fn info(&self) -> BackendInfo;
 
     /// Compiles a program. `program` is canonical and validated: every step has

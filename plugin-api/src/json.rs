@@ -23,6 +23,7 @@ pub const MAX_DEPTH: usize = 128;
 /// Why a text is not JSON as Isu reads it, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonError {
+    /// What is wrong, in words.
     pub message: String,
     /// 1-based line of the offending text (0 when the error is not about a place).
     pub line: u32,

@@ -8,6 +8,12 @@
 //! in-place update rule ([`update`]) and the analyses every executor shares
 //! ([`analysis`]). Plugins depend on this crate only, so it knows nothing of
 //! lalrpop, of the interpreter, or of any one backend.
+//!
+//! The crate's version is the plugin-API version ([`abi::PLUGIN_API_VERSION`]):
+//! a plugin built against `isu_plugin_api` 1.x loads into every `isu` of plugin
+//! API 1.y. `spec/plugin-abi.md` in Isu's repository is the normative text.
+
+#![warn(missing_docs)]
 
 // abi_stable's derives and the library header are unsafe code by nature; this
 // module is the one place of the workspace that allows it.

@@ -2,11 +2,11 @@
 //! the compile of the target's backend plugin; writes the artifacts.
 
 use super::output::{print_json, read_source, report};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::{Common, Format};
 use crate::diag::exit_code;
 use crate::plugins::target::{self, BuildError};
-use crate::plugins::Registry;
+use crate::plugins::PluginKind;
 use anyhow::{bail, Context, Result};
 use isu_plugin_api::Artifact;
 use serde_json::{json, Value};
@@ -35,10 +35,7 @@ pub struct Args {
 pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let format = args.common.format;
     let src = read_source(&args.common.file)?;
-    let reg = match Registry::from_environment(manifest) {
-        Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, format),
-    };
+    let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
     let fe = crate::pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(format, &fe.diags, Some(&src), Vec::new())?;
@@ -149,7 +146,7 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(
+pub(crate) fn write_artifacts(
     artifacts: &[Artifact],
     out: Option<&Path>,
     options: super::write::Options,

@@ -73,14 +73,7 @@ pub fn run(
         super::write::refuse_dash(path)?;
     }
     let src = read_source(&common.file)?;
-    let reg = match super::target::registry(
-        on.manifest.as_deref(),
-        on.target.is_some(),
-        common.format,
-    )? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(code),
-    };
+    let reg = super::target::registry(on.manifest.as_deref(), on.target.is_some());
     let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
@@ -155,14 +148,7 @@ pub fn run(
 /// `isu test FILE`: every IO example; each one that does not hold is a TestFail.
 pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
     let src = read_source(&common.file)?;
-    let reg = match super::target::registry(
-        on.manifest.as_deref(),
-        on.target.is_some(),
-        common.format,
-    )? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(code),
-    };
+    let reg = super::target::registry(on.manifest.as_deref(), on.target.is_some());
     let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;

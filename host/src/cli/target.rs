@@ -4,7 +4,7 @@
 //! exit 6). A failure of the backend itself exits 8.
 
 use super::output::{print_json, report};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::Format;
 use crate::diag::{exit_code, Diagnostic};
 use crate::plugins::target::{self, BackendFailure, BuildError, Executed};
@@ -17,26 +17,14 @@ use serde_json::{json, Value};
 
 /// The plugins for a command that runs a program: all of them when a target
 /// is asked for (`needed`), else the packs only. A manifest that cannot be
-/// used is an error (reported, exit code in `Err`) when a target is asked
-/// for; otherwise a warning, and the command goes on without packs.
-pub fn registry(
-    manifest: Option<&std::path::Path>,
-    needed: bool,
-    format: Format,
-) -> Result<std::result::Result<Registry, i32>> {
+/// used is a warning; the command goes on with the other layers.
+pub fn registry(manifest: Option<&std::path::Path>, needed: bool) -> Registry {
     let kinds: &[PluginKind] = if needed {
         &[PluginKind::Backend, PluginKind::Pack]
     } else {
         &[PluginKind::Pack]
     };
-    match Registry::from_environment_of(manifest, kinds) {
-        Ok(reg) => Ok(Ok(reg)),
-        Err(e) if needed => Ok(Err(manifest_failure(&e, format)?)),
-        Err(e) => {
-            tracing::warn!("plugin manifest ignored: {e}");
-            Ok(Ok(Registry::default()))
-        }
-    }
+    super::plugins::registry(manifest, kinds)
 }
 
 /// Compiles `program` for `target`, or reports why not (exit code in `Err`).

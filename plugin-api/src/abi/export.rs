@@ -88,6 +88,7 @@ fn bad_input(message: String) -> PluginDiagnostic {
         .with_hint("the host and the plugin disagree on the plugin API; rebuild the plugin")
 }
 
+/// The body of an exported backend `info`.
 pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> BackendInfoResult {
     match guarded("info", || backend().info()) {
         Ok(info) => RResult::ROk(AbiBackendInfo::from(&info)),
@@ -95,6 +96,8 @@ pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> BackendInf
     }
 }
 
+/// The body of an exported `compile`: reads the IIR and options JSON, calls
+/// [`Backend::compile`].
 pub fn serve_compile<B: Backend>(
     backend: fn() -> &'static B,
     iir_json: RStr<'_>,
@@ -123,6 +126,8 @@ pub fn serve_compile<B: Backend>(
     }
 }
 
+/// The body of an exported `execute`: reads the arguments JSON, calls
+/// [`Backend::execute`].
 pub fn serve_execute<B: Backend>(
     backend: fn() -> &'static B,
     artifacts: RSlice<'_, AbiArtifact>,
@@ -162,6 +167,7 @@ pub fn backend_module(
     .leak_into_prefix()
 }
 
+/// The body of an exported pack `info`.
 pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> PackInfoResult {
     match guarded("info", || pack().info()) {
         Ok(info) => RResult::ROk(AbiPackInfo::from(&info)),
@@ -169,6 +175,7 @@ pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> PackInfoResult {
     }
 }
 
+/// The body of an exported `call`: reads the arguments JSON, calls [`Pack::call`].
 pub fn serve_call<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,
@@ -184,6 +191,7 @@ pub fn serve_call<P: Pack>(
     json_result(result)
 }
 
+/// The body of an exported `lower`: calls [`Pack::lower`].
 pub fn serve_lower<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,
