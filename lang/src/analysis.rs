@@ -32,8 +32,11 @@ use std::collections::BTreeMap;
 /// Where a variable is declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
+    /// `ARGS`.
     Args,
+    /// `STATE`.
     State,
+    /// `LOCAL`.
     Local,
 }
 
@@ -44,6 +47,7 @@ pub struct Decls {
 }
 
 impl Decls {
+    /// The declarations of `program`.
     pub fn of(program: &Program) -> Decls {
         let args = program
             .func
@@ -66,10 +70,12 @@ impl Decls {
         Decls { vars }
     }
 
+    /// The type of a declared variable.
     pub fn ty(&self, name: &str) -> Option<&Type> {
         self.vars.get(name).map(|(t, _)| t)
     }
 
+    /// Where a variable is declared.
     pub fn section(&self, name: &str) -> Option<Section> {
         self.vars.get(name).map(|(_, s)| *s)
     }

@@ -30,26 +30,32 @@ fn typed(node: ExprNode, ty: Type) -> Expr {
     }
 }
 
+/// `(const VALUE)` of type `ty`.
 pub fn lit(value: Literal, ty: Type) -> Expr {
     typed(ExprNode::Const { value }, ty)
 }
 
+/// An int constant.
 pub fn int(v: i64) -> Expr {
     lit(Literal::Int(v), Type::Int)
 }
 
+/// A bool constant.
 pub fn boolean(b: bool) -> Expr {
     lit(Literal::Bool(b), Type::Bool)
 }
 
+/// A string constant.
 pub fn string(s: &str) -> Expr {
     lit(Literal::Str(s.into()), Type::String)
 }
 
+/// `(var NAME)` of type `ty`.
 pub fn var(name: &str, ty: Type) -> Expr {
     typed(ExprNode::Var { name: name.into() }, ty)
 }
 
+/// `(OP l r)`, typed as the operator gives.
 pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
     let ty = match op {
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => Type::Int,
@@ -65,6 +71,7 @@ pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
     )
 }
 
+/// `(neg a)`.
 pub fn neg(a: Expr) -> Expr {
     typed(
         ExprNode::Unary {
@@ -75,6 +82,7 @@ pub fn neg(a: Expr) -> Expr {
     )
 }
 
+/// `(not a)`.
 pub fn not(a: Expr) -> Expr {
     typed(
         ExprNode::Unary {
@@ -85,6 +93,7 @@ pub fn not(a: Expr) -> Expr {
     )
 }
 
+/// `(index base i)`, typed as the element or value of `base`.
 pub fn idx(base: Expr, i: Expr) -> Expr {
     let ty = match base.ty.as_ref() {
         Some(Type::Array(e)) => (**e).clone(),
@@ -100,6 +109,7 @@ pub fn idx(base: Expr, i: Expr) -> Expr {
     )
 }
 
+/// `(call F args...)` returning `ty`.
 pub fn call(f: &str, args: Vec<Expr>, ty: Type) -> Expr {
     typed(
         ExprNode::Call {
@@ -110,6 +120,7 @@ pub fn call(f: &str, args: Vec<Expr>, ty: Type) -> Expr {
     )
 }
 
+/// The place `NAME`.
 pub fn pvar(name: &str) -> Place {
     Place::Var {
         name: name.into(),
@@ -117,6 +128,7 @@ pub fn pvar(name: &str) -> Place {
     }
 }
 
+/// The place `(index base i)`.
 pub fn pidx(base: Place, i: Expr) -> Place {
     Place::Index {
         base: Box::new(base),
@@ -138,14 +150,17 @@ fn block(steps: Vec<Step>) -> Block {
     Block { steps, span: sp() }
 }
 
+/// `ASSIGN` of `expr` to `target`.
 pub fn assign(id: &str, target: Place, expr: Expr) -> Step {
     step(id, Node::Assign { target, expr })
 }
 
+/// `ASSIGN` of `expr` to the variable `name`.
 pub fn set(id: &str, name: &str, expr: Expr) -> Step {
     assign(id, pvar(name), expr)
 }
 
+/// A `SEQ` of `steps`.
 pub fn seq(id: &str, steps: Vec<Step>) -> Step {
     step(
         id,
@@ -155,6 +170,7 @@ pub fn seq(id: &str, steps: Vec<Step>) -> Step {
     )
 }
 
+/// `IF cond THEN then ELSE els`.
 pub fn if_(id: &str, cond: Expr, then: Vec<Step>, els: Vec<Step>) -> Step {
     step(
         id,
@@ -166,6 +182,7 @@ pub fn if_(id: &str, cond: Expr, then: Vec<Step>, els: Vec<Step>) -> Step {
     )
 }
 
+/// `LOOP (range v a b [by])`.
 pub fn range(id: &str, v: &str, a: Expr, b: Expr, by: Option<Expr>, body: Vec<Step>) -> Step {
     step(
         id,
@@ -182,6 +199,7 @@ pub fn range(id: &str, v: &str, a: Expr, b: Expr, by: Option<Expr>, body: Vec<St
     )
 }
 
+/// `LOOP (each v seq)`.
 pub fn each(id: &str, v: &str, seq: Expr, body: Vec<Step>) -> Step {
     step(
         id,
@@ -196,6 +214,7 @@ pub fn each(id: &str, v: &str, seq: Expr, body: Vec<Step>) -> Step {
     )
 }
 
+/// `LOOP (while cond)`.
 pub fn while_(id: &str, cond: Expr, body: Vec<Step>) -> Step {
     step(
         id,
@@ -206,6 +225,7 @@ pub fn while_(id: &str, cond: Expr, body: Vec<Step>) -> Step {
     )
 }
 
+/// `RETURN expr`.
 pub fn ret(id: &str, expr: Expr) -> Step {
     step(id, Node::Return { expr })
 }

@@ -14,7 +14,7 @@ macro_rules! runtime_codes {
         /// changes once published; new codes are only ever added.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum RuntimeCode {
-            $($variant,)*
+            $(#[doc = $summary] $variant,)*
         }
 
         impl RuntimeCode {

@@ -16,6 +16,8 @@
 //! The crate depends on serde only. `isu_plugin_api` re-exports it, so a
 //! plugin depends on that crate alone; the host uses it directly.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod build;
 pub mod codes;
@@ -27,6 +29,10 @@ pub mod stdlib;
 pub mod types;
 pub mod update;
 pub mod visit;
+
+/// This crate's version: the plugin-API version, as `isu_plugin_api`'s
+/// (which re-exports this crate).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use codes::RuntimeCode;
 pub use iir::*;

@@ -16,35 +16,60 @@ use std::collections::BTreeMap;
 /// the entry of `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Builtin {
+    /// `ABS`.
     Abs,
+    /// `CHARS`.
     Chars,
+    /// `CONCAT`.
     Concat,
+    /// `JOIN`.
     Join,
+    /// `LEN`.
     Len,
+    /// `LOWER`.
     Lower,
+    /// `MAP_GET`.
     MapGet,
+    /// `MAP_GET_OR`.
     MapGetOr,
+    /// `MAP_HAS`.
     MapHas,
+    /// `MAP_KEYS`.
     MapKeys,
+    /// `MAP_SET`.
     MapSet,
+    /// `MAX`.
     Max,
+    /// `MIN`.
     Min,
+    /// `PARSE_INT`.
     ParseInt,
+    /// `POP`.
     Pop,
+    /// `PUSH`.
     Push,
+    /// `REPEAT`.
     Repeat,
+    /// `SLICE`.
     Slice,
+    /// `SPLIT_WHITESPACE`.
     SplitWhitespace,
+    /// `TO_STRING`.
     ToString,
 }
 
 /// A type pattern of a signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pat {
+    /// `int`.
     Int,
+    /// `bool`.
     Bool,
+    /// `string`.
     Str,
+    /// `T[]`.
     Array(&'static Pat),
+    /// `map<K, V>`.
     Map(&'static Pat, &'static Pat),
     /// Any type, the same at every `T` of one overload.
     T,
@@ -55,16 +80,22 @@ pub enum Pat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One signature of a standard function.
 pub struct Overload {
+    /// The parameters' types.
     pub params: &'static [Pat],
+    /// The result's type.
     pub ret: Pat,
 }
 
 /// One standard function.
 #[derive(Debug, Clone, Copy)]
 pub struct StdFn {
+    /// The name as called: `LEN`.
     pub name: &'static str,
+    /// Its enum value.
     pub builtin: Builtin,
+    /// Its signatures.
     pub overloads: &'static [Overload],
     /// What it does, one sentence.
     pub doc: &'static str,

@@ -12,9 +12,13 @@ use crate::stdlib::Builtin;
 /// The standard functions an `ASSIGN` may apply in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Update {
+    /// `PUSH`: an element added at the end.
     Push,
+    /// `POP`: the last element removed.
     Pop,
+    /// `MAP_SET`: an entry set.
     MapSet,
+    /// `CONCAT`: text added at the end.
     Concat,
 }
 
@@ -30,6 +34,7 @@ impl Update {
         }
     }
 
+    /// The standard function this update applies.
     pub fn builtin(self) -> Builtin {
         match self {
             Update::Push => Builtin::Push,
@@ -43,6 +48,7 @@ impl Update {
 /// `TARGET: P`, `EXPR: (call F P rest...)`: an assignment the rule covers.
 #[derive(Debug, Clone, Copy)]
 pub struct InPlace<'e> {
+    /// The update.
     pub op: Update,
     /// The call's first argument: the read of the place itself.
     pub place: &'e Expr,

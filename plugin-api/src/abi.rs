@@ -161,6 +161,17 @@ mod tests {
         );
     }
 
+    /// `isu_lang`, which this crate re-exports and plugins build against,
+    /// is published under the same version.
+    #[test]
+    fn the_language_crate_has_the_same_version() {
+        assert_eq!(
+            isu_lang::VERSION,
+            env!("CARGO_PKG_VERSION"),
+            "lang/Cargo.toml's version must be plugin-api/Cargo.toml's: bump both"
+        );
+    }
+
     #[test]
     fn root_module_version_follows_the_api_major() {
         assert_eq!(

@@ -105,6 +105,7 @@ pub struct Aliasing {
 }
 
 impl Aliasing {
+    /// The aliasing facts of a program whose variables are `decls`.
     pub fn of(program: &Program, decls: &Decls) -> Aliasing {
         let mut each = Each(BTreeSet::new());
         each.visit_program(program);

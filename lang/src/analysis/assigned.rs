@@ -26,7 +26,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Which of the two analyses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// May hold a value: assigned on some path.
     May,
+    /// Must hold a value: assigned on every path.
     Must,
 }
 

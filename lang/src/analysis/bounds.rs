@@ -42,6 +42,7 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The intervals of a typed program, by step.
     pub fn of(program: &Program) -> Bounds {
         let decls = Decls::of(program);
         let mut w = Walk {

@@ -60,6 +60,7 @@ struct Reach {
 }
 
 impl Flow {
+    /// Whether each step of `program` completes and is reachable.
     pub fn of(program: &Program) -> Flow {
         let mut f = Flow::default();
         f.block(&program.body, true);

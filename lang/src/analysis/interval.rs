@@ -5,6 +5,7 @@
 
 /// The 64-bit range.
 pub const MIN: i128 = i64::MIN as i128;
+/// The 64-bit range's upper end.
 pub const MAX: i128 = i64::MAX as i128;
 
 /// An upper bound of every length (arrays, maps, strings): no machine holds
@@ -12,8 +13,11 @@ pub const MAX: i128 = i64::MAX as i128;
 pub const MAX_LEN: i128 = 1 << 48;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The ints from `lo` to `hi`, both included.
 pub struct Interval {
+    /// The least value.
     pub lo: i128,
+    /// The greatest value.
     pub hi: i128,
 }
 
@@ -23,6 +27,7 @@ impl Interval {
     /// A length.
     pub const LEN: Interval = Interval { lo: 0, hi: MAX_LEN };
 
+    /// The one value `v`.
     pub fn exact(v: i64) -> Interval {
         Interval {
             lo: i128::from(v),
@@ -30,6 +35,7 @@ impl Interval {
         }
     }
 
+    /// The ints from `lo` to `hi`.
     pub fn new(lo: i128, hi: i128) -> Interval {
         Interval { lo, hi }
     }
@@ -49,6 +55,7 @@ impl Interval {
         }
     }
 
+    /// Whether `v` lies in the interval.
     pub fn contains(self, v: i128) -> bool {
         self.lo <= v && v <= self.hi
     }
@@ -59,6 +66,7 @@ impl Interval {
         Interval::new(a.lo * a.lo, a.hi * a.hi)
     }
 
+    /// `(call ABS x)`: the absolute values (in 128 bits, so `abs MIN` is known to overflow).
     pub fn abs(self) -> Interval {
         if self.lo >= 0 {
             self
@@ -69,10 +77,12 @@ impl Interval {
         }
     }
 
+    /// `(call MIN a b)`.
     pub fn min(self, o: Interval) -> Interval {
         Interval::new(self.lo.min(o.lo), self.hi.min(o.hi))
     }
 
+    /// `(call MAX a b)`.
     pub fn max(self, o: Interval) -> Interval {
         Interval::new(self.lo.max(o.lo), self.hi.max(o.hi))
     }

@@ -22,6 +22,7 @@ pub struct Liveness {
 }
 
 impl Liveness {
+    /// The variables live after each `ASSIGN` of `program`.
     pub fn of(program: &Program) -> Liveness {
         let mut l = Liveness::default();
         l.block(&program.body, &Live::new());

@@ -139,6 +139,7 @@ pub struct Vars {
 }
 
 impl Vars {
+    /// The variables each step of `program` reads and assigns.
     pub fn of(program: &Program) -> Vars {
         let mut v = Collect::default();
         v.visit_program(program);
