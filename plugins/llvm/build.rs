@@ -27,7 +27,7 @@ fn run(cmd: &mut Command) {
     let shown = format!("{cmd:?}");
     match cmd.status() {
         Ok(s) if s.success() => {}
-        Ok(s) => panic!("{shown} failed ({s}): install clang-19 and llvm-19 (README: the LLVM backend)"),
+        Ok(s) => panic!("{shown} failed ({s})"),
         Err(e) => panic!("{shown}: {e}: install clang-19 and llvm-19 (README: the LLVM backend)"),
     }
 }

@@ -7,6 +7,7 @@
 use crate::abi::{PROGRAM, RUN};
 use crate::debug::Debug;
 use crate::lower::{self, LowerError, Site};
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module};
@@ -75,6 +76,10 @@ pub fn build<'ctx>(
     let ptr = cx.ptr_type(AddressSpace::default());
     let run_ty = cx.void_type().fn_type(&[ptr.into(), ptr.into()], false);
     let run = m.add_function(RUN, run_ty, None);
+    // Kept out of `main`, so that its code keeps its own debug info (a
+    // caller without debug info would drop it when inlining).
+    let noinline = Attribute::get_named_enum_kind_id("noinline");
+    run.add_attribute(AttributeLoc::Function, cx.create_enum_attribute(noinline, 0));
     let dbg = Debug::new(cx, &m, run, &opts.source, program.func.span.line);
     let lowered = lower::lower_program(cx, &m, &rt, run, program, &dbg)?;
     emit_program_table(cx, &m, program, opts, &lowered.sites)?;
