@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn numbers_and_names_are_the_runtimes_and_the_hosts() {
         let header = include_str!("../runtime/isu_rt.h");
-        let main = include_str!("../runtime/main.c");
+        let main = include_str!("../runtime/driver/main.c");
         for c in ErrorCode::ALL {
             let define = format!(
                 "ISU_E_{} = {},",

@@ -3,10 +3,11 @@
 //!
 //! One file per concern: [`lower`] turns the program into the function
 //! `isu_run` (statements, expressions, element stores, standard functions,
-//! constants), [`module`] links it with the runtime (`runtime/*.c`, C
+//! constants), [`module`] links it with the core runtime (`runtime/core`, C
 //! compiled to bitcode by clang 19 when the plugin is built), writes the
-//! table the runtime reads and runs LLVM's `-O2` pipeline, [`debug`] gives
-//! every step its source line, [`native`] links the executable with `cc`,
+//! table the driver reads and runs LLVM's `-O2` pipeline, [`debug`] gives
+//! every step its source line, [`native`] links the program's object with
+//! the driver's (`runtime/driver`: `main`, JSON, error reports) with `cc`,
 //! [`exec`] runs it as a subprocess. [`abi`] is what the module and the
 //! runtime agree on; `spec/llvm-abi.md` documents it.
 
@@ -74,11 +75,12 @@ pub fn build(
                     Some(o) => o,
                     None => object.insert(module::object(&m, &tm).map_err(|e| failed(e.0))?),
                 };
-                if *kind == "obj" {
-                    obj.clone()
+                let what = if *kind == "obj" {
+                    native::Output::Object
                 } else {
-                    native::link(obj, name).map_err(|e| failed(e.0))?
-                }
+                    native::Output::Executable
+                };
+                native::link(obj, name, what).map_err(|e| failed(e.0))?
             }
             other => {
                 return Err(vec![PluginDiagnostic::backend(

@@ -1,13 +1,14 @@
-//! One program to one LLVM module, ready to write out: the runtime's bitcode
-//! parsed, the program lowered beside it, the table the runtime reads
-//! (`isu_program`), the two linked, everything but `main` internalized, the
-//! module verified, and LLVM's `-O2` pipeline (the new pass manager's
-//! `default<O2>`) run on it.
+//! One program to one LLVM module, ready to write out: the core runtime's
+//! bitcode parsed, the program lowered beside it, the table the driver reads
+//! (`isu_program`), the two linked, everything but `isu_run` and
+//! `isu_program` internalized, the module verified, and LLVM's `-O2`
+//! pipeline (the new pass manager's `default<O2>`) run on it. The driver
+//! (`main`, JSON, error reports) is a native object compiled with the plugin
+//! ([`DRIVER_O`]), linked beside the module's object.
 
 use crate::abi::{PROGRAM, RUN};
 use crate::debug::Debug;
 use crate::lower::{self, LowerError, Site};
-use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module};
@@ -19,8 +20,12 @@ use inkwell::values::{BasicValueEnum, PointerValue};
 use inkwell::{AddressSpace, OptimizationLevel};
 use isu_plugin_api::{ExecLimits, Program};
 
-/// The runtime, compiled by clang 19 when the plugin was built (`build.rs`).
-pub const RUNTIME_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/runtime.bc"));
+/// The core runtime (`runtime/core`) as bitcode, compiled by clang 19 when
+/// the plugin was built (`build.rs`).
+pub const CORE_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/core.bc"));
+/// The driver (`runtime/driver`, with its own copy of the core) as an object
+/// file for this host.
+pub const DRIVER_O: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/driver.o"));
 
 /// How to build: the source file named in debug info and error messages,
 /// the default limits of the executable, whether to optimize.
@@ -66,7 +71,7 @@ pub fn build<'ctx>(
     opts: &Options,
     tm: &TargetMachine,
 ) -> Result<Module<'ctx>, BuildError> {
-    let buf = MemoryBuffer::create_from_memory_range_copy(RUNTIME_BC, "isu_runtime");
+    let buf = MemoryBuffer::create_from_memory_range_copy(CORE_BC, "isu_runtime");
     let rt = Module::parse_bitcode_from_buffer(&buf, cx)
         .map_err(|e| BuildError(format!("the runtime's bitcode does not load: {e}")))?;
     let m = cx.create_module(&program.func.name.name);
@@ -76,10 +81,6 @@ pub fn build<'ctx>(
     let ptr = cx.ptr_type(AddressSpace::default());
     let run_ty = cx.void_type().fn_type(&[ptr.into(), ptr.into()], false);
     let run = m.add_function(RUN, run_ty, None);
-    // Kept out of `main`, so that its code keeps its own debug info (a
-    // caller without debug info would drop it when inlining).
-    let noinline = Attribute::get_named_enum_kind_id("noinline");
-    run.add_attribute(AttributeLoc::Function, cx.create_enum_attribute(noinline, 0));
     let dbg = Debug::new(cx, &m, run, &opts.source, program.func.span.line);
     let lowered = lower::lower_program(cx, &m, &rt, run, program, &dbg)?;
     emit_program_table(cx, &m, program, opts, &lowered.sites)?;
@@ -96,16 +97,17 @@ pub fn build<'ctx>(
     Ok(m)
 }
 
-/// Every definition but `main` becomes internal, so that the optimizer may
-/// inline the runtime into the program and drop what it does not use.
+/// Every definition but what the driver calls becomes internal, so that the
+/// optimizer may inline the runtime into the program and drop what it does
+/// not use (the driver has its own copy of the core).
 fn internalize(m: &Module<'_>) {
     for f in m.get_functions() {
-        if f.count_basic_blocks() > 0 && f.get_name().to_bytes() != b"main" {
+        if f.count_basic_blocks() > 0 && f.get_name().to_bytes() != RUN.as_bytes() {
             f.set_linkage(Linkage::Internal);
         }
     }
     for g in m.get_globals() {
-        if g.get_initializer().is_some() {
+        if g.get_initializer().is_some() && g.get_name().to_bytes() != PROGRAM.as_bytes() {
             g.set_linkage(Linkage::Internal);
         }
     }

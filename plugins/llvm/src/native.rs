@@ -1,5 +1,7 @@
-//! The executable: the module's object file linked with the system C
-//! compiler (`cc`, or `$CC`) against libc, in a scratch folder of its own.
+//! Native files from the module's object: with the driver's object
+//! ([`crate::module::DRIVER_O`]) merged into one relocatable object, or
+//! linked into an executable against libc, by the system C compiler (`cc`,
+//! or `$CC`), in a scratch folder of its own.
 
 use crate::module::BuildError;
 use std::path::{Path, PathBuf};
@@ -42,17 +44,39 @@ fn cc() -> PathBuf {
         .map_or_else(|| PathBuf::from("cc"), PathBuf::from)
 }
 
-/// Links `object` into an executable named `name`; its bytes.
-pub fn link(object: &[u8], name: &str) -> Result<Vec<u8>, BuildError> {
+/// What to make of the program's object and the driver's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// One relocatable object (`cc -r`): `cc NAME.o -o NAME` links it.
+    Object,
+    /// An executable.
+    Executable,
+}
+
+/// Links `object` with the driver into `what`, named for `name`; its bytes.
+pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildError> {
     let scratch = Scratch::new("link").map_err(BuildError)?;
-    let obj = scratch.path(&format!("{name}.o"));
-    let exe = scratch.path(name);
-    std::fs::write(&obj, object).map_err(|e| BuildError(format!("writing {}: {e}", obj.display())))?;
+    let obj = scratch.path(&format!("{name}.program.o"));
+    let driver = scratch.path("isu_driver.o");
+    let out_path = scratch.path(match what {
+        Output::Object => "out.o",
+        Output::Executable => "out",
+    });
+    for (path, bytes) in [(&obj, object), (&driver, crate::module::DRIVER_O)] {
+        std::fs::write(path, bytes)
+            .map_err(|e| BuildError(format!("writing {}: {e}", path.display())))?;
+    }
     let cc = cc();
-    let out = Command::new(&cc)
+    let mut cmd = Command::new(&cc);
+    if what == Output::Object {
+        cmd.arg("-r");
+    }
+    let exe = out_path;
+    let out = cmd
         .arg("-o")
         .arg(&exe)
         .arg(&obj)
+        .arg(&driver)
         .output()
         .map_err(|e| {
             BuildError(format!(

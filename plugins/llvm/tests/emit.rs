@@ -84,13 +84,13 @@ fn the_ir_passes_llvms_verifier_and_the_bitcode_loads() {
         .expect("opt from LLVM 19 (llvm-19)");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(arts[0].bytes.clone()).unwrap();
-    assert!(text.contains("@isu_run("), "isu_run is in the IR");
-    assert!(text.contains(" @main("), "main is in the IR");
+    assert!(text.contains("define void @isu_run(ptr"), "isu_run is in the IR");
+    assert!(text.contains("@isu_program = local_unnamed_addr constant"), "the program table is in the IR");
     assert!(text.contains("!DIFile(filename: \"sum_evens.isu\""), "debug info names the source");
     let cx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(&arts[1].bytes, "sum_evens.bc");
     let m = Module::parse_bitcode_from_buffer(&buf, &cx).unwrap();
-    assert!(m.get_function("main").is_some());
+    assert!(m.get_function("isu_run").is_some());
     assert!(m.verify().is_ok());
 }
 

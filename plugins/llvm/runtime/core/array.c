@@ -1,7 +1,7 @@
 /* Arrays: functions that take an array by value (`push`, `pop`, `concat`'s
  * first argument) consume it and update it in place when theirs is the only
  * reference; the others borrow their arguments. */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <string.h>
 

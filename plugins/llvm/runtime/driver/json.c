@@ -2,7 +2,7 @@
  * ints, no null, no fractions, no key twice, map keys in any order), and a
  * value written as `isu run` writes it (compact, object keys sorted as
  * strings, strings escaped as serde_json escapes them). */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,31 +128,6 @@ void isu_write_value(IsuBuf *b, uint64_t v, const IsuType *t) {
         return;
     }
     }
-}
-
-/* Counts JSON values (every value, element and entry value, not map keys,
- * as the interpreter counts them) until `*budget` runs out; 0 then. */
-static int fits(uint64_t v, const IsuType *t, int64_t *budget) {
-    if (--*budget < 0) return 0;
-    if (t->kind == ISU_ARRAY) {
-        const IsuObj *xs = obj(v);
-        if (t->a->kind < ISU_STRING) {
-            *budget -= xs->len;
-            return *budget >= 0;
-        }
-        for (int64_t i = 0; i < xs->len; i++)
-            if (!fits(isu_load_slot(ISU_DATA(xs) + 8 * i, 8), t->a, budget)) return 0;
-    } else if (t->kind == ISU_MAP) {
-        const IsuObj *m = obj(v);
-        for (int64_t i = 0; i < m->len; i++)
-            if (!fits(isu_load_slot(ISU_DATA(m) + 16 * i + 8, 8), t->b, budget)) return 0;
-    }
-    return 1;
-}
-
-void isu_check_result(uint64_t v, const IsuType *t, int32_t site) {
-    int64_t budget = isu_max_size;
-    if (!fits(v, t, &budget)) isu_fail(ISU_E_SIZE_LIMIT, site, isu_max_size + 1, isu_max_size);
 }
 
 /* ---- Reading ---- */

@@ -1,7 +1,7 @@
 /* Strings: UTF-8 bytes with their length in bytes and in Unicode scalar
  * values (so `LEN` is O(1) and an all-ASCII string slices by bytes); ints to
  * and from their decimal text. */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * `inc` and `drop` (the last reference frees the object and drops what it
  * holds), `unique` (copy-on-write: a shared object is copied before a write),
  * and structural equality. */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +124,6 @@ IsuObj *isu_unique(IsuObj *p, const IsuType *t, int64_t extra) {
     int64_t need = p->len + extra;
     if (p->rc == 1 && p->cap >= need) return p;
     return copy_grow(p, t, need);
-}
-
-void isu_check_size(int64_t n, int32_t site) {
-    if (n > isu_max_size) isu_fail(ISU_E_SIZE_LIMIT, site, n, isu_max_size);
 }
 
 int32_t isu_str_cmp(const IsuObj *x, const IsuObj *y) {

@@ -1,7 +1,7 @@
 /* Maps: entries sorted by key, found by binary search, so that `MAP_KEYS`
  * and every walk over a map see the keys in ascending order with no extra
  * work. */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <string.h>
 

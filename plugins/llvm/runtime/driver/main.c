@@ -11,7 +11,7 @@
  * Exit codes: 0 the result, 1 an I/O failure or running out of memory, 2 bad
  * usage, 5 a runtime error (invalid arguments included). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

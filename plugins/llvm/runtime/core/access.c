@@ -1,6 +1,6 @@
 /* Access to objects for the program module, which knows nothing of their
  * layout: each of these inlines into a load or a store. */
-#include "isu_rt.h"
+#include "../isu_rt.h"
 
 #include <string.h>
 
