@@ -24,18 +24,23 @@ int64_t isu_unit(const IsuType *t) {
 
 int64_t isu_slot_width(const IsuType *elem) { return elem->kind == ISU_BOOL ? 1 : 8; }
 
+/* An 8-byte slot has a type of its own, so that LLVM's type-based alias
+ * analysis knows that writing an element does not change a header: the
+ * length, capacity and reference count read in a loop stay in registers. */
+typedef struct IsuSlot {
+    uint64_t v;
+} IsuSlot;
+
 uint64_t isu_load_slot(const unsigned char *at, int64_t width) {
     if (width == 1) return *at;
-    uint64_t v;
-    memcpy(&v, at, 8);
-    return v;
+    return ((const IsuSlot *)(const void *)at)->v;
 }
 
 void isu_store_slot(unsigned char *at, int64_t width, uint64_t v) {
     if (width == 1) {
         *at = (unsigned char)v;
     } else {
-        memcpy(at, &v, 8);
+        ((IsuSlot *)(void *)at)->v = v;
     }
 }
 

@@ -4,6 +4,7 @@
 use super::{bug, is_heap, ty_of, Lowering, Res, Val};
 use crate::abi::{ErrorCode, What};
 use crate::lang::{update_of, Update};
+use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
 
@@ -243,6 +244,16 @@ impl<'ctx> Lowering<'ctx, '_> {
                 .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
             self.fail_if(is_zero, ErrorCode::ZeroStep, site, None)?;
         }
+        if holds_no_loop(body) {
+            // A counted loop: its rounds are known before the first.
+            let trip = self.trip_count(first, last, step, by_const)?;
+            return self.counted(trip, limit, body, |l, r| {
+                let offset = l.b.build_int_mul(r, step, "")?;
+                let i = l.b.build_int_add(first, offset, var)?;
+                l.b.build_store(v.slot, i)?;
+                l.mark_assigned(var)
+            });
+        }
         let cur = self.slots.build_alloca(i64t, &format!("{var}.next"))?;
         self.b.build_store(cur, first)?;
         let head = self.block_named("range");
@@ -298,6 +309,24 @@ impl<'ctx> Lowering<'ctx, '_> {
         let xs = self.expr(seq)?;
         let xs = self.own(xs, &seq_ty)?;
         let n = self.call("isu_len", &[xs.into()])?.into_int_value();
+        let w = self.i64(slot_width(&ety));
+        let assign = |l: &mut Self, k: IntValue<'ctx>| -> Res<()> {
+            let s = l
+                .call("isu_get", &[xs.into(), k.into(), w.into()])?
+                .into_int_value();
+            let x = l.from_slot(s, &ety)?;
+            if is_heap(&ety) {
+                l.inc(x, &ety)?;
+                let old = l.b.build_load(l.llty(&ety), v.slot, "old")?;
+                l.drop_value(old, &ety)?;
+            }
+            l.b.build_store(v.slot, x)?;
+            l.mark_assigned(var)
+        };
+        if holds_no_loop(body) {
+            self.counted(n, limit, body, assign)?;
+            return self.drop_value(xs, &seq_ty);
+        }
         let i = self.slots.build_alloca(i64t, &format!("{var}.index"))?;
         self.b.build_store(i, i64t.const_zero())?;
         let head = self.block_named("each");
@@ -310,18 +339,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.b.build_conditional_branch(more, round, exit)?;
         self.b.position_at_end(round);
         self.spend(limit)?;
-        let w = self.i64(slot_width(&ety));
-        let s = self
-            .call("isu_get", &[xs.into(), k.into(), w.into()])?
-            .into_int_value();
-        let x = self.from_slot(s, &ety)?;
-        if is_heap(&ety) {
-            self.inc(x, &ety)?;
-            let old = self.b.build_load(self.llty(&ety), v.slot, "old")?;
-            self.drop_value(old, &ety)?;
-        }
-        self.b.build_store(v.slot, x)?;
-        self.mark_assigned(var)?;
+        assign(self, k)?;
         let next = self.b.build_int_add(k, i64t.const_int(1, false), "")?;
         self.b.build_store(i, next)?;
         self.block(body)?;
@@ -332,6 +350,97 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.drop_value(xs, &seq_ty)?;
         Ok(())
     }
+}
+
+impl<'ctx> Lowering<'ctx, '_> {
+    /// The rounds of `(range i first last step)`, exactly: 0 when `first` is
+    /// already at or past `last`, else the count of values before it.
+    fn trip_count(
+        &mut self,
+        first: IntValue<'ctx>,
+        last: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        by_const: Option<i64>,
+    ) -> Res<IntValue<'ctx>> {
+        let i64t = self.cx.i64_type();
+        let zero = i64t.const_zero();
+        let one = i64t.const_int(1, false);
+        // For a negative step, count down: the same with the roles swapped.
+        let trip_for = |l: &mut Self, lo: IntValue<'ctx>, hi: IntValue<'ctx>, by: IntValue<'ctx>| -> Res<IntValue<'ctx>> {
+            let some = l.b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
+            // hi - lo fits in 64 bits unsigned; so does the step's magnitude.
+            let diff = l.b.build_int_sub(hi, lo, "")?;
+            let less = l.b.build_int_sub(diff, one, "")?;
+            let q = l.b.build_int_unsigned_div(less, by, "")?;
+            let n = l.b.build_int_add(q, one, "")?;
+            Ok(l.b.build_select(some, n, zero, "trip")?.into_int_value())
+        };
+        match by_const {
+            Some(k) if k > 0 => trip_for(self, first, last, step),
+            Some(_) => {
+                let mag = self.b.build_int_sub(zero, step, "")?;
+                trip_for(self, last, first, mag)
+            }
+            None => {
+                let up = trip_for(self, first, last, step)?;
+                let mag = self.b.build_int_sub(zero, step, "")?;
+                let down = trip_for(self, last, first, mag)?;
+                let positive = self.b.build_int_compare(IntPredicate::SGT, step, zero, "")?;
+                Ok(self.b.build_select(positive, up, down, "")?.into_int_value())
+            }
+        }
+    }
+
+    /// A loop of `trip` rounds whose body holds no loop, so that nothing but
+    /// its own rounds spends the step budget while it runs: the budget is
+    /// charged up front. It runs min(trip, budget) rounds and, when the budget
+    /// was short, stops with `step_limit` at `limit` where the next round
+    /// would have started: what charging every round does, without a check
+    /// per round. `round(r)` assigns the loop variable of round `r` (from 0).
+    fn counted(
+        &mut self,
+        trip: IntValue<'ctx>,
+        limit: i32,
+        body: &Block,
+        mut round: impl FnMut(&mut Self, IntValue<'ctx>) -> Res<()>,
+    ) -> Res<()> {
+        let i64t = self.cx.i64_type();
+        let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();
+        let enough = self.b.build_int_compare(IntPredicate::ULE, trip, fuel, "")?;
+        let allowed = self.b.build_select(enough, trip, fuel, "allowed")?.into_int_value();
+        let r_slot = self.slots.build_alloca(i64t, "round")?;
+        self.b.build_store(r_slot, i64t.const_zero())?;
+        let head = self.block_named("rounds");
+        let round_bb = self.block_named("round");
+        let after = self.block_named("endrounds");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let r = self.b.build_load(i64t, r_slot, "r")?.into_int_value();
+        let more = self.b.build_int_compare(IntPredicate::ULT, r, allowed, "")?;
+        self.b.build_conditional_branch(more, round_bb, after)?;
+        self.b.position_at_end(round_bb);
+        round(self, r)?;
+        let next = self.b.build_int_add(r, i64t.const_int(1, false), "")?;
+        self.b.build_store(r_slot, next)?;
+        self.block(body)?;
+        if self.reachable() {
+            self.b.build_unconditional_branch(head)?;
+        }
+        self.b.position_at_end(after);
+        let short = self.b.build_not(enough, "")?;
+        self.fail_if(short, ErrorCode::StepLimit, limit, None)?;
+        let left = self.b.build_int_sub(fuel, trip, "")?;
+        self.b.build_store(self.fuel, left)?;
+        Ok(())
+    }
+}
+
+/// Whether a block holds no LOOP at any depth.
+fn holds_no_loop(b: &Block) -> bool {
+    b.steps.iter().all(|s| match &s.node {
+        Node::Loop { .. } => false,
+        other => other.blocks().into_iter().all(holds_no_loop),
+    })
 }
 
 /// The bytes of an array slot holding a value of `elem`.
