@@ -18,7 +18,8 @@
 /* Every heap object starts with this header. A reference count below zero
  * marks an immortal object (a constant of the program): never counted,
  * written or freed. `cap` and `len` count bytes (string), elements (array) or
- * entries (map); `chars` is a string's length in Unicode scalar values. */
+ * entries (map); `chars` is a string's length in Unicode scalar values, and
+ * a map's index and order flag (core/map.c). */
 typedef struct IsuObj {
     int64_t rc;
     int64_t len;
@@ -28,7 +29,8 @@ typedef struct IsuObj {
 
 /* The slots follow the header: a string's UTF-8 bytes; an array's elements,
  * 1 byte for a bool and 8 for anything else; a map's entries, 16 bytes each
- * (key, then value, each in 8 bytes), sorted by key, ascending, no key twice. */
+ * (key, then value, each in 8 bytes), no key twice, sorted by key unless the
+ * map's order flag says otherwise (`isu_map_sort` sorts them). */
 #define ISU_DATA(p) ((unsigned char *)(p) + sizeof(IsuObj))
 
 /* Static types, as the program module describes them. */
@@ -169,6 +171,11 @@ uint64_t isu_map_get(const IsuObj *m, uint64_t key, const IsuType *t, int32_t si
 uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuType *t);
 IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site);
 IsuObj *isu_map_keys(const IsuObj *m, const IsuType *t);
+/* Puts the entries in ascending key order (a map's value does not change). */
+void isu_map_sort(const IsuObj *m, const IsuType *t);
+void isu_map_free_index(IsuObj *m);
+/* The order flag in a map's `chars`: the entries are not sorted. */
+#define ISU_MAP_UNSORTED 1
 
 /* Strings. */
 IsuObj *isu_str_new(const unsigned char *bytes, int64_t len);

@@ -110,6 +110,17 @@ mod tests {
                 c.name()
             );
         }
+        let spec = include_str!("../../../spec/llvm-abi.md");
+        for c in ErrorCode::ALL {
+            let row = format!("| {} | `{}` |", c.number(), c.name());
+            assert!(spec.contains(&row), "spec/llvm-abi.md lacks the row {row}");
+        }
+        for kind in crate::EMITS {
+            assert!(
+                spec.contains(&format!("| `{kind}` |")),
+                "spec/llvm-abi.md does not document --emit {kind}"
+            );
+        }
         for (w, name) in [
             (What::Add, "ADD"),
             (What::Neg, "NEG"),

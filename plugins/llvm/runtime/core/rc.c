@@ -87,6 +87,7 @@ static void inc_children(IsuObj *p, const IsuType *t) {
 
 static __attribute__((noinline)) void free_obj(IsuObj *p, const IsuType *t) {
     drop_children(p, t);
+    if (t->kind == ISU_MAP) isu_map_free_index(p);
     free(p);
 }
 
@@ -119,7 +120,8 @@ static __attribute__((noinline)) IsuObj *copy_grow(IsuObj *p, const IsuType *t, 
     IsuObj *q = isu_obj_new(cap, unit);
     memcpy(ISU_DATA(q), ISU_DATA(p), (size_t)(p->len * unit));
     q->len = p->len;
-    q->chars = p->chars;
+    /* A map's copy has no index of its own yet, only the order flag. */
+    q->chars = t->kind == ISU_MAP ? p->chars & ISU_MAP_UNSORTED : p->chars;
     inc_children(q, t);
     if (p->rc > 0) p->rc--;
     return q;
@@ -158,6 +160,8 @@ int32_t isu_eq(uint64_t xv, uint64_t yv, const IsuType *t) {
         }
         return 1;
     }
+    isu_map_sort(x, t);
+    isu_map_sort(y, t);
     for (int64_t i = 0; i < x->len; i++) {
         const unsigned char *ex = ISU_DATA(x) + 16 * i, *ey = ISU_DATA(y) + 16 * i;
         if (!isu_eq(isu_load_slot(ex, 8), isu_load_slot(ey, 8), t->a)) return 0;

@@ -96,6 +96,7 @@ void isu_write_value(IsuBuf *b, uint64_t v, const IsuType *t) {
     }
     default: {
         const IsuObj *m = obj(v);
+        isu_map_sort(m, t);
         isu_buf_put(b, "{", 1);
         if (t->a->kind == ISU_STRING) {
             /* Byte order is the map's order and JSON's. */
