@@ -138,6 +138,8 @@ void isu_drop(uint64_t v, const IsuType *t);
 /* An object equal to `p` that only the caller holds, with room for `extra`
  * more units. Consumes `p`. */
 IsuObj *isu_unique(IsuObj *p, const IsuType *t, int64_t extra);
+/* The same without room for more: an object about to be written in place. */
+IsuObj *isu_own(IsuObj *p, const IsuType *t);
 void isu_check_size(int64_t n, int32_t site);
 
 /* Access to objects for the program module (which knows nothing of the

@@ -26,7 +26,7 @@ IsuObj *isu_unique_child(IsuObj *p, int64_t i, int32_t entry, const IsuType *chi
     unsigned char *at = entry ? ISU_DATA(p) + 16 * i + 8 : ISU_DATA(p) + 8 * i;
     IsuObj *c = (IsuObj *)(uintptr_t)isu_load_slot(at, 8);
     if (c->rc != 1) {
-        c = isu_unique(c, child, 0);
+        c = isu_own(c, child);
         isu_store_slot(at, 8, (uint64_t)(uintptr_t)c);
     }
     return c;

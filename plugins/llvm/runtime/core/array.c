@@ -18,7 +18,7 @@ IsuObj *isu_push(IsuObj *xs, uint64_t v, const IsuType *t, int32_t site) {
 IsuObj *isu_pop(IsuObj *xs, const IsuType *t, int32_t site) {
     int64_t len = xs->len;
     if (len == 0) isu_fail(ISU_E_EMPTY_COLLECTION, site, 0, 0);
-    xs = isu_unique(xs, t, 0);
+    xs = isu_own(xs, t);
     int64_t w = isu_slot_width(t->a);
     isu_drop(isu_load_slot(ISU_DATA(xs) + w * (len - 1), w), t->a);
     xs->len = len - 1;

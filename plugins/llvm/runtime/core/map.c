@@ -136,7 +136,7 @@ uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuT
 IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
     int64_t i = isu_map_find(m, key, t->a);
     if (i >= 0) {
-        m = isu_unique(m, t, 0);
+        m = isu_own(m, t);
         unsigned char *e = ISU_DATA(m) + 16 * i;
         isu_drop(isu_load_slot(e + 8, 8), t->b);
         isu_store_slot(e + 8, 8, v);

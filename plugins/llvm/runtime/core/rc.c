@@ -32,13 +32,14 @@ typedef struct IsuSlot {
 } IsuSlot;
 
 uint64_t isu_load_slot(const unsigned char *at, int64_t width) {
-    if (width == 1) return *at;
+    /* A bool slot is a `_Bool`, a type of its own too (never a char). */
+    if (width == 1) return *(const _Bool *)(const void *)at;
     return ((const IsuSlot *)(const void *)at)->v;
 }
 
 void isu_store_slot(unsigned char *at, int64_t width, uint64_t v) {
     if (width == 1) {
-        *at = (unsigned char)v;
+        *(_Bool *)(void *)at = v != 0;
     } else {
         ((IsuSlot *)(void *)at)->v = v;
     }
@@ -125,6 +126,11 @@ static __attribute__((noinline)) IsuObj *copy_grow(IsuObj *p, const IsuType *t, 
     inc_children(q, t);
     if (p->rc > 0) p->rc--;
     return q;
+}
+
+IsuObj *isu_own(IsuObj *p, const IsuType *t) {
+    if (p->rc == 1) return p;
+    return copy_grow(p, t, p->len);
 }
 
 IsuObj *isu_unique(IsuObj *p, const IsuType *t, int64_t extra) {

@@ -138,8 +138,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         // 3. The store: unique containers all the way down.
         let t = self.tdesc(&var.ty);
         let old = self.b.build_load(self.llty(&var.ty), var.slot, "")?;
-        let unique = self
-            .call("isu_unique", &[old.into(), t.into(), self.i64(0).into()])?;
+        let unique = self.call("isu_own", &[old.into(), t.into()])?;
         self.b.build_store(var.slot, unique)?;
         let mut cur = unique;
         // Where the current container sits: its parent and the level that leads to it.
