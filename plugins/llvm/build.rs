@@ -78,13 +78,20 @@ fn main() {
         bc
     };
     let core: Vec<PathBuf> = sources("runtime/core").iter().map(|s| bitcode(s)).collect();
-    let driver: Vec<PathBuf> = sources("runtime/driver").iter().map(|s| bitcode(s)).collect();
+    let driver: Vec<PathBuf> = sources("runtime/driver")
+        .iter()
+        .map(|s| bitcode(s))
+        .collect();
     run(Command::new(&link)
         .arg("-o")
         .arg(out.join("core.bc"))
         .args(&core));
     let all = out.join("driver.bc");
-    run(Command::new(&link).arg("-o").arg(&all).args(&core).args(&driver));
+    run(Command::new(&link)
+        .arg("-o")
+        .arg(&all)
+        .args(&core)
+        .args(&driver));
     run(Command::new(&clang)
         .arg("-c")
         .args(FLAGS)

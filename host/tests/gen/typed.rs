@@ -366,7 +366,12 @@ pub fn outcome_interp(p: &Program, args: &Literal, opts: &RunOptions) -> String 
 /// Runs `count` random programs (from `seed`), each on three random
 /// argument sets, through the interpreter and `backend`; the differences,
 /// each with the program, and a summary line.
-pub fn differential(backend: &dyn Backend, name: &str, count: usize, seed: u64) -> (Vec<String>, String) {
+pub fn differential(
+    backend: &dyn Backend,
+    name: &str,
+    count: usize,
+    seed: u64,
+) -> (Vec<String>, String) {
     let mut gen = Gen { rng: Rng(seed) };
     let (mut checked, mut runs, mut failures) = (0, 0, Vec::new());
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
@@ -395,7 +400,11 @@ pub fn differential(backend: &dyn Backend, name: &str, count: usize, seed: u64) 
             // The last run of each program has a small step budget, which
             // loops often spend: every executor stops at the same LOOP.
             let opts = RunOptions {
-                max_steps: if run == 2 { gen.rng.below(12) as u64 } else { 10_000 },
+                max_steps: if run == 2 {
+                    gen.rng.below(12) as u64
+                } else {
+                    10_000
+                },
                 max_size: 1000,
             };
             let limits = ExecLimits {

@@ -97,11 +97,7 @@ mod tests {
         let header = include_str!("../runtime/isu_rt.h");
         let main = include_str!("../runtime/driver/main.c");
         for c in ErrorCode::ALL {
-            let define = format!(
-                "ISU_E_{} = {},",
-                c.name().to_ascii_uppercase(),
-                c.number()
-            );
+            let define = format!("ISU_E_{} = {},", c.name().to_ascii_uppercase(), c.number());
             assert!(header.contains(&define), "isu_rt.h lacks {define}");
             assert!(main.contains(&format!("\"{}\"", c.name())), "{}", c.name());
             assert!(

@@ -23,7 +23,9 @@ pub struct Debug<'ctx> {
 
 impl std::fmt::Debug for Debug<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Debug").field("line", &self.line).finish_non_exhaustive()
+        f.debug_struct("Debug")
+            .field("line", &self.line)
+            .finish_non_exhaustive()
     }
 }
 
@@ -93,7 +95,9 @@ impl<'ctx> Debug<'ctx> {
 
     /// Instructions built from now on belong to the function's first line.
     pub fn at_function(&self, cx: &'ctx Context, b: &Builder<'ctx>) {
-        let loc = self.di.create_debug_location(cx, self.line, 0, self.scope, None);
+        let loc = self
+            .di
+            .create_debug_location(cx, self.line, 0, self.scope, None);
         b.set_current_debug_location(loc);
     }
 

@@ -33,10 +33,16 @@ struct Diag {
 }
 
 /// Runs the executable `exe` (its bytes) on `args` within `limits`.
-pub fn run(exe: &[u8], name: &str, args: &Literal, limits: &ExecLimits) -> Result<Literal, PluginDiagnostic> {
+pub fn run(
+    exe: &[u8],
+    name: &str,
+    args: &Literal,
+    limits: &ExecLimits,
+) -> Result<Literal, PluginDiagnostic> {
     let scratch = Scratch::new("run").map_err(backend)?;
     let path = scratch.path(name);
-    write_executable(&path, exe).map_err(|e| backend(format!("writing {}: {e}", path.display())))?;
+    write_executable(&path, exe)
+        .map_err(|e| backend(format!("writing {}: {e}", path.display())))?;
     let mut cmd = Command::new(&path);
     cmd.args(["--format", "json", "--max-steps"])
         .arg(limits.max_steps.to_string())
@@ -45,7 +51,8 @@ pub fn run(exe: &[u8], name: &str, args: &Literal, limits: &ExecLimits) -> Resul
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = spawn(&mut cmd).map_err(|e| backend(format!("running {}: {e}", path.display())))?;
+    let mut child =
+        spawn(&mut cmd).map_err(|e| backend(format!("running {}: {e}", path.display())))?;
     let input = args.to_string();
     if let Some(mut stdin) = child.stdin.take() {
         // A program that exits before reading its arguments closes the pipe:
@@ -72,10 +79,16 @@ pub fn run(exe: &[u8], name: &str, args: &Literal, limits: &ExecLimits) -> Resul
             .map_err(|e| backend(format!("the executable's result is not an Isu value: {e}")));
     }
     let Some(d) = report.diagnostics.into_iter().next() else {
-        return Err(backend("the executable reported a failure without a diagnostic"));
+        return Err(backend(
+            "the executable reported a failure without a diagnostic",
+        ));
     };
     if d.kind == "RuntimeError" {
-        Err(PluginDiagnostic::runtime(&d.code, d.step.as_deref(), d.message))
+        Err(PluginDiagnostic::runtime(
+            &d.code,
+            d.step.as_deref(),
+            d.message,
+        ))
     } else {
         Err(PluginDiagnostic::backend(&d.code, d.message))
     }

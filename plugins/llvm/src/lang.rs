@@ -4,7 +4,7 @@
 //! backend reads them from the language's semantics crate as soon as it
 //! exists, without touching the lowering.
 
-use isu_plugin_api::{Expr, ExprNode, ExecLimits, Place};
+use isu_plugin_api::{ExecLimits, Expr, ExprNode, Place};
 
 /// The limits of a run when nobody sets them (`spec/semantics.md`, section 7).
 pub const DEFAULT_LIMITS: ExecLimits = ExecLimits {

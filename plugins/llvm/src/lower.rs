@@ -199,7 +199,9 @@ pub fn lower_program<'ctx>(
                 l.slots.build_store(slot, l.ptr_ty().const_null())?;
                 None
             } else {
-                let flag = l.slots.build_alloca(cx.bool_type(), &format!("{name}.set"))?;
+                let flag = l
+                    .slots
+                    .build_alloca(cx.bool_type(), &format!("{name}.set"))?;
                 l.slots.build_store(flag, cx.bool_type().const_zero())?;
                 Some(flag)
             }
@@ -226,7 +228,7 @@ pub fn lower_program<'ctx>(
                 &[args.into(), cx.i64_type().const_int(i as u64, false).into()],
             )?
             .into_int_value();
-        let v = l.from_slot(slot, &d.ty)?;
+        let v = l.of_slot(slot, &d.ty)?;
         let var = l.var(&d.name.name)?.slot;
         l.b.build_store(var, v)?;
     }
@@ -319,7 +321,10 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn runtime_global(&self, name: &str) -> PointerValue<'ctx> {
         match self.m.get_global(name) {
             Some(g) => g.as_pointer_value(),
-            None => self.m.add_global(self.cx.i64_type(), None, name).as_pointer_value(),
+            None => self
+                .m
+                .add_global(self.cx.i64_type(), None, name)
+                .as_pointer_value(),
         }
     }
 
@@ -331,8 +336,8 @@ impl<'ctx> Lowering<'ctx, '_> {
     ) -> Res<BasicValueEnum<'ctx>> {
         let f = self.runtime_fn(name)?;
         let c = self.b.build_call(f, args, "")?;
-        Ok(c
-            .try_as_basic_value().basic()
+        Ok(c.try_as_basic_value()
+            .basic()
             .unwrap_or_else(|| self.i64(0).into()))
     }
 
@@ -347,7 +352,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     }
 
     /// The value of `ty` in a 64-bit slot.
-    pub fn from_slot(&self, s: IntValue<'ctx>, ty: &Type) -> Res<BasicValueEnum<'ctx>> {
+    pub fn of_slot(&self, s: IntValue<'ctx>, ty: &Type) -> Res<BasicValueEnum<'ctx>> {
         Ok(match ty {
             Type::Int => s.into(),
             Type::Bool => self
@@ -451,12 +456,9 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn spend(&mut self, site: i32) -> Res<()> {
         let i64t = self.cx.i64_type();
         let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();
-        let empty = self.b.build_int_compare(
-            inkwell::IntPredicate::EQ,
-            fuel,
-            i64t.const_zero(),
-            "",
-        )?;
+        let empty =
+            self.b
+                .build_int_compare(inkwell::IntPredicate::EQ, fuel, i64t.const_zero(), "")?;
         self.fail_if(empty, ErrorCode::StepLimit, site, None)?;
         let left = self.b.build_int_sub(fuel, i64t.const_int(1, false), "")?;
         self.b.build_store(self.fuel, left)?;

@@ -156,7 +156,12 @@ fn emit_program_table<'ctx>(
     let i64t = cx.i64_type();
     let i32t = cx.i32_type();
     let ptr = cx.ptr_type(AddressSpace::default());
-    let names: Vec<_> = program.func.args.iter().map(|a| cstr(cx, m, &a.name.name)).collect();
+    let names: Vec<_> = program
+        .func
+        .args
+        .iter()
+        .map(|a| cstr(cx, m, &a.name.name))
+        .collect();
     let types = program
         .func
         .args
@@ -166,7 +171,13 @@ fn emit_program_table<'ctx>(
     let steps: Vec<_> = program
         .steps()
         .iter()
-        .map(|s| cstr(cx, m, &s.id.as_ref().map(|i| i.to_string()).unwrap_or_default()))
+        .map(|s| {
+            cstr(
+                cx,
+                m,
+                &s.id.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+            )
+        })
         .collect();
     let site_ty = cx.struct_type(
         &[
@@ -225,7 +236,11 @@ fn emit_program_table<'ctx>(
 }
 
 /// The type descriptor (`IsuType`) of `t`, emitted once per module.
-pub fn type_descriptor<'ctx>(cx: &'ctx Context, m: &Module<'ctx>, t: &isu_plugin_api::Type) -> PointerValue<'ctx> {
+pub fn type_descriptor<'ctx>(
+    cx: &'ctx Context,
+    m: &Module<'ctx>,
+    t: &isu_plugin_api::Type,
+) -> PointerValue<'ctx> {
     use isu_plugin_api::Type;
     let name = format!("isu_type.{t}");
     if let Some(g) = m.get_global(&name) {

@@ -51,7 +51,10 @@ fn info_names_the_target_and_emits() {
 #[test]
 fn every_kind_is_written_under_the_functions_name() {
     let arts = emit(&["ll", "bc", "obj", "exe"]);
-    let names: Vec<_> = arts.iter().map(|a| (a.kind.as_str(), a.file_name.as_str())).collect();
+    let names: Vec<_> = arts
+        .iter()
+        .map(|a| (a.kind.as_str(), a.file_name.as_str()))
+        .collect();
     assert_eq!(
         names,
         [
@@ -82,11 +85,24 @@ fn the_ir_passes_llvms_verifier_and_the_bitcode_loads() {
         .arg(&ll)
         .output()
         .expect("opt from LLVM 19 (llvm-19)");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(arts[0].bytes.clone()).unwrap();
-    assert!(text.contains("define void @isu_run(ptr"), "isu_run is in the IR");
-    assert!(text.contains("@isu_program = local_unnamed_addr constant"), "the program table is in the IR");
-    assert!(text.contains("!DIFile(filename: \"sum_evens.isu\""), "debug info names the source");
+    assert!(
+        text.contains("define void @isu_run(ptr"),
+        "isu_run is in the IR"
+    );
+    assert!(
+        text.contains("@isu_program = local_unnamed_addr constant"),
+        "the program table is in the IR"
+    );
+    assert!(
+        text.contains("!DIFile(filename: \"sum_evens.isu\""),
+        "debug info names the source"
+    );
     let cx = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(&arts[1].bytes, "sum_evens.bc");
     let m = Module::parse_bitcode_from_buffer(&buf, &cx).unwrap();
@@ -132,7 +148,11 @@ fn unknown_targets_and_emits_are_refused() {
     assert_eq!(e[0].code, "unknown_target");
     let e = b.compile(&p, &opts("llvm", &["asm"])).unwrap_err();
     assert_eq!(e[0].code, "unsupported_emit");
-    assert!(e[0].message.contains("exe, obj, ll, bc"), "{}", e[0].message);
+    assert!(
+        e[0].message.contains("exe, obj, ll, bc"),
+        "{}",
+        e[0].message
+    );
 }
 
 #[test]

@@ -39,7 +39,12 @@ fn run_exe(exe: &Path, flags: &[&str], stdin: &str) -> Output {
 }
 
 fn echo(ty: &str) -> String {
-    func(&format!("x: {ty}"), ty, "", "    RETURN:\n      EXPR: (var x)\n")
+    func(
+        &format!("x: {ty}"),
+        ty,
+        "",
+        "    RETURN:\n      EXPR: (var x)\n",
+    )
 }
 
 /// What the interpreter makes of `args` (JSON text): the result as `isu run`
@@ -280,9 +285,17 @@ fn the_result_is_limited_in_size_at_the_return() {
     );
     let exe = build_exe(&dir, &text);
     // 1 + 3 + 9 values.
-    let out = run_exe(&exe, &["--max-size", "13", "--format", "json"], r#"{"n": 3}"#);
+    let out = run_exe(
+        &exe,
+        &["--max-size", "13", "--format", "json"],
+        r#"{"n": 3}"#,
+    );
     assert_eq!(out.status.code(), Some(0));
-    let out = run_exe(&exe, &["--max-size", "12", "--format", "json"], r#"{"n": 3}"#);
+    let out = run_exe(
+        &exe,
+        &["--max-size", "12", "--format", "json"],
+        r#"{"n": 3}"#,
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["diagnostics"][0]["code"], "size_limit");
     assert_eq!(report["diagnostics"][0]["step"], "S1");

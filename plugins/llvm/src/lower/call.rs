@@ -2,7 +2,6 @@
 //! arguments left to right, then calls the runtime (or computes inline), and
 //! says whether its result is owned.
 
-use super::stmt::slot_width;
 use super::{bug, ty_of, Lowering, Res, Val};
 use crate::abi::{ErrorCode, What};
 use inkwell::values::BasicMetadataValueEnum;
@@ -11,10 +10,7 @@ use isu_plugin_api::{Expr, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn call_fn(&mut self, func: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val<'ctx>> {
-        let tys: Vec<Type> = args
-            .iter()
-            .map(|a| ty_of(a).cloned())
-            .collect::<Res<_>>()?;
+        let tys: Vec<Type> = args.iter().map(|a| ty_of(a).cloned()).collect::<Res<_>>()?;
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.expr(a)?);
@@ -84,10 +80,13 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let ks = self.to_slot(k.v, kt)?;
                 let t = self.tdesc(mt);
                 let s = self
-                    .call("isu_map_get", &[m.v.into(), ks.into(), t.into(), site.into()])?
+                    .call(
+                        "isu_map_get",
+                        &[m.v.into(), ks.into(), t.into(), site.into()],
+                    )?
                     .into_int_value();
                 self.release(*k, kt)?;
-                let v = self.from_slot(s, ty)?;
+                let v = self.of_slot(s, ty)?;
                 return self.project(*m, mt, v, ty);
             }
             ("MAP_GET_OR", [m, k, d], [mt, kt, dt]) => {
@@ -100,7 +99,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                         &[m.v.into(), ks.into(), ds.into(), t.into()],
                     )?
                     .into_int_value();
-                let v = self.from_slot(s, ty)?;
+                let v = self.of_slot(s, ty)?;
                 // Borrowed from the map or the default: taken over when either
                 // is a temporary about to be dropped.
                 let temp = m.own == super::Own::Owned || d.own == super::Own::Owned;
@@ -173,10 +172,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             ("REPEAT", [v, n], [vt, _]) => {
                 let s = self.to_slot(v.v, vt)?;
                 let t = self.tdesc(vt);
-                let r = self.call(
-                    "isu_repeat",
-                    &[s.into(), n.v.into(), t.into(), site.into()],
-                )?;
+                let r = self.call("isu_repeat", &[s.into(), n.v.into(), t.into(), site.into()])?;
                 self.release(*v, vt)?;
                 Val::owned(r)
             }
@@ -187,7 +183,6 @@ impl<'ctx> Lowering<'ctx, '_> {
                 ))
             }
         };
-        let _ = slot_width;
         Ok(r)
     }
 

@@ -52,9 +52,12 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let v = match op {
                     UnaryOp::Neg => {
                         let site = self.site(What::Neg, e.span, None);
-                        let min = self
-                            .b
-                            .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
+                        let min = self.b.build_int_compare(
+                            IntPredicate::EQ,
+                            x,
+                            self.i64(i64::MIN),
+                            "",
+                        )?;
                         self.fail_if(min, ErrorCode::IntOverflow, site, Some((x, x)))?;
                         self.b.build_int_nsw_neg(x, "neg")?
                     }
@@ -117,7 +120,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         let pair = self
             .b
             .build_call(decl, &[x.into(), y.into()], "")?
-            .try_as_basic_value().basic();
+            .try_as_basic_value()
+            .basic();
         let Some(BasicValueEnum::StructValue(pair)) = pair else {
             return bug(format!("{name} gave no pair"));
         };
@@ -195,8 +199,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 if ty == Type::Bool && !matches!(op, Eq | Ne) {
                     return bug("an ordering of bools");
                 }
-                self.b
-                    .build_int_compare(signed(op), x.int(), y.int(), "")?
+                self.b.build_int_compare(signed(op), x.int(), y.int(), "")?
             }
             Type::String if !matches!(op, Eq | Ne) => {
                 let c = self
@@ -252,7 +255,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                     )?
                     .into_int_value();
                 self.release(key, k)?;
-                ((**v).clone(), self.from_slot(s, v)?)
+                ((**v).clone(), self.of_slot(s, v)?)
             }
             other => return bug(format!("index of a {other}")),
         };
@@ -272,11 +275,16 @@ impl<'ctx> Lowering<'ctx, '_> {
         let s = self
             .call("isu_get", &[xs.into(), i.into(), w.into()])?
             .into_int_value();
-        self.from_slot(s, elem)
+        self.of_slot(s, elem)
     }
 
     /// `index_out_of_range` at `span` unless `0 <= i < LEN(xs)`.
-    pub fn check_index(&mut self, xs: BasicValueEnum<'ctx>, i: IntValue<'ctx>, span: Span) -> Res<()> {
+    pub fn check_index(
+        &mut self,
+        xs: BasicValueEnum<'ctx>,
+        i: IntValue<'ctx>,
+        span: Span,
+    ) -> Res<()> {
         let n = self.call("isu_len", &[xs.into()])?.into_int_value();
         let out = self.b.build_int_compare(IntPredicate::UGE, i, n, "")?;
         let site = self.site(What::Index, span, None);

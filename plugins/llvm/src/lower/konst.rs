@@ -74,7 +74,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                     Some(e) => e.get_type(),
                     None => self
                         .cx
-                        .struct_type(&[self.cx.i64_type().into(), self.cx.i64_type().into()], false)
+                        .struct_type(
+                            &[self.cx.i64_type().into(), self.cx.i64_type().into()],
+                            false,
+                        )
                         .into(),
                 };
                 (entries.len(), 0, const_array(entry_ty, &entries))
@@ -113,19 +116,37 @@ impl<'ctx> Lowering<'ctx, '_> {
 }
 
 /// A constant array of `elem` values (all of that type).
-fn const_array<'ctx>(elem: BasicTypeEnum<'ctx>, items: &[BasicValueEnum<'ctx>]) -> BasicValueEnum<'ctx> {
+fn const_array<'ctx>(
+    elem: BasicTypeEnum<'ctx>,
+    items: &[BasicValueEnum<'ctx>],
+) -> BasicValueEnum<'ctx> {
     match elem {
         BasicTypeEnum::IntType(t) => t
             .const_array(&items.iter().map(|v| v.into_int_value()).collect::<Vec<_>>())
             .into(),
         BasicTypeEnum::PointerType(t) => t
-            .const_array(&items.iter().map(|v| v.into_pointer_value()).collect::<Vec<_>>())
+            .const_array(
+                &items
+                    .iter()
+                    .map(|v| v.into_pointer_value())
+                    .collect::<Vec<_>>(),
+            )
             .into(),
         BasicTypeEnum::StructType(t) => t
-            .const_array(&items.iter().map(|v| v.into_struct_value()).collect::<Vec<_>>())
+            .const_array(
+                &items
+                    .iter()
+                    .map(|v| v.into_struct_value())
+                    .collect::<Vec<_>>(),
+            )
             .into(),
         BasicTypeEnum::ArrayType(t) => t
-            .const_array(&items.iter().map(|v| v.into_array_value()).collect::<Vec<_>>())
+            .const_array(
+                &items
+                    .iter()
+                    .map(|v| v.into_array_value())
+                    .collect::<Vec<_>>(),
+            )
             .into(),
         BasicTypeEnum::FloatType(t) => t.const_array(&[]).into(),
         BasicTypeEnum::VectorType(t) => t.const_array(&[]).into(),

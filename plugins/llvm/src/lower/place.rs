@@ -69,7 +69,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                         let s = self
                             .call("isu_get", &[cur.into(), i.v.into(), w.into()])?
                             .into_int_value();
-                        cur = self.from_slot(s, &e)?;
+                        cur = self.of_slot(s, &e)?;
                     }
                     levels.push(Level {
                         ty: ty.clone(),
@@ -97,7 +97,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                             let s = self
                                 .call("isu_entry_value", &[cur.into(), i.into()])?
                                 .into_int_value();
-                            cur = self.from_slot(s, &vt)?;
+                            cur = self.of_slot(s, &vt)?;
                         }
                         entry = Some(i);
                     }
@@ -111,7 +111,6 @@ impl<'ctx> Lowering<'ctx, '_> {
                 other => return bug(format!("an element target indexes a value of type {other}")),
             }
         }
-        let leaf_ty = ty;
 
         // 2. EXPR, or the other arguments of the in-place call.
         let mut value = None;
@@ -152,17 +151,16 @@ impl<'ctx> Lowering<'ctx, '_> {
             };
             // (A plain store into a map has no entry index: it inserts.)
             let plain_map_store = last && update.is_none() && entry == 1;
-            let index = if plain_map_store { self.i64(0) } else { lv.index() };
+            let index = if plain_map_store {
+                self.i64(0)
+            } else {
+                lv.index()
+            };
             if !last {
                 let cd = self.tdesc(&child_ty);
                 let child = self.call(
                     "isu_unique_child",
-                    &[
-                        cur.into(),
-                        index.into(),
-                        self.i32(entry).into(),
-                        cd.into(),
-                    ],
+                    &[cur.into(), index.into(), self.i32(entry).into(), cd.into()],
                 )?;
                 parent = Some((cur, j));
                 cur = child;
@@ -175,7 +173,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                         let s = self
                             .call("isu_get", &[cur.into(), index.into(), w.into()])?
                             .into_int_value();
-                        let old = self.from_slot(s, &child_ty)?;
+                        let old = self.of_slot(s, &child_ty)?;
                         self.drop_value(old, &child_ty)?;
                     }
                     let v = value.unwrap_or_else(|| self.i64(0).into());
@@ -216,14 +214,17 @@ impl<'ctx> Lowering<'ctx, '_> {
                         self.call("isu_entry_value", &[cur.into(), index.into()])?
                     }
                     .into_int_value();
-                    let elem = self.from_slot(s, &child_ty)?;
+                    let elem = self.of_slot(s, &child_ty)?;
                     let new = self.call_update(*op, elem, &child_ty, &rest_args, expr.span)?;
                     let ns = self.to_slot(new, &child_ty)?;
                     if entry == 0 {
                         let w = self.i64(slot_width(&child_ty));
                         self.call("isu_set", &[cur.into(), index.into(), w.into(), ns.into()])?;
                     } else {
-                        self.call("isu_set_entry_value", &[cur.into(), index.into(), ns.into()])?;
+                        self.call(
+                            "isu_set_entry_value",
+                            &[cur.into(), index.into(), ns.into()],
+                        )?;
                     }
                 }
             }
@@ -238,7 +239,6 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.release(lv.key, kt)?;
             }
         }
-        let _ = leaf_ty;
         Ok(())
     }
 
@@ -259,11 +259,16 @@ impl<'ctx> Lowering<'ctx, '_> {
             return bug("a parent level that is not there");
         };
         let index = lv.index();
-        let ms = self.b.build_ptr_to_int(m.into_pointer_value(), self.cx.i64_type(), "")?;
+        let ms = self
+            .b
+            .build_ptr_to_int(m.into_pointer_value(), self.cx.i64_type(), "")?;
         if matches!(lv.ty, Type::Map(..)) {
             self.call("isu_set_entry_value", &[p.into(), index.into(), ms.into()])?;
         } else {
-            self.call("isu_set", &[p.into(), index.into(), self.i64(8).into(), ms.into()])?;
+            self.call(
+                "isu_set",
+                &[p.into(), index.into(), self.i64(8).into(), ms.into()],
+            )?;
         }
         Ok(())
     }

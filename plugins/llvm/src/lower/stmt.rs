@@ -149,7 +149,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 )?
             }
             (Update::Concat, [(y, yt)]) => {
-                let r = self.call("isu_concat", &[cur.into(), y.v.into(), t.into(), site.into()])?;
+                let r = self.call(
+                    "isu_concat",
+                    &[cur.into(), y.v.into(), t.into(), site.into()],
+                )?;
                 self.release(*y, yt)?;
                 r
             }
@@ -239,9 +242,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         if by_const != Some(1) && by_const.is_none_or(|k| k == 0) {
             let zero_span = by.map_or(iter_span, |e| e.span);
             let site = self.site(What::Plain, zero_span, None);
-            let is_zero = self
-                .b
-                .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
+            let is_zero =
+                self.b
+                    .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
             self.fail_if(is_zero, ErrorCode::ZeroStep, site, None)?;
         }
         if holds_no_loop(body) {
@@ -314,7 +317,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             let s = l
                 .call("isu_get", &[xs.into(), k.into(), w.into()])?
                 .into_int_value();
-            let x = l.from_slot(s, &ety)?;
+            let x = l.of_slot(s, &ety)?;
             if is_heap(&ety) {
                 l.inc(x, &ety)?;
                 let old = l.b.build_load(l.llty(&ety), v.slot, "old")?;
@@ -366,7 +369,11 @@ impl<'ctx> Lowering<'ctx, '_> {
         let zero = i64t.const_zero();
         let one = i64t.const_int(1, false);
         // For a negative step, count down: the same with the roles swapped.
-        let trip_for = |l: &mut Self, lo: IntValue<'ctx>, hi: IntValue<'ctx>, by: IntValue<'ctx>| -> Res<IntValue<'ctx>> {
+        let trip_for = |l: &mut Self,
+                        lo: IntValue<'ctx>,
+                        hi: IntValue<'ctx>,
+                        by: IntValue<'ctx>|
+         -> Res<IntValue<'ctx>> {
             let some = l.b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
             // hi - lo fits in 64 bits unsigned; so does the step's magnitude.
             let diff = l.b.build_int_sub(hi, lo, "")?;
@@ -385,8 +392,13 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let up = trip_for(self, first, last, step)?;
                 let mag = self.b.build_int_sub(zero, step, "")?;
                 let down = trip_for(self, last, first, mag)?;
-                let positive = self.b.build_int_compare(IntPredicate::SGT, step, zero, "")?;
-                Ok(self.b.build_select(positive, up, down, "")?.into_int_value())
+                let positive = self
+                    .b
+                    .build_int_compare(IntPredicate::SGT, step, zero, "")?;
+                Ok(self
+                    .b
+                    .build_select(positive, up, down, "")?
+                    .into_int_value())
             }
         }
     }
@@ -406,8 +418,13 @@ impl<'ctx> Lowering<'ctx, '_> {
     ) -> Res<()> {
         let i64t = self.cx.i64_type();
         let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();
-        let enough = self.b.build_int_compare(IntPredicate::ULE, trip, fuel, "")?;
-        let allowed = self.b.build_select(enough, trip, fuel, "allowed")?.into_int_value();
+        let enough = self
+            .b
+            .build_int_compare(IntPredicate::ULE, trip, fuel, "")?;
+        let allowed = self
+            .b
+            .build_select(enough, trip, fuel, "allowed")?
+            .into_int_value();
         let r_slot = self.slots.build_alloca(i64t, "round")?;
         self.b.build_store(r_slot, i64t.const_zero())?;
         let head = self.block_named("rounds");
@@ -416,7 +433,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.b.build_unconditional_branch(head)?;
         self.b.position_at_end(head);
         let r = self.b.build_load(i64t, r_slot, "r")?.into_int_value();
-        let more = self.b.build_int_compare(IntPredicate::ULT, r, allowed, "")?;
+        let more = self
+            .b
+            .build_int_compare(IntPredicate::ULT, r, allowed, "")?;
         self.b.build_conditional_branch(more, round_bb, after)?;
         self.b.position_at_end(round_bb);
         round(self, r)?;
