@@ -9,6 +9,7 @@
 mod build;
 mod conformance;
 mod front;
+mod grammar;
 mod output;
 mod patch;
 pub mod plugins;
@@ -124,6 +125,12 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Print the grammar of canonical Isu (with the loaded packs' functions)
+    /// for constrained decoding: GBNF, Lark, EBNF or one regular expression.
+    Grammar(grammar::GrammarArgs),
+    /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
+    /// or the report of `isu patch --format json`.
+    Schema(grammar::SchemaArgs),
 }
 
 fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
@@ -180,6 +187,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
+        Command::Schema(args) => grammar::schema(&args),
     };
     match result {
         Ok(code) => code,
