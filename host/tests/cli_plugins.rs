@@ -213,7 +213,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 1.0\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
-        format!("note: `disable` of `llvm` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
+        format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
     ] {
         assert!(out.contains(&want), "{want}\nnot in:\n{out}");
     }
@@ -597,7 +597,7 @@ fn plugins_add_and_remove_edit_the_manifest_only_when_the_result_loads() {
     assert_eq!(code, Some(2));
     assert!(err.contains("no manifest lists a plugin `cobol`"), "{err}");
     assert!(
-        err.contains("fix: name one of: python, math, toy, wasm"),
+        err.contains("fix: name one of: python, math, llvm, toy, wasm"),
         "{err}"
     );
     // The project's manifest, with --project.
