@@ -465,7 +465,11 @@ fn fix_applies_the_certain_fixes_and_writes_only_with_write() {
     assert_eq!(result["changed"], true, "{}", r.text);
     assert_eq!(result["written"], false, "{}", r.text);
     assert_eq!(result["rounds"], 1, "{}", r.text);
-    assert_eq!(result["applied"][0]["code"], "misspelt_keyword", "{}", r.text);
+    assert_eq!(
+        result["applied"][0]["code"], "misspelt_keyword",
+        "{}",
+        r.text
+    );
     assert_eq!(result["text"], EXAMPLE, "{}", r.text);
     assert_eq!(
         std::fs::read_to_string(&file).unwrap_or_default(),
