@@ -103,6 +103,12 @@ impl RandomPrograms {
         RandomPrograms { rng: Rng(seed | 1) }
     }
 
+    /// A number below `n` from the same stream, for a caller's own choices
+    /// (a run's step budget).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.rng.below(n)
+    }
+
     fn int_expr(&mut self, depth: usize) -> Expr {
         if depth == 0 || self.rng.chance(25) {
             return if self.rng.chance(55) {

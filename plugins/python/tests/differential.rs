@@ -1,9 +1,7 @@
-//! Differential testing: random well-typed programs, heavy on int arithmetic
-//! at the edges of 64 bits, array indexes and loops (where the backend leaves
-//! out checks it proves cannot fire), run by the reference interpreter and
-//! by the backend on random arguments; the outcomes must agree. The programs
-//! come from a fixed seed, so a failure is reproducible; set
-//! `ISU_DIFF_PROGRAMS` for more of them.
+//! Differential testing: random well-typed programs (`isu_lang::build`), run
+//! through `isu_host::differential` by the reference interpreter and by the
+//! Python backend on random arguments; the outcomes must agree. Set
+//! `ISU_DIFF_PROGRAMS` for more.
 
 use isu_backend_python::PythonBackend;
 use isu_host::differential::{compare, program_count};
