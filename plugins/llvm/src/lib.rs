@@ -14,7 +14,6 @@
 pub mod abi;
 pub mod debug;
 pub mod exec;
-pub mod lang;
 mod lower;
 pub mod module;
 pub mod native;
@@ -147,7 +146,7 @@ impl Backend for LlvmBackend {
         };
         let opts = module::Options {
             source: format!("{}.isu", program.func.name.name),
-            limits: lang::DEFAULT_LIMITS,
+            limits: ExecLimits::DEFAULT,
             optimize: true,
         };
         build(program, &kinds, &opts)

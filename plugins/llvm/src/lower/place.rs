@@ -10,9 +10,9 @@
 use super::stmt::slot_width;
 use super::{bug, is_heap, ty_of, Lowering, Res, Val};
 use crate::abi::{ErrorCode, What};
-use crate::lang::{update_of, Update};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
+use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::{Expr, Place, Span, Type};
 
 /// One level of the path: the container's type and the key; for a map, the
@@ -51,7 +51,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         let mut keys = Vec::new();
         let (root, root_span) = flatten(target, &mut keys);
         let var = self.var(root)?.clone();
-        let update = update_of(target, expr);
+        let update = in_place(target, expr).map(|u| (u.op, u.rest));
         let n = keys.len();
 
         // 1. The keys, checked level by level against the current values.

@@ -3,9 +3,9 @@
 
 use super::{bug, is_heap, ty_of, Lowering, Res, Val};
 use crate::abi::{ErrorCode, What};
-use crate::lang::{update_of, Update};
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
+use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
@@ -71,7 +71,8 @@ impl<'ctx> Lowering<'ctx, '_> {
             return self.assign_index(target, expr);
         };
         let var = self.var(name)?.clone();
-        if let Some((op, rest)) = update_of(target, expr) {
+        if let Some(u) = in_place(target, expr) {
+            let (op, rest) = (u.op, u.rest);
             // The variable's reference moves into the call.
             let cur = self.read_var(name, *span)?;
             let new = self.apply_update(op, cur.v, &var.ty, rest, expr.span)?;
