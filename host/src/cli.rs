@@ -4,15 +4,19 @@
 //! Exit codes (also in the README and `spec/errors.md`): 0 success, 1 an I/O
 //! or internal failure, 2 bad usage, 3 ParseError, 4 StaticError,
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
-//! 8 a plugin was refused or a backend failed.
+//! 8 a plugin was refused or a backend failed, 10 `gen`/`repair` ended
+//! without a program, 11 `replay` differs from the log, 12 the log was changed.
 
 mod build;
 mod conformance;
+mod eval;
 mod front;
+mod gen;
 mod grammar;
 mod output;
 mod patch;
 pub mod plugins;
+mod replay;
 mod run;
 mod target;
 
@@ -131,6 +135,17 @@ pub enum Command {
     /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
     /// or the report of `isu patch --format json`.
     Schema(grammar::SchemaArgs),
+    /// Write a program from words with a language model, repairing it by
+    /// step-level patches until it passes its examples.
+    Gen(gen::GenArgs),
+    /// Repair a program with a language model until it passes its IO examples.
+    Repair(gen::RepairArgs),
+    /// Run a recorded `gen`/`repair` again from its event log, without the model.
+    Replay(replay::Args),
+    /// Run a task file through the model and report pass@1 and repair figures.
+    Eval(eval::Args),
+    /// Print the language reference a model is given (generated from the code).
+    Prompt,
 }
 
 fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
@@ -189,6 +204,11 @@ pub fn run(cli: Cli) -> i32 {
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
+        Command::Gen(args) => gen::gen(&args, cli.plugins.as_deref()),
+        Command::Repair(args) => gen::repair(&args, cli.plugins.as_deref()),
+        Command::Replay(args) => replay::replay(&args, cli.plugins.as_deref()),
+        Command::Eval(args) => eval::eval(&args, cli.plugins.as_deref()),
+        Command::Prompt => gen::prompt(cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,
