@@ -16,3 +16,6 @@ pub mod replay;
 pub mod task;
 
 pub use envelope::{Decision, Envelope};
+
+#[cfg(test)]
+mod tests;

@@ -6,10 +6,10 @@ use super::output::print_json;
 use super::{Format, EXIT_USAGE};
 use crate::llm::eval::{self, Harness, TaskResult};
 use crate::llm::events::Log;
+use crate::llm::http::Http;
 use crate::llm::provider::Provider;
 use crate::llm::repair::{Clock, SystemClock};
 use crate::llm::task::{read_tasks, Task};
-use crate::llm::http::Http;
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,10 @@ pub struct Args {
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("`{s}` is not I/N with 1 <= I <= N, e.g. 2/4");
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
     if i == 0 || n == 0 || i > n {
         return Err(bad());
     }
@@ -104,11 +107,16 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         None => tasks,
     };
     if args.model.replies.is_some() {
-        eprintln!("error: isu eval asks a server (--url or $ISU_LLM_URL); --replies is for one run");
+        eprintln!(
+            "error: isu eval asks a server (--url or $ISU_LLM_URL); --replies is for one run"
+        );
         return Ok(EXIT_USAGE);
     }
     let Some(config) = args.model.http() else {
-        eprintln!("error: no model to ask: pass --url (or set {}) to an OpenAI-compatible server", crate::llm::http::URL_ENV);
+        eprintln!(
+            "error: no model to ask: pass --url (or set {}) to an OpenAI-compatible server",
+            crate::llm::http::URL_ENV
+        );
         return Ok(EXIT_USAGE);
     };
     if let Some(dir) = &args.logs {
@@ -176,7 +184,13 @@ pub fn table(results: &[TaskResult], s: &eval::Summary) -> String {
     let dist: Vec<String> = s
         .rounds_to_pass
         .iter()
-        .map(|(k, v)| if k == "0" { format!("never: {v}") } else { format!("round {k}: {v}") })
+        .map(|(k, v)| {
+            if k == "0" {
+                format!("never: {v}")
+            } else {
+                format!("round {k}: {v}")
+            }
+        })
         .collect();
     out.push_str(&format!(
         "\npass@1 (hidden examples): {}/{} = {:.3}\nfirst passed in: {}\nfixed within 1-2 repair rounds: {}/{} = {:.3}\ntokens per task: {:.0}; seconds per task: {:.1}\n",

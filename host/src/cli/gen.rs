@@ -4,13 +4,15 @@
 use super::output::{print_json, read_source, write_atomically};
 use super::target::registry;
 use super::{Format, EXIT_USAGE};
+use crate::diag::Diagnostic;
 use crate::llm::events::Log;
 use crate::llm::http::{self, Http, HttpConfig};
-use crate::llm::provider::{Provider, Scripted};
-use crate::llm::repair::{self, Budget, Config, Constrain, Options, Outcome, Round, Status, SystemClock};
-use crate::llm::task::{Example, Task};
 use crate::llm::prompt;
-use crate::diag::Diagnostic;
+use crate::llm::provider::{Provider, Scripted};
+use crate::llm::repair::{
+    self, Budget, Config, Constrain, Options, Outcome, Round, Status, SystemClock,
+};
+use crate::llm::task::{Example, Task};
 use crate::plugins::PackFunctions;
 use crate::{pipeline, Kind};
 use anyhow::{Context, Result};
@@ -93,7 +95,11 @@ impl ModelArgs {
         }
         self.model
             .clone()
-            .or_else(|| std::env::var(http::MODEL_ENV).ok().filter(|m| !m.is_empty()))
+            .or_else(|| {
+                std::env::var(http::MODEL_ENV)
+                    .ok()
+                    .filter(|m| !m.is_empty())
+            })
             .unwrap_or_else(|| "default".into())
     }
 
@@ -200,7 +206,12 @@ pub fn gen(args: &GenArgs, manifest: Option<&Path>) -> Result<i32> {
         .run
         .log
         .clone()
-        .or_else(|| args.run.output.as_ref().map(|o| with_suffix(o, ".log.jsonl")))
+        .or_else(|| {
+            args.run
+                .output
+                .as_ref()
+                .map(|o| with_suffix(o, ".log.jsonl"))
+        })
         .unwrap_or_else(|| PathBuf::from(format!("{}.log.jsonl", task.name)));
     drive(task, None, &args.run, &log, manifest)
 }
@@ -211,7 +222,10 @@ pub fn repair(args: &RepairArgs, manifest: Option<&Path>) -> Result<i32> {
     let fe = pipeline::parse_canonical(&src);
     let Some(program) = fe.program.as_ref() else {
         super::output::report(args.run.format, &fe.diags, Some(&src), Vec::new())?;
-        eprintln!("{}: the program's FUNC and IO must parse to say what to repair it towards", src.name);
+        eprintln!(
+            "{}: the program's FUNC and IO must parse to say what to repair it towards",
+            src.name
+        );
         return Ok(crate::diag::exit_code(&fe.diags));
     };
     let decls: Vec<String> = program
@@ -223,9 +237,10 @@ pub fn repair(args: &RepairArgs, manifest: Option<&Path>) -> Result<i32> {
     let lit = |l: &isu_plugin_api::Literal| serde_json::to_value(l).unwrap_or(Value::Null);
     let task = Task {
         id: None,
-        words: args.words.clone().unwrap_or_else(|| {
-            "the function below; it must pass its IO examples".to_owned()
-        }),
+        words: args
+            .words
+            .clone()
+            .unwrap_or_else(|| "the function below; it must pass its IO examples".to_owned()),
         name: program.func.name.name.clone(),
         args: decls.join(", "),
         returns: program.func.returns.to_string(),
@@ -241,11 +256,9 @@ pub fn repair(args: &RepairArgs, manifest: Option<&Path>) -> Result<i32> {
             .collect(),
         hidden: Vec::new(),
     };
-    let log = args
-        .run
-        .log
-        .clone()
-        .unwrap_or_else(|| with_suffix(args.run.output.as_ref().unwrap_or(&args.file), ".log.jsonl"));
+    let log = args.run.log.clone().unwrap_or_else(|| {
+        with_suffix(args.run.output.as_ref().unwrap_or(&args.file), ".log.jsonl")
+    });
     drive(task, Some(src.text.clone()), &args.run, &log, manifest)
 }
 
@@ -256,7 +269,13 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Checks the task, then runs the loop and reports.
-fn drive(task: Task, start: Option<String>, run: &RunArgs, log_path: &Path, manifest: Option<&Path>) -> Result<i32> {
+fn drive(
+    task: Task,
+    start: Option<String>,
+    run: &RunArgs,
+    log_path: &Path,
+    manifest: Option<&Path>,
+) -> Result<i32> {
     let reg = match registry(manifest, false, run.format)? {
         Ok(reg) => reg,
         Err(code) => return Ok(code),
@@ -319,7 +338,10 @@ pub fn report_round(r: &Round, format: Format) {
         line.push_str(", patch refused");
     }
     if r.rejected > 0 {
-        line.push_str(&format!(", {} of {} replies off the contract", r.rejected, r.requests));
+        line.push_str(&format!(
+            ", {} of {} replies off the contract",
+            r.rejected, r.requests
+        ));
     }
     line.push_str(&format!(", {} of {} examples pass", r.passed, r.examples));
     if !r.errors.is_empty() {
@@ -393,10 +415,15 @@ pub fn exit_code(outcome: &Outcome) -> i32 {
         .first()
         .and_then(|e| e.get("kind"))
         .and_then(Value::as_str);
-    [Kind::ParseError, Kind::StaticError, Kind::RuntimeError, Kind::TestFail]
-        .into_iter()
-        .find(|k| Some(k.as_str()) == kind)
-        .map_or(EXIT_NO_PROGRAM, Kind::exit_code)
+    [
+        Kind::ParseError,
+        Kind::StaticError,
+        Kind::RuntimeError,
+        Kind::TestFail,
+    ]
+    .into_iter()
+    .find(|k| Some(k.as_str()) == kind)
+    .map_or(EXIT_NO_PROGRAM, Kind::exit_code)
 }
 
 /// `isu prompt`: the language reference a model is given.
@@ -410,6 +437,9 @@ pub fn prompt(manifest: Option<&Path>) -> Result<i32> {
 }
 
 /// The packs of the manifest, for commands that only need their functions.
-pub fn packs(manifest: Option<&Path>, format: Format) -> Result<std::result::Result<PackFunctions, i32>> {
+pub fn packs(
+    manifest: Option<&Path>,
+    format: Format,
+) -> Result<std::result::Result<PackFunctions, i32>> {
     Ok(registry(manifest, false, format)?.map(|r| r.functions))
 }

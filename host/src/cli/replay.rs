@@ -56,8 +56,14 @@ pub fn replay(args: &Args, manifest: Option<&std::path::Path>) -> Result<i32> {
                 d.seq,
                 d.event
             );
-            eprintln!("  recorded: {}", d.recorded.as_deref().unwrap_or("(nothing)"));
-            eprintln!("  replayed: {}", d.replayed.as_deref().unwrap_or("(nothing)"));
+            eprintln!(
+                "  recorded: {}",
+                d.recorded.as_deref().unwrap_or("(nothing)")
+            );
+            eprintln!(
+                "  replayed: {}",
+                d.replayed.as_deref().unwrap_or("(nothing)")
+            );
             Ok(EXIT_REPLAY_DIFFERS)
         }
     }

@@ -9,7 +9,7 @@
 //! envelope that does not parse, nor an artifact outside canonical Isu.
 
 use super::isu::{grammar, Start, Vocabulary};
-use super::model::{alt, lit, rule, seq, repeat, Class, Expr, Grammar, Rule};
+use super::model::{alt, lit, repeat, rule, seq, Class, Expr, Grammar, Rule};
 use crate::llm::Decision;
 
 /// The longest reason the grammar lets a model write, in characters: a
@@ -45,7 +45,10 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
                 a => seq([a, lit("\", \"reason\": \"")]),
             };
             seq([
-                lit(format!("{{\"decision\": \"{}\", \"artifact\": \"", d.as_str())),
+                lit(format!(
+                    "{{\"decision\": \"{}\", \"artifact\": \"",
+                    d.as_str()
+                )),
                 artifact,
                 rule("reason"),
                 lit("\"}"),
@@ -56,12 +59,21 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
         name: "reason".into(),
         token: true,
         doc: "A short reason: printable characters, no quote or backslash.".into(),
-        body: repeat(Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])), 0, Some(GRAMMAR_REASON)),
+        body: repeat(
+            Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])),
+            0,
+            Some(GRAMMAR_REASON),
+        ),
     });
-    rules.extend(isu.rules.into_iter().filter(|r| r.name != "isu_text").map(|r| Rule {
-        body: in_json_string(&r.body),
-        ..r
-    }));
+    rules.extend(
+        isu.rules
+            .into_iter()
+            .filter(|r| r.name != "isu_text")
+            .map(|r| Rule {
+                body: in_json_string(&r.body),
+                ..r
+            }),
+    );
     Grammar { rules }
 }
 

@@ -126,28 +126,27 @@ pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
         .map(|d| d.as_str())
         .collect::<Vec<_>>()
         .join(", ");
-    let decision = decision.and_then(|d| {
-        match Decision::ALL.into_iter().find(|x| x.as_str() == d) {
-            Some(x) if allowed.contains(&x) => Some(x),
-            Some(_) => {
-                problems.push(format!(
-                    "the decision `{d}` is not allowed now; allowed: {names}"
-                ));
-                None
-            }
-            None => {
-                problems.push(format!("`{d}` is not a decision; allowed: {names}"));
-                None
-            }
-        }
-    });
+    let decision =
+        decision.and_then(
+            |d| match Decision::ALL.into_iter().find(|x| x.as_str() == d) {
+                Some(x) if allowed.contains(&x) => Some(x),
+                Some(_) => {
+                    problems.push(format!(
+                        "the decision `{d}` is not allowed now; allowed: {names}"
+                    ));
+                    None
+                }
+                None => {
+                    problems.push(format!("`{d}` is not a decision; allowed: {names}"));
+                    None
+                }
+            },
+        );
     if reason
         .as_ref()
         .is_some_and(|r| r.chars().count() > MAX_REASON)
     {
-        problems.push(format!(
-            "`reason` is longer than {MAX_REASON} characters"
-        ));
+        problems.push(format!("`reason` is longer than {MAX_REASON} characters"));
     }
     if let (Some(d), Some(a)) = (decision, &artifact) {
         match d {
@@ -161,9 +160,7 @@ pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
                 problems.push("a patch's `artifact` starts with `PATCH:`".to_owned());
             }
             Decision::Submit if a.trim_start().starts_with("PATCH:") => {
-                problems.push(
-                    "a submit's `artifact` is a whole program, not a patch".to_owned(),
-                );
+                problems.push("a submit's `artifact` is a whole program, not a patch".to_owned());
             }
             _ => {}
         }

@@ -5,8 +5,8 @@
 
 use super::events::Log;
 use super::provider::Provider;
-use super::repair::{self, Clock, Config, Options, Outcome, Status};
 use super::repair::candidate::Candidate;
+use super::repair::{self, Clock, Config, Options, Outcome, Status};
 use super::task::Task;
 use crate::plugins::PackFunctions;
 use serde::Serialize;
@@ -117,8 +117,16 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
         failed_first,
         fixed_within_two,
         fixed_share: share(fixed_within_two, failed_first),
-        tokens_per_task: if tasks == 0 { 0.0 } else { sum(|r| r.tokens) / tasks as f64 },
-        ms_per_task: if tasks == 0 { 0.0 } else { sum(|r| r.ms) / tasks as f64 },
+        tokens_per_task: if tasks == 0 {
+            0.0
+        } else {
+            sum(|r| r.tokens) / tasks as f64
+        },
+        ms_per_task: if tasks == 0 {
+            0.0
+        } else {
+            sum(|r| r.ms) / tasks as f64
+        },
         statuses,
     }
 }
@@ -158,7 +166,14 @@ pub fn run(
                 let mut provider = harness.provider();
                 let mut clock = harness.clock();
                 let mut log = harness.log(task);
-                let outcome = repair::run(&config, provider.as_mut(), clock.as_mut(), &mut log, packs, &mut |_| {});
+                let outcome = repair::run(
+                    &config,
+                    provider.as_mut(),
+                    clock.as_mut(),
+                    &mut log,
+                    packs,
+                    &mut |_| {},
+                );
                 let r = result(task, &outcome, packs);
                 on_done(&r);
                 if let Ok(mut all) = results.lock() {

@@ -68,7 +68,10 @@ impl Log {
             other => Map::from_iter([("value".to_owned(), other)]),
         };
         obj.insert("seq".into(), Value::from(self.lines.len() as u64));
-        let prev = self.lines.last().map_or_else(|| GENESIS.to_owned(), |l| hash(l));
+        let prev = self
+            .lines
+            .last()
+            .map_or_else(|| GENESIS.to_owned(), |l| hash(l));
         obj.insert("prev".into(), Value::String(prev));
         obj.insert("event".into(), Value::String(kind.to_owned()));
         let line = Value::Object(obj).to_string();
@@ -125,8 +128,7 @@ pub fn read(text: &str) -> Result<Vec<(String, Event)>, BrokenLog> {
     let mut prev = GENESIS.to_owned();
     for (i, line) in text.lines().enumerate() {
         let broken = |why: String| BrokenLog { line: i + 1, why };
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| broken(format!("not JSON ({e})")))?;
+        let v: Value = serde_json::from_str(line).map_err(|e| broken(format!("not JSON ({e})")))?;
         let Value::Object(obj) = v else {
             return Err(broken("not a JSON object".into()));
         };

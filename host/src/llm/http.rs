@@ -103,10 +103,7 @@ impl Http {
     }
 
     fn attempt(&self, body: &str) -> Attempt {
-        let url = format!(
-            "{}/chat/completions",
-            self.config.url.trim_end_matches('/')
-        );
+        let url = format!("{}/chat/completions", self.config.url.trim_end_matches('/'));
         let mut req = self
             .agent
             .post(&url)

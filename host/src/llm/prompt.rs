@@ -91,18 +91,72 @@ pub fn reference(packs: &PackFunctions) -> String {
         kw(Kw::Io), kw(Kw::Input), kw(Kw::Output), kw(Kw::State), kw(Kw::Local), kw(Kw::Steps),
         kw(Kw::Seq), kw(Kw::Begin), kw(Kw::End)
     );
-    let _ = writeln!(out, "Keywords start lines; indentation is for reading only; blocks are {} ... {}.", kw(Kw::Begin), kw(Kw::End));
-    let _ = writeln!(out, "Every name used must be declared in {}, {} or {}; loop variables are declared in {}.", kw(Kw::Args), kw(Kw::State), kw(Kw::Local), kw(Kw::Local));
-    let _ = writeln!(out, "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string.");
-    let _ = writeln!(out, "Arrays and maps are values: assigning one copies it.\n");
+    let _ = writeln!(
+        out,
+        "Keywords start lines; indentation is for reading only; blocks are {} ... {}.",
+        kw(Kw::Begin),
+        kw(Kw::End)
+    );
+    let _ = writeln!(
+        out,
+        "Every name used must be declared in {}, {} or {}; loop variables are declared in {}.",
+        kw(Kw::Args),
+        kw(Kw::State),
+        kw(Kw::Local),
+        kw(Kw::Local)
+    );
+    let _ = writeln!(
+        out,
+        "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string."
+    );
+    let _ = writeln!(
+        out,
+        "Arrays and maps are values: assigning one copies it.\n"
+    );
     let _ = writeln!(out, "## Statements\n");
     let _ = writeln!(out, "A step is `ID: KIND` (S1, S2_1, ...) or, under {}, just `KIND:`. Its fields follow, one per line, in this order:", kw(Kw::AutoId));
     for (k, fields) in [
-        (Kw::Assign, format!("{}: a name or (index NAME EXPR); {}: the value", kw(Kw::Target), kw(Kw::Expr))),
-        (Kw::If, format!("{}: a bool; {}: {} ... {}; {}: {} ... {} (always written, empty when nothing)", kw(Kw::Cond), kw(Kw::Then), kw(Kw::Begin), kw(Kw::End), kw(Kw::Else), kw(Kw::Begin), kw(Kw::End))),
-        (Kw::Loop, format!("{}: the iteration; {}: {} ... {}", kw(Kw::Iter), kw(Kw::Body), kw(Kw::Begin), kw(Kw::End))),
+        (
+            Kw::Assign,
+            format!(
+                "{}: a name or (index NAME EXPR); {}: the value",
+                kw(Kw::Target),
+                kw(Kw::Expr)
+            ),
+        ),
+        (
+            Kw::If,
+            format!(
+                "{}: a bool; {}: {} ... {}; {}: {} ... {} (always written, empty when nothing)",
+                kw(Kw::Cond),
+                kw(Kw::Then),
+                kw(Kw::Begin),
+                kw(Kw::End),
+                kw(Kw::Else),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
+        (
+            Kw::Loop,
+            format!(
+                "{}: the iteration; {}: {} ... {}",
+                kw(Kw::Iter),
+                kw(Kw::Body),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
         (Kw::Return, format!("{}: the result", kw(Kw::Expr))),
-        (Kw::Seq, format!("its block right after the header: {}: {} ... {}", kw(Kw::Seq), kw(Kw::Begin), kw(Kw::End))),
+        (
+            Kw::Seq,
+            format!(
+                "its block right after the header: {}: {} ... {}",
+                kw(Kw::Seq),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
     ] {
         let _ = writeln!(out, "- {}: {fields}", kw(k));
     }
@@ -112,15 +166,25 @@ pub fn reference(packs: &PackFunctions) -> String {
         kw(Kw::Iter)
     );
     let _ = writeln!(out, "## Expressions\n");
-    let _ = writeln!(out, "Prefix S-expressions only: never infix (a + b), never xs[i], never a bare name or number.");
+    let _ = writeln!(
+        out,
+        "Prefix S-expressions only: never infix (a + b), never xs[i], never a bare name or number."
+    );
     let _ = writeln!(out, "- (const JSON): (const 1), (const -1), (const \"a\"), (const true), (const [1, 2]), (const {{}})");
     let _ = writeln!(out, "- (var name)");
     let binary: Vec<&str> = BinaryOp::ALL.iter().map(|o| o.name()).collect();
     let unary: Vec<&str> = UnaryOp::ALL.iter().map(|o| o.name()).collect();
-    let _ = writeln!(out, "- (OP a b), OP one of: {} (exactly two operands; nest for more; and/or short-circuit)", binary.join(" "));
+    let _ = writeln!(
+        out,
+        "- (OP a b), OP one of: {} (exactly two operands; nest for more; and/or short-circuit)",
+        binary.join(" ")
+    );
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
     let _ = writeln!(out, "- (index a i): an element of an array (from 0), a character of a string, or a map's value (the key must be there)");
-    let _ = writeln!(out, "- (call FN args...): one of the functions below, collection first");
+    let _ = writeln!(
+        out,
+        "- (call FN args...): one of the functions below, collection first"
+    );
     let _ = writeln!(out, "Integer overflow, division by zero, an index out of range and a missing map key are runtime errors.\n");
     let _ = writeln!(out, "## Standard functions\n");
     for f in STDLIB {
@@ -147,15 +211,24 @@ pub fn system(packs: &PackFunctions) -> String {
     let _ = writeln!(out, "\n## How to reply\n");
     let _ = writeln!(out, "Reply with exactly one JSON object and nothing else: {{\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}}.");
     let _ = writeln!(out, "- \"submit\": the artifact is a whole Isu program.");
-    let _ = writeln!(out, "- \"patch\": the artifact is a patch, starting with PATCH:.");
+    let _ = writeln!(
+        out,
+        "- \"patch\": the artifact is a patch, starting with PATCH:."
+    );
     let _ = writeln!(out, "- \"give_up\": the artifact is empty.");
-    let _ = writeln!(out, "The reason is one short sentence. Each request says which decisions it accepts.");
+    let _ = writeln!(
+        out,
+        "The reason is one short sentence. Each request says which decisions it accepts."
+    );
     out
 }
 
 /// Which decisions a request accepts, as the request says them.
 fn accepted(allow: &[Decision]) -> String {
-    let names: Vec<String> = allow.iter().map(|d| format!("\"{}\"", d.as_str())).collect();
+    let names: Vec<String> = allow
+        .iter()
+        .map(|d| format!("\"{}\"", d.as_str()))
+        .collect();
     format!("Accepted decisions: {}.", names.join(", "))
 }
 
@@ -173,15 +246,24 @@ pub fn feedback(words: &str, text: &str, errors: &[Value], allow: &[Decision]) -
     if allow.contains(&Decision::Patch) {
         let _ = writeln!(out, "The program, with its step IDs:\n\n{text}");
     } else {
-        let _ = writeln!(out, "The program does not parse, so it cannot be patched:\n\n{text}");
+        let _ = writeln!(
+            out,
+            "The program does not parse, so it cannot be patched:\n\n{text}"
+        );
     }
-    let _ = writeln!(out, "Its errors, one JSON object a line (step: the step ID; expected/actual/vars: values):");
+    let _ = writeln!(
+        out,
+        "Its errors, one JSON object a line (step: the step ID; expected/actual/vars: values):"
+    );
     for e in errors {
         let _ = writeln!(out, "{e}");
     }
     out.push('\n');
     if allow.contains(&Decision::Patch) {
-        let _ = writeln!(out, "Reply with a patch that fixes them: change only the steps that are wrong.");
+        let _ = writeln!(
+            out,
+            "Reply with a patch that fixes them: change only the steps that are wrong."
+        );
     } else {
         let _ = writeln!(out, "Reply with the whole program again, corrected.");
     }
@@ -216,5 +298,8 @@ pub fn error_json(d: &Diagnostic) -> Value {
 
 /// A conversation: the system message, then `user`.
 pub fn messages(system: &str, user: String) -> Vec<Message> {
-    vec![Message::new(Role::System, system), Message::new(Role::User, user)]
+    vec![
+        Message::new(Role::System, system),
+        Message::new(Role::User, user),
+    ]
 }

@@ -273,7 +273,8 @@ impl Run<'_> {
         };
         let mut current: Option<Candidate> = self.config.start.as_deref().map(|text| {
             let c = Candidate::evaluate(text, task, self.packs);
-            self.log.push("start", json!({ "text": c.text, "verdict": c.verdict() }));
+            self.log
+                .push("start", json!({ "text": c.text, "verdict": c.verdict() }));
             c
         });
         let mut rounds: Vec<Round> = Vec::new();
@@ -358,7 +359,9 @@ impl Run<'_> {
                             json!({ "round": number, "sample": sample, "text": c.text, "verdict": c.verdict() }),
                         );
                         decision = Some(Decision::Submit);
-                        if best.as_ref().is_none_or(|b| c.passed > b.passed || (b.program.is_none() && c.program.is_some())) {
+                        if best.as_ref().is_none_or(|b| {
+                            c.passed > b.passed || (b.program.is_none() && c.program.is_some())
+                        }) {
                             best = Some(c);
                         }
                     }
@@ -393,6 +396,13 @@ impl Run<'_> {
             // Samples that gave up do not outvote one that submitted.
             if best.is_none() && decision == Some(Decision::GiveUp) && stop.is_none() {
                 stop = Some(Status::GaveUp);
+            }
+            // A budget spent before this round asked anything ends the run
+            // without a round.
+            if self.requests == 0 && fixes.is_empty() {
+                if let Some(s) = stop {
+                    break s;
+                }
             }
             if let Some(b) = best {
                 if b.passes() && first_pass.is_none() {
@@ -437,7 +447,10 @@ impl Run<'_> {
             status,
             rounds,
             program: current.as_ref().map(|c| c.text.clone()),
-            errors: current.as_ref().map(Candidate::errors_json).unwrap_or_default(),
+            errors: current
+                .as_ref()
+                .map(Candidate::errors_json)
+                .unwrap_or_default(),
             passed: current.as_ref().map_or(0, |c| c.passed),
             examples: self.config.task.examples.len(),
             tokens: self.tokens,
@@ -465,8 +478,12 @@ impl Run<'_> {
     fn ask(&mut self, round: u32, sample: u32, user: &str, allow: &[Decision]) -> Asked {
         let budget = self.config.options.budget;
         let mut messages = prompt::messages(&self.system, user.to_owned());
-        let constraint =
-            constraint_for(self.config.options.constrain, allow, self.packs, &self.header);
+        let constraint = constraint_for(
+            self.config.options.constrain,
+            allow,
+            self.packs,
+            &self.header,
+        );
         for ask in 0..=budget.reasks {
             if self.tokens.total() >= budget.tokens {
                 return Asked::Budget(Status::TokenBudget);
@@ -497,12 +514,19 @@ impl Run<'_> {
                 Ok(c) => c,
                 Err(e) => {
                     let why = e.to_string();
-                    self.log.push("provider_error", json!({ "error": why, "ms": now }));
+                    self.log
+                        .push("provider_error", json!({ "error": why, "ms": now }));
                     return Asked::Failed(why);
                 }
             };
-            self.tokens.prompt_tokens = self.tokens.prompt_tokens.saturating_add(reply.usage.prompt_tokens);
-            self.tokens.completion_tokens = self.tokens.completion_tokens.saturating_add(reply.usage.completion_tokens);
+            self.tokens.prompt_tokens = self
+                .tokens
+                .prompt_tokens
+                .saturating_add(reply.usage.prompt_tokens);
+            self.tokens.completion_tokens = self
+                .tokens
+                .completion_tokens
+                .saturating_add(reply.usage.completion_tokens);
             self.round_tokens = self.round_tokens.saturating_add(reply.usage.total());
             self.log.push("reply", json!({ "reply": reply, "ms": now }));
             match envelope::check(&reply.content, allow) {
@@ -515,7 +539,8 @@ impl Run<'_> {
                 }
                 Err(problems) => {
                     self.rejected += 1;
-                    self.log.push("envelope", json!({ "ok": false, "problems": problems }));
+                    self.log
+                        .push("envelope", json!({ "ok": false, "problems": problems }));
                     messages.push(Message::new(Role::Assistant, reply.content));
                     messages.push(Message::new(Role::User, prompt::reask(&problems, allow)));
                 }

@@ -45,18 +45,26 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
     let malformed = |line: usize, why: String| LoadError::Malformed { line, why };
     let (_, first) = &events[0];
     if first.get("event").and_then(Value::as_str) != Some("config") {
-        return Err(malformed(1, "the first event is not the configuration".into()));
+        return Err(malformed(
+            1,
+            "the first event is not the configuration".into(),
+        ));
     }
     let config: Config = first
         .get("config")
         .cloned()
         .ok_or_else(|| malformed(1, "the configuration event has no `config`".into()))
-        .and_then(|c| serde_json::from_value(c).map_err(|e| malformed(1, format!("the configuration: {e}"))))?;
+        .and_then(|c| {
+            serde_json::from_value(c).map_err(|e| malformed(1, format!("the configuration: {e}")))
+        })?;
     let mut replies = Vec::new();
     let mut readings = Vec::new();
     for (i, (_, e)) in events.iter().enumerate() {
         if let Some(ms) = e.get("ms") {
-            readings.push(ms.as_u64().ok_or_else(|| malformed(i + 1, "`ms` is not a number".into()))?);
+            readings.push(
+                ms.as_u64()
+                    .ok_or_else(|| malformed(i + 1, "`ms` is not a number".into()))?,
+            );
         }
         match kind(e) {
             "reply" => {
@@ -66,10 +74,9 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
                 replies.push(Ok(c));
             }
             "provider_error" => {
-                let why = e
-                    .get("error")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| malformed(i + 1, "the provider error has no `error` text".into()))?;
+                let why = e.get("error").and_then(Value::as_str).ok_or_else(|| {
+                    malformed(i + 1, "the provider error has no `error` text".into())
+                })?;
                 replies.push(Err(ProviderError::Recorded(why.to_owned())));
             }
             _ => {}
@@ -140,7 +147,14 @@ pub fn replay(
     let mut provider = Scripted::new(recorded.replies.iter().cloned());
     let mut clock = Readings::new(recorded.readings.iter().copied());
     let mut log = Log::new();
-    let outcome = repair::run(&recorded.config, &mut provider, &mut clock, &mut log, packs, on_round);
+    let outcome = repair::run(
+        &recorded.config,
+        &mut provider,
+        &mut clock,
+        &mut log,
+        packs,
+        on_round,
+    );
     let difference = events::first_difference(&recorded.lines, log.lines()).map(|(seq, a, b)| {
         let event = a
             .or(b)

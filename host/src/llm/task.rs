@@ -97,8 +97,15 @@ impl Task {
     /// The program with these examples and no steps, checked: every error of
     /// the signature or the examples (a bad name or type, an example of the
     /// wrong shape or types), each naming the task.
-    fn skeleton(&self, examples: &[&Example], packs: &PackFunctions) -> Result<Program, Vec<Diagnostic>> {
-        if self.name.contains(['\n', '\r']) || self.args.contains(['\n', '\r']) || self.returns.contains(['\n', '\r']) {
+    fn skeleton(
+        &self,
+        examples: &[&Example],
+        packs: &PackFunctions,
+    ) -> Result<Program, Vec<Diagnostic>> {
+        if self.name.contains(['\n', '\r'])
+            || self.args.contains(['\n', '\r'])
+            || self.returns.contains(['\n', '\r'])
+        {
             return Err(vec![Diagnostic::error(
                 Code::InvalidArgument,
                 format!(
@@ -152,7 +159,12 @@ impl Task {
 
     /// `program` with this task's signature and `examples` as `IO`, in place
     /// of whatever it had.
-    pub fn impose(&self, program: &mut Program, hidden: bool, packs: &PackFunctions) -> Result<(), Vec<Diagnostic>> {
+    pub fn impose(
+        &self,
+        program: &mut Program,
+        hidden: bool,
+        packs: &PackFunctions,
+    ) -> Result<(), Vec<Diagnostic>> {
         let examples: Vec<&Example> = if hidden {
             self.hidden.iter().collect()
         } else {
@@ -174,8 +186,7 @@ pub fn read_tasks(text: &str) -> Result<Vec<Task>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let task: Task =
-            serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let task: Task = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
         tasks.push(task);
     }
     let mut seen = std::collections::BTreeSet::new();

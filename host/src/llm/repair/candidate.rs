@@ -113,7 +113,12 @@ impl Candidate {
     }
 
     /// Applies `patch_text` (a patch's artifact) through the patch seam.
-    pub fn patch(&self, patch_text: &str, task: &Task, packs: &PackFunctions) -> Result<Candidate, Vec<Diagnostic>> {
+    pub fn patch(
+        &self,
+        patch_text: &str,
+        task: &Task,
+        packs: &PackFunctions,
+    ) -> Result<Candidate, Vec<Diagnostic>> {
         let Some(program) = &self.program else {
             return Err(Vec::new());
         };
@@ -135,7 +140,9 @@ fn apply_patch(program: &Program, patch_text: &str) -> Result<String, Vec<Diagno
     let Some(parsed) = parsed.filter(|_| !has_errors(&diags)) else {
         return Err(errors_of(diags));
     };
-    patch::apply(program, &parsed).map(|p| p.text).map_err(errors_of)
+    patch::apply(program, &parsed)
+        .map(|p| p.text)
+        .map_err(errors_of)
 }
 
 /// What the machine-applicable fixes did to a text.
