@@ -17,7 +17,7 @@
 //! read cases through [`parse_runs`].
 
 use crate::diag::Code;
-use isu_plugin_api::{Literal, StepId};
+use isu_plugin_api::{json, Literal, StepId};
 use std::fmt;
 
 /// One `; run:` line.
@@ -100,14 +100,15 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, CaseError> {
 }
 
 fn parse_run(text: &str, line: usize) -> Result<Run, String> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
-    let args = match stream.next() {
-        Some(Ok(v @ serde_json::Value::Object(_))) => v,
-        Some(Ok(v)) => return Err(format!("the arguments must be a JSON object, not {v}")),
-        Some(Err(e)) => return Err(format!("the arguments are not JSON: {e}")),
-        None => return Err("a run needs `ARGS => EXPECTED`".into()),
+    if text.trim().is_empty() {
+        return Err("a run needs `ARGS => EXPECTED`".into());
+    }
+    let (args, end) = match json::parse_prefix(text) {
+        Ok((v @ serde_json::Value::Object(_), end)) => (v, end),
+        Ok((v, _)) => return Err(format!("the arguments must be a JSON object, not {v}")),
+        Err(e) => return Err(format!("the arguments are not Isu JSON: {e}")),
     };
-    let rest = text[stream.byte_offset()..].trim_start();
+    let rest = text[end..].trim_start();
     let Some(expected) = rest.strip_prefix("=>") else {
         return Err(format!("expected `=>` after the arguments, found {rest:?}"));
     };
@@ -115,7 +116,7 @@ fn parse_run(text: &str, line: usize) -> Result<Run, String> {
     let expect = match expected.strip_prefix("error ") {
         Some(err) => parse_error(err.trim())?,
         None => Expect::Value(
-            serde_json::from_str(expected)
+            json::from_str(expected)
                 .map_err(|e| format!("the expected value is not an Isu JSON value: {e}"))?,
         ),
     };
@@ -197,9 +198,15 @@ mod tests {
     fn malformed_lines_say_what_is_wrong() {
         let cases = [
             ("; run: [1] => 2\n", "must be a JSON object"),
-            ("; run: {\"a\": 1 => 2\n", "not JSON"),
+            ("; run: {\"a\": 1 => 2\n", "not Isu JSON"),
             ("; run: {} 2\n", "expected `=>`"),
             ("; run: {} => 1.5\n", "not an Isu JSON value"),
+            ("; run: {\"a\": 1, \"a\": 2} => 3\n", "appears twice"),
+            ("; run: {} => {\"k\": 1, \"k\": 1}\n", "appears twice"),
+            (
+                "; run: {\"a\": 9223372036854775808} => 3\n",
+                "outside the 64-bit signed integer range",
+            ),
             (
                 "; run: {} => error nope at S1\n",
                 "`nope` is not an error code",

@@ -13,6 +13,7 @@
 mod builtins;
 mod compile;
 mod exec;
+mod history;
 mod io_test;
 mod items;
 mod key;
@@ -22,7 +23,7 @@ mod trace;
 mod value;
 
 pub use io_test::{test_examples, test_examples_with};
-pub use limits::{RunOptions, DEFAULT_MAX_SIZE, DEFAULT_MAX_STEPS};
+pub use limits::RunOptions;
 
 use crate::diag::{Code, Diagnostic};
 use crate::plugins::PackFunctions;
@@ -65,7 +66,14 @@ pub fn run_with(
     let bound = bind_json_args(&compiled, args).map_err(|d| *d)?;
     execute(&compiled, bound, opts, trace)
         .map(|(lit, _)| lit)
-        .map_err(|d| *d)
+        .map_err(|d| {
+            let mut d = *d;
+            // The arguments bound, so they are a literal object.
+            if let Ok(args) = serde_json::from_value::<Literal>(args.clone()) {
+                history::explain_error(&compiled, &args, opts, &mut d);
+            }
+            d
+        })
 }
 
 /// Compiles a program, or says why it cannot run.

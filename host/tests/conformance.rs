@@ -9,7 +9,7 @@
 
 use datatest_stable::Utf8Path;
 use isu_host::conformance::{self, Case, Report};
-use isu_host::plugins::{manifest, Origin, Registry};
+use isu_host::plugins::{manifest, Layer, Place, Registry};
 use std::path::{Path, PathBuf};
 
 /// The backends the suite runs on, by crate.
@@ -49,7 +49,8 @@ fn registry() -> datatest_stable::Result<Registry> {
             file.display().to_string()
         ));
     }
-    let m = manifest::parse(Path::new("isu-plugins.toml"), Origin::Flag, &text)?;
+    let place = Place::File(PathBuf::from("isu-plugins.toml"));
+    let m = manifest::parse(&place, Layer::Flag, &text)?;
     let reg = Registry::load(&m);
     if let Some(e) = reg.errors().first() {
         return Err(e.to_string().into());

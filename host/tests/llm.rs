@@ -338,7 +338,7 @@ fn replies_off_the_contract_after_every_re_ask_stop_the_run() {
         &["--max-reasks", "2"],
     );
     assert_eq!(status(&r), "off_contract");
-    assert_eq!(r.out.status.code(), Some(10));
+    assert_eq!(r.out.status.code(), Some(11));
     assert_eq!(r.bodies.len(), 3);
     assert!(asked(&r, 1).contains("`artifact` is missing"));
     assert!(r.program.is_none());
@@ -348,7 +348,7 @@ fn replies_off_the_contract_after_every_re_ask_stop_the_run() {
 fn give_up_stops_the_run() {
     let r = gen("giveup", vec![envelope("give_up", "", "no idea")], &[]);
     assert_eq!(status(&r), "gave_up");
-    assert_eq!(r.out.status.code(), Some(10));
+    assert_eq!(r.out.status.code(), Some(11));
 }
 
 #[test]
@@ -554,7 +554,7 @@ fn a_changed_log_is_detected_and_a_different_replay_named() {
     assert_ne!(changed, r.log);
     std::fs::write(d.join("changed.jsonl"), &changed).unwrap_or_else(|e| panic!("{e}"));
     let out = isu(&["replay", "changed.jsonl"], &d);
-    assert_eq!(out.status.code(), Some(12), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(13), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("the log was changed"),
         "{}",
@@ -570,7 +570,7 @@ fn a_changed_log_is_detected_and_a_different_replay_named() {
     std::fs::write(d.join("dropped.jsonl"), dropped).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         isu(&["replay", "dropped.jsonl"], &d).status.code(),
-        Some(12)
+        Some(13)
     );
     // Changed with the chain rewritten: the replay parts at that event.
     let mut forged = lines.clone();
@@ -581,7 +581,7 @@ fn a_changed_log_is_detected_and_a_different_replay_named() {
     forged[at] = forged[at].replace("\"reason\":\"sum\"", "\"reason\":\"forged\"");
     std::fs::write(d.join("forged.jsonl"), rechain(&forged)).unwrap_or_else(|e| panic!("{e}"));
     let out = isu(&["replay", "forged.jsonl"], &d);
-    assert_eq!(out.status.code(), Some(11), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(12), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains(&format!("at event {at} (envelope)")),
         "{}",

@@ -31,6 +31,7 @@ pub struct Artifact {
     pub kind: String,
     /// A suggested file name, e.g. `sum_evens.py`.
     pub file_name: String,
+    /// The contents.
     pub bytes: Vec<u8>,
 }
 
@@ -57,18 +58,42 @@ pub struct ExecLimits {
     pub max_size: u64,
 }
 
+impl ExecLimits {
+    /// The limits of a run that sets none, the same on every executor: the
+    /// interpreter, `isu run` and `isu test`, the conformance suite, and what
+    /// backends build into their artifacts (a generated Python module's
+    /// `MAX_STEPS`, a Wasm module's globals, the JavaScript loader), which take
+    /// these values from here when they are generated (`spec/semantics.md`,
+    /// "Limits").
+    pub const DEFAULT: ExecLimits = ExecLimits {
+        max_steps: 10_000_000,
+        max_size: 10_000_000,
+    };
+}
+
+impl Default for ExecLimits {
+    fn default() -> ExecLimits {
+        ExecLimits::DEFAULT
+    }
+}
+
 /// A diagnostic as a plugin reports it: a plain mirror of the host's
 /// diagnostic, which the host renders. `kind` is one of `ParseError`,
 /// `StaticError`, `RuntimeError`, `TestFail`, or `BackendError` for a failure
 /// of the backend itself (a missing tool, a feature it lacks).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginDiagnostic {
+    /// `RuntimeError` (or another of the four kinds) for an error of the
+    /// program; `BackendError` for a failure of the backend itself.
     pub kind: String,
     /// A stable code: the host's codes (`spec/errors.md`) for runtime errors.
     pub code: String,
+    /// The step ID the reference interpreter names (`S2_1`), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<String>,
+    /// One sentence.
     pub message: String,
+    /// What to do about it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -96,6 +121,7 @@ impl PluginDiagnostic {
         }
     }
 
+    /// The same diagnostic with a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -104,6 +130,8 @@ impl PluginDiagnostic {
 
 /// A backend: compiles canonical, validated (typed) IIR and runs what it made.
 pub trait Backend {
+    /// Who the backend is: name, version, targets, artifact kinds, the
+    /// features it lacks. Called once, when the host loads the plugin.
     fn info(&self) -> BackendInfo;
 
     /// Compiles a program. `program` is canonical and validated: every step has

@@ -2,11 +2,11 @@
 //! the compile of the target's backend plugin; writes the artifacts.
 
 use super::output::{print_json, read_source, report};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::{Common, Format};
 use crate::diag::exit_code;
 use crate::plugins::target::{self, BuildError};
-use crate::plugins::Registry;
+use crate::plugins::PluginKind;
 use anyhow::{bail, Context, Result};
 use isu_plugin_api::Artifact;
 use serde_json::{json, Value};
@@ -27,16 +27,15 @@ pub struct Args {
     /// The artifact kinds to emit (repeatable); default: the backend's first.
     #[arg(long)]
     pub emit: Vec<String>,
+    #[command(flatten)]
+    pub force: super::Force,
 }
 
 /// Runs `isu build`; `manifest` is the `--plugins FILE` flag.
 pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let format = args.common.format;
     let src = read_source(&args.common.file)?;
-    let reg = match Registry::from_environment(manifest) {
-        Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, format),
-    };
+    let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
     let fe = crate::pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(format, &fe.diags, Some(&src), Vec::new())?;
@@ -44,7 +43,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     };
     match target::build(&reg, program, &args.target, &args.emit) {
         Ok(artifacts) => {
-            let written = write_artifacts(&artifacts, args.out.as_deref())?;
+            let written = write_artifacts(&artifacts, args.out.as_deref(), args.force.options())?;
             let list: Vec<Value> = artifacts
                 .iter()
                 .zip(&written)
@@ -147,29 +146,19 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_artifacts(
+    artifacts: &[Artifact],
+    out: Option<&Path>,
+    options: super::write::Options,
+) -> Result<Vec<PathBuf>> {
     let paths = artifact_paths(artifacts, out)?;
     if let Some(dir) = out.filter(|d| artifacts.len() > 1 || names_folder(d)) {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
-        write_bytes(path, &a.bytes)?;
+        super::write::write_file(path, &a.bytes, options)?;
     }
     Ok(paths)
-}
-
-/// Writes a file through a temporary file beside it and a rename.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.isu-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("replacing {}", path.display())
-    })
 }
 
 #[cfg(test)]

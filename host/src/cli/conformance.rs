@@ -1,13 +1,14 @@
-//! `isu conformance [--target T] [--cases DIR]`: the conformance suite on
-//! the interpreter and on the backend of T (or on every backend of the
-//! manifest), with a summary per executor and every failure's difference.
+//! `isu conformance [--target T] [--cases DIR]...`: the conformance suite
+//! (built into isu, plus the cases of each DIR) on the interpreter and on the
+//! backend of T (or on every backend of the manifests), with a summary per
+//! executor and every failure's difference.
 
 use super::output::print_json;
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::Format;
 use crate::conformance::{self, Report};
 use crate::diag::Kind;
-use crate::plugins::Registry;
+use crate::plugins::PluginKind;
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -18,12 +19,15 @@ pub struct Args {
     /// Run the suite on this target's backend only (besides the interpreter).
     #[arg(long, short)]
     pub target: Option<String>,
-    /// The folder of case files; default: `conformance/cases` here or in the
-    /// nearest folder above that has one.
+    /// A folder of more case files (`*.isu` with `; run:` lines, as in
+    /// conformance/README.md), run besides the suite built into isu and named
+    /// `DIR/NAME` in reports; repeatable.
     #[arg(long, value_name = "DIR")]
-    pub cases: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub cases: Vec<PathBuf>,
+    #[command(flatten)]
+    pub format_flag: super::FormatFlag,
+    /// How the command reports (see `super::Common::format`).
+    #[arg(skip)]
     pub format: Format,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]
@@ -34,20 +38,22 @@ pub struct Args {
 /// when nothing failed, 6 (as a TestFail) when a case failed anywhere, 8
 /// when the target has no working backend.
 pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
-    let reg = match Registry::from_environment(manifest) {
-        Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, args.format),
-    };
-    let dir = match &args.cases {
-        Some(d) => d.clone(),
-        None => {
-            let cwd = std::env::current_dir().context("reading the current folder")?;
-            conformance::find_cases_dir(&cwd)
-                .context("no conformance/cases folder here or above; name one with --cases DIR")?
+    let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
+    let mut cases = conformance::builtin_cases();
+    let builtin = cases.len();
+    for dir in &args.cases {
+        let more = conformance::load_cases(dir)
+            .with_context(|| format!("reading the cases in {}", dir.display()))?;
+        if more.is_empty() {
+            anyhow::bail!("{} holds no case (*.isu file)", dir.display());
         }
-    };
-    let cases = conformance::load_cases(&dir)
-        .with_context(|| format!("reading the cases in {}", dir.display()))?;
+        let prefix = dir.display().to_string();
+        let prefix = prefix.trim_end_matches('/');
+        cases.extend(more.into_iter().map(|c| conformance::Case {
+            name: format!("{prefix}/{}", c.name),
+            ..c
+        }));
+    }
     let backends = match &args.target {
         Some(t) => match reg.backend(t) {
             Ok((_, b)) => vec![(t.clone(), b)],
@@ -80,7 +86,8 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         Format::Json => print_json(&json!({
             "ok": ok,
             "cases": cases.len(),
-            "folder": dir.display().to_string(),
+            "builtin_cases": builtin,
+            "folders": args.cases.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
             "reports": reports,
         }))?,
         Format::Human => print!("{}", human(&reports, cases.len(), args.verbose)),

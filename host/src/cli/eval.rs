@@ -3,7 +3,7 @@
 
 use super::gen::{packs, ModelArgs};
 use super::output::print_json;
-use super::{Format, EXIT_USAGE};
+use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::llm::eval::{self, Harness, TaskResult};
 use crate::llm::events::Log;
 use crate::llm::http::Http;
@@ -30,8 +30,10 @@ pub struct Args {
     /// Write each task's event log here, as ID.jsonl (replayable).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[command(flatten)]
+    pub format_flag: FormatFlag,
+    /// How the command reports: its `--format`, else `isu --format`, else human.
+    #[arg(skip)]
     pub format: Format,
 }
 
@@ -85,10 +87,7 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             return Ok(EXIT_USAGE);
         }
     };
-    let packs = match packs(manifest, args.format)? {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
-    };
+    let packs = packs(manifest);
     let mut bad = Vec::new();
     for t in &tasks {
         if let Err(errors) = t.check(&packs) {

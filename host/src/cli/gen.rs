@@ -1,9 +1,10 @@
 //! `isu gen`, `isu repair` and `isu prompt`: the repair loop from the
 //! command line, and what the model is told.
 
-use super::output::{print_json, read_source, write_atomically};
+use super::output::{print_json, read_source};
 use super::target::registry;
-use super::{Format, EXIT_USAGE};
+use super::write::{write_file, Options as WriteOptions, Output};
+use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::diag::Diagnostic;
 use crate::llm::events::Log;
 use crate::llm::http::{self, Http, HttpConfig};
@@ -22,7 +23,7 @@ use std::time::Duration;
 
 /// Exit code of a run that ended without a program (the model gave up or
 /// broke the contract before writing one, or a budget ran out first).
-pub const EXIT_NO_PROGRAM: i32 = 10;
+pub const EXIT_NO_PROGRAM: i32 = 11;
 
 /// Where replies come from and how to ask.
 #[derive(Debug, Clone, clap::Args)]
@@ -186,8 +187,10 @@ pub struct RunArgs {
     /// repair, or NAME.log.jsonl).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[command(flatten)]
+    pub format_flag: FormatFlag,
+    /// How the command reports: its `--format`, else `isu --format`, else human.
+    #[arg(skip)]
     pub format: Format,
 }
 
@@ -276,10 +279,7 @@ fn drive(
     log_path: &Path,
     manifest: Option<&Path>,
 ) -> Result<i32> {
-    let reg = match registry(manifest, false, run.format)? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(code),
-    };
+    let reg = registry(manifest, false);
     if let Err(errors) = task.check(&reg.functions) {
         return usage_errors(&errors, run.format);
     }
@@ -296,8 +296,16 @@ fn drive(
         options: run.model.options(),
         model: run.model.model(),
     };
-    let file = std::fs::File::create(log_path)
-        .with_context(|| format!("creating the log {}", log_path.display()))?;
+    // The log is written as the run goes, so that a run that is killed
+    // leaves the events that led up to it.
+    let file = Output::create(
+        log_path,
+        WriteOptions {
+            force: false,
+            as_it_goes: true,
+        },
+    )
+    .with_context(|| format!("creating the log {}", log_path.display()))?;
     let mut log = Log::to(Box::new(file));
     let mut clock = SystemClock::start();
     let format = run.format;
@@ -354,7 +362,8 @@ pub fn report_round(r: &Round, format: Format) {
 /// Reports the outcome (and writes the program with `-o`); the exit code.
 pub fn finish(outcome: &Outcome, output: Option<&Path>, format: Format) -> Result<i32> {
     if let (Some(path), Some(text)) = (output, &outcome.program) {
-        write_atomically(path, text).with_context(|| format!("writing {}", path.display()))?;
+        write_file(path, text.as_bytes(), WriteOptions::default())
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     match format {
         Format::Json => {
@@ -428,18 +437,12 @@ pub fn exit_code(outcome: &Outcome) -> i32 {
 
 /// `isu prompt`: the language reference a model is given.
 pub fn prompt(manifest: Option<&Path>) -> Result<i32> {
-    let reg = match registry(manifest, false, Format::Human)? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(code),
-    };
+    let reg = registry(manifest, false);
     print!("{}", prompt::reference(&reg.functions));
     Ok(0)
 }
 
 /// The packs of the manifest, for commands that only need their functions.
-pub fn packs(
-    manifest: Option<&Path>,
-    format: Format,
-) -> Result<std::result::Result<PackFunctions, i32>> {
-    Ok(registry(manifest, false, format)?.map(|r| r.functions))
+pub fn packs(manifest: Option<&Path>) -> PackFunctions {
+    registry(manifest, false).functions
 }

@@ -1,15 +1,15 @@
 //! `isu replay LOG`: the loop of a recorded run again, without the model.
 
 use super::gen::{finish, packs, report_round};
-use super::Format;
+use super::{Format, FormatFlag};
 use crate::llm::replay::{self, LoadError};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 /// Exit code of a replay whose log differs from the recorded one.
-pub const EXIT_REPLAY_DIFFERS: i32 = 11;
+pub const EXIT_REPLAY_DIFFERS: i32 = 12;
 /// Exit code of a log that does not hold together (changed, cut, or not a log).
-pub const EXIT_BROKEN_LOG: i32 = 12;
+pub const EXIT_BROKEN_LOG: i32 = 13;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,7 +19,9 @@ pub struct Args {
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// How to report (as the recorded run did, for identical output).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[command(flatten)]
+    pub format_flag: FormatFlag,
+    #[arg(skip)]
     pub format: Format,
 }
 
@@ -40,10 +42,7 @@ pub fn replay(args: &Args, manifest: Option<&std::path::Path>) -> Result<i32> {
             return Ok(EXIT_BROKEN_LOG);
         }
     };
-    let packs = match packs(manifest, args.format)? {
-        Ok(p) => p,
-        Err(code) => return Ok(code),
-    };
+    let packs = packs(manifest);
     let format = args.format;
     let replayed = replay::replay(&recorded, &packs, &mut |r| report_round(r, format));
     let code = finish(&replayed.outcome, args.output.as_deref(), format)?;

@@ -4,7 +4,7 @@
 //! exit 6). A failure of the backend itself exits 8.
 
 use super::output::{print_json, report};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::Format;
 use crate::diag::{exit_code, Diagnostic};
 use crate::plugins::target::{self, BackendFailure, BuildError, Executed};
@@ -16,26 +16,14 @@ use serde_json::{json, Value};
 
 /// The plugins for a command that runs a program: all of them when a target
 /// is asked for (`needed`), else the packs only. A manifest that cannot be
-/// used is an error (reported, exit code in `Err`) when a target is asked
-/// for; otherwise a warning, and the command goes on without packs.
-pub fn registry(
-    manifest: Option<&std::path::Path>,
-    needed: bool,
-    format: Format,
-) -> Result<std::result::Result<Registry, i32>> {
+/// used is a warning; the command goes on with the other layers.
+pub fn registry(manifest: Option<&std::path::Path>, needed: bool) -> Registry {
     let kinds: &[PluginKind] = if needed {
         &[PluginKind::Backend, PluginKind::Pack]
     } else {
         &[PluginKind::Pack]
     };
-    match Registry::from_environment_of(manifest, kinds) {
-        Ok(reg) => Ok(Ok(reg)),
-        Err(e) if needed => Ok(Err(manifest_failure(&e, format)?)),
-        Err(e) => {
-            tracing::warn!("plugin manifest ignored: {e}");
-            Ok(Ok(Registry::default()))
-        }
-    }
+    super::plugins::registry(manifest, kinds)
 }
 
 /// Compiles `program` for `target`, or reports why not (exit code in `Err`).
@@ -71,18 +59,14 @@ fn compile(
     }
 }
 
-fn backend_failed(failures: &[BackendFailure], format: Format) -> Result<i32> {
+fn backend_failed(failure: &BackendFailure, format: Format) -> Result<i32> {
     match format {
         Format::Json => print_json(&json!({
             "ok": false,
             "diagnostics": [],
-            "backend_error": failures.iter().map(BackendFailure::to_json).collect::<Vec<_>>(),
+            "backend_error": [failure.to_json()],
         }))?,
-        Format::Human => {
-            for f in failures {
-                eprintln!("error: {f}");
-            }
-        }
+        Format::Human => eprintln!("error: {failure}"),
     }
     Ok(EXIT_PLUGIN)
 }
@@ -134,7 +118,7 @@ pub fn run(
             report(format, &all, Some(src), Vec::new())?;
             Ok(exit_code(&all))
         }
-        Executed::Failed(f) => backend_failed(&[f], format),
+        Executed::Failed(f) => backend_failed(&f, format),
     }
 }
 
@@ -153,27 +137,11 @@ pub fn test(
         Err(code) => return Ok(code),
     };
     let (_, backend) = reg.backend(target).map_err(anyhow::Error::msg)?;
-    let (fails, failures) =
-        target::test_examples(backend.as_ref(), target, &artifacts, program, limits);
-    if !failures.is_empty() {
-        return backend_failed(&failures, format);
-    }
+    let fails = match target::test_examples(backend.as_ref(), target, &artifacts, program, limits) {
+        Ok(fails) => fails,
+        Err(failure) => return backend_failed(&failure, format),
+    };
     let total = program.io.input.len();
-    let failed = fails.len().min(total);
     let all = [diags.to_vec(), fails].concat();
-    let fields = vec![
-        ("target", Value::from(target)),
-        ("examples", Value::from(total)),
-        ("passed", Value::from(total - failed)),
-        ("failed", Value::from(failed)),
-    ];
-    report(format, &all, Some(src), fields)?;
-    if format == Format::Human {
-        eprintln!(
-            "{} on {target}: {total} examples, {} passed, {failed} failed",
-            src.name,
-            total - failed
-        );
-    }
-    Ok(exit_code(&all))
+    super::run::report_tests(format, &all, src, total, Some(target))
 }

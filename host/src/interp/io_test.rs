@@ -1,6 +1,6 @@
 //! `isu test`: the IO examples of a program as its test oracle.
 
-use super::{bind_args, compile_program, execute, RunOptions};
+use super::{bind_args, compile_program, execute, history, RunOptions};
 use crate::diag::{Code, Diagnostic, VarValue};
 use crate::plugins::PackFunctions;
 use isu_plugin_api::{Literal, Program};
@@ -8,10 +8,12 @@ use isu_plugin_api::{Literal, Program};
 /// Runs every IO example (`INPUT[i]` against `OUTPUT[i]`) and returns one
 /// `TestFail` per example that does not hold, in example order: a
 /// `test_mismatch` when the result differs (with `expected`, `actual`, the
-/// arguments as `vars`, and the step of the RETURN that gave the result), a
-/// `test_error` when the run stopped with a runtime error (with that error's
-/// step, span, variables and hint; its code and message are in the message
-/// and its JSON object is `actual`). An empty list means every example held.
+/// arguments as `vars`, the step of the RETURN that gave the result, and in
+/// `history` the returned variables' values after each step that changed
+/// them), a `test_error` when the run stopped with a runtime error (with that
+/// error's step, span, variables, loop rounds and hint; its code and message
+/// are in the message and its JSON object is `actual`). An empty list means
+/// every example held.
 pub fn test_examples(program: &Program, opts: &RunOptions) -> Vec<Diagnostic> {
     test_examples_with(program, opts, &PackFunctions::default())
 }
@@ -43,8 +45,8 @@ pub fn test_examples_with(
         let result = bound.and_then(|args| execute(&compiled, args, opts, None));
         match result {
             Ok((actual, _)) if actual == output.value => {}
-            Ok((actual, step)) => out.push(
-                Diagnostic::error(
+            Ok((actual, step)) => {
+                let mut d = Diagnostic::error(
                     Code::TestMismatch,
                     format!(
                         "{name}: expected {}, got {}",
@@ -57,9 +59,14 @@ pub fn test_examples_with(
                 .with_label(input.span, "with these arguments")
                 .with_expected(&output.value)
                 .with_actual(&actual)
-                .with_vars(arg_vars),
-            ),
-            Err(e) => {
+                .with_vars(arg_vars);
+                if let Some(step) = step {
+                    history::explain_mismatch(&compiled, &input.value, opts, step, &mut d);
+                }
+                out.push(d);
+            }
+            Err(mut e) => {
+                history::explain_error(&compiled, &input.value, opts, &mut e);
                 let step = e
                     .step
                     .as_ref()
@@ -79,6 +86,7 @@ pub fn test_examples_with(
                 });
                 d.span = e.span.or(d.span);
                 d.hint = e.hint.clone();
+                d.rounds = e.rounds.clone();
                 out.push(d);
             }
         }

@@ -85,7 +85,8 @@ pub fn schema(allow: &[Decision]) -> Value {
 /// [`MAX_REASON`] characters. On failure, every problem found, each a
 /// sentence the model is sent back as it stands.
 pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
-    let value: Value = match serde_json::from_str(reply.trim()) {
+    // The strict reader: a repeated key is refused, not silently the last.
+    let value: Value = match isu_plugin_api::json::parse(reply.trim()) {
         Ok(v) => v,
         Err(e) => {
             return Err(vec![format!(

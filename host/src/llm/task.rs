@@ -27,8 +27,8 @@ impl Example {
         for (at, _) in text.match_indices("=>") {
             let (input, output) = (&text[..at], &text[at + 2..]);
             if let (Ok(input), Ok(output)) = (
-                serde_json::from_str::<Value>(input),
-                serde_json::from_str::<Value>(output),
+                isu_plugin_api::json::parse(input),
+                isu_plugin_api::json::parse(output),
             ) {
                 if !input.is_object() {
                     return Err(format!(
@@ -186,7 +186,8 @@ pub fn read_tasks(text: &str) -> Result<Vec<Task>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let task: Task = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let task: Task =
+            isu_plugin_api::json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
         tasks.push(task);
     }
     let mut seen = std::collections::BTreeSet::new();

@@ -200,17 +200,17 @@ pub fn execute(
 /// Runs a program's IO examples through a backend, as `isu test --target`
 /// does: one `TestFail` per example that does not hold (`test_mismatch` with
 /// the expected and actual values, `test_error` naming the runtime error),
-/// in the shape the interpreter's `test_examples` gives; and the failures of
-/// the backend itself, which are no verdict on the program.
+/// in the shape the interpreter's `test_examples` gives; or the failure of
+/// the backend itself, which is no verdict on the program and ends the
+/// examples there (a missing `python3` would fail every one the same way).
 pub fn test_examples(
     backend: &dyn Backend,
     target: &str,
     artifacts: &[Artifact],
     program: &Program,
     limits: &ExecLimits,
-) -> (Vec<Diagnostic>, Vec<BackendFailure>) {
+) -> Result<Vec<Diagnostic>, Box<BackendFailure>> {
     let mut fails = Vec::new();
-    let mut failures = Vec::new();
     for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
         let name = format!("IO example INPUT[{i}]");
         match execute(backend, target, artifacts, &input.value, limits) {
@@ -248,10 +248,10 @@ pub fn test_examples(
                     .with_actual(e.to_json()),
                 );
             }
-            Executed::Failed(f) => failures.push(f),
+            Executed::Failed(f) => return Err(Box::new(f)),
         }
     }
-    (fails, failures)
+    Ok(fails)
 }
 
 #[cfg(test)]

@@ -88,6 +88,7 @@ fn bad_input(message: String) -> PluginDiagnostic {
         .with_hint("the host and the plugin disagree on the plugin API; rebuild the plugin")
 }
 
+/// The body of an exported backend `info`.
 pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> BackendInfoResult {
     match guarded("info", || backend().info()) {
         Ok(info) => RResult::ROk(AbiBackendInfo::from(&info)),
@@ -95,6 +96,8 @@ pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> BackendInf
     }
 }
 
+/// The body of an exported `compile`: reads the IIR and options JSON, calls
+/// [`Backend::compile`].
 pub fn serve_compile<B: Backend>(
     backend: fn() -> &'static B,
     iir_json: RStr<'_>,
@@ -103,7 +106,7 @@ pub fn serve_compile<B: Backend>(
     let result = guarded(
         "compile",
         || -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-            let program: Program = serde_json::from_str(iir_json.as_str())
+            let program: Program = crate::json::from_str(iir_json.as_str())
                 .map_err(|e| vec![bad_input(format!("the program is not IIR JSON: {e}"))])?;
             if program.format != IIR_FORMAT {
                 return Err(vec![bad_input(format!(
@@ -111,7 +114,7 @@ pub fn serve_compile<B: Backend>(
                     program.format
                 ))]);
             }
-            let options: CompileOptions = serde_json::from_str(options_json.as_str())
+            let options: CompileOptions = crate::json::from_str(options_json.as_str())
                 .map_err(|e| vec![bad_input(format!("the compile options are not valid: {e}"))])?;
             backend().compile(&program, &options)
         },
@@ -123,6 +126,8 @@ pub fn serve_compile<B: Backend>(
     }
 }
 
+/// The body of an exported `execute`: reads the arguments JSON, calls
+/// [`Backend::execute`].
 pub fn serve_execute<B: Backend>(
     backend: fn() -> &'static B,
     artifacts: RSlice<'_, AbiArtifact>,
@@ -130,7 +135,7 @@ pub fn serve_execute<B: Backend>(
     limits: AbiLimits,
 ) -> JsonResult {
     let result = guarded("execute", || -> Result<String, PluginDiagnostic> {
-        let args: Literal = serde_json::from_str(args_json.as_str())
+        let args: Literal = crate::json::from_str(args_json.as_str())
             .map_err(|e| bad_input(format!("the arguments are not Isu JSON: {e}")))?;
         let artifacts: Vec<Artifact> = artifacts.iter().map(Artifact::from).collect();
         let value = backend().execute(&artifacts, &args, &limits.into())?;
@@ -162,6 +167,7 @@ pub fn backend_module(
     .leak_into_prefix()
 }
 
+/// The body of an exported pack `info`.
 pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> PackInfoResult {
     match guarded("info", || pack().info()) {
         Ok(info) => RResult::ROk(AbiPackInfo::from(&info)),
@@ -169,6 +175,7 @@ pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> PackInfoResult {
     }
 }
 
+/// The body of an exported `call`: reads the arguments JSON, calls [`Pack::call`].
 pub fn serve_call<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,
@@ -176,7 +183,7 @@ pub fn serve_call<P: Pack>(
 ) -> JsonResult {
     let what = format!("call of {}", function.as_str());
     let result = guarded(&what, || -> Result<String, PluginDiagnostic> {
-        let args: Vec<Literal> = serde_json::from_str(args_json.as_str())
+        let args: Vec<Literal> = crate::json::from_str(args_json.as_str())
             .map_err(|e| bad_input(format!("the arguments are not a JSON array: {e}")))?;
         let value = pack().call(function.as_str(), &args)?;
         Ok(value.to_string())
@@ -184,6 +191,7 @@ pub fn serve_call<P: Pack>(
     json_result(result)
 }
 
+/// The body of an exported `lower`: calls [`Pack::lower`].
 pub fn serve_lower<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,

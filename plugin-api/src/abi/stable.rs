@@ -10,10 +10,15 @@ use abi_stable::StableAbi;
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiDiagnostic {
+    /// [`PluginDiagnostic::kind`].
     pub kind: RString,
+    /// [`PluginDiagnostic::code`].
     pub code: RString,
+    /// [`PluginDiagnostic::step`].
     pub step: ROption<RString>,
+    /// [`PluginDiagnostic::message`].
     pub message: RString,
+    /// [`PluginDiagnostic::hint`].
     pub hint: ROption<RString>,
 }
 
@@ -21,10 +26,15 @@ pub struct AbiDiagnostic {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiBackendInfo {
+    /// [`BackendInfo::name`].
     pub name: RString,
+    /// [`BackendInfo::version`].
     pub version: RString,
+    /// [`BackendInfo::targets`].
     pub targets: RVec<RString>,
+    /// [`BackendInfo::emits`].
     pub emits: RVec<RString>,
+    /// [`BackendInfo::lacks`].
     pub lacks: RVec<RString>,
 }
 
@@ -32,8 +42,11 @@ pub struct AbiBackendInfo {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiArtifact {
+    /// [`Artifact::kind`].
     pub kind: RString,
+    /// [`Artifact::file_name`].
     pub file_name: RString,
+    /// [`Artifact::bytes`].
     pub bytes: RVec<u8>,
 }
 
@@ -41,7 +54,9 @@ pub struct AbiArtifact {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AbiLimits {
+    /// [`ExecLimits::max_steps`].
     pub max_steps: u64,
+    /// [`ExecLimits::max_size`].
     pub max_size: u64,
 }
 
@@ -49,8 +64,11 @@ pub struct AbiLimits {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiPackInfo {
+    /// [`PackInfo::namespace`].
     pub namespace: RString,
+    /// [`PackInfo::version`].
     pub version: RString,
+    /// [`PackInfo::functions`].
     pub functions: RVec<AbiPackFunction>,
 }
 
@@ -58,8 +76,11 @@ pub struct AbiPackInfo {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiPackFunction {
+    /// [`PackFunction::name`].
     pub name: RString,
+    /// [`PackFunction::signature`].
     pub signature: RString,
+    /// [`PackFunction::doc`].
     pub doc: RString,
 }
 

@@ -1,10 +1,10 @@
-//! The toy backend, the worked minimal example of `spec/plugin-abi.md`: a
-//! backend in two small files that a new backend author can read in ten
-//! minutes. Its target `toy` "compiles" a program to its own IIR JSON and
-//! "executes" that by walking it ([`eval`]). It handles ints and bools and
-//! the standard functions `ABS`, `MIN`, `MAX`, and declares everything else in
-//! [`BackendInfo::lacks`], so `isu conformance --target toy` reports the
-//! other cases as unsupported.
+//! The `toy` backend: a complete Isu backend in two small files, to read in
+//! ten minutes and to start a new backend from. Its target `toy` "compiles" a
+//! program to its own IIR JSON and "executes" that by walking it ([`eval`]).
+//! It handles ints and bools and the standard functions `ABS`, `MIN`, `MAX`,
+//! and declares everything else in [`BackendInfo::lacks`], so
+//! `isu conformance --target toy` reports the other cases as unsupported.
+//! `spec/plugin-abi.md` ("Writing a backend") walks through it.
 
 pub mod eval;
 
@@ -38,9 +38,9 @@ pub const LACKS: &[&str] = &[
 ];
 
 #[derive(Debug, Default)]
-pub struct Toy;
+pub struct ToyBackend;
 
-impl Backend for Toy {
+impl Backend for ToyBackend {
     fn info(&self) -> BackendInfo {
         BackendInfo {
             name: "toy".into(),
@@ -98,4 +98,4 @@ impl Backend for Toy {
     }
 }
 
-isu_plugin_api::export_backend!(Toy);
+isu_plugin_api::export_backend!(ToyBackend);
