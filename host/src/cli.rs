@@ -330,7 +330,8 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
-            Command::Gen(gen::GenArgs { run, .. }) | Command::Repair(gen::RepairArgs { run, .. }) => {
+            Command::Gen(gen::GenArgs { run, .. })
+            | Command::Repair(gen::RepairArgs { run, .. }) => {
                 run.format = pick(run.format_flag.given);
                 run.format
             }

@@ -254,25 +254,88 @@ fn a_runtime_error_is_fixed_by_a_patch() {
 }
 
 #[test]
-fn a_parse_error_is_sent_back_and_fixed() {
-    // A program that does not parse cannot be patched: the next round asks
-    // for the whole program again.
+fn a_parse_error_in_a_step_is_sent_back_and_fixed_by_a_patch() {
+    // The text does not parse, but its error is inside step S1_1, whose
+    // header is intact: a patch on the text replaces the step.
     let r = gen(
         "parse",
         vec![
-            envelope("submit", &total_with("(add (var t) (var x)"), "sum"),
-            envelope("submit", &good(), "parenthesis"),
+            envelope("submit", &total_with("add t x"), "sum"),
+            envelope("patch", FIX, "parentheses"),
         ],
         &[],
     );
-    assert_eq!(status(&r), "passed");
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert_eq!(r.report["passed_in_round"], 2);
     let feedback = asked(&r, 1);
     assert!(feedback.contains("\"kind\":\"ParseError\""), "{feedback}");
+    assert!(feedback.contains("\"step\":\"S1_1\""), "{feedback}");
     assert!(feedback.contains("\"line\""), "{feedback}");
+    assert_eq!(
+        r.bodies[1]["response_format"]["json_schema"]["schema"]["properties"]["decision"]["enum"],
+        json!(["patch", "give_up"])
+    );
+}
+
+#[test]
+fn a_parse_error_outside_the_steps_asks_for_the_whole_program_again() {
+    let broken = good().replace("STATE: [t: int = (const 0)]", "STATE: [t: int = (const 0]");
+    let r = gen(
+        "parse-whole",
+        vec![
+            envelope("submit", &broken, "sum"),
+            envelope("submit", &good(), "bracket"),
+        ],
+        &[],
+    );
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert!(asked(&r, 1).contains("\"kind\":\"ParseError\""));
     assert_eq!(
         r.bodies[1]["response_format"]["json_schema"]["schema"]["properties"]["decision"]["enum"],
         json!(["submit", "give_up"])
     );
+}
+
+#[test]
+fn machine_applicable_fixes_cost_no_round() {
+    // `x` for `(var x)`: `isu fix` rewrites it before the model is asked again.
+    let r = gen(
+        "fixes",
+        vec![envelope("submit", &total_with("(add (var t) x)"), "sum")],
+        &[],
+    );
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert_eq!(r.bodies.len(), 1);
+    assert_eq!(r.report["passed_in_round"], 1);
+    let fixes = events(&r.log, "fixes");
+    assert_eq!(fixes.len(), 1);
+    assert_eq!(fixes[0]["applied"], json!(["invalid_expression"]));
+    assert!(r
+        .program
+        .unwrap_or_default()
+        .contains("EXPR: (add (var t) (var x))"));
+}
+
+#[test]
+fn fixes_then_a_patch_for_what_is_left() {
+    // The fix leaves a TestFail; the feedback shows the fixed text and the
+    // round reports what was fixed.
+    let r = gen(
+        "fixes-patch",
+        vec![
+            envelope("submit", &total_with("(sub (var t) x)"), "sum"),
+            envelope("patch", FIX, "sign"),
+        ],
+        &[],
+    );
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert_eq!(
+        r.report["rounds"][1]["fixes"],
+        json!(["invalid_expression"])
+    );
+    let feedback = asked(&r, 1);
+    assert!(feedback.contains("(sub (var t) (var x))"), "{feedback}");
+    assert!(feedback.contains("test_mismatch"), "{feedback}");
 }
 
 #[test]

@@ -306,7 +306,8 @@ impl Run<'_> {
                     let passes = next.passes();
                     current = Some(next);
                     if passes {
-                        first_pass = Some(number);
+                        // It passes on what the last model round wrote.
+                        first_pass = Some(number - 1);
                         break Status::Passed;
                     }
                 }

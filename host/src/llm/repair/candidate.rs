@@ -8,7 +8,7 @@ use crate::diag::{has_errors, Diagnostic};
 use crate::interp::{self, RunOptions};
 use crate::plugins::PackFunctions;
 use crate::source::Source;
-use crate::{canon, patch, pipeline, syntax};
+use crate::{canon, fix, patch, pipeline, syntax};
 use isu_plugin_api::Program;
 use serde_json::{json, Value};
 
@@ -93,8 +93,11 @@ impl Candidate {
     }
 
     /// Whether a patch can edit it.
+    /// (Its text parses, or every error is inside a step whose header is
+    /// intact, a step-local ParseError that a patch on the text replaces.)
     pub fn patchable(&self) -> bool {
         self.program.is_some()
+            || (!self.errors.is_empty() && self.errors.iter().all(|d| d.step.is_some()))
     }
 
     /// Its errors as the model and the log see them.
@@ -119,11 +122,8 @@ impl Candidate {
         task: &Task,
         packs: &PackFunctions,
     ) -> Result<Candidate, Vec<Diagnostic>> {
-        let Some(program) = &self.program else {
-            return Err(Vec::new());
-        };
-        let text = apply_patch(program, patch_text)?;
-        Ok(Candidate::of_canonical(text, task, packs))
+        let text = apply_patch(&self.text, patch_text, packs)?;
+        Ok(Candidate::evaluate(&text, task, packs))
     }
 }
 
@@ -132,15 +132,21 @@ fn errors_of(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.into_iter().filter(Diagnostic::is_error).collect()
 }
 
-/// The patch seam: the canonical text of `program` patched, or every error
-/// of the patch (it does not parse, it names a missing step, or it leaves
-/// the program invalid, in which case it is not applied).
-fn apply_patch(program: &Program, patch_text: &str) -> Result<String, Vec<Diagnostic>> {
+/// The patch seam, `isu patch`'s own: `text` patched (on its IIR when it
+/// parses, on its text when a ParseError is inside a step), or every error
+/// that stops the patch (it does not parse, or it names a step that is not
+/// there), in which case nothing is applied. What the patched program still
+/// gets wrong is the new candidate's to report.
+fn apply_patch(
+    text: &str,
+    patch_text: &str,
+    packs: &PackFunctions,
+) -> Result<String, Vec<Diagnostic>> {
     let (parsed, diags) = syntax::parse_patch(&Source::new("<patch>", patch_text));
     let Some(parsed) = parsed.filter(|_| !has_errors(&diags)) else {
         return Err(errors_of(diags));
     };
-    patch::apply(program, &parsed)
+    patch::apply_to_source(&Source::new("<program>", text), &parsed, packs)
         .map(|p| p.text)
         .map_err(errors_of)
 }
@@ -154,13 +160,12 @@ pub struct Fixes {
     pub applied: Vec<Diagnostic>,
 }
 
-/// The fix seam: every machine-applicable fix of `text`, applied before a
-/// model round so that no round is spent on them. The front end of this
-/// version attaches no fixes to its diagnostics, so the text comes back as
-/// it was; `isu fix` plugs in here.
-pub fn machine_fixes(text: &str, _packs: &PackFunctions) -> Fixes {
+/// The fix seam, `isu fix`'s own: every machine-applicable fix of `text`,
+/// applied before a model round so that no round is spent on them.
+pub fn machine_fixes(text: &str, packs: &PackFunctions) -> Fixes {
+    let fixed = fix::fix(&Source::new("<program>", text), packs);
     Fixes {
-        text: text.to_owned(),
-        applied: Vec::new(),
+        text: fixed.text,
+        applied: fixed.applied,
     }
 }
