@@ -91,7 +91,12 @@ fn gen(name: &str, answers: Vec<Answer>, extra: &[&str]) -> Run {
 }
 
 fn gen_on(name: &str, server: &Server, extra: &[&str]) -> Run {
-    let d = dir(name);
+    gen_in(&dir(name), server, extra)
+}
+
+/// [`gen_on`] in the folder `d` as it is.
+fn gen_in(d: &Path, server: &Server, extra: &[&str]) -> Run {
+    let d = d.to_path_buf();
     let mut args: Vec<&str> = TOTAL.to_vec();
     args.extend(["--url", &server.url, "--format", "json", "-o", "out.isu"]);
     args.extend(extra);
@@ -336,6 +341,100 @@ fn fixes_then_a_patch_for_what_is_left() {
     let feedback = asked(&r, 1);
     assert!(feedback.contains("(sub (var t) (var x))"), "{feedback}");
     assert!(feedback.contains("test_mismatch"), "{feedback}");
+}
+
+/// The lines of a JSONL file, as JSON.
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn lessons_are_kept_when_a_patch_fixes_an_error_and_sent_back_for_the_same_error() {
+    let d = dir("lessons");
+    let store = d.join("memory.jsonl");
+    let lessons = ["--lessons", "--store", "file://memory.jsonl", "--root", "."];
+    let broken = total_with("(add (var t) (const \"1\"))");
+    let static_error = || {
+        Server::start(vec![
+            envelope("submit", &broken, "sum"),
+            envelope("patch", FIX, "types"),
+        ])
+    };
+    // The first run finds no lesson, and keeps the one its patch taught.
+    let first = gen_in(&d, &static_error(), &lessons);
+    assert_eq!(status(&first), "passed", "{}", text(&first.out.stderr));
+    assert!(!asked(&first, 1).contains("Earlier repairs"));
+    assert_eq!(events(&first.log, "lessons")[0]["found"], json!([]));
+    let kept = jsonl(&store);
+    assert_eq!(kept.len(), 1, "the replay keeps nothing: {kept:?}");
+    let record = &kept[0]["record"];
+    assert_eq!(record["kind"], "lesson");
+    assert_eq!(record["code"], "type_mismatch");
+    assert_eq!(record["step_kind"], "ASSIGN");
+    assert_eq!(
+        record["text"],
+        "S1_1: ASSIGN\n  TARGET: t\n  EXPR: (add (var t) (const \"1\"))\n"
+    );
+    assert_eq!(record["patch"], FIX);
+    assert_eq!(events(&first.log, "lesson")[0]["record"], *record);
+    // The second run sends it back with the same error.
+    let second = gen_in(&d, &static_error(), &lessons);
+    assert_eq!(status(&second), "passed");
+    let feedback = asked(&second, 1);
+    assert!(feedback.contains("Earlier repairs"), "{feedback}");
+    assert!(feedback.contains("- type_mismatch: "), "{feedback}");
+    assert!(feedback.contains("(a ASSIGN step)"), "{feedback}");
+    assert!(feedback.contains(FIX.trim_end()), "{feedback}");
+    assert_eq!(jsonl(&store).len(), 2);
+    // Another error finds none of them.
+    let other = gen_in(
+        &d,
+        &Server::start(vec![
+            envelope("submit", &total_with("(sub (var t) (var x))"), "sum"),
+            envelope("patch", FIX, "sign"),
+        ]),
+        &lessons,
+    );
+    assert_eq!(status(&other), "passed");
+    assert!(!asked(&other, 1).contains("Earlier repairs"));
+    let kept = jsonl(&store);
+    assert_eq!(kept.len(), 3);
+    assert_eq!(kept[2]["record"]["code"], "test_mismatch");
+    // A TestFail names the RETURN that gave the wrong value.
+    assert_eq!(kept[2]["record"]["step_kind"], "RETURN");
+    // Without --lessons the memory is neither read nor written.
+    let without = gen_in(&d, &static_error(), &[]);
+    assert_eq!(status(&without), "passed");
+    assert!(!asked(&without, 1).contains("Earlier repairs"));
+    assert!(events(&without.log, "lessons").is_empty());
+    assert_eq!(jsonl(&store).len(), 3);
+}
+
+#[test]
+fn a_lessons_store_that_cannot_be_used_is_refused_before_the_model_is_asked() {
+    let server = Server::start(vec![envelope("submit", &good(), "sum")]);
+    let d = dir("lessons-outside");
+    let mut args: Vec<&str> = TOTAL.to_vec();
+    args.extend(["--url", &server.url, "--format", "json"]);
+    args.extend([
+        "--lessons",
+        "--store",
+        "file://../outside.jsonl",
+        "--root",
+        ".",
+    ]);
+    let out = isu(&args, &d);
+    assert_eq!(out.status.code(), Some(10), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["diagnostics"][0]["code"], "path_outside_root");
+    assert!(server.bodies().is_empty());
+    // --store without --lessons is bad usage.
+    let out = isu(&[&TOTAL[..], &["--store", "file://m.jsonl"]].concat(), &d);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use super::gen::{packs, ModelArgs};
 use super::output::print_json;
+use super::write::{Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::llm::eval::{self, Harness, TaskResult};
 use crate::llm::events::Log;
@@ -67,7 +68,11 @@ impl Harness for Live<'_> {
             return Log::new();
         };
         let path = dir.join(format!("{}.jsonl", task.id()));
-        match std::fs::File::create(&path) {
+        let options = WriteOptions {
+            force: false,
+            as_it_goes: true,
+        };
+        match Output::create(&path, options) {
             Ok(f) => Log::to(Box::new(f)),
             Err(e) => {
                 tracing::warn!("cannot create the log {}: {e}", path.display());

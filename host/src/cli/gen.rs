@@ -11,10 +11,13 @@ use crate::llm::http::{self, Http, HttpConfig};
 use crate::llm::prompt;
 use crate::llm::provider::{Provider, Scripted};
 use crate::llm::repair::{
-    self, Budget, Config, Constrain, Options, Outcome, Round, Status, SystemClock,
+    self, Budget, Config, Constrain, Lessons, NoLessons, Options, Outcome, Round, Status,
+    SystemClock,
 };
 use crate::llm::task::{Example, Task};
+use crate::memory::{Lesson, Store, StoreUrl, SystemClock as MemoryClock, DEFAULT_STORE};
 use crate::plugins::PackFunctions;
+use crate::root::ProjectRoot;
 use crate::{pipeline, Kind};
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
@@ -86,6 +89,7 @@ impl ModelArgs {
                 time_ms: self.max_time.saturating_mul(1000),
                 reasks: self.max_reasks,
             },
+            lessons: false,
         }
     }
 
@@ -187,6 +191,19 @@ pub struct RunArgs {
     /// repair, or NAME.log.jsonl).
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Use the lessons memory: send the lessons of earlier repairs of the
+    /// same errors with the feedback, and keep a lesson whenever a patch
+    /// fixes an error (spec/memory.md).
+    #[arg(long)]
+    pub lessons: bool,
+    /// The lessons' store (with --lessons): file://PATH.jsonl or
+    /// sqlite://PATH#NAMESPACE, PATH relative to the project root.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_STORE, requires = "lessons")]
+    pub store: String,
+    /// The project root the store's path is confined to (with --lessons;
+    /// default: the nearest folder holding isu-plugins.toml or .git).
+    #[arg(long, value_name = "DIR", requires = "lessons")]
+    pub root: Option<PathBuf>,
     #[command(flatten)]
     pub format_flag: FormatFlag,
     /// How the command reports: its `--format`, else `isu --format`, else human.
@@ -290,10 +307,18 @@ fn drive(
             return Ok(EXIT_USAGE);
         }
     };
+    let mut lessons: Box<dyn Lessons> = if run.lessons {
+        Box::new(StoreLessons::open(run)?)
+    } else {
+        Box::new(NoLessons)
+    };
     let config = Config {
         task,
         start,
-        options: run.model.options(),
+        options: Options {
+            lessons: run.lessons,
+            ..run.model.options()
+        },
         model: run.model.model(),
     };
     // The log is written as the run goes, so that a run that is killed
@@ -312,6 +337,7 @@ fn drive(
     let outcome = repair::run(
         &config,
         provider.as_mut(),
+        lessons.as_mut(),
         &mut clock,
         &mut log,
         &reg.functions,
@@ -321,6 +347,42 @@ fn drive(
         anyhow::bail!("writing the log {}: {e}", log_path.display());
     }
     finish(&outcome, run.output.as_deref(), format)
+}
+
+/// The lessons memory of `--lessons`: a store of `spec/memory.md`.
+struct StoreLessons(Store);
+
+impl StoreLessons {
+    /// Opens the store `run` names; a store that cannot be opened ends the
+    /// command with its InputError.
+    fn open(run: &RunArgs) -> Result<StoreLessons> {
+        let failure = |diag| anyhow::Error::new(super::Failure { diag, source: None });
+        let root = match &run.root {
+            Some(dir) => ProjectRoot::at(dir),
+            None => ProjectRoot::discover(Path::new(".")),
+        }
+        .map_err(failure)?;
+        let url = StoreUrl::parse(&run.store).map_err(failure)?;
+        let store = Store::open(&url, &root).map_err(failure)?;
+        Ok(StoreLessons(store))
+    }
+}
+
+impl Lessons for StoreLessons {
+    fn find(&mut self, error: &Diagnostic, step_kind: Option<&str>) -> Result<Vec<Value>, String> {
+        let found = self.0.query(&Lesson::query_for(error, step_kind));
+        found
+            .map(|es| es.into_iter().map(|e| Value::Object(e.record)).collect())
+            .map_err(|d| d.message)
+    }
+
+    fn keep(&mut self, lesson: &Lesson) -> Result<(), String> {
+        let record = lesson.record().map_err(|d| d.message)?;
+        self.0
+            .add(&record, &MemoryClock)
+            .map(|_| ())
+            .map_err(|d| d.message)
+    }
 }
 
 /// The task's errors, as a usage error.

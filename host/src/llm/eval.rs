@@ -169,6 +169,7 @@ pub fn run(
                 let outcome = repair::run(
                     &config,
                     provider.as_mut(),
+                    &mut repair::NoLessons,
                     clock.as_mut(),
                     &mut log,
                     packs,

@@ -241,7 +241,13 @@ pub fn first(words: &str, header: &str, allow: &[Decision]) -> String {
 }
 
 /// A later request: the program, its errors, what to reply.
-pub fn feedback(words: &str, text: &str, errors: &[Value], allow: &[Decision]) -> String {
+pub fn feedback(
+    words: &str,
+    text: &str,
+    errors: &[Value],
+    lessons: &[Value],
+    allow: &[Decision],
+) -> String {
     let mut out = format!("The function: {words}\n\n");
     if allow.contains(&Decision::Patch) {
         let _ = writeln!(out, "The program, with its step IDs:\n\n{text}");
@@ -259,6 +265,7 @@ pub fn feedback(words: &str, text: &str, errors: &[Value], allow: &[Decision]) -
         let _ = writeln!(out, "{e}");
     }
     out.push('\n');
+    out.push_str(&taught(lessons));
     if allow.contains(&Decision::Patch) {
         let _ = writeln!(
             out,
@@ -268,6 +275,32 @@ pub fn feedback(words: &str, text: &str, errors: &[Value], allow: &[Decision]) -
         let _ = writeln!(out, "Reply with the whole program again, corrected.");
     }
     out.push_str(&accepted(allow));
+    out
+}
+
+/// The lessons of earlier repairs (records of `spec/memory.md`), each as
+/// the error it was, the step before, and the patch that fixed it; nothing
+/// when there are none.
+fn taught(lessons: &[Value]) -> String {
+    if lessons.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Earlier repairs of errors like these (the step before, then the patch that fixed it):\n",
+    );
+    let field = |l: &Value, k: &str| l.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    for l in lessons {
+        let _ = write!(out, "\n- {}: {}", field(l, "code"), field(l, "message"));
+        match l.get("step_kind").and_then(Value::as_str) {
+            Some(kind) => {
+                let _ = writeln!(out, " (a {kind} step)");
+            }
+            None => out.push('\n'),
+        }
+        let _ = writeln!(out, "{}", field(l, "text").trim_end());
+        let _ = writeln!(out, "{}", field(l, "patch").trim_end());
+    }
+    out.push('\n');
     out
 }
 

@@ -16,6 +16,8 @@ use super::events::Log;
 use super::prompt;
 use super::provider::{Completion, Constraint, Message, Provider, Request, Role, Usage};
 use super::task::Task;
+use crate::diag::Diagnostic;
+use crate::memory::Lesson;
 use crate::plugins::PackFunctions;
 use candidate::{machine_fixes, Candidate};
 use serde::{Deserialize, Serialize};
@@ -70,6 +72,10 @@ pub struct Options {
     pub temperature: f64,
     pub constrain: Constrain,
     pub budget: Budget,
+    /// Read the lessons of earlier repairs into the feedback, and keep a
+    /// lesson whenever a patch fixes an error (`spec/memory.md`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lessons: bool,
 }
 
 impl Default for Options {
@@ -80,6 +86,7 @@ impl Default for Options {
             temperature: 0.2,
             constrain: Constrain::Schema,
             budget: Budget::default(),
+            lessons: false,
         }
     }
 }
@@ -208,10 +215,39 @@ enum Asked {
     Budget(Status),
 }
 
+/// How many distinct errors of one round the loop looks up lessons for.
+const RECALLED_ERRORS: usize = 3;
+
+/// Where the loop finds the lessons of earlier repairs and keeps new ones
+/// (`spec/memory.md`, "Lessons: the repair loop's rule"). The loop uses it
+/// only when [`Options::lessons`] is on, and logs what it answered, so that
+/// `isu replay` answers the same without the store.
+pub trait Lessons {
+    /// The records of the lessons for `error` in a step of `step_kind`,
+    /// newest first ([`Lesson::query_for`]).
+    fn find(&mut self, error: &Diagnostic, step_kind: Option<&str>) -> Result<Vec<Value>, String>;
+    /// Keeps `lesson`.
+    fn keep(&mut self, lesson: &Lesson) -> Result<(), String>;
+}
+
+/// No memory, for runs without lessons: finds none, keeps nothing.
+#[derive(Debug, Default)]
+pub struct NoLessons;
+
+impl Lessons for NoLessons {
+    fn find(&mut self, _: &Diagnostic, _: Option<&str>) -> Result<Vec<Value>, String> {
+        Ok(Vec::new())
+    }
+    fn keep(&mut self, _: &Lesson) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// A run in progress.
 struct Run<'a> {
     config: &'a Config,
     provider: &'a mut dyn Provider,
+    lessons: &'a mut dyn Lessons,
     clock: &'a mut dyn Clock,
     log: &'a mut Log,
     packs: &'a PackFunctions,
@@ -227,11 +263,13 @@ struct Run<'a> {
     round_tokens: u64,
 }
 
-/// Runs the loop of `config`, asking `provider`, reading `clock`, writing
-/// `log`; `on_round` hears of each round as it ends.
+/// Runs the loop of `config`, asking `provider`, finding and keeping
+/// `lessons` (when the options say so), reading `clock`, writing `log`;
+/// `on_round` hears of each round as it ends.
 pub fn run(
     config: &Config,
     provider: &mut dyn Provider,
+    lessons: &mut dyn Lessons,
     clock: &mut dyn Clock,
     log: &mut Log,
     packs: &PackFunctions,
@@ -244,6 +282,7 @@ pub fn run(
     let mut run = Run {
         config,
         provider,
+        lessons,
         clock,
         log,
         packs,
@@ -321,7 +360,8 @@ impl Run<'_> {
                 Some(c) => {
                     let mut errors = std::mem::take(&mut refused);
                     errors.extend(c.errors_json());
-                    prompt::feedback(&task.words, &c.text, &errors, &allow)
+                    let taught = self.recall(number, c);
+                    prompt::feedback(&task.words, &c.text, &errors, &taught, &allow)
                 }
             };
             let samples = if current.is_none() {
@@ -374,6 +414,7 @@ impl Run<'_> {
                                     "patch",
                                     json!({ "round": number, "applied": true, "text": next.text, "verdict": next.verdict() }),
                                 );
+                                self.learn(number, c, &next, &reply.artifact);
                                 applied = Some(true);
                                 best = Some(next);
                             }
@@ -473,6 +514,81 @@ impl Run<'_> {
             }),
         );
         outcome
+    }
+
+    /// The lessons for the errors of `c` (the first [`RECALLED_ERRORS`]
+    /// distinct codes and step kinds), when the options ask for them; each
+    /// lookup is logged.
+    fn recall(&mut self, round: u32, c: &Candidate) -> Vec<Value> {
+        let mut found: Vec<Value> = Vec::new();
+        if !self.config.options.lessons {
+            return found;
+        }
+        let mut asked: Vec<(&str, Option<String>)> = Vec::new();
+        for error in &c.errors {
+            let (step_kind, _) = c.step_of(error);
+            let key = (error.code.as_str(), step_kind);
+            if asked.contains(&key) {
+                continue;
+            }
+            if asked.len() == RECALLED_ERRORS {
+                break;
+            }
+            let step_kind = key.1.clone();
+            asked.push(key);
+            match self.lessons.find(error, step_kind.as_deref()) {
+                Ok(records) => {
+                    self.log.push(
+                        "lessons",
+                        json!({ "round": round, "code": error.code.as_str(), "step_kind": step_kind, "found": records }),
+                    );
+                    for r in records {
+                        if !found.contains(&r) {
+                            found.push(r);
+                        }
+                    }
+                }
+                Err(why) => self.log.push(
+                    "lessons",
+                    json!({ "round": round, "code": error.code.as_str(), "step_kind": step_kind, "error": why }),
+                ),
+            }
+        }
+        found
+    }
+
+    /// Keeps one lesson for each error of `before` that `patch` fixed (no
+    /// error of the same code is left at the same step in `after`), when
+    /// the options ask for lessons; each is logged.
+    fn learn(&mut self, round: u32, before: &Candidate, after: &Candidate, patch: &str) {
+        if !self.config.options.lessons {
+            return;
+        }
+        let mut kept: Vec<(&str, Option<&isu_plugin_api::StepId>)> = Vec::new();
+        for error in &before.errors {
+            let key = (error.code.as_str(), error.step.as_ref());
+            let left = after
+                .errors
+                .iter()
+                .any(|d| (d.code.as_str(), d.step.as_ref()) == key);
+            if left || kept.contains(&key) {
+                continue;
+            }
+            kept.push(key);
+            let (step_kind, text) = before.step_of(error);
+            let lesson = Lesson::new(error, step_kind.as_deref(), &text, patch);
+            let record = lesson.record().map_err(|d| d.message);
+            let result = record
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|_| self.lessons.keep(&lesson));
+            let record = record.map_or(Value::Null, |r| Value::Object(r.fields().clone()));
+            let event = match result {
+                Ok(()) => json!({ "round": round, "record": record }),
+                Err(why) => json!({ "round": round, "record": record, "error": why }),
+            };
+            self.log.push("lesson", event);
+        }
     }
 
     /// Asks once, re-asking while the reply breaks the contract.

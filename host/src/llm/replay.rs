@@ -5,20 +5,23 @@
 
 use super::events::{self, BrokenLog, Event, Log};
 use super::provider::{Completion, ProviderError, Scripted};
-use super::repair::{self, Clock, Config, Outcome, Round};
+use super::repair::{self, Clock, Config, Lessons, Outcome, Round};
+use crate::diag::Diagnostic;
+use crate::memory::Lesson;
 use crate::plugins::PackFunctions;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::fmt;
 
-/// A log read back: its lines, the configuration, the replies and the
-/// clock readings of the run.
+/// A log read back: its lines, the configuration, the replies, the clock
+/// readings and the memory's answers of the run.
 #[derive(Debug, Clone)]
 pub struct Recorded {
     pub lines: Vec<String>,
     pub config: Config,
     replies: Vec<Result<Completion, ProviderError>>,
     readings: Vec<u64>,
+    lessons: RecordedLessons,
 }
 
 /// Why a log cannot be replayed.
@@ -59,6 +62,7 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
         })?;
     let mut replies = Vec::new();
     let mut readings = Vec::new();
+    let mut lessons = RecordedLessons::default();
     for (i, (_, e)) in events.iter().enumerate() {
         if let Some(ms) = e.get("ms") {
             readings.push(
@@ -79,6 +83,24 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
                 })?;
                 replies.push(Err(ProviderError::Recorded(why.to_owned())));
             }
+            "lessons" => lessons
+                .found
+                .push_back(match e.get("error").and_then(Value::as_str) {
+                    Some(why) => Err(why.to_owned()),
+                    None => Ok(e
+                        .get("found")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .ok_or_else(|| {
+                            malformed(i + 1, "the lessons event has no `found`".into())
+                        })?),
+                }),
+            "lesson" => lessons
+                .kept
+                .push_back(match e.get("error").and_then(Value::as_str) {
+                    Some(why) => Err(why.to_owned()),
+                    None => Ok(()),
+                }),
             _ => {}
         }
     }
@@ -87,7 +109,25 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
         config,
         replies,
         readings,
+        lessons,
     })
+}
+
+/// The memory's recorded answers, in order: a replay neither reads nor
+/// writes the store. Past the last, none found and nothing kept.
+#[derive(Debug, Clone, Default)]
+struct RecordedLessons {
+    found: VecDeque<Result<Vec<Value>, String>>,
+    kept: VecDeque<Result<(), String>>,
+}
+
+impl Lessons for RecordedLessons {
+    fn find(&mut self, _: &Diagnostic, _: Option<&str>) -> Result<Vec<Value>, String> {
+        self.found.pop_front().unwrap_or(Ok(Vec::new()))
+    }
+    fn keep(&mut self, _: &Lesson) -> Result<(), String> {
+        self.kept.pop_front().unwrap_or(Ok(()))
+    }
 }
 
 fn kind(e: &Event) -> &str {
@@ -146,10 +186,12 @@ pub fn replay(
 ) -> Replayed {
     let mut provider = Scripted::new(recorded.replies.iter().cloned());
     let mut clock = Readings::new(recorded.readings.iter().copied());
+    let mut lessons = recorded.lessons.clone();
     let mut log = Log::new();
     let outcome = repair::run(
         &recorded.config,
         &mut provider,
+        &mut lessons,
         &mut clock,
         &mut log,
         packs,

@@ -313,3 +313,44 @@ fn the_reference_names_every_function_and_operator() {
     }
     assert!(r.contains("(range i START END STEP)"));
 }
+
+#[test]
+fn a_repeated_key_is_refused_wherever_json_enters() {
+    assert!(Example::parse(r#"{"xs": [1], "xs": [2]}=>3"#).is_err());
+    let twice =
+        r#"{"decision": "give_up", "decision": "submit", "artifact": "FUNC:\n", "reason": "r"}"#;
+    assert!(
+        problems(twice, &[])
+            .iter()
+            .any(|p| p.contains("not one JSON object")),
+        "{:?}",
+        problems(twice, &[])
+    );
+    assert!(super::task::read_tasks(r#"{"name": "f", "name": "g"}"#)
+        .is_err_and(|e| e.contains("line 1")));
+}
+
+#[test]
+fn the_step_an_error_names_in_a_text_that_does_not_parse() {
+    use super::repair::candidate::Candidate;
+    let packs = PackFunctions::default();
+    let text = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: [{\"xs\": [1]}]\n  OUTPUT: [1]\nSTATE: [t: int = (const 0)]\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: t\n      EXPR: add t 1\n    RETURN:\n      EXPR: (var t)\n  END\n";
+    let mut t = task();
+    t.name = "f".into();
+    t.args = "xs: int[]".into();
+    t.examples.truncate(0);
+    let c = Candidate::evaluate(text, &t, &packs);
+    assert!(c.program.is_none() && c.patchable(), "{:?}", c.errors);
+    let error = &c.errors[0];
+    assert_eq!(
+        error.step.as_ref().map(ToString::to_string).as_deref(),
+        Some("S1")
+    );
+    let (kind, step) = c.step_of(error);
+    assert_eq!(kind.as_deref(), Some("ASSIGN"));
+    assert_eq!(step, "ASSIGN:\n      TARGET: t\n      EXPR: add t 1");
+    // An error that names no step: the whole text.
+    let mut whole = error.clone();
+    whole.step = None;
+    assert_eq!(c.step_of(&whole), (None, text.to_owned()));
+}

@@ -100,6 +100,40 @@ impl Candidate {
             || (!self.errors.is_empty() && self.errors.iter().all(|d| d.step.is_some()))
     }
 
+    /// The step `error` names, as a lesson records it: its keyword (`None`
+    /// when the error names no step or the step is not found) and its text
+    /// (canonical when the program parses; the whole program's text when
+    /// the step is not found).
+    pub fn step_of(&self, error: &Diagnostic) -> (Option<String>, String) {
+        let Some(id) = &error.step else {
+            return (None, self.text.clone());
+        };
+        if let Some(program) = &self.program {
+            if let Some(step) = program.find_step(id) {
+                return (
+                    Some(step.node.keyword().to_owned()),
+                    canon::print_step(step, 0),
+                );
+            }
+        }
+        let outline = syntax::outline_of(&self.text);
+        let Some(text) = outline
+            .iter()
+            .find(|s| &s.id == id)
+            .and_then(|s| self.text.get(s.lo as usize..s.hi as usize))
+        else {
+            return (None, self.text.clone());
+        };
+        // The header: `S1_1: ASSIGN`, or `ASSIGN:` under AUTO_ID.
+        let keyword = text
+            .split_whitespace()
+            .take(2)
+            .map(|w| w.trim_end_matches(':'))
+            .find(|w| ["SEQ", "ASSIGN", "IF", "LOOP", "RETURN"].contains(w))
+            .map(str::to_owned);
+        (keyword, text.to_owned())
+    }
+
     /// Its errors as the model and the log see them.
     pub fn errors_json(&self) -> Vec<Value> {
         self.errors.iter().map(error_json).collect()
