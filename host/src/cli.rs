@@ -6,18 +6,22 @@
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
 //! 8 a plugin was refused or a backend failed, 9 `test` found no examples to
 //! run, 10 an InputError (a memory record, query or store refused, a path
-//! outside the project root, an MCP request).
+//! outside the project root, an MCP request), 11 `gen`/`repair` ended without
+//! a program, 12 `replay` differs from the log, 13 the log was changed.
 
 pub(crate) mod build;
 mod conformance;
+mod eval;
 mod fix;
 mod front;
+mod gen;
 mod grammar;
 mod mcp;
 mod memory;
 pub(crate) mod output;
 mod patch;
 pub mod plugins;
+mod replay;
 mod run;
 mod target;
 pub(crate) mod write;
@@ -231,6 +235,17 @@ pub enum Command {
     /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
     /// or the report of `isu patch --format json`.
     Schema(grammar::SchemaArgs),
+    /// Write a program from words with a language model, repairing it by
+    /// step-level patches until it passes its examples.
+    Gen(gen::GenArgs),
+    /// Repair a program with a language model until it passes its IO examples.
+    Repair(gen::RepairArgs),
+    /// Run a recorded `gen`/`repair` again from its event log, without the model.
+    Replay(replay::Args),
+    /// Run a task file through the model and report pass@1 and repair figures.
+    Eval(eval::Args),
+    /// Print the language reference a model is given (generated from the code).
+    Prompt,
     /// Keep what repairs taught and find it again: add records, query them.
     Memory(memory::Args),
     /// Serve tree, inspect and invoke to agents over MCP on stdio.
@@ -315,7 +330,22 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
-            Command::Grammar(_) | Command::Schema(_) | Command::Mcp(_) => pick(None),
+            Command::Gen(gen::GenArgs { run, .. })
+            | Command::Repair(gen::RepairArgs { run, .. }) => {
+                run.format = pick(run.format_flag.given);
+                run.format
+            }
+            Command::Eval(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
+            Command::Replay(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
+            Command::Grammar(_) | Command::Schema(_) | Command::Mcp(_) | Command::Prompt => {
+                pick(None)
+            }
         }
     }
 }
@@ -368,6 +398,11 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
+        Command::Gen(args) => gen::gen(&args, cli.plugins.as_deref()),
+        Command::Repair(args) => gen::repair(&args, cli.plugins.as_deref()),
+        Command::Replay(args) => replay::replay(&args, cli.plugins.as_deref()),
+        Command::Eval(args) => eval::eval(&args, cli.plugins.as_deref()),
+        Command::Prompt => gen::prompt(cli.plugins.as_deref()),
         Command::Memory(args) => memory::memory(&args),
         Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
     };
