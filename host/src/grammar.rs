@@ -25,7 +25,7 @@ pub use model::Grammar;
 /// The GBNF of a reply envelope that accepts `allow`, its artifact in the
 /// grammar of canonical Isu with the functions of `packs` (see [`envelope`]).
 pub fn envelope_gbnf(
-    packs: &crate::plugins::PackFunctions,
+    packs: &crate::functions::Functions,
     allow: &[crate::llm::Decision],
     header: Option<&str>,
 ) -> String {

@@ -6,6 +6,7 @@ use super::target::registry;
 use super::write::{write_file, Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::diag::Diagnostic;
+use crate::functions::Functions;
 use crate::llm::events::Log;
 use crate::llm::http::{self, Http, HttpConfig};
 use crate::llm::prompt;
@@ -16,7 +17,6 @@ use crate::llm::repair::{
 };
 use crate::llm::task::{Example, Task};
 use crate::memory::{Lesson, Store, StoreUrl, SystemClock as MemoryClock, DEFAULT_STORE};
-use crate::plugins::PackFunctions;
 use crate::root::ProjectRoot;
 use crate::{pipeline, Kind};
 use anyhow::{Context, Result};
@@ -505,6 +505,6 @@ pub fn prompt(manifest: Option<&Path>) -> Result<i32> {
 }
 
 /// The packs of the manifest, for commands that only need their functions.
-pub fn packs(manifest: Option<&Path>) -> PackFunctions {
+pub fn packs(manifest: Option<&Path>) -> Functions {
     registry(manifest, false).functions
 }

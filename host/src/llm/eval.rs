@@ -8,7 +8,7 @@ use super::provider::Provider;
 use super::repair::candidate::Candidate;
 use super::repair::{self, Clock, Config, Options, Outcome, Status};
 use super::task::Task;
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,7 +57,7 @@ pub struct Summary {
 
 /// Judges a final program on the task's hidden examples: how many hold, of
 /// how many.
-pub fn judge(task: &Task, program: Option<&str>, packs: &PackFunctions) -> (usize, usize) {
+pub fn judge(task: &Task, program: Option<&str>, packs: &Functions) -> (usize, usize) {
     let mut held_back = task.clone();
     if !task.hidden.is_empty() {
         held_back.examples = task.hidden.clone();
@@ -73,7 +73,7 @@ pub fn judge(task: &Task, program: Option<&str>, packs: &PackFunctions) -> (usiz
 }
 
 /// The result of one task from its outcome.
-pub fn result(task: &Task, outcome: &Outcome, packs: &PackFunctions) -> TaskResult {
+pub fn result(task: &Task, outcome: &Outcome, packs: &Functions) -> TaskResult {
     let (hidden_passed, hidden) = judge(task, outcome.program.as_deref(), packs);
     TaskResult {
         id: task.id().to_owned(),
@@ -147,7 +147,7 @@ pub fn run(
     model: &str,
     jobs: usize,
     harness: &dyn Harness,
-    packs: &PackFunctions,
+    packs: &Functions,
     on_done: &(dyn Fn(&TaskResult) + Sync),
 ) -> Vec<TaskResult> {
     let next = AtomicUsize::new(0);

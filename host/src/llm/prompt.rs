@@ -8,7 +8,7 @@
 use super::envelope::Decision;
 use super::provider::{Message, Role};
 use crate::diag::Diagnostic;
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
 use crate::source::Source;
 use crate::stdlib::STDLIB;
 use crate::syntax::Kw;
@@ -81,7 +81,7 @@ fn kw(k: Kw) -> &'static str {
 }
 
 /// The language reference, with the functions of `packs`.
-pub fn reference(packs: &PackFunctions) -> String {
+pub fn reference(packs: &Functions) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Isu\n");
     let _ = writeln!(
@@ -206,7 +206,7 @@ pub fn reference(packs: &PackFunctions) -> String {
 }
 
 /// The system message: the reference and the reply contract.
-pub fn system(packs: &PackFunctions) -> String {
+pub fn system(packs: &Functions) -> String {
     let mut out = reference(packs);
     let _ = writeln!(out, "\n## How to reply\n");
     let _ = writeln!(out, "Reply with exactly one JSON object and nothing else: {{\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}}.");

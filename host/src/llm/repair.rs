@@ -17,8 +17,8 @@ use super::prompt;
 use super::provider::{Completion, Constraint, Message, Provider, Request, Role, Usage};
 use super::task::Task;
 use crate::diag::Diagnostic;
+use crate::functions::Functions;
 use crate::memory::Lesson;
-use crate::plugins::PackFunctions;
 use candidate::{machine_fixes, Candidate};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -250,7 +250,7 @@ struct Run<'a> {
     lessons: &'a mut dyn Lessons,
     clock: &'a mut dyn Clock,
     log: &'a mut Log,
-    packs: &'a PackFunctions,
+    packs: &'a Functions,
     system: String,
     /// The canonical header every program starts with.
     header: String,
@@ -272,7 +272,7 @@ pub fn run(
     lessons: &mut dyn Lessons,
     clock: &mut dyn Clock,
     log: &mut Log,
-    packs: &PackFunctions,
+    packs: &Functions,
     on_round: &mut dyn FnMut(&Round),
 ) -> Outcome {
     log.push(
@@ -672,7 +672,7 @@ impl Run<'_> {
 pub fn constraint_for(
     mode: Constrain,
     allow: &[Decision],
-    packs: &PackFunctions,
+    packs: &Functions,
     header: &str,
 ) -> Constraint {
     match mode {

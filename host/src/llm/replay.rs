@@ -7,8 +7,8 @@ use super::events::{self, BrokenLog, Event, Log};
 use super::provider::{Completion, ProviderError, Scripted};
 use super::repair::{self, Clock, Config, Lessons, Outcome, Round};
 use crate::diag::Diagnostic;
+use crate::functions::Functions;
 use crate::memory::Lesson;
-use crate::plugins::PackFunctions;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::fmt;
@@ -181,7 +181,7 @@ pub struct Replayed {
 /// Runs the loop of `recorded` again.
 pub fn replay(
     recorded: &Recorded,
-    packs: &PackFunctions,
+    packs: &Functions,
     on_round: &mut dyn FnMut(&Round),
 ) -> Replayed {
     let mut provider = Scripted::new(recorded.replies.iter().cloned());

@@ -5,8 +5,8 @@
 
 use crate::canon;
 use crate::diag::{Code, Diagnostic};
+use crate::functions::Functions;
 use crate::pipeline;
-use crate::plugins::PackFunctions;
 use crate::source::Source;
 use isu_plugin_api::Program;
 use serde::{Deserialize, Serialize};
@@ -100,14 +100,14 @@ impl Task {
     fn skeleton(
         &self,
         examples: &[&Example],
-        packs: &PackFunctions,
+        packs: &Functions,
     ) -> Result<Program, Vec<Diagnostic>> {
         if self.name.contains(['\n', '\r'])
             || self.args.contains(['\n', '\r'])
             || self.returns.contains(['\n', '\r'])
         {
             return Err(vec![Diagnostic::error(
-                Code::InvalidArgument,
+                isu_lang::RuntimeCode::InvalidArgument,
                 format!(
                     "task `{}`: the name, the arguments and the return type are one line each",
                     self.id()
@@ -132,7 +132,7 @@ impl Task {
         match fe.program {
             Some(p) if errors.is_empty() => Ok(p),
             _ if errors.is_empty() => Err(vec![Diagnostic::error(
-                Code::InvalidArgument,
+                isu_lang::RuntimeCode::InvalidArgument,
                 format!("task `{}`: its signature does not parse", self.id()),
             )]),
             _ => Err(errors),
@@ -140,14 +140,14 @@ impl Task {
     }
 
     /// Checks the signature and every example, shown and hidden.
-    pub fn check(&self, packs: &PackFunctions) -> Result<(), Vec<Diagnostic>> {
+    pub fn check(&self, packs: &Functions) -> Result<(), Vec<Diagnostic>> {
         let all: Vec<&Example> = self.examples.iter().chain(&self.hidden).collect();
         self.skeleton(&all, packs).map(|_| ())
     }
 
     /// The canonical header the program must start with: `META`, `FUNC` and
     /// `IO` with the shown examples.
-    pub fn header(&self, packs: &PackFunctions) -> Result<String, Vec<Diagnostic>> {
+    pub fn header(&self, packs: &Functions) -> Result<String, Vec<Diagnostic>> {
         let shown: Vec<&Example> = self.examples.iter().collect();
         let p = self.skeleton(&shown, packs)?;
         let text = canon::print(&p);
@@ -163,7 +163,7 @@ impl Task {
         &self,
         program: &mut Program,
         hidden: bool,
-        packs: &PackFunctions,
+        packs: &Functions,
     ) -> Result<(), Vec<Diagnostic>> {
         let examples: Vec<&Example> = if hidden {
             self.hidden.iter().collect()

@@ -4,7 +4,7 @@ use super::envelope::{self, Decision, Envelope};
 use super::events::{self, Log};
 use super::provider::{Completion, Constraint, Provider, ProviderError, Request, Scripted, Usage};
 use super::task::{Example, Task};
-use crate::plugins::PackFunctions;
+use crate::functions::Functions;
 use serde_json::json;
 
 fn problems(reply: &str, allow: &[Decision]) -> Vec<String> {
@@ -244,7 +244,7 @@ fn task() -> Task {
 
 #[test]
 fn a_task_gives_the_header_and_is_checked() {
-    let packs = PackFunctions::default();
+    let packs = Functions::default();
     let header = task().header(&packs).unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(
         header,
@@ -304,7 +304,7 @@ fn the_template_is_a_valid_program_that_passes_and_the_patch_applies() {
 
 #[test]
 fn the_reference_names_every_function_and_operator() {
-    let r = super::prompt::reference(&PackFunctions::default());
+    let r = super::prompt::reference(&Functions::default());
     for f in crate::stdlib::STDLIB {
         assert!(r.contains(&format!("- {} (", f.name)), "{}", f.name);
     }
@@ -333,7 +333,7 @@ fn a_repeated_key_is_refused_wherever_json_enters() {
 #[test]
 fn the_step_an_error_names_in_a_text_that_does_not_parse() {
     use super::repair::candidate::Candidate;
-    let packs = PackFunctions::default();
+    let packs = Functions::default();
     let text = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: [{\"xs\": [1]}]\n  OUTPUT: [1]\nSTATE: [t: int = (const 0)]\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: t\n      EXPR: add t 1\n    RETURN:\n      EXPR: (var t)\n  END\n";
     let mut t = task();
     t.name = "f".into();

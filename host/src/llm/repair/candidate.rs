@@ -5,8 +5,8 @@
 use super::super::prompt::error_json;
 use super::super::task::Task;
 use crate::diag::{has_errors, Diagnostic};
+use crate::functions::Functions;
 use crate::interp::{self, RunOptions};
-use crate::plugins::PackFunctions;
 use crate::source::Source;
 use crate::{canon, fix, patch, pipeline, syntax};
 use isu_plugin_api::Program;
@@ -31,7 +31,7 @@ impl Candidate {
     /// Checks `text` as a program for `task`: the task's signature and shown
     /// examples replace the program's own, then the front end runs, then, on
     /// a valid program, every example.
-    pub fn evaluate(text: &str, task: &Task, packs: &PackFunctions) -> Candidate {
+    pub fn evaluate(text: &str, task: &Task, packs: &Functions) -> Candidate {
         let examples = task.examples.len();
         let parsed = pipeline::parse_canonical(&Source::new("<reply>", text));
         let program = match parsed.program {
@@ -64,7 +64,7 @@ impl Candidate {
 
     /// [`Candidate::evaluate`] of a canonical text whose signature and
     /// examples are already the task's.
-    fn of_canonical(text: String, task: &Task, packs: &PackFunctions) -> Candidate {
+    fn of_canonical(text: String, task: &Task, packs: &Functions) -> Candidate {
         let examples = task.examples.len();
         let fe = pipeline::check_with(&Source::new("<program>", text.as_str()), packs);
         let Some(program) = fe.valid_program().cloned() else {
@@ -154,7 +154,7 @@ impl Candidate {
         &self,
         patch_text: &str,
         task: &Task,
-        packs: &PackFunctions,
+        packs: &Functions,
     ) -> Result<Candidate, Vec<Diagnostic>> {
         let text = apply_patch(&self.text, patch_text, packs)?;
         Ok(Candidate::evaluate(&text, task, packs))
@@ -171,11 +171,7 @@ fn errors_of(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 /// that stops the patch (it does not parse, or it names a step that is not
 /// there), in which case nothing is applied. What the patched program still
 /// gets wrong is the new candidate's to report.
-fn apply_patch(
-    text: &str,
-    patch_text: &str,
-    packs: &PackFunctions,
-) -> Result<String, Vec<Diagnostic>> {
+fn apply_patch(text: &str, patch_text: &str, packs: &Functions) -> Result<String, Vec<Diagnostic>> {
     let (parsed, diags) = syntax::parse_patch(&Source::new("<patch>", patch_text));
     let Some(parsed) = parsed.filter(|_| !has_errors(&diags)) else {
         return Err(errors_of(diags));
@@ -196,7 +192,7 @@ pub struct Fixes {
 
 /// The fix seam, `isu fix`'s own: every machine-applicable fix of `text`,
 /// applied before a model round so that no round is spent on them.
-pub fn machine_fixes(text: &str, packs: &PackFunctions) -> Fixes {
+pub fn machine_fixes(text: &str, packs: &Functions) -> Fixes {
     let fixed = fix::fix(&Source::new("<program>", text), packs);
     Fixes {
         text: fixed.text,
