@@ -13,7 +13,6 @@ mod output;
 mod patch;
 pub mod plugins;
 mod run;
-mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -97,6 +96,8 @@ pub enum Command {
         /// Run through the backend plugin of this target instead of the interpreter.
         #[arg(long, short)]
         target: Option<String>,
+        #[command(flatten)]
+        settings: run::SetArgs,
     },
     /// Run the IO examples; report each one that does not hold as a TestFail.
     Test {
@@ -107,6 +108,8 @@ pub enum Command {
         /// Run through the backend plugin of this target instead of the interpreter.
         #[arg(long, short)]
         target: Option<String>,
+        #[command(flatten)]
+        settings: run::SetArgs,
     },
     /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
     Patch {
@@ -126,8 +129,12 @@ pub enum Command {
     Conformance(conformance::Args),
 }
 
-fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
-    run::On { target, manifest }
+fn on(target: Option<String>, settings: &run::SetArgs, manifest: Option<PathBuf>) -> run::On {
+    run::On {
+        target,
+        settings: settings.settings(),
+        manifest,
+    }
 }
 
 /// Runs the CLI with the process's arguments and returns the exit code.
@@ -160,18 +167,20 @@ pub fn run(cli: Cli) -> i32 {
             trace,
             limits,
             target,
+            settings,
         } => run::run(
             &common,
             &args,
             trace.as_ref(),
             &limits,
-            &on(target, cli.plugins),
+            &on(target, &settings, cli.plugins),
         ),
         Command::Test {
             common,
             limits,
             target,
-        } => run::test(&common, &limits, &on(target, cli.plugins)),
+            settings,
+        } => run::test(&common, &limits, &on(target, &settings, cli.plugins)),
         Command::Patch {
             common,
             patch,

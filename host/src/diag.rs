@@ -228,6 +228,9 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<Label>,
+    /// More lines of explanation (a backend's notes), each a sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Diagnostic {
@@ -245,6 +248,7 @@ impl Diagnostic {
             vars: Vec::new(),
             hint: None,
             labels: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -297,6 +301,11 @@ impl Diagnostic {
 
     pub fn with_vars(mut self, vars: Vec<VarValue>) -> Diagnostic {
         self.vars = vars;
+        self
+    }
+
+    pub fn with_notes(mut self, notes: Vec<String>) -> Diagnostic {
+        self.notes = notes;
         self
     }
 
@@ -387,6 +396,7 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     for v in &d.vars {
         notes.push(format!("{} = {}", v.name, v.value));
     }
+    notes.extend(d.notes.iter().cloned());
     if let Some(h) = &d.hint {
         notes.push(format!("hint: {h}"));
     }

@@ -11,6 +11,7 @@ pub mod cases;
 pub mod cli;
 pub mod conformance;
 pub mod diag;
+pub mod executor;
 pub mod interp;
 pub mod patch;
 pub mod pipeline;

@@ -16,7 +16,7 @@ pub mod target;
 pub use manifest::{Entry, Manifest, ManifestError, Origin, PluginKind};
 pub use packs::{PackFn, PackFunctions};
 
-use isu_plugin_api::abi::{self, ApiVersion, ForeignBackend, ForeignPack, LoadError};
+use isu_plugin_api::abi::{self, ApiVersion, ForeignPack, LoadError};
 use isu_plugin_api::{Backend, BackendInfo, Pack, PackInfo};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -61,12 +61,17 @@ impl fmt::Display for PluginError {
 
 impl std::error::Error for PluginError {}
 
+/// A backend as the host holds it: loaded in this process, or run in a
+/// plugin host process of its own.
+pub type SharedBackend = Arc<dyn Backend + Send + Sync>;
+
 /// A loaded, checked plugin.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Loaded {
     Backend {
-        backend: Arc<ForeignBackend>,
+        backend: SharedBackend,
         info: BackendInfo,
+        api_version: ApiVersion,
     },
     Pack {
         pack: Arc<ForeignPack>,
@@ -74,10 +79,29 @@ pub enum Loaded {
     },
 }
 
+impl fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Loaded::Backend {
+                info, api_version, ..
+            } => f
+                .debug_struct("Backend")
+                .field("info", info)
+                .field("api_version", api_version)
+                .finish_non_exhaustive(),
+            Loaded::Pack { pack, info } => f
+                .debug_struct("Pack")
+                .field("pack", pack)
+                .field("info", info)
+                .finish(),
+        }
+    }
+}
+
 impl Loaded {
     pub fn api_version(&self) -> ApiVersion {
         match self {
-            Loaded::Backend { backend, .. } => backend.api_version(),
+            Loaded::Backend { api_version, .. } => *api_version,
             Loaded::Pack { pack, .. } => pack.api_version(),
         }
     }
@@ -174,9 +198,9 @@ impl Registry {
     }
 
     /// The backend serving `target`, or why there is none.
-    pub fn backend(&self, target: &str) -> Result<(&Entry, Arc<ForeignBackend>), String> {
+    pub fn backend(&self, target: &str) -> Result<(&Entry, SharedBackend), String> {
         for p in &self.plugins {
-            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+            if let Ok(Loaded::Backend { backend, info, .. }) = &p.result {
                 if serves(&p.entry, target) && info.targets.iter().any(|t| t == target) {
                     return Ok((&p.entry, backend.clone()));
                 }
@@ -238,10 +262,10 @@ impl Registry {
     }
 
     /// Every loaded backend with the targets it is used for, in manifest order.
-    pub fn backends(&self) -> Vec<(&Entry, Arc<ForeignBackend>, Vec<String>)> {
+    pub fn backends(&self) -> Vec<(&Entry, SharedBackend, Vec<String>)> {
         let mut out = Vec::new();
         for p in &self.plugins {
-            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+            if let Ok(Loaded::Backend { backend, info, .. }) = &p.result {
                 let targets: Vec<String> = info
                     .targets
                     .iter()
@@ -276,6 +300,7 @@ fn load_entry(entry: &Entry) -> Result<Loaded, PluginError> {
                 .map_err(|e| PluginError::from_load(&entry.name, &e))?;
             let info = backend.info();
             Loaded::Backend {
+                api_version: backend.api_version(),
                 backend: Arc::new(backend),
                 info,
             }

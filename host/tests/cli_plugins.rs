@@ -1,30 +1,13 @@
 //! The plugin commands of the `isu` binary as a user runs them: `plugins`,
 //! `build`, `run --target`, `test --target`, `conformance`, each with its
-//! exit code and output. The manifest names the workspace's built plugin
-//! libraries (`cargo build --workspace` first; `scripts/test.sh` does).
+//! exit code and output. The manifest names the workspace's plugin
+//! libraries, built by the test itself (`common::built`).
 
+mod common;
+
+use common::built::library as lib;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn lib(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_default();
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let path = dir.join(format!(
-        "{}{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        path.is_file(),
-        "{} is not built: run `cargo build --workspace`",
-        path.display()
-    );
-    path
-}
 
 /// A scratch folder of this test, emptied first, with a manifest listing
 /// python, toy, panicky, the layout fixture and the math pack.

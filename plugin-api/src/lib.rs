@@ -10,15 +10,24 @@
 #[allow(unsafe_code)]
 pub mod abi;
 pub mod backend;
+pub mod codes;
+pub mod feature_set;
 pub mod features;
 pub mod iir;
+pub mod iir_format;
 pub mod literal;
 pub mod pack;
 pub mod types;
 pub mod visit;
 
-pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
+pub use backend::{
+    Artifact, ArtifactMeta, Backend, BackendInfo, CompileOptions, DiagnosticKind, ExecLimits,
+    ExecOptions, ExecuteInfo, PluginDiagnostic, SettingInfo, Settings,
+};
+pub use codes::BackendCode;
+pub use feature_set::{FeatureSet, FEATURE_SET_VERSION};
 pub use iir::*;
+pub use iir_format::IirFormat;
 pub use literal::Literal;
 pub use pack::{Lowering, Pack, PackFunction, PackInfo, Signature};
 pub use types::Type;

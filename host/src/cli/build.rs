@@ -3,12 +3,13 @@
 
 use super::output::{print_json, read_source, report};
 use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::run::SetArgs;
 use super::{Common, Format};
 use crate::diag::exit_code;
 use crate::plugins::target::{self, BuildError};
 use crate::plugins::Registry;
 use anyhow::{bail, Context, Result};
-use isu_plugin_api::Artifact;
+use isu_plugin_api::{Artifact, CompileOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,8 @@ pub struct Args {
     /// The artifact kinds to emit (repeatable); default: the backend's first.
     #[arg(long)]
     pub emit: Vec<String>,
+    #[command(flatten)]
+    pub settings: SetArgs,
 }
 
 /// Runs `isu build`; `manifest` is the `--plugins FILE` flag.
@@ -42,13 +45,26 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         report(format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
     };
-    match target::build(&reg, program, &args.target, &args.emit) {
+    let options = CompileOptions {
+        target: args.target.clone(),
+        emit: args.emit.clone(),
+        settings: args.settings.settings(),
+        ..CompileOptions::default()
+    };
+    match target::build(&reg, program, options) {
         Ok(artifacts) => {
             let written = write_artifacts(&artifacts, args.out.as_deref())?;
             let list: Vec<Value> = artifacts
                 .iter()
                 .zip(&written)
-                .map(|(a, p)| json!({"kind": a.kind, "path": p.display().to_string(), "bytes": a.bytes.len()}))
+                .map(|(a, p)| {
+                    json!({
+                        "kind": a.kind,
+                        "path": p.display().to_string(),
+                        "bytes": a.bytes.len(),
+                        "executable": a.executable,
+                    })
+                })
                 .collect();
             report(
                 format,
@@ -153,23 +169,42 @@ fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<Pat
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
-        write_bytes(path, &a.bytes)?;
+        write_bytes(path, &a.bytes, a.executable)?;
     }
     Ok(paths)
 }
 
-/// Writes a file through a temporary file beside it and a rename.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes a file through a temporary file beside it and a rename; an
+/// executable artifact gets the execute permission (on Unix).
+fn write_bytes(path: &Path, bytes: &[u8], executable: bool) -> Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.isu-tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    if executable {
+        make_executable(&tmp).with_context(|| format!("making {} executable", tmp.display()))?;
+    }
     std::fs::rename(&tmp, path).with_context(|| {
         let _ = std::fs::remove_file(&tmp);
         format!("replacing {}", path.display())
     })
+}
+
+/// Adds the execute permission wherever the read permission is.
+#[cfg(unix)]
+fn make_executable(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)?.permissions().mode();
+    let exec = (mode & 0o444) >> 2;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode | exec))
+}
+
+/// Other systems mark executables by their name, which the backend chose.
+#[cfg(not(unix))]
+fn make_executable(_: &Path) -> std::io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]
@@ -177,11 +212,29 @@ mod tests {
     use super::*;
 
     fn art(name: &str) -> Artifact {
-        Artifact {
-            kind: "text".into(),
-            file_name: name.into(),
-            bytes: vec![],
-        }
+        Artifact::new("text", name, vec![])
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn executable_artifacts_are_written_executable() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("isu-build-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        let arts = [
+            Artifact::new("executable", "run_me", b"#!/bin/sh\n".to_vec()).as_executable(),
+            art("data.txt"),
+        ];
+        let paths = write_artifacts(&arts, Some(&dir)).unwrap_or_default();
+        let mode = |p: &Path| {
+            std::fs::metadata(p)
+                .map(|m| m.permissions().mode())
+                .unwrap_or(0)
+        };
+        assert_eq!(paths.len(), 2);
+        assert_ne!(mode(&paths[0]) & 0o100, 0, "{:o}", mode(&paths[0]));
+        assert_eq!(mode(&paths[1]) & 0o111, 0, "{:o}", mode(&paths[1]));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -1,17 +1,38 @@
-//! `isu conformance [--target T] [--cases DIR]`: the conformance suite on
-//! the interpreter and on the backend of T (or on every backend of the
-//! manifest), with a summary per executor and every failure's difference.
+//! `isu conformance [--target T] [--cases DIR] [--expect FILE] [--junit FILE]`:
+//! the conformance suite on the interpreter and on the backend of T (or on
+//! every backend of the manifest), with a summary per executor and every
+//! failure's difference; as text, JSON or JUnit XML.
+//!
+//! Exit codes: 0 when no case failed anywhere (with `--expect`, when T's
+//! results are exactly what the file expects), 6 when a case failed (or the
+//! results differ from the file), 8 when the target has no working backend
+//! or the manifest cannot be used, 1 when the cases or a file cannot be read
+//! or written.
 
 use super::output::print_json;
 use super::plugins::{manifest_failure, EXIT_PLUGIN};
-use super::Format;
-use crate::conformance::{self, Report};
+use crate::conformance::expect::Expectations;
+use crate::conformance::{self, junit, Options, Report};
 use crate::diag::Kind;
+use crate::executor::ViaBackend;
 use crate::plugins::Registry;
 use anyhow::{Context, Result};
+use clap::ValueEnum;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+/// How `isu conformance` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ReportFormat {
+    /// Failures and summaries for people.
+    #[default]
+    Human,
+    /// One JSON document on stdout.
+    Json,
+    /// JUnit XML on stdout, for CI.
+    Junit,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -23,20 +44,41 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub cases: Option<PathBuf>,
     /// How to report.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
+    /// Also write the results as JUnit XML to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// The target's expectation file (its unsupported and known-failing
+    /// cases): exit 0 only when the results are exactly those.
+    #[arg(long, value_name = "FILE", requires = "target")]
+    pub expect: Option<PathBuf>,
+    /// Cases run at once (default: the number of cores).
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]
     pub verbose: bool,
 }
 
-/// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag. Exits 0
-/// when nothing failed, 6 (as a TestFail) when a case failed anywhere, 8
-/// when the target has no working backend.
+/// Prints why the command cannot go on and returns exit 8.
+fn no_backend(message: &str, format: ReportFormat) -> Result<i32> {
+    match format {
+        ReportFormat::Json => print_json(&json!({"ok": false, "error": message}))?,
+        ReportFormat::Human | ReportFormat::Junit => eprintln!("error: {message}"),
+    }
+    Ok(EXIT_PLUGIN)
+}
+
+/// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag.
 pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    let json_format = match args.format {
+        ReportFormat::Json => super::Format::Json,
+        ReportFormat::Human | ReportFormat::Junit => super::Format::Human,
+    };
     let reg = match Registry::from_environment(manifest) {
         Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, args.format),
+        Err(e) => return manifest_failure(&e, json_format),
     };
     let dir = match &args.cases {
         Some(d) => d.clone(),
@@ -48,16 +90,21 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     };
     let cases = conformance::load_cases(&dir)
         .with_context(|| format!("reading the cases in {}", dir.display()))?;
+    let expectations = match &args.expect {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let e = Expectations::parse(&text).map_err(|e| {
+                anyhow::anyhow!("{} is not an expectation file: {e}", path.display())
+            })?;
+            Some(e)
+        }
+        None => None,
+    };
     let backends = match &args.target {
         Some(t) => match reg.backend(t) {
             Ok((_, b)) => vec![(t.clone(), b)],
-            Err(message) => {
-                match args.format {
-                    Format::Json => print_json(&json!({"ok": false, "error": message}))?,
-                    Format::Human => eprintln!("error: {message}"),
-                }
-                return Ok(EXIT_PLUGIN);
-            }
+            Err(message) => return no_backend(&message, args.format),
         },
         None => reg
             .backends()
@@ -65,32 +112,83 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             .flat_map(|(_, b, targets)| targets.into_iter().map(move |t| (t, b.clone())))
             .collect(),
     };
-    let prepared = conformance::prepare(&cases, &reg.functions);
+    let options = match args.jobs {
+        Some(jobs) => Options { jobs },
+        None => Options::default(),
+    };
+    let prepared = conformance::prepare(&cases, &reg.functions, &options);
     let mut reports = vec![conformance::interpreter_report(&prepared)];
     for (target, backend) in &backends {
+        let features = backend.info().features;
+        let executor = ViaBackend::new(backend.clone(), target, reg.functions.clone());
         reports.push(conformance::backend_report(
-            &prepared,
-            target,
-            backend.as_ref(),
-            &reg.functions,
+            &prepared, &executor, &features, &options,
         ));
     }
-    let ok = reports.iter().all(|r| r.failed == 0);
+    let differences = expectations.as_ref().map(|e| {
+        let backend = reports.last().map(|r| e.differences(r)).unwrap_or_default();
+        let interpreter: Vec<String> = reports[0]
+            .failures
+            .iter()
+            .map(|f| format!("[interpreter] {f}"))
+            .collect();
+        [interpreter, backend].concat()
+    });
+    let ok = match &differences {
+        Some(d) => d.is_empty(),
+        None => reports.iter().all(|r| r.failed == 0),
+    };
+    if let Some(path) = &args.junit {
+        std::fs::write(path, junit::junit(&reports))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     match args.format {
-        Format::Json => print_json(&json!({
-            "ok": ok,
-            "cases": cases.len(),
-            "folder": dir.display().to_string(),
-            "reports": reports,
-        }))?,
-        Format::Human => print!("{}", human(&reports, cases.len(), args.verbose)),
+        ReportFormat::Json => {
+            let mut doc = json!({
+                "ok": ok,
+                "cases": cases.len(),
+                "folder": dir.display().to_string(),
+                "reports": reports,
+            });
+            if let (Some(path), Some(d)) = (&args.expect, &differences) {
+                doc["expectation"] = json!({
+                    "file": path.display().to_string(),
+                    "differences": d,
+                });
+            }
+            print_json(&doc)?;
+        }
+        ReportFormat::Human => {
+            let mut text = human(&reports, cases.len(), args.verbose);
+            if let (Some(path), Some(d)) = (&args.expect, &differences) {
+                text.push_str(&expectation_text(path, d));
+            }
+            print!("{text}");
+        }
+        ReportFormat::Junit => print!("{}", junit::junit(&reports)),
     }
     for e in reg.errors() {
-        if args.format == Format::Human {
+        if args.format != ReportFormat::Json {
             eprintln!("warning: {e}");
         }
     }
     Ok(if ok { 0 } else { Kind::TestFail.exit_code() })
+}
+
+/// What the comparison with an expectation file found, for people.
+fn expectation_text(path: &Path, differences: &[String]) -> String {
+    if differences.is_empty() {
+        return format!("as expected by {}\n", path.display());
+    }
+    let mut out = format!(
+        "{} difference(s) from {}:\n",
+        differences.len(),
+        path.display()
+    );
+    for d in differences {
+        let _ = writeln!(out, "  {d}");
+    }
+    out
 }
 
 /// The human report: each executor's failures, then the summaries.
@@ -102,13 +200,7 @@ pub fn human(reports: &[Report], cases: usize, verbose: bool) -> String {
         }
         if verbose {
             for u in &r.unsupported_cases {
-                let _ = writeln!(
-                    out,
-                    "unsupported [{}] {}: needs {}",
-                    r.executor,
-                    u.case,
-                    u.features.join(", ")
-                );
+                let _ = writeln!(out, "unsupported [{}] {}: {}", r.executor, u.case, u.reason);
             }
         }
     }

@@ -93,8 +93,12 @@ fn plugin_json(p: &Plugin, verbose: bool) -> Value {
             "version": info.version,
             "api_version": loaded.api_version().to_string(),
             "targets": info.targets,
+            "iir": info.iir,
             "emits": info.emits,
-            "lacks": info.lacks,
+            "execute": info.execute,
+            "features": info.features,
+            "lacks": info.features.lacks(),
+            "settings": info.settings,
         }),
         Ok(loaded @ Loaded::Pack { info, .. }) => json!({
             "version": info.version,
@@ -118,6 +122,44 @@ fn plugin_json(p: &Plugin, verbose: bool) -> Value {
         o.extend(extra);
     }
     obj
+}
+
+/// What a loaded backend says of itself, for people.
+fn backend_lines(out: &mut String, info: &isu_plugin_api::BackendInfo) {
+    let _ = writeln!(out, "      targets: {}", info.targets.join(", "));
+    let _ = writeln!(out, "      reads: {}", info.iir.join(", "));
+    let _ = writeln!(out, "      emits: {}", info.emits.join(", "));
+    let execute = match &info.execute {
+        Some(e) if e.native => {
+            format!("{} (native code, run in a plugin host process)", e.artifact)
+        }
+        Some(e) => e.artifact.clone(),
+        None => "nothing (it only builds)".to_owned(),
+    };
+    let _ = writeln!(out, "      executes: {execute}");
+    let lacks = info.features.lacks();
+    let lacks = if lacks.is_empty() {
+        "nothing".to_owned()
+    } else {
+        lacks.join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "      features (vocabulary {}): all but {lacks}",
+        info.features.version
+    );
+    for s in &info.settings {
+        let values = if s.values.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", s.values.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "      --set {}={}{values}: {}",
+            s.name, s.default, s.doc
+        );
+    }
 }
 
 /// The human report of a registry.
@@ -149,14 +191,7 @@ pub fn human(reg: &Registry, verbose: bool) -> String {
                 );
                 match loaded {
                     Loaded::Backend { info, .. } => {
-                        let _ = writeln!(out, "      targets: {}", info.targets.join(", "));
-                        let _ = writeln!(out, "      emits: {}", info.emits.join(", "));
-                        let lacks = if info.lacks.is_empty() {
-                            "nothing".to_owned()
-                        } else {
-                            info.lacks.join(", ")
-                        };
-                        let _ = writeln!(out, "      lacks: {lacks}");
+                        backend_lines(&mut out, info);
                     }
                     Loaded::Pack { info, .. } => {
                         for f in &info.functions {

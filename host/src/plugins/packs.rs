@@ -16,7 +16,7 @@ enum Provider {
     /// A loaded plugin library.
     Foreign(Arc<ForeignPack>),
     /// A pack linked into the process (tests, embedders).
-    Local(Arc<dyn Pack>),
+    Local(Arc<dyn Pack + Send + Sync>),
 }
 
 /// One pack function.
@@ -74,7 +74,7 @@ impl PackFunctions {
 
     /// Adds the functions of a pack linked into the process. Functions whose
     /// signature does not parse are left out.
-    pub fn add_local(&mut self, pack: Arc<dyn Pack>) {
+    pub fn add_local(&mut self, pack: Arc<dyn Pack + Send + Sync>) {
         let info = pack.info();
         self.add(&info, Provider::Local(pack));
     }

@@ -399,7 +399,11 @@ fn random_programs_run_as_in_the_interpreter() {
             let args = gen.args();
             runs += 1;
             let want = outcome_interp(&p, &args, &opts);
-            let got = match PythonBackend.execute(&artifacts, &args, &limits) {
+            let got = match PythonBackend.execute(
+                &artifacts,
+                &args,
+                &isu_plugin_api::ExecOptions::new(limits),
+            ) {
                 Ok(v) => v.to_string(),
                 Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
             };
