@@ -98,6 +98,10 @@ pub enum Command {
         target: Option<String>,
         #[command(flatten)]
         settings: run::SetArgs,
+        /// Seconds a backend that runs native code (in a plugin host of its
+        /// own) may take for the compile or the run before it is stopped.
+        #[arg(long, value_name = "SECS", requires = "target")]
+        timeout: Option<u64>,
     },
     /// Run the IO examples; report each one that does not hold as a TestFail.
     Test {
@@ -110,6 +114,10 @@ pub enum Command {
         target: Option<String>,
         #[command(flatten)]
         settings: run::SetArgs,
+        /// Seconds a backend that runs native code (in a plugin host of its
+        /// own) may take for the compile or each run before it is stopped.
+        #[arg(long, value_name = "SECS", requires = "target")]
+        timeout: Option<u64>,
     },
     /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the canonical text.
     Patch {
@@ -127,12 +135,25 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Serve one backend plugin to the isu that started this process, as
+    /// JSON lines on standard input and output (internal: isolated execution).
+    #[command(name = "plugin-host", hide = true)]
+    PluginHost {
+        /// The backend's dynamic library.
+        library: PathBuf,
+    },
 }
 
-fn on(target: Option<String>, settings: &run::SetArgs, manifest: Option<PathBuf>) -> run::On {
+fn on(
+    target: Option<String>,
+    settings: &run::SetArgs,
+    timeout: Option<u64>,
+    manifest: Option<PathBuf>,
+) -> run::On {
     run::On {
         target,
         settings: settings.settings(),
+        timeout: timeout.map(std::time::Duration::from_secs),
         manifest,
     }
 }
@@ -168,19 +189,25 @@ pub fn run(cli: Cli) -> i32 {
             limits,
             target,
             settings,
+            timeout,
         } => run::run(
             &common,
             &args,
             trace.as_ref(),
             &limits,
-            &on(target, &settings, cli.plugins),
+            &on(target, &settings, timeout, cli.plugins),
         ),
         Command::Test {
             common,
             limits,
             target,
             settings,
-        } => run::test(&common, &limits, &on(target, &settings, cli.plugins)),
+            timeout,
+        } => run::test(
+            &common,
+            &limits,
+            &on(target, &settings, timeout, cli.plugins),
+        ),
         Command::Patch {
             common,
             patch,
@@ -189,6 +216,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::PluginHost { library } => plugin_host(&library),
     };
     match result {
         Ok(code) => code,
@@ -198,6 +226,14 @@ pub fn run(cli: Cli) -> i32 {
             EXIT_FAILURE
         }
     }
+}
+
+/// `isu plugin-host LIBRARY`: serves the backend until its input ends.
+fn plugin_host(library: &std::path::Path) -> anyhow::Result<i32> {
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    crate::plugins::isolated::serve(library, stdin, stdout)?;
+    Ok(0)
 }
 
 /// Logs go to stderr only, filtered by `ISU_LOG` (default: warnings).

@@ -9,6 +9,7 @@
 //! agree, no target or namespace is claimed twice.
 
 pub mod checks;
+pub mod isolated;
 pub mod manifest;
 pub mod packs;
 pub mod target;
@@ -47,6 +48,33 @@ impl PluginError {
             details: e.details().map(str::to_owned),
         }
     }
+
+    /// A refusal a plugin host reported (its code one of the loader's).
+    fn from_refused(plugin: &str, r: &isolated::Refused) -> PluginError {
+        let code = LoadError::CODES
+            .iter()
+            .find(|c| **c == r.code)
+            .copied()
+            .unwrap_or("init_failed");
+        PluginError {
+            plugin: plugin.to_owned(),
+            code,
+            message: r.message.clone(),
+            fix: r.fix.clone(),
+            details: None,
+        }
+    }
+}
+
+/// Where backends run: loaded into this process (what `isu build` and
+/// `isu plugins` do), or each in plugin host processes of its own (what
+/// `isu conformance` does), so that a crash of one takes only its process
+/// down.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Loading {
+    #[default]
+    InProcess,
+    Isolated(isolated::HostCommand),
 }
 
 impl fmt::Display for PluginError {
@@ -162,8 +190,21 @@ impl Registry {
         flag: Option<&Path>,
         kinds: &[PluginKind],
     ) -> Result<Registry, ManifestError> {
+        Registry::from_environment_with(flag, kinds, &Loading::InProcess)
+    }
+
+    /// [`Registry::from_environment_of`], the backends loaded as `loading` says.
+    pub fn from_environment_with(
+        flag: Option<&Path>,
+        kinds: &[PluginKind],
+        loading: &Loading,
+    ) -> Result<Registry, ManifestError> {
         match discover_from_environment(flag)? {
-            Some((path, origin)) => Ok(Registry::load_of(&manifest::read(&path, origin)?, kinds)),
+            Some((path, origin)) => Ok(Registry::load_with(
+                &manifest::read(&path, origin)?,
+                kinds,
+                loading,
+            )),
             None => Ok(Registry::default()),
         }
     }
@@ -176,13 +217,18 @@ impl Registry {
 
     /// [`Registry::load`] of the plugins of `kinds` only.
     pub fn load_of(manifest: &Manifest, kinds: &[PluginKind]) -> Registry {
+        Registry::load_with(manifest, kinds, &Loading::InProcess)
+    }
+
+    /// [`Registry::load_of`], the backends loaded as `loading` says.
+    pub fn load_with(manifest: &Manifest, kinds: &[PluginKind], loading: &Loading) -> Registry {
         let mut reg = Registry {
             manifest: Some((manifest.path.clone(), manifest.origin)),
             plugins: Vec::new(),
             functions: PackFunctions::default(),
         };
         for entry in manifest.entries.iter().filter(|e| kinds.contains(&e.kind)) {
-            let result = load_entry(entry).and_then(|loaded| {
+            let result = load_entry(entry, loading).and_then(|loaded| {
                 checks::check_against_others(entry, &loaded, &reg.plugins)?;
                 Ok(loaded)
             });
@@ -293,9 +339,18 @@ fn serves(entry: &Entry, target: &str) -> bool {
     entry.targets.is_empty() || entry.targets.iter().any(|t| t == target)
 }
 
-fn load_entry(entry: &Entry) -> Result<Loaded, PluginError> {
-    let loaded = match entry.kind {
-        PluginKind::Backend => {
+fn load_entry(entry: &Entry, loading: &Loading) -> Result<Loaded, PluginError> {
+    let loaded = match (entry.kind, loading) {
+        (PluginKind::Backend, Loading::Isolated(command)) => {
+            let backend = isolated::IsolatedBackend::start(command, &entry.file)
+                .map_err(|r| PluginError::from_refused(&entry.name, &r))?;
+            Loaded::Backend {
+                info: backend.info(),
+                api_version: backend.api_version(),
+                backend: Arc::new(backend),
+            }
+        }
+        (PluginKind::Backend, Loading::InProcess) => {
             let backend = abi::load_backend(&entry.file)
                 .map_err(|e| PluginError::from_load(&entry.name, &e))?;
             let info = backend.info();
@@ -305,7 +360,7 @@ fn load_entry(entry: &Entry) -> Result<Loaded, PluginError> {
                 info,
             }
         }
-        PluginKind::Pack => {
+        (PluginKind::Pack, _) => {
             let pack =
                 abi::load_pack(&entry.file).map_err(|e| PluginError::from_load(&entry.name, &e))?;
             let info = pack.info();

@@ -223,6 +223,61 @@ fn run_and_test_with_a_target_keep_the_interpreters_contract() {
 }
 
 #[test]
+fn settings_reach_the_backend_and_unknown_ones_are_refused() {
+    let dir = scratch("settings");
+    write(&dir.join("dbl.isu"), OVERFLOW);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "dbl.isu",
+            "--args",
+            "{\"a\": 21}",
+            "--target",
+            "python",
+        ];
+        args.extend_from_slice(extra);
+        isu(&dir, &args)
+    };
+    let o = run(&["--set", "python=python3"]);
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), "42\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--set", "python=/nowhere/python3"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("cannot run `/nowhere/python3`")
+            && stderr(&o).contains("--set python=PATH"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--set", "opt_level=2"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("has no setting `opt_level`")
+            && stderr(&o).contains("its settings are python"),
+        "{}",
+        stderr(&o)
+    );
+    let o = isu(&dir, &["run", "dbl.isu", "--set", "python=python3"]);
+    assert_eq!(o.status.code(), Some(2), "--set needs --target");
+    let o = isu(
+        &dir,
+        &[
+            "build", "dbl.isu", "--target", "python", "--set", "nonsense",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`nonsense` is not NAME=VALUE"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn conformance_reports_each_executor() {
     let dir = scratch("conformance");
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/cases");
@@ -257,6 +312,56 @@ fn conformance_reports_each_executor() {
     );
     assert!(passed >= 10 && unsupported >= 10 && failed == 0, "{toy}");
     assert_eq!(passed + unsupported, n);
+    // Against the toy's expectation file: exactly as expected, exit 0; a
+    // file expecting everything to run names each unsupported case, exit 6.
+    let expect =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/testing/toy/conformance.toml");
+    let expect = expect.display().to_string();
+    let with = |file: &str, format: &str| {
+        let args = [
+            "conformance",
+            "--target",
+            "toy",
+            "--cases",
+            &cases,
+            "--expect",
+            file,
+            "--format",
+            format,
+        ];
+        isu(&dir, &args)
+    };
+    let o = with(&expect, "human");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with(&format!("as expected by {expect}\n")),
+        "{}",
+        stdout(&o)
+    );
+    let none = dir.join("none.toml");
+    write(&none, "unsupported = []\nfailing = []\n");
+    let o = with(&none.display().to_string(), "json");
+    assert_eq!(o.status.code(), Some(6));
+    let j = json(&o);
+    let diffs = j["expectation"]["differences"]
+        .as_array()
+        .map_or(0, Vec::len) as u64;
+    assert_eq!(diffs, unsupported, "{}", j["expectation"]);
+    let o = with(&expect, "junit");
+    assert_eq!(o.status.code(), Some(0));
+    let xml = stdout(&o);
+    assert!(
+        xml.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"isu conformance\""
+        ),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(&format!(
+            "<testsuite name=\"toy\" tests=\"{n}\" failures=\"0\" skipped=\"{unsupported}\">"
+        )),
+        "{xml}"
+    );
     let o = isu(
         &dir,
         &["conformance", "--target", "panicky", "--cases", &cases],

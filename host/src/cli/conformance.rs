@@ -15,12 +15,14 @@ use crate::conformance::expect::Expectations;
 use crate::conformance::{self, junit, Options, Report};
 use crate::diag::Kind;
 use crate::executor::ViaBackend;
-use crate::plugins::Registry;
+use crate::plugins::isolated::HostCommand;
+use crate::plugins::{Loading, PluginKind, Registry};
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How `isu conformance` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -56,6 +58,10 @@ pub struct Args {
     /// Cases run at once (default: the number of cores).
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Seconds a backend may take for one compile or one run before its
+    /// plugin host is stopped and the case fails.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub timeout: u64,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]
     pub verbose: bool,
@@ -76,7 +82,13 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         ReportFormat::Json => super::Format::Json,
         ReportFormat::Human | ReportFormat::Junit => super::Format::Human,
     };
-    let reg = match Registry::from_environment(manifest) {
+    // Every backend runs in plugin host processes of its own: a crash or a
+    // hang fails its case, and the suite goes on.
+    let timeout = Some(Duration::from_secs(args.timeout));
+    let command = HostCommand::this_isu(timeout).context("finding this isu")?;
+    let kinds = [PluginKind::Backend, PluginKind::Pack];
+    let loading = Loading::Isolated(command);
+    let reg = match Registry::from_environment_with(manifest, &kinds, &loading) {
         Ok(reg) => reg,
         Err(e) => return manifest_failure(&e, json_format),
     };

@@ -11,6 +11,7 @@ use crate::diag::{exit_code, Code, Diagnostic};
 use crate::executor::{self, Executed, Executor, Interpreter, Loaded, ViaBackend};
 use crate::interp;
 use crate::pipeline;
+use crate::plugins::isolated::{HostCommand, IsolatedBackend};
 use crate::plugins::target::{BackendFailure, BuildError};
 use crate::plugins::{PluginKind, Registry};
 use crate::source::Source;
@@ -18,6 +19,7 @@ use anyhow::{Context, Result};
 use isu_plugin_api::{ExecLimits, Program, Settings};
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
@@ -69,6 +71,8 @@ fn parse_setting(text: &str) -> std::result::Result<(String, String), String> {
 pub struct On {
     pub target: Option<String>,
     pub settings: Settings,
+    /// The wall-clock limit of each call of a backend run in a plugin host.
+    pub timeout: Option<std::time::Duration>,
     pub manifest: Option<PathBuf>,
 }
 
@@ -127,16 +131,27 @@ fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>
     }))
 }
 
-/// What runs the program: the interpreter, or the backend of `--target`.
+/// What runs the program: the interpreter, or the backend of `--target`;
+/// a backend that runs native code runs in a plugin host process of its own.
 fn executor(c: &Checked, on: &On) -> std::result::Result<Box<dyn Executor>, BuildError> {
-    match &on.target {
-        None => Ok(Box::new(Interpreter::new(c.reg.functions.clone()))),
-        Some(t) => {
-            let (_, backend) = c.reg.backend(t).map_err(BuildError::NoBackend)?;
-            let via = ViaBackend::new(backend, t, c.reg.functions.clone());
-            Ok(Box::new(via.with_settings(on.settings.clone())))
-        }
+    let Some(t) = &on.target else {
+        return Ok(Box::new(Interpreter::new(c.reg.functions.clone())));
+    };
+    let (entry, mut backend) = c.reg.backend(t).map_err(BuildError::NoBackend)?;
+    if backend.info().execute.is_some_and(|e| e.native) {
+        let command = HostCommand::this_isu(on.timeout).map_err(|e| {
+            BuildError::NoBackend(format!("cannot find this isu to run a plugin host: {e}"))
+        })?;
+        let isolated = IsolatedBackend::start(&command, &entry.file).map_err(|r| {
+            BuildError::NoBackend(format!(
+                "plugin `{}` could not start in a plugin host: {}\n  fix: {}",
+                entry.name, r.message, r.fix
+            ))
+        })?;
+        backend = Arc::new(isolated);
     }
+    let via = ViaBackend::new(backend, t, c.reg.functions.clone());
+    Ok(Box::new(via.with_settings(on.settings.clone())))
 }
 
 /// The program loaded by what runs it, or the exit code of why not (after

@@ -106,6 +106,19 @@ impl LoadError {
         }
     }
 
+    /// Every code [`LoadError::code`] gives.
+    pub const CODES: &'static [&'static str] = &[
+        "missing_file",
+        "not_a_library",
+        "not_a_plugin",
+        "abi_stable_version",
+        "layout_mismatch",
+        "plugin_api_version",
+        "init_failed",
+        "info_failed",
+        "iir_format",
+    ];
+
     /// A short stable name of the failure, for JSON reports.
     pub fn code(&self) -> &'static str {
         match self {
@@ -554,5 +567,48 @@ impl Pack for ForeignPack {
 
     fn lower(&self, function: &str, target: &str) -> Option<String> {
         self.try_lower(function, target).ok().flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_refusal_code_is_listed() {
+        let d = PluginDiagnostic::backend(BackendCode::BackendFailed, "x");
+        let all = [
+            LoadError::Missing { path: "x".into() },
+            LoadError::Open {
+                path: "x".into(),
+                reason: "r".into(),
+            },
+            LoadError::NotAPlugin { path: "x".into() },
+            LoadError::AbiStable {
+                found: "f".into(),
+                expected: "e".into(),
+            },
+            LoadError::Layout {
+                expected_kind: "backend",
+                summary: "s".into(),
+                details: "d".into(),
+            },
+            LoadError::Version(VersionMismatch::Older {
+                plugin: ApiVersion { major: 1, minor: 0 },
+                host: PLUGIN_API_VERSION,
+            }),
+            LoadError::Init { reason: "r".into() },
+            LoadError::Info(d),
+            LoadError::IirFormat {
+                reads: vec![],
+                writes: "isu-iir/0.1".into(),
+            },
+        ];
+        let codes: Vec<&str> = all.iter().map(LoadError::code).collect();
+        assert_eq!(codes, LoadError::CODES);
+        assert_eq!(
+            all[8].to_string(),
+            "it reads IIR in no format it names, and this isu writes isu-iir/0.1"
+        );
     }
 }
