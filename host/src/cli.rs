@@ -9,6 +9,7 @@
 mod build;
 mod conformance;
 mod front;
+mod grammar;
 mod output;
 mod patch;
 pub mod plugins;
@@ -135,6 +136,12 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Print the grammar of canonical Isu (with the loaded packs' functions)
+    /// for constrained decoding: GBNF, Lark, EBNF or one regular expression.
+    Grammar(grammar::GrammarArgs),
+    /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
+    /// or the report of `isu patch --format json`.
+    Schema(grammar::SchemaArgs),
     /// Serve one backend plugin to the isu that started this process, as
     /// JSON lines on standard input and output (internal: isolated execution).
     #[command(name = "plugin-host", hide = true)]
@@ -216,6 +223,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
+        Command::Schema(args) => grammar::schema(&args),
         Command::PluginHost { library } => plugin_host(&library),
     };
     match result {

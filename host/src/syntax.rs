@@ -43,7 +43,7 @@ use token::{Pos, Spanned, Tok};
 
 pub use lower::OPERATORS;
 pub use structure::MAX_NESTING;
-pub use token::KEYWORDS;
+pub use token::{Kw, KEYWORDS};
 
 /// The result of parsing one file: the program (when the text had the shape of
 /// one) and every diagnostic found.

@@ -368,3 +368,54 @@ fn patch_prints_renumbered_text_and_never_writes_on_error() {
     let patched = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(patched.contains("S3: RETURN"), "{patched}");
 }
+
+#[test]
+fn grammar_and_schema_print_what_the_library_builds() {
+    use isu_host::grammar::{self, Format, Start, Vocabulary};
+    let dir = scratch("grammar");
+    let manifest = dir.join("isu-plugins.toml");
+    std::fs::write(&manifest, "# no plugins\n").unwrap_or_else(|e| panic!("{e}"));
+    let m = manifest.display().to_string();
+    for (format, name) in [
+        (Format::Ebnf, "ebnf"),
+        (Format::Gbnf, "gbnf"),
+        (Format::Lark, "lark"),
+        (Format::RegexLite, "regex-lite"),
+    ] {
+        for (start, s) in [
+            (Start::Program, "program"),
+            (Start::Patch, "patch"),
+            (Start::Any, "any"),
+        ] {
+            let o = isu(&["--plugins", &m, "grammar", "--format", name, "--start", s]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let expected =
+                grammar::print(&grammar::grammar(&Vocabulary::standard(), start), format);
+            assert_eq!(stdout(&o), expected, "{name} {s}");
+        }
+    }
+    let o = isu(&["--plugins", &m, "grammar", "--format", "gbnf"]);
+    assert!(stdout(&o).starts_with("root ::= program\n"));
+    let o = isu(&["grammar", "--format", "yacc"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/iir.schema.json");
+    let o = isu(&["schema", "iir"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string(spec).unwrap_or_default()
+    );
+    let o = isu(&["schema", "envelope", "--allow", "patch,give_up"]);
+    assert_eq!(
+        json(&o)["properties"]["decision"]["enum"],
+        serde_json::json!(["patch", "give_up"])
+    );
+    let o = isu(&["schema", "diagnostic"]);
+    assert_eq!(
+        json(&o)["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let o = isu(&["schema", "nothing"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -381,3 +381,20 @@ fn conformance_reports_each_executor() {
         &out[..out.len().min(600)]
     );
 }
+
+#[test]
+fn the_grammar_holds_the_loaded_packs_functions() {
+    let dir = scratch("grammar");
+    let o = isu(&dir, &["grammar", "--format", "lark"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lark = stdout(&o);
+    let rule = |name: &str| {
+        lark.split("\n\n")
+            .find(|r| r.contains(&format!("{name}: ")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(rule("function_2").contains("\"math.GCD\""), "{lark}");
+    assert!(rule("function_1").contains("\"math.IS_PRIME\""), "{lark}");
+    assert!(!rule("function_1").contains("\"math.GCD\""));
+}

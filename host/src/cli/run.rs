@@ -99,24 +99,37 @@ struct Checked {
     diags: Vec<Diagnostic>,
 }
 
-/// Reads and checks the program with the plugins it needs: all of them
-/// when a target is asked for, else the packs only (a manifest that cannot
-/// be used is then a warning, and the command goes on without packs). The
-/// exit code in `Err` when it cannot run.
-fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>> {
-    let src = read_source(&common.file)?;
-    let kinds: &[PluginKind] = if on.target.is_some() {
+/// The plugins for a command that runs a program: all of them when a target
+/// is asked for (`needed`), else the packs only. A manifest that cannot be
+/// used is an error (reported, exit code in `Err`) when a target is asked
+/// for; otherwise a warning, and the command goes on without packs.
+pub fn registry(
+    manifest: Option<&std::path::Path>,
+    needed: bool,
+    format: Format,
+) -> Result<std::result::Result<Registry, i32>> {
+    let kinds: &[PluginKind] = if needed {
         &[PluginKind::Backend, PluginKind::Pack]
     } else {
         &[PluginKind::Pack]
     };
-    let reg = match Registry::from_environment_of(on.manifest.as_deref(), kinds) {
-        Ok(reg) => reg,
-        Err(e) if on.target.is_some() => return Ok(Err(manifest_failure(&e, common.format)?)),
+    match Registry::from_environment_of(manifest, kinds) {
+        Ok(reg) => Ok(Ok(reg)),
+        Err(e) if needed => Ok(Err(manifest_failure(&e, format)?)),
         Err(e) => {
             tracing::warn!("plugin manifest ignored: {e}");
-            Registry::default()
+            Ok(Ok(Registry::default()))
         }
+    }
+}
+
+/// Reads and checks the program with the plugins it needs ([`registry`]).
+/// The exit code in `Err` when it cannot run.
+fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>> {
+    let src = read_source(&common.file)?;
+    let reg = match registry(on.manifest.as_deref(), on.target.is_some(), common.format)? {
+        Ok(reg) => reg,
+        Err(code) => return Ok(Err(code)),
     };
     let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program().cloned() else {

@@ -2,9 +2,12 @@
 //!
 //! The programs are syntactically complete and canonical (every step has its
 //! canonical ID, spans are synthetic, no expression is typed), but they are not
-//! meant to validate: names, types and calls are drawn freely so that every
-//! form the text can express appears, in every combination. What a program
-//! built here must survive is printing and parsing: `parse(print(p)) == p`.
+//! meant to validate: names, types and values are drawn freely so that every
+//! form the text can express appears, in every combination. Calls name real
+//! functions with one of their numbers of arguments, and map keys are int or
+//! string, so every program is in the exported grammar's language too. What a
+//! program built here must survive is printing and parsing,
+//! `parse(print(p)) == p`, and the exported grammars.
 //!
 //! Use it from a test crate with `mod gen;`. [`program`] is the entry point;
 //! the smaller strategies are public so that other tests (fuzzing, the
@@ -27,11 +30,28 @@ const TRICKY_NAMES: &[&str] = &[
     "eq", "int", "bool", "string", "map", "s1", "begin", "end", "x_1", "_", "_tmp",
 ];
 
-/// Functions a call may name: the standard ones and some of packs (`ns.NAME`).
-fn function_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = isu_host::stdlib::STDLIB.iter().map(|f| f.name).collect();
-    names.extend(["math.GCD", "text.pad_left", "m2.F_1"]);
-    names
+/// Pack functions a call may name besides the standard ones, with their
+/// numbers of arguments (the exported grammar's tests declare the same).
+pub const PACK_FUNCTIONS: &[(&str, usize)] = &[
+    ("geo.DIST", 2),
+    ("geo.IS_ORIGIN", 1),
+    ("text.pad_left", 3),
+    ("m2.F_1", 0),
+];
+
+/// Functions a call may name, each with one of its numbers of arguments:
+/// the standard ones and some of packs (`ns.NAME`).
+fn functions() -> Vec<(&'static str, usize)> {
+    let mut out: Vec<(&'static str, usize)> = Vec::new();
+    for f in isu_host::stdlib::STDLIB {
+        for o in f.overloads {
+            if !out.contains(&(f.name, o.params.len())) {
+                out.push((f.name, o.params.len()));
+            }
+        }
+    }
+    out.extend(PACK_FUNCTIONS);
+    out
 }
 
 /// A variable or function name: lower-case ASCII words, some of them tricky.
@@ -93,14 +113,15 @@ pub fn literal() -> impl Strategy<Value = Literal> {
     })
 }
 
-/// Any type, nested up to three deep (map keys of any type: that is the
-/// validator's business, not the parser's).
+/// Any type, nested up to three deep, with map keys int or string (as the
+/// exported grammar requires; the parser would take any key type and leave
+/// it to the validator).
 pub fn ty() -> impl Strategy<Value = Type> {
     let leaf = select(&[Type::Int, Type::Bool, Type::String][..]);
     leaf.prop_recursive(3, 8, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(Type::array),
-            (inner.clone(), inner).prop_map(|(k, v)| Type::map(k, v)),
+            (select(&[Type::Int, Type::String][..]), inner).prop_map(|(k, v)| Type::map(k, v)),
         ]
     })
 }
@@ -115,7 +136,7 @@ pub fn expr() -> impl Strategy<Value = Expr> {
         literal().prop_map(|value| expr_of(ExprNode::Const { value })),
         name().prop_map(|name| expr_of(ExprNode::Var { name })),
     ];
-    let funcs = function_names();
+    let funcs = functions();
     leaf.prop_recursive(3, 12, 3, move |inner| {
         prop_oneof![
             (select(&UnaryOp::ALL[..]), inner.clone()).prop_map(|(op, arg)| {
@@ -137,12 +158,15 @@ pub fn expr() -> impl Strategy<Value = Expr> {
                     index: Box::new(i),
                 })
             }),
-            (select(funcs.clone()), prop::collection::vec(inner, 0..4)).prop_map(|(f, args)| {
-                expr_of(ExprNode::Call {
-                    func: f.to_owned(),
-                    args,
-                })
-            }),
+            (select(funcs.clone()), prop::collection::vec(inner, 0..4)).prop_map(
+                |((f, arity), mut args)| {
+                    args.resize_with(arity, || expr_of(ExprNode::Var { name: "x".into() }));
+                    expr_of(ExprNode::Call {
+                        func: f.to_owned(),
+                        args,
+                    })
+                }
+            ),
         ]
     })
 }

@@ -1,0 +1,1 @@
+//! Nothing here: see tests/llguidance.rs.
