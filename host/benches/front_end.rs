@@ -1,9 +1,12 @@
 //! Front-end throughput: parse + canonicalize + validate of generated programs
-//! of about 1 MB and 10 MB, beside serde_json deserializing the same
-//! program's IIR JSON into the IIR types, in the same run.
+//! of about 1, 10 and 20 MB, beside serde_json deserializing the same
+//! program's IIR JSON into the IIR types, in the same run; and what `isu
+//! parse` does (parse + canonicalize, then the IIR JSON written out).
 //!
 //! Run: `cargo bench -p isu_host --bench front_end` (add `-- --quick` for one
-//! round). Prints MB/s of each side and the ratios; no assertion on time.
+//! round). Prints MB/s of each side, the ratios, and how the time grows with
+//! the input (linear is 10x for 10x); no assertion on time. Memory is
+//! measured outside, on the binary: `/usr/bin/time -v isu check BIG.isu`.
 
 use isu_host::{pipeline, Source};
 use isu_plugin_api::Program;
@@ -69,7 +72,12 @@ fn main() {
         "program", "isu bytes", "front end", "MB/s", "json bytes", "serde_json", "time ratio"
     );
     let mut front_times = Vec::new();
-    for (label, size) in [("1 MB", 1_000_000), ("10 MB", 10_000_000)] {
+    let mut parse_times = Vec::new();
+    for (label, size) in [
+        ("1 MB", 1_000_000),
+        ("10 MB", 10_000_000),
+        ("20 MB", 20_000_000),
+    ] {
         let text = program(size);
         let src = Source::new("generated.isu", text.clone());
         let fe = pipeline::check(&src);
@@ -84,6 +92,8 @@ fn main() {
         let json = serde_json::to_string(&program).unwrap_or_default();
         let rounds = if quick {
             1
+        } else if size > 15_000_000 {
+            3
         } else if size > 5_000_000 {
             5
         } else {
@@ -107,6 +117,18 @@ fn main() {
             (canon_only.saturating_sub(parse_only)).as_secs_f64() * 1e3,
             (front.saturating_sub(canon_only)).as_secs_f64() * 1e3
         );
+        // `isu parse`: the canonical IIR, written out as JSON.
+        let parse_out = median(rounds, || {
+            let src = Source::new("generated.isu", black_box(text.as_str()));
+            let fe = pipeline::parse_canonical(&src);
+            let written = serde_json::to_writer(std::io::sink(), &fe.program);
+            black_box(written.is_ok());
+        });
+        eprintln!(
+            "  {label}: isu parse (with the JSON written out) {:.1}ms",
+            parse_out.as_secs_f64() * 1e3
+        );
+        parse_times.push((text.len(), parse_out));
         let serde = median(rounds, || {
             let p: Result<Program, _> = serde_json::from_str(black_box(&json));
             black_box(p.is_ok());
@@ -123,12 +145,16 @@ fn main() {
         );
         front_times.push((text.len(), front));
     }
-    if let [(b1, t1), (b10, t10)] = front_times[..] {
-        println!(
-            "scaling: {:.1}x the input took {:.2}x the time",
-            b10 as f64 / b1 as f64,
-            t10.as_secs_f64() / t1.as_secs_f64()
-        );
+    for (what, times) in [("check", &front_times), ("parse", &parse_times)] {
+        if let [(b1, t1), rest @ ..] = &times[..] {
+            for (b, t) in rest {
+                println!(
+                    "scaling of {what}: {:.1}x the input took {:.2}x the time",
+                    *b as f64 / *b1 as f64,
+                    t.as_secs_f64() / t1.as_secs_f64()
+                );
+            }
+        }
     }
     println!("time ratio = front end time / serde_json time (below 4.0 meets the 25% target)");
 }

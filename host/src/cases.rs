@@ -24,7 +24,7 @@
 //! text. Every harness reads cases through [`parse`].
 
 use crate::diag::Code;
-use isu_plugin_api::{feature_set, ExecLimits, Literal, StepId};
+use isu_plugin_api::{feature_set, json, ExecLimits, Literal, StepId};
 use std::fmt;
 
 /// One `; run:` line.
@@ -140,11 +140,7 @@ pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
 
 /// `max_steps=N max_size=N` (either may be left out: its default stays).
 fn parse_limits(text: &str) -> Result<ExecLimits, String> {
-    let defaults = crate::interp::RunOptions::default();
-    let mut limits = ExecLimits {
-        max_steps: defaults.max_steps,
-        max_size: defaults.max_size as u64,
-    };
+    let mut limits = ExecLimits::DEFAULT;
     let items: Vec<&str> = text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
@@ -188,14 +184,15 @@ fn parse_needs(text: &str) -> Result<Vec<String>, String> {
 }
 
 fn parse_run(text: &str, line: usize) -> Result<Run, String> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde_json::Value>();
-    let args = match stream.next() {
-        Some(Ok(v @ serde_json::Value::Object(_))) => v,
-        Some(Ok(v)) => return Err(format!("the arguments must be a JSON object, not {v}")),
-        Some(Err(e)) => return Err(format!("the arguments are not JSON: {e}")),
-        None => return Err("a run needs `ARGS => EXPECTED`".into()),
+    if text.trim().is_empty() {
+        return Err("a run needs `ARGS => EXPECTED`".into());
+    }
+    let (args, end) = match json::parse_prefix(text) {
+        Ok((v @ serde_json::Value::Object(_), end)) => (v, end),
+        Ok((v, _)) => return Err(format!("the arguments must be a JSON object, not {v}")),
+        Err(e) => return Err(format!("the arguments are not Isu JSON: {e}")),
     };
-    let rest = text[stream.byte_offset()..].trim_start();
+    let rest = text[end..].trim_start();
     let Some(expected) = rest.strip_prefix("=>") else {
         return Err(format!("expected `=>` after the arguments, found {rest:?}"));
     };
@@ -203,7 +200,7 @@ fn parse_run(text: &str, line: usize) -> Result<Run, String> {
     let expect = match expected.strip_prefix("error ") {
         Some(err) => parse_error(err.trim())?,
         None => Expect::Value(
-            serde_json::from_str(expected)
+            json::from_str(expected)
                 .map_err(|e| format!("the expected value is not an Isu JSON value: {e}"))?,
         ),
     };
@@ -285,9 +282,15 @@ mod tests {
     fn malformed_lines_say_what_is_wrong() {
         let cases = [
             ("; run: [1] => 2\n", "must be a JSON object"),
-            ("; run: {\"a\": 1 => 2\n", "not JSON"),
+            ("; run: {\"a\": 1 => 2\n", "not Isu JSON"),
             ("; run: {} 2\n", "expected `=>`"),
             ("; run: {} => 1.5\n", "not an Isu JSON value"),
+            ("; run: {\"a\": 1, \"a\": 2} => 3\n", "appears twice"),
+            ("; run: {} => {\"k\": 1, \"k\": 1}\n", "appears twice"),
+            (
+                "; run: {\"a\": 9223372036854775808} => 3\n",
+                "outside the 64-bit signed integer range",
+            ),
             (
                 "; run: {} => error nope at S1\n",
                 "`nope` is not an error code",
@@ -342,7 +345,7 @@ mod tests {
         let steps_only = parse("; run: {} => 1\n; limits: max_steps=5\n").map(|c| c.limits);
         assert_eq!(
             steps_only.ok().flatten().map(|l| (l.max_steps, l.max_size)),
-            Some((5, crate::interp::DEFAULT_MAX_SIZE as u64))
+            Some((5, ExecLimits::DEFAULT.max_size))
         );
         let defaults = ExecLimits {
             max_steps: 1,

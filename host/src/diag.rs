@@ -13,24 +13,45 @@ use isu_plugin_api::{Span, StepId};
 use serde::Serialize;
 use std::fmt;
 
-/// The four kinds of error of design.md section 3.
+/// The four kinds of error of a program (design.md section 3); the two kinds
+/// of failure of a command around it (a file it could not read or write, a
+/// command line it could not use); and `InputError` for a request Isu refuses
+/// or cannot carry out that is not a program's error (a memory record, query
+/// or store, a path outside the project root, an MCP request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Kind {
     ParseError,
     StaticError,
     RuntimeError,
     TestFail,
+    IoError,
+    UsageError,
+    InputError,
 }
 
 impl Kind {
+    /// Every kind, in the order `spec/errors.md` lists them.
+    pub const ALL: &'static [Kind] = &[
+        Kind::ParseError,
+        Kind::StaticError,
+        Kind::RuntimeError,
+        Kind::TestFail,
+        Kind::IoError,
+        Kind::UsageError,
+        Kind::InputError,
+    ];
+
     /// The process exit code for a failure of this kind (documented in the README
     /// and in `spec/errors.md`).
     pub fn exit_code(self) -> i32 {
         match self {
+            Kind::IoError => 1,
+            Kind::UsageError => 2,
             Kind::ParseError => 3,
             Kind::StaticError => 4,
             Kind::RuntimeError => 5,
             Kind::TestFail => 6,
+            Kind::InputError => 10,
         }
     }
 
@@ -40,6 +61,9 @@ impl Kind {
             Kind::StaticError => "StaticError",
             Kind::RuntimeError => "RuntimeError",
             Kind::TestFail => "TestFail",
+            Kind::IoError => "IoError",
+            Kind::UsageError => "UsageError",
+            Kind::InputError => "InputError",
         }
     }
 }
@@ -109,10 +133,16 @@ codes! {
     InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
     InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
-    SectionOrder = "section_order", ParseError, "a section out of the order META, FUNC, IO, STATE, LOCAL, STEPS, or repeated";
+    SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, IO, STATE, LOCAL, STEPS (accepted: warning)";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
     NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
+    InvalidUtf8 = "invalid_utf8", ParseError, "a file that is not UTF-8 text (the first bad byte is reported with its line and column)";
+    LoneCarriageReturn = "lone_carriage_return", ParseError, "a carriage return (CR) not followed by a line feed: Isu lines end with LF or CRLF";
+    MisspeltKeyword = "misspelt_keyword", ParseError, "a keyword in another case or under another name (`loop:`, `CONDITION:`, `RETURN:` in FUNC); read as the keyword, fixed by `isu fix`";
+    UnknownStatement = "unknown_statement", ParseError, "a statement Isu does not have (BREAK, CONTINUE, WHILE, ELSE IF)";
+    HeaderForm = "header_form", ParseError, "a step header written without its `:` or with one too many (`LOOP`, `LOOP: \"desc\"`, `S2 LOOP`); accepted (warning)";
+    FieldOrder = "field_order", ParseError, "fields of a section or step out of their canonical order; accepted (warning)";
 
     // Programs that parse but are not valid.
     MissingStepId = "missing_step_id", StaticError, "a step without an ID while META AUTO_ID is not true";
@@ -156,6 +186,26 @@ codes! {
     // IO examples that do not hold.
     TestMismatch = "test_mismatch", TestFail, "an IO example's result differs from its OUTPUT";
     TestError = "test_error", TestFail, "an IO example stopped with a runtime error";
+
+    // Failures of a command around the program.
+    IoError = "io_error", IoError, "a file or stream the command could not read or write (missing, unreadable, a full disk)";
+    WriteRefused = "write_refused", IoError, "a file the command would rewrite is read-only (`--force` rewrites it) or is a folder";
+    InvalidUsage = "invalid_usage", UsageError, "an unknown command or flag, a missing or bad argument";
+    // Requests that are not about a program.
+    PathOutsideRoot = "path_outside_root", InputError, "a path that leads outside the project root (through `..`, an absolute path or a symlink)";
+    InvalidStoreUrl = "invalid_store_url", InputError, "a memory store URL not of the form file://PATH.jsonl or sqlite://PATH#NAMESPACE";
+    InvalidRecord = "invalid_record", InputError, "a memory record that is not a JSON object, whose kind or text is not a string, or that is too large";
+    InvalidQuery = "invalid_query", InputError, "a memory query with a limit that is not a positive integer, or a malformed where clause";
+    CorruptStore = "corrupt_store", InputError, "a memory store line or row that is not a record envelope (nothing is rewritten)";
+    StoreFailed = "store_failed", InputError, "a memory store that cannot be opened, locked, read or written";
+    UnknownObject = "unknown_object", InputError, "an MCP object path that names nothing (see tree)";
+    UnknownOperation = "unknown_operation", InputError, "an interface the object does not have, or an operation its interface does not have";
+    InvalidArguments = "invalid_arguments", InputError, "tool or operation arguments missing, unknown, or of the wrong type (checked before the call)";
+    ArgumentTooLarge = "argument_too_large", InputError, "tool arguments over 1 MiB of JSON, or a path over 1024 bytes";
+    TreeTooLarge = "tree_too_large", InputError, "a tree answer that would list more than 2000 objects (ask for less depth)";
+    OutcomeUnknown = "outcome_unknown", InputError, "an operation that did not finish in time; whether it took effect is unknown (never retried)";
+    BackendFailed = "backend_failed", InputError, "no backend serves the target, or the backend itself failed";
+    WriteFailed = "write_failed", InputError, "a file the operation was to write could not be written";
 }
 
 impl fmt::Display for Code {
@@ -205,9 +255,94 @@ pub struct VarValue {
     pub value: serde_json::Value,
 }
 
+/// A loop round in progress: the LOOP's step, the round (from 1), and the
+/// loop variable's value in it (none for `while`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoopRound {
+    pub step: String,
+    pub round: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub var: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+}
+
+/// A variable's value at the end of a step that changed it (as diagnostics
+/// show values: long ones cut short). When only an element of it is known,
+/// `index` is the element's path and `value` the element's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueChange {
+    pub step: String,
+    pub var: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub index: Vec<serde_json::Value>,
+    pub value: serde_json::Value,
+    /// The innermost loop round the step ran in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<LoopRound>,
+}
+
+/// How sure a [`Fix`] is, in the sense of rustc's suggestions: a
+/// machine-applicable fix is what the writer meant beyond doubt (`isu fix`
+/// applies it); one that may be incorrect is a likely repair that a person or
+/// a model should confirm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Applicability {
+    MachineApplicable,
+    MaybeIncorrect,
+}
+
+/// One text replacement: the bytes `start..end` of the text the diagnostic's
+/// spans point into become `replacement` (an insertion when the span is empty).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub span: Location,
+    pub replacement: String,
+}
+
+/// A repair of what a diagnostic reports: text edits, applied together to the
+/// text its spans point into, with how sure it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// A certain fix: the text of `span` becomes `replacement`.
+    pub fn replace(span: Span, replacement: impl Into<String>) -> Fix {
+        Fix::edits(vec![(span, replacement.into())])
+    }
+
+    /// A certain fix of several edits, applied together.
+    pub fn edits(edits: Vec<(Span, String)>) -> Fix {
+        Fix {
+            applicability: Applicability::MachineApplicable,
+            edits: edits
+                .into_iter()
+                .map(|(span, replacement)| Edit {
+                    span: span.into(),
+                    replacement,
+                })
+                .collect(),
+        }
+    }
+
+    /// The same fix, marked as one that may be incorrect.
+    pub fn maybe_incorrect(mut self) -> Fix {
+        self.applicability = Applicability::MaybeIncorrect;
+        self
+    }
+
+    pub fn is_certain(&self) -> bool {
+        self.applicability == Applicability::MachineApplicable
+    }
+}
+
 /// The one diagnostic type. Its JSON form is the shape of design.md section 3:
 /// `kind`, `code`, `severity`, `step`, `span`, `message`, and where useful
-/// `expected`, `actual`, `vars`, `hint`, `labels`.
+/// `expected`, `actual`, `vars`, `hint`, `fix`, `labels`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
     pub kind: Kind,
@@ -215,6 +350,10 @@ pub struct Diagnostic {
     pub severity: Severity,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<StepId>,
+    /// The ID written on the step in the source, when it is not `step` (the
+    /// step was renumbered, or its text does not parse yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_step: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<Location>,
     pub message: String,
@@ -224,13 +363,33 @@ pub struct Diagnostic {
     pub actual: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<VarValue>,
+    /// For a runtime error: the loop rounds in progress, outermost first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<LoopRound>,
+    /// For a `test_mismatch`: the returned variables' values after each step
+    /// that changed them (the last 20).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<ValueChange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<Label>,
     /// More lines of explanation (a backend's notes), each a sentence.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// A fix the phase that found the error could not write, for want of the
+    /// layout of the text; the pipeline writes it (see `crate::fix`).
+    #[serde(skip)]
+    pub pending: Option<Box<PendingFix>>,
+}
+
+/// A fix that needs the layout of the source text to be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingFix {
+    /// Declare `name: ty` in LOCAL.
+    Declare { name: String, ty: String },
 }
 
 impl Diagnostic {
@@ -241,14 +400,19 @@ impl Diagnostic {
             code,
             severity: Severity::Error,
             step: None,
+            source_step: None,
             span: None,
             message: message.into(),
             expected: None,
             actual: None,
             vars: Vec::new(),
+            rounds: Vec::new(),
+            history: Vec::new(),
             hint: None,
+            fix: None,
             labels: Vec::new(),
             notes: Vec::new(),
+            pending: None,
         }
     }
 
@@ -276,6 +440,11 @@ impl Diagnostic {
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(fix);
         self
     }
 
@@ -317,6 +486,72 @@ impl Diagnostic {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]: {}", self.kind.as_str(), self.code, self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// The most diagnostics of one code a report shows (`spec/errors.md`).
+pub const MAX_PER_CODE: usize = 100;
+
+/// The diagnostics a report shows: the first [`MAX_PER_CODE`] of each code,
+/// in order, then for each code that had more, one diagnostic of that code
+/// saying how many were left out. One mistake repeated across a large
+/// program (a misspelled name used everywhere) so gives a report of a
+/// readable size; the exit code, which follows the first error, is the same.
+pub fn cap(diags: &[Diagnostic]) -> std::borrow::Cow<'_, [Diagnostic]> {
+    let mut seen: std::collections::BTreeMap<Code, (usize, Severity)> =
+        std::collections::BTreeMap::new();
+    for d in diags {
+        seen.entry(d.code).or_insert((0, d.severity)).0 += 1;
+    }
+    if seen.values().all(|&(n, _)| n <= MAX_PER_CODE) {
+        return std::borrow::Cow::Borrowed(diags);
+    }
+    let mut shown: std::collections::BTreeMap<Code, usize> = std::collections::BTreeMap::new();
+    let mut out: Vec<Diagnostic> = diags
+        .iter()
+        .filter(|d| {
+            let n = shown.entry(d.code).or_insert(0);
+            *n += 1;
+            *n <= MAX_PER_CODE
+        })
+        .cloned()
+        .collect();
+    // In the order each code first appeared.
+    let mut more: Vec<(usize, Code, usize, Severity)> = seen
+        .iter()
+        .filter(|(_, &(n, _))| n > MAX_PER_CODE)
+        .filter_map(|(&code, &(n, sev))| {
+            let first = diags.iter().position(|d| d.code == code)?;
+            Some((first, code, n - MAX_PER_CODE, sev))
+        })
+        .collect();
+    more.sort_unstable_by_key(|m| m.0);
+    for (_, code, left_out, severity) in more {
+        let what = match (severity, left_out) {
+            (Severity::Error, 1) => "error",
+            (Severity::Error, _) => "errors",
+            (Severity::Warning, 1) => "warning",
+            (Severity::Warning, _) => "warnings",
+        };
+        out.push(Diagnostic {
+            severity,
+            ..Diagnostic::error(
+                code,
+                format!(
+                    "and {left_out} more `{code}` {what}, not shown: a report shows at most {MAX_PER_CODE} of one code"
+                ),
+            )
+            .with_hint("fix the ones shown (often one mistake repeated) and check again")
+        });
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether any diagnostic in the list is an error (not a warning).
@@ -363,7 +598,10 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     let mut labels = Vec::new();
     if with_source {
         if let Some(loc) = d.span {
-            let label_text = d.step.as_ref().map(|s| format!("in step {s}"));
+            let label_text = d.step.as_ref().map(|s| match &d.source_step {
+                Some(w) => format!("in step {s} (written {w})"),
+                None => format!("in step {s}"),
+            });
             labels.push(
                 cs::Label::primary((), loc.start as usize..loc.end.max(loc.start) as usize)
                     .with_message(label_text.unwrap_or_default()),
@@ -396,6 +634,25 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
     for v in &d.vars {
         notes.push(format!("{} = {}", v.name, v.value));
     }
+    for r in &d.rounds {
+        match (&r.var, &r.value) {
+            (Some(var), Some(value)) => notes.push(format!(
+                "in round {} of {} ({var} = {value})",
+                r.round, r.step
+            )),
+            _ => notes.push(format!("in round {} of {}", r.round, r.step)),
+        }
+    }
+    for c in &d.history {
+        let place = c
+            .index
+            .iter()
+            .fold(c.var.clone(), |acc, k| format!("{acc}[{k}]"));
+        let round = c.round.as_ref().map_or(String::new(), |r| {
+            format!(" (round {} of {})", r.round, r.step)
+        });
+        notes.push(format!("after {}{round}: {place} = {}", c.step, c.value));
+    }
     notes.extend(d.notes.iter().cloned());
     if let Some(h) = &d.hint {
         notes.push(format!("hint: {h}"));
@@ -416,10 +673,13 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for c in Code::ALL {
             assert!(seen.insert(c.as_str()), "{c} twice");
-            assert!(c
-                .as_str()
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b == b'_'));
+            let text = c.as_str();
+            assert!(text.starts_with(|ch: char| ch.is_ascii_lowercase()), "{c}");
+            assert!(
+                text.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{c}"
+            );
         }
     }
 
@@ -443,15 +703,44 @@ mod tests {
     }
 
     #[test]
+    fn reports_show_at_most_a_hundred_of_one_code() {
+        let mut diags: Vec<Diagnostic> = (0..250)
+            .map(|i| Diagnostic::error(Code::UndeclaredVariable, format!("x{i}")))
+            .collect();
+        diags.insert(3, Diagnostic::warning(Code::UnreachableStep, "w"));
+        diags.extend((0..101).map(|_| Diagnostic::warning(Code::StepRenumbered, "r")));
+        let shown = cap(&diags);
+        assert_eq!(shown.len(), MAX_PER_CODE * 2 + 1 + 2);
+        let of = |c: Code| shown.iter().filter(|d| d.code == c).count();
+        assert_eq!(of(Code::UndeclaredVariable), MAX_PER_CODE + 1);
+        assert_eq!(of(Code::UnreachableStep), 1);
+        assert_eq!(shown[3].code, Code::UnreachableStep);
+        assert_eq!(shown[MAX_PER_CODE].message, "x99");
+        let tail: Vec<(&str, Severity)> = shown[shown.len() - 2..]
+            .iter()
+            .map(|d| (d.message.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                ("and 150 more `undeclared_variable` errors, not shown: a report shows at most 100 of one code", Severity::Error),
+                ("and 1 more `step_renumbered` warning, not shown: a report shows at most 100 of one code", Severity::Warning),
+            ]
+        );
+        assert_eq!(exit_code(&shown), exit_code(&diags));
+        let few = &diags[..50];
+        assert!(matches!(cap(few), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn exit_codes_are_distinct_per_kind() {
-        let kinds = [
-            Kind::ParseError,
-            Kind::StaticError,
-            Kind::RuntimeError,
-            Kind::TestFail,
-        ];
-        let codes: std::collections::BTreeSet<i32> = kinds.iter().map(|k| k.exit_code()).collect();
-        assert_eq!(codes.len(), 4);
+        let codes: std::collections::BTreeSet<i32> =
+            Kind::ALL.iter().map(|k| k.exit_code()).collect();
+        assert_eq!(codes.len(), Kind::ALL.len());
+        // None collides with the exit codes that are not a diagnostic's kind.
+        for other in [0, 7, 8, 9] {
+            assert!(!codes.contains(&other), "{other}");
+        }
         assert_eq!(
             exit_code(&[Diagnostic::warning(Code::StepRenumbered, "w")]),
             0

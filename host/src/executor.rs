@@ -11,13 +11,15 @@
 
 use crate::diag::{Code, Diagnostic, VarValue};
 use crate::interp::{self, RunOptions};
+use crate::plugins::isolated::{HostCommand, IsolatedBackend};
 use crate::plugins::target::{self, BackendFailure, BuildError};
-use crate::plugins::PackFunctions;
+use crate::plugins::{PackFunctions, Registry};
 use isu_plugin_api::{
     Artifact, Backend, CompileOptions, ExecLimits, ExecOptions, Literal, Program, Settings, StepId,
 };
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The name of the interpreter among executors.
 pub const INTERPRETER: &str = "interpreter";
@@ -57,6 +59,48 @@ pub trait Loaded {
         limits: &ExecLimits,
         trace: Option<&mut dyn Write>,
     ) -> Executed;
+
+    /// Adds to the `test_mismatch` `d` of the run on `args` what explains it,
+    /// when the executor can (the interpreter: the history of the returned
+    /// variables, see [`interp::Runnable::explain_mismatch`]).
+    fn explain_mismatch(
+        &self,
+        _args: &Literal,
+        _limits: &ExecLimits,
+        _ret: &StepId,
+        _d: &mut Diagnostic,
+    ) {
+    }
+}
+
+/// What runs programs for a command: the interpreter with the functions of
+/// the registry's packs, or with `target` the backend serving it, with
+/// `settings`. A backend whose `execute` runs native code runs in a plugin
+/// host process of its own, each call within `timeout`.
+pub fn for_target(
+    reg: &Registry,
+    target: Option<&str>,
+    settings: &Settings,
+    timeout: Option<Duration>,
+) -> Result<Box<dyn Executor>, BuildError> {
+    let Some(t) = target else {
+        return Ok(Box::new(Interpreter::new(reg.functions.clone())));
+    };
+    let (entry, mut backend) = reg.backend(t).map_err(BuildError::NoBackend)?;
+    if backend.info().execute.is_some_and(|e| e.native) {
+        let command = HostCommand::this_isu(timeout).map_err(|e| {
+            BuildError::NoBackend(format!("cannot find this isu to run a plugin host: {e}"))
+        })?;
+        let isolated = IsolatedBackend::start(&command, &entry.file).map_err(|r| {
+            BuildError::NoBackend(format!(
+                "plugin `{}` could not start in a plugin host: {}\n  fix: {}",
+                entry.name, r.message, r.fix
+            ))
+        })?;
+        backend = Arc::new(isolated);
+    }
+    let via = ViaBackend::new(backend, t, reg.functions.clone());
+    Ok(Box::new(via.with_settings(settings.clone())))
 }
 
 /// The reference interpreter as an executor, with the functions of the
@@ -91,14 +135,20 @@ impl Loaded for interp::Runnable {
         limits: &ExecLimits,
         trace: Option<&mut dyn Write>,
     ) -> Executed {
-        let opts = RunOptions {
-            max_steps: limits.max_steps,
-            max_size: usize::try_from(limits.max_size).unwrap_or(usize::MAX),
-        };
-        match interp::Runnable::run(self, args, &opts, trace) {
+        match interp::Runnable::run(self, args, &RunOptions::from(*limits), trace) {
             Ok((value, step)) => Executed::Value { value, step },
             Err(d) => Executed::Error(d),
         }
+    }
+
+    fn explain_mismatch(
+        &self,
+        args: &Literal,
+        limits: &ExecLimits,
+        ret: &StepId,
+        d: &mut Diagnostic,
+    ) {
+        interp::Runnable::explain_mismatch(self, args, &RunOptions::from(*limits), ret, d);
     }
 }
 
@@ -184,7 +234,7 @@ impl Loaded for Built<'_> {
             });
         }
         // What the interpreter refuses before running, a backend never sees.
-        let args = match serde_json::from_value::<Literal>(args.clone()) {
+        let args = match isu_plugin_api::json::from_value::<Literal>(args.clone()) {
             Ok(a) => a,
             Err(e) => {
                 return Executed::Error(Diagnostic::error(
@@ -210,34 +260,35 @@ impl Loaded for Built<'_> {
 /// Runs a program's IO examples (`INPUT[i]` against `OUTPUT[i]`) on a loaded
 /// program and returns one `TestFail` per example that does not hold, in
 /// example order: a `test_mismatch` when the result differs (with
-/// `expected`, `actual`, the arguments as `vars`, and the step of the RETURN
-/// that gave the result where the executor knows it), a `test_error` when
-/// the run stopped with a runtime error (with that error's step, span,
-/// variables and hint; its code and message are in the message and its JSON
-/// object is `actual`). `executor` is named in each message unless it is the
-/// interpreter. Failures of a backend itself are no verdict on the program
-/// and come back apart.
+/// `expected`, `actual`, the arguments as `vars`, and where the executor
+/// knows them the step of the RETURN that gave the result and in `history`
+/// the returned variables' values after each step that changed them), a
+/// `test_error` when the run stopped with a runtime error (with that error's
+/// step, span, variables, loop rounds and hint; its code and message are in
+/// the message and its JSON object is `actual`). `executor` is named in each
+/// message unless it is the interpreter. Failures of a backend itself are no
+/// verdict on the program: the first ends the examples there and comes back
+/// instead (a missing `python3` would fail every one the same way).
 pub fn test_examples(
     loaded: &dyn Loaded,
     executor: &str,
     program: &Program,
     limits: &ExecLimits,
-) -> (Vec<Diagnostic>, Vec<BackendFailure>) {
+) -> Result<Vec<Diagnostic>, Box<BackendFailure>> {
     let on = if executor == INTERPRETER {
         String::new()
     } else {
         format!(" (target {executor})")
     };
     let mut fails = Vec::new();
-    let mut failures = Vec::new();
     for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
         let name = format!("IO example INPUT[{i}]");
         let arg_vars = example_vars(&input.value);
         let args = serde_json::to_value(&input.value).unwrap_or(serde_json::Value::Null);
         match loaded.run(&args, limits, None) {
             Executed::Value { value, .. } if value == output.value => {}
-            Executed::Value { value, step } => fails.push(
-                Diagnostic::error(
+            Executed::Value { value, step } => {
+                let mut d = Diagnostic::error(
                     Code::TestMismatch,
                     format!(
                         "{name}: expected {}, got {}{on}",
@@ -250,8 +301,12 @@ pub fn test_examples(
                 .with_label(input.span, "with these arguments")
                 .with_expected(&output.value)
                 .with_actual(&value)
-                .with_vars(arg_vars),
-            ),
+                .with_vars(arg_vars);
+                if let Some(step) = &step {
+                    loaded.explain_mismatch(&input.value, limits, step, &mut d);
+                }
+                fails.push(d);
+            }
             Executed::Error(e) => {
                 let step = e
                     .step
@@ -275,13 +330,31 @@ pub fn test_examples(
                     None => d = d.at(output.span),
                 }
                 d.hint = e.hint.clone();
+                d.rounds = e.rounds.clone();
                 d.notes = e.notes.clone();
                 fails.push(d);
             }
-            Executed::Failed(f) => failures.push(f),
+            Executed::Failed(f) => return Err(Box::new(f)),
         }
     }
-    (fails, failures)
+    Ok(fails)
+}
+
+/// [`test_examples`] by the interpreter with the functions of `packs`: a
+/// program the interpreter cannot load gives that error.
+pub fn test_on_interpreter(
+    program: &Program,
+    limits: &ExecLimits,
+    packs: &PackFunctions,
+) -> Vec<Diagnostic> {
+    let interpreter = Interpreter::new(packs.clone());
+    let fails = match interpreter.load(program) {
+        Ok(loaded) => test_examples(loaded.as_ref(), INTERPRETER, program, limits)
+            .unwrap_or_else(|f| vec![Diagnostic::error(Code::InternalError, f.to_string())]),
+        Err(BuildError::Program(diags)) => diags,
+        Err(e) => vec![Diagnostic::error(Code::InternalError, e.to_string())],
+    };
+    fails
 }
 
 /// The arguments of an example, as the variables of a diagnostic.

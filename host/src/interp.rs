@@ -13,6 +13,7 @@
 mod builtins;
 mod compile;
 mod exec;
+mod history;
 mod items;
 mod key;
 mod limits;
@@ -20,7 +21,7 @@ mod text;
 mod trace;
 mod value;
 
-pub use limits::{RunOptions, DEFAULT_MAX_SIZE, DEFAULT_MAX_STEPS};
+pub use limits::RunOptions;
 
 use crate::diag::{Code, Diagnostic};
 use crate::plugins::PackFunctions;
@@ -93,7 +94,27 @@ impl Runnable {
         let bound = bind_json_args(&self.compiled, args).map_err(|d| *d)?;
         execute(&self.compiled, bound, opts, trace)
             .map(|(lit, step)| (lit, step.cloned()))
-            .map_err(|d| *d)
+            .map_err(|d| {
+                let mut d = *d;
+                // The arguments bound, so they are a literal object.
+                if let Ok(args) = isu_plugin_api::json::from_value::<Literal>(args.clone()) {
+                    history::explain_error(&self.compiled, &args, opts, &mut d);
+                }
+                d
+            })
+    }
+
+    /// Explains a `test_mismatch` of the run on `args` whose result came from
+    /// the RETURN at `ret`: the returned variables' values after each step
+    /// that changed them (`history`) and a hint naming the last change.
+    pub fn explain_mismatch(
+        &self,
+        args: &Literal,
+        opts: &RunOptions,
+        ret: &StepId,
+        d: &mut Diagnostic,
+    ) {
+        history::explain_mismatch(&self.compiled, args, opts, ret, d);
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Phases, in pipeline order: [`syntax`] (text to IIR), [`canon`] (step IDs and
 //! the canonical text), [`validate`] (static checks and types), [`interp`] (the
-//! reference interpreter), [`patch`] (step-level edits). [`diag`] is the one
-//! error type of them all; [`cli`] is the command line.
+//! reference interpreter), [`patch`] (step-level edits), [`fix`]
+//! (machine-applicable fixes). [`diag`] is the one error type of them all;
+//! [`cli`] is the command line.
 
 pub mod canon;
 pub mod cases;
@@ -12,12 +13,16 @@ pub mod cli;
 pub mod conformance;
 pub mod diag;
 pub mod executor;
+pub mod fix;
 pub mod grammar;
 pub mod interp;
 pub mod llm;
+pub mod mcp;
+pub mod memory;
 pub mod patch;
 pub mod pipeline;
 pub mod plugins;
+pub mod root;
 pub mod schema;
 pub mod source;
 pub mod stdlib;

@@ -1,7 +1,7 @@
-//! Step-level patches: REPLACE, INSERT_AFTER, DELETE, applied on IIR.
+//! Step-level patches: REPLACE, INSERT_AFTER, DELETE.
 //!
 //! A patch file (`PATCH:` then entries, parsed by [`crate::syntax`]) edits a
-//! canonical program step by step:
+//! program step by step:
 //!
 //! - `REPLACE S2:` then one step: the step takes `S2`'s place and its ID; its
 //!   children get the canonical IDs under `S2`. Every other step keeps its ID
@@ -9,7 +9,7 @@
 //! - `INSERT_AFTER S2:` then steps: they go right after `S2`, in `S2`'s block.
 //!   The later siblings of `S2` (and everything under them) are renumbered.
 //! - `DELETE S2`: `S2` and everything under it go. The later siblings are
-//!   renumbered. Deleting every step is allowed when the result validates.
+//!   renumbered.
 //!
 //! Entries apply in order, and their targets always name steps by the IDs of
 //! the program the patch was written against, whatever earlier entries
@@ -23,38 +23,48 @@
 //! and only informative: they get canonical IDs where they land, and a
 //! `step_renumbered` warning lists any that were written differently.
 //!
-//! Applying is pure: the result is a new program, its canonical text and the
-//! old → new ID map, or every error; nothing else changes. The patched program
-//! is the program its canonical text parses to, validated: it is exactly what
-//! `isu check` would make of the text.
+//! A patch applies to any program that parses, valid or not: on its IIR
+//! ([`apply`], [`apply_to_source`]); the result is printed canonically (with
+//! the comments of the source, but for those inside replaced or removed
+//! steps), parsed and validated again, and comes back with every diagnostic
+//! of that check, valid or not. A program that does not parse is patched on
+//! its text ([`text`]): REPLACE puts the new step's text in the place of the
+//! target's, DELETE removes it, and the whole text is parsed again; so a step
+//! whose own text does not parse is repaired by a patch too.
+//!
+//! Applying is pure: nothing but the returned value changes.
 
 mod edit;
+mod text;
 
 use crate::canon::{self, IdMap};
 use crate::diag::{has_errors, Code, Diagnostic};
 use crate::pipeline;
+use crate::plugins::PackFunctions;
 use crate::source::Source;
-use crate::syntax::PatchFile;
+use crate::syntax::{Comments, PatchFile};
 use edit::{is_provisional, provisional_index, Editor};
 use isu_plugin_api::{Program, StepId};
 use std::collections::HashMap;
 
-/// A patch applied: the new program and what happened to its step IDs.
+/// A patch applied: the new text, its program, and what happened to the IDs.
 #[derive(Debug, Clone)]
 pub struct Patched {
-    /// The patched program: canonical, validated and typed. Its spans point
-    /// into [`Patched::text`].
-    pub program: Program,
-    /// The canonical text of the patched program.
+    /// The patched program, canonical, when its text parses; validated and
+    /// typed when [`Patched::diags`] holds no error. Its spans point into
+    /// [`Patched::text`].
+    pub program: Option<Program>,
+    /// The patched text: canonical when it parses.
     pub text: String,
     /// Old → new IDs of the original program's steps that INSERT_AFTER or
     /// DELETE renumbered, in the order of the new program. Steps not in it
     /// kept their IDs (or were removed).
     pub renumbered: IdMap,
-    /// Warnings: validation's, on the patched program, and one
-    /// `step_renumbered` for steps of the patch written with IDs other than
-    /// those they got.
-    pub warnings: Vec<Diagnostic>,
+    /// What checking the patched text reports (errors the patch left or
+    /// made, and warnings), and one `step_renumbered` warning for steps of
+    /// the patch written with IDs other than those they got. Spans point into
+    /// [`Patched::text`].
+    pub diags: Vec<Diagnostic>,
 }
 
 impl Patched {
@@ -62,17 +72,52 @@ impl Patched {
     pub fn renumbered_json(&self) -> serde_json::Value {
         canon::map_json(&self.renumbered)
     }
+
+    /// Whether the patched program parses and validates.
+    pub fn is_valid(&self) -> bool {
+        self.program.is_some() && !has_errors(&self.diags)
+    }
+}
+
+/// Applies `patch` to the program of `src`, which must parse: on its IIR when
+/// it parses, on its text when it does not (see the module's documentation).
+/// The result keeps the comments of `src`.
+///
+/// Returns every error that stops the patch from applying: each entry whose
+/// target is missing (`unknown_step`, naming it and pointing into the patch
+/// file), and in text mode an entry that text mode cannot apply.
+pub fn apply_to_source(
+    src: &Source,
+    patch: &PatchFile,
+    packs: &PackFunctions,
+) -> Result<Patched, Vec<Diagnostic>> {
+    let fe = pipeline::parse_canonical(src);
+    match &fe.program {
+        Some(program) => apply_with(program, &fe.layout.comments, patch, packs),
+        None => text::apply(src, patch, packs),
+    }
 }
 
 /// Applies the patch's entries in order to `program` (canonical, as the
-/// front end gives it), renumbers, prints and validates the result.
+/// front end gives it), renumbers, prints and checks the result.
 ///
-/// On failure returns every error: each entry whose target is missing
-/// (`unknown_step`, naming it), or, when the patched program does not
-/// validate, validation's diagnostics with a hint saying so. Their spans are
-/// left out (they would point into a text the caller never saw); their step
-/// IDs are those of the patched program.
+/// Returns the errors of entries whose target is missing (`unknown_step`,
+/// naming it), or the patched program with every diagnostic of its check.
 pub fn apply(program: &Program, patch: &PatchFile) -> Result<Patched, Vec<Diagnostic>> {
+    apply_with(
+        program,
+        &Comments::default(),
+        patch,
+        &PackFunctions::default(),
+    )
+}
+
+fn apply_with(
+    program: &Program,
+    comments: &Comments,
+    patch: &PatchFile,
+    packs: &PackFunctions,
+) -> Result<Patched, Vec<Diagnostic>> {
     let mut editor = Editor::new(program);
     for (i, entry) in patch.entries.iter().enumerate() {
         editor.apply(i + 1, entry);
@@ -84,8 +129,13 @@ pub fn apply(program: &Program, patch: &PatchFile) -> Result<Patched, Vec<Diagno
         mut program,
         written,
         replaced,
+        replaced_at,
         ..
     } = editor;
+    let mut comments = comments.clone();
+    for at in replaced_at {
+        comments = comments.without_inside(at);
+    }
 
     // Renumber, and tell the program's steps apart from the patch's.
     let mut renumbered = Vec::new();
@@ -106,25 +156,17 @@ pub fn apply(program: &Program, patch: &PatchFile) -> Result<Patched, Vec<Diagno
         landed.insert(now, was.clone());
     }
 
-    let mut warnings = Vec::new();
-    if let Some(w) = patch_ids_warning(&program, &landed) {
-        warnings.push(w);
-    }
-
-    let text = canon::print(&program);
-    let checked = pipeline::check(&Source::new("<patched>", text.as_str()));
-    match checked.program {
-        Some(program) if !has_errors(&checked.diags) => {
-            warnings.extend(checked.diags);
-            Ok(Patched {
-                program,
-                text,
-                renumbered,
-                warnings,
-            })
-        }
-        _ => Err(invalid_after_patch(checked.diags, &renumbered)),
-    }
+    let ids_warning = patch_ids_warning(&program, &landed);
+    let text = canon::print_with(&program, &comments);
+    let checked = pipeline::check_with(&Source::new("<patched>", text.as_str()), packs);
+    let mut diags: Vec<Diagnostic> = ids_warning.into_iter().collect();
+    diags.extend(checked.diags);
+    Ok(Patched {
+        program: checked.program,
+        text,
+        renumbered,
+        diags,
+    })
 }
 
 /// The `step_renumbered` warning for steps of the patch that were written
@@ -156,33 +198,6 @@ fn patch_ids_warning(
         .with_actual(canon::map_json(&pairs))
         .with_hint("a patch's steps take the canonical IDs of the place they land in; refer to them by those"),
     )
-}
-
-/// The diagnostics of a patched program that does not validate. Their spans
-/// would point into the patched text, which the caller does not have: they
-/// are dropped, and the step IDs (of the patched program) say where.
-fn invalid_after_patch(diags: Vec<Diagnostic>, renumbered: &IdMap) -> Vec<Diagnostic> {
-    let mut note = "the patch left the program invalid, so it was not applied".to_owned();
-    if !renumbered.is_empty() {
-        note.push_str(&format!(
-            "; step IDs here are those of the patched program, where {}",
-            canon::map_text(renumbered)
-        ));
-    }
-    diags
-        .into_iter()
-        .map(|mut d| {
-            d.span = None;
-            d.labels.clear();
-            if d.is_error() {
-                d.hint = Some(match d.hint.take() {
-                    Some(h) => format!("{h}; {note}"),
-                    None => note.clone(),
-                });
-            }
-            d
-        })
-        .collect()
 }
 
 #[cfg(test)]

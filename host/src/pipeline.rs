@@ -3,7 +3,8 @@
 use crate::diag::{has_errors, Diagnostic};
 use crate::plugins::PackFunctions;
 use crate::source::Source;
-use crate::{canon, syntax, validate};
+use crate::syntax::Layout;
+use crate::{canon, fix, syntax, validate};
 use isu_plugin_api::Program;
 
 /// What the front end made of one source text.
@@ -14,6 +15,8 @@ pub struct FrontEnd {
     pub program: Option<Program>,
     /// Every error and warning, in the order the phases found them.
     pub diags: Vec<Diagnostic>,
+    /// What the text says beyond the IIR: its comments and where things stand.
+    pub layout: Layout,
 }
 
 impl FrontEnd {
@@ -33,10 +36,16 @@ pub fn parse_canonical(src: &Source) -> FrontEnd {
     let parsed = syntax::parse(src);
     let mut diags = parsed.diags;
     let program = parsed.program.map(|mut p| {
+        let from = diags.len();
         diags.extend(canon::canonicalize(&mut p));
+        fix::attach(&mut diags[from..], &p, &parsed.layout, &src.text);
         p
     });
-    FrontEnd { program, diags }
+    FrontEnd {
+        program,
+        diags,
+        layout: parsed.layout,
+    }
 }
 
 /// Parses, canonicalizes and validates `src`. Validation runs only when parsing
@@ -50,7 +59,9 @@ pub fn check_with(src: &Source, packs: &PackFunctions) -> FrontEnd {
     let mut fe = parse_canonical(src);
     if !has_errors(&fe.diags) {
         if let Some(p) = fe.program.as_mut() {
+            let from = fe.diags.len();
             fe.diags.extend(validate::validate_with(p, packs));
+            fix::attach(&mut fe.diags[from..], p, &fe.layout, &src.text);
         }
     }
     fe

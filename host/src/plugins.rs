@@ -13,14 +13,18 @@ pub mod isolated;
 pub mod manifest;
 pub mod packs;
 pub mod target;
+pub mod template;
 
-pub use manifest::{Entry, Manifest, ManifestError, Origin, PluginKind};
+pub use manifest::{
+    Entry, Env, Layer, LayerStatus, Manifest, ManifestError, Place, PluginKind, Shadowed, State,
+    UnusedDisable,
+};
 pub use packs::{PackFn, PackFunctions};
 
 use isu_plugin_api::abi::{self, ApiVersion, ForeignPack, LoadError};
 use isu_plugin_api::{Backend, BackendInfo, Pack, PackInfo};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Why one plugin is refused: what is wrong and what to do, for people; a
@@ -150,46 +154,36 @@ pub struct Plugin {
     pub result: Result<Loaded, PluginError>,
 }
 
-/// Every plugin of one manifest, loaded (or refused).
+/// The plugins of every manifest layer: each loaded (or refused), the ones a
+/// later layer replaced or disabled (never loaded), and each layer's manifest.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
-    /// The manifest's path and origin; `None` when no manifest was found.
-    pub manifest: Option<(PathBuf, Origin)>,
+    /// Every layer, lowest first: its manifest, or where the host looked.
+    pub layers: Vec<LayerStatus>,
+    /// The plugins in use, in layer order.
     pub plugins: Vec<Plugin>,
+    /// Plugins a later layer overrode or disabled.
+    pub shadowed: Vec<Shadowed>,
+    /// `disable` names that matched no plugin.
+    pub unused_disables: Vec<UnusedDisable>,
     /// The functions of the loaded packs.
     pub functions: PackFunctions,
 }
 
-/// Where the CLI looks for the manifest: the `--plugins` flag, the
-/// `ISU_PLUGINS` variable, the current folder and the `isu` binary's folder.
-pub fn discover_from_environment(
-    flag: Option<&Path>,
-) -> Result<Option<(PathBuf, Origin)>, ManifestError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let exe = std::env::current_exe().ok();
-    let exe_dir = exe.as_deref().and_then(Path::parent);
-    manifest::discover(
-        flag,
-        std::env::var_os(manifest::MANIFEST_ENV),
-        &cwd,
-        exe_dir,
-    )
-}
+const ALL_KINDS: &[PluginKind] = &[PluginKind::Backend, PluginKind::Pack];
 
 impl Registry {
-    /// Finds the manifest the CLI's way and loads every plugin of it. A
-    /// manifest that cannot be read or parsed is an error; a plugin that
-    /// cannot be loaded is not (it is recorded as refused).
-    pub fn from_environment(flag: Option<&Path>) -> Result<Registry, ManifestError> {
-        Registry::from_environment_of(flag, &[PluginKind::Backend, PluginKind::Pack])
+    /// Reads every manifest layer the CLI's way (`flag` is `--plugins FILE`)
+    /// and loads every plugin they list. A layer that cannot be read is
+    /// recorded ([`Registry::manifest_errors`]), and so is a plugin that
+    /// cannot be loaded; the others are loaded all the same.
+    pub fn from_environment(flag: Option<&Path>) -> Registry {
+        Registry::from_environment_of(flag, ALL_KINDS)
     }
 
     /// [`Registry::from_environment`], loading only the plugins of `kinds`
     /// (a command that runs in the interpreter needs the packs only).
-    pub fn from_environment_of(
-        flag: Option<&Path>,
-        kinds: &[PluginKind],
-    ) -> Result<Registry, ManifestError> {
+    pub fn from_environment_of(flag: Option<&Path>, kinds: &[PluginKind]) -> Registry {
         Registry::from_environment_with(flag, kinds, &Loading::InProcess)
     }
 
@@ -198,49 +192,74 @@ impl Registry {
         flag: Option<&Path>,
         kinds: &[PluginKind],
         loading: &Loading,
-    ) -> Result<Registry, ManifestError> {
-        match discover_from_environment(flag)? {
-            Some((path, origin)) => Ok(Registry::load_with(
-                &manifest::read(&path, origin)?,
-                kinds,
-                loading,
-            )),
-            None => Ok(Registry::default()),
-        }
+    ) -> Registry {
+        let layers = manifest::layers::read_layers(&Env::of_process(flag));
+        Registry::load_layers_with(layers, kinds, loading)
     }
 
-    /// Loads every plugin of `manifest`, in its order. A later plugin claiming
-    /// a target or namespace an earlier one holds is refused.
+    /// Loads every plugin of one manifest, in its order.
     pub fn load(manifest: &Manifest) -> Registry {
-        Registry::load_of(manifest, &[PluginKind::Backend, PluginKind::Pack])
+        Registry::load_with(manifest, ALL_KINDS, &Loading::InProcess)
     }
 
-    /// [`Registry::load`] of the plugins of `kinds` only.
-    pub fn load_of(manifest: &Manifest, kinds: &[PluginKind]) -> Registry {
-        Registry::load_with(manifest, kinds, &Loading::InProcess)
-    }
-
-    /// [`Registry::load_of`], the backends loaded as `loading` says.
+    /// The plugins of `kinds` of one manifest, the backends loaded as
+    /// `loading` says.
     pub fn load_with(manifest: &Manifest, kinds: &[PluginKind], loading: &Loading) -> Registry {
+        let layer = LayerStatus {
+            layer: manifest.layer,
+            place: manifest.place.clone(),
+            state: State::Read(manifest.clone()),
+        };
+        Registry::load_layers_with(vec![layer], kinds, loading)
+    }
+
+    /// Combines the layers and loads the plugins of `kinds` in use, in order.
+    /// A later plugin claiming a target or namespace an earlier one holds is
+    /// refused.
+    pub fn load_layers(layers: Vec<LayerStatus>, kinds: &[PluginKind]) -> Registry {
+        Registry::load_layers_with(layers, kinds, &Loading::InProcess)
+    }
+
+    /// [`Registry::load_layers`], the backends loaded as `loading` says.
+    pub fn load_layers_with(
+        layers: Vec<LayerStatus>,
+        kinds: &[PluginKind],
+        loading: &Loading,
+    ) -> Registry {
+        let merged = manifest::merge(&layers);
         let mut reg = Registry {
-            manifest: Some((manifest.path.clone(), manifest.origin)),
+            layers,
             plugins: Vec::new(),
+            shadowed: merged.shadowed,
+            unused_disables: merged.unused_disables,
             functions: PackFunctions::default(),
         };
-        for entry in manifest.entries.iter().filter(|e| kinds.contains(&e.kind)) {
-            let result = load_entry(entry, loading).and_then(|loaded| {
-                checks::check_against_others(entry, &loaded, &reg.plugins)?;
+        for entry in merged
+            .active
+            .into_iter()
+            .filter(|e| kinds.contains(&e.kind))
+        {
+            let result = load_entry(&entry, loading).and_then(|loaded| {
+                checks::check_against_others(&entry, &loaded, &reg.plugins)?;
                 Ok(loaded)
             });
             if let Ok(Loaded::Pack { pack, info }) = &result {
                 reg.functions.add_pack(pack.clone(), info);
             }
-            reg.plugins.push(Plugin {
-                entry: entry.clone(),
-                result,
-            });
+            reg.plugins.push(Plugin { entry, result });
         }
         reg
+    }
+
+    /// The manifests that could not be read.
+    pub fn manifest_errors(&self) -> Vec<&ManifestError> {
+        self.layers
+            .iter()
+            .filter_map(|l| match &l.state {
+                State::Failed(e) => Some(e),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The backend serving `target`, or why there is none.
@@ -260,36 +279,58 @@ impl Registry {
         if let Some(Plugin { result: Err(e), .. }) = meant {
             return Err(e.to_string());
         }
-        let known = self.targets();
-        let manifest = match &self.manifest {
-            Some((path, _)) => format!("the manifest {}", path.display()),
-            None => format!(
-                "no plugin manifest (looked for --plugins, {}, {} here and above, and beside isu)",
-                manifest::MANIFEST_ENV,
-                manifest::MANIFEST_NAME
-            ),
-        };
         let refused: Vec<&str> = self
             .plugins
             .iter()
             .filter(|p| p.entry.kind == PluginKind::Backend && p.result.is_err())
             .map(|p| p.entry.name.as_str())
             .collect();
-        let refused = if refused.is_empty() {
-            String::new()
+        let see = if refused.is_empty() {
+            "`isu plugins` lists them".to_owned()
         } else {
-            format!(" (refused, see `isu plugins`: {})", refused.join(", "))
+            format!("refused, see `isu plugins`: {}", refused.join(", "))
         };
-        Err(if known.is_empty() {
-            format!(
-                "no backend serves target `{target}`: {manifest} lists no working backend{refused}"
-            )
-        } else {
-            format!(
-                "no backend serves target `{target}`; {manifest} has: {}{refused}",
+        let mut why = match self.targets().as_slice() {
+            [] if self.plugins.is_empty() => format!(
+                "no backend serves target `{target}`: isu finds no plugins ({})",
+                self.where_looked()
+            ),
+            [] => format!(
+                "no backend serves target `{target}`: no plugin is a working backend ({see})"
+            ),
+            known => format!(
+                "no backend serves target `{target}`; the plugins serve {} ({see})",
                 known.join(", ")
-            )
-        })
+            ),
+        };
+        if let Some(s) = self.shadowed.iter().find(|s| {
+            s.entry.kind == PluginKind::Backend
+                && (s.entry.targets.iter().any(|t| t == target) || s.entry.name == target)
+        }) {
+            why.push_str(&format!(
+                "\n  note: plugin `{}` ({}) is {}",
+                s.entry.name,
+                s.entry.origin(),
+                s.by.describe()
+            ));
+        }
+        for e in self.manifest_errors() {
+            why.push_str(&format!("\n  note: a manifest was skipped: {e}"));
+        }
+        if self.plugins.is_empty() && self.shadowed.is_empty() {
+            why.push_str(&format!("\n  fix: {}", NO_PLUGINS_FIX));
+        }
+        Err(why)
+    }
+
+    /// Where the host looked for manifests, for a message.
+    fn where_looked(&self) -> String {
+        let looked: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| format!("{}: {}", l.layer, l.place))
+            .collect();
+        format!("no manifest lists any; looked for {}", looked.join(", "))
     }
 
     /// The targets of the loaded backends, in manifest order.
@@ -333,6 +374,11 @@ impl Registry {
     }
 }
 
+/// What to do when isu has no plugins at all.
+pub const NO_PLUGINS_FIX: &str = "use an isu with its plugins beside it (`cargo build --release` in the \
+     repository, then target/release/isu; or a folder made by scripts/dist.sh), or register a backend \
+     with `isu plugins add FILE`";
+
 /// Whether the manifest lists `entry` for `target` (an entry without
 /// `targets` is listed for every target its plugin serves).
 fn serves(entry: &Entry, target: &str) -> bool {
@@ -350,9 +396,25 @@ fn load_entry(entry: &Entry, loading: &Loading) -> Result<Loaded, PluginError> {
                 backend: Arc::new(backend),
             }
         }
-        (PluginKind::Backend, Loading::InProcess) => {
-            let backend = abi::load_backend(&entry.file)
-                .map_err(|e| PluginError::from_load(&entry.name, &e))?;
+        (kind, _) => load_library(kind, &entry.file).map_err(|e| {
+            let mut refusal = PluginError::from_load(&entry.name, &e);
+            if let (LoadError::Missing { .. }, Place::BuiltIn { build, .. }) = (&e, &entry.place) {
+                refusal.fix = format!(
+                    "build the plugins: `{build}` in the repository (`cargo build -p isu_host` builds isu alone)"
+                );
+            }
+            refusal
+        })?,
+    };
+    checks::check_info(entry, &loaded)?;
+    Ok(loaded)
+}
+
+/// Loads the library at `file` as a plugin of `kind`, in this process.
+fn load_library(kind: PluginKind, file: &Path) -> Result<Loaded, LoadError> {
+    Ok(match kind {
+        PluginKind::Backend => {
+            let backend = abi::load_backend(file)?;
             let info = backend.info();
             Loaded::Backend {
                 api_version: backend.api_version(),
@@ -360,16 +422,31 @@ fn load_entry(entry: &Entry, loading: &Loading) -> Result<Loaded, PluginError> {
                 info,
             }
         }
-        (PluginKind::Pack, _) => {
-            let pack =
-                abi::load_pack(&entry.file).map_err(|e| PluginError::from_load(&entry.name, &e))?;
+        PluginKind::Pack => {
+            let pack = abi::load_pack(file)?;
             let info = pack.info();
             Loaded::Pack {
                 pack: Arc::new(pack),
                 info,
             }
         }
-    };
-    checks::check_info(entry, &loaded)?;
-    Ok(loaded)
+    })
+}
+
+/// Loads the library at `file` as a backend, or else as a pack: what
+/// `isu plugins add` registers, of whichever kind it is.
+pub fn probe(file: &Path) -> Result<Loaded, LoadError> {
+    match load_library(PluginKind::Backend, file) {
+        Err(LoadError::Layout {
+            summary, details, ..
+        }) => match load_library(PluginKind::Pack, file) {
+            Err(LoadError::Layout { .. }) => Err(LoadError::Layout {
+                expected_kind: "backend or a pack",
+                summary,
+                details,
+            }),
+            other => other,
+        },
+        other => other,
+    }
 }

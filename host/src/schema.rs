@@ -73,9 +73,10 @@ pub(crate) fn described(mut value: Value, text: &str) -> Value {
     value
 }
 
-/// The report of `isu patch --format json`: whether it applied, the
-/// diagnostics, and when it applied, the canonical text and the old → new
-/// map of renumbered step IDs.
+/// The report of `isu patch --format json`: whether the result validates,
+/// every diagnostic (of the patched text, or those that refused the patch),
+/// and when it applied, the patched text, the old → new map of renumbered
+/// step IDs and whether FILE was rewritten.
 fn patch_report() -> Value {
     let mut s = object(
         vec![
@@ -88,7 +89,14 @@ fn patch_report() -> Value {
                 "text",
                 described(
                     json!({"type": "string"}),
-                    "The canonical text of the patched program.",
+                    "The patched text: canonical when it parses.",
+                ),
+            ),
+            (
+                "written",
+                described(
+                    json!({"type": "boolean"}),
+                    "Whether --write rewrote FILE (only a valid result, unless --allow-invalid).",
                 ),
             ),
             (

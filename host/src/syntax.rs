@@ -15,10 +15,15 @@
 mod assemble;
 mod cst;
 mod errors;
+mod layout;
 mod lexer;
 mod lower;
+mod outline;
+mod repair;
+mod rewrite;
 mod structure;
 mod token;
+pub mod vocab;
 
 lalrpop_util::lalrpop_mod!(
     // Generated code: lalrpop's driver unwraps its own state stack.
@@ -34,25 +39,31 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/grammar.rs"
 );
 
-use crate::diag::{has_errors, Diagnostic};
+pub use layout::{header_text, Anchor, Comments, Layout};
+pub use outline::OutlineStep;
+pub use token::Kw;
+
+use crate::diag::{has_errors, Code, Diagnostic};
 use crate::source::Source;
 use isu_plugin_api::{Program, Span, Step, StepId};
 use lalrpop_util::ParseError;
 use std::convert::Infallible;
 use token::{Pos, Spanned, Tok};
 
-pub use lower::OPERATORS;
 pub use structure::MAX_NESTING;
-pub use token::{Kw, KEYWORDS};
+pub use vocab::{KEYWORDS, OPERATORS};
 
 /// The result of parsing one file: the program (when the text had the shape of
-/// one) and every diagnostic found.
+/// one), every diagnostic found, and what the text says beyond the IIR.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     /// The program; `Some` exactly when `diags` holds no error.
     pub program: Option<Program>,
-    /// Every error, ordered by position in the text.
+    /// Every error, ordered by position in the text (an error inside the span
+    /// of another comes first: the more specific one).
     pub diags: Vec<Diagnostic>,
+    /// The comments, the headers as written, where declarations go.
+    pub layout: Layout,
 }
 
 /// A patch file: `PATCH:` and its entries, in order.
@@ -92,6 +103,15 @@ impl PatchEntry {
         }
     }
 
+    /// `REPLACE`, `INSERT_AFTER` or `DELETE`.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            PatchEntry::Replace { .. } => "REPLACE",
+            PatchEntry::InsertAfter { .. } => "INSERT_AFTER",
+            PatchEntry::Delete { .. } => "DELETE",
+        }
+    }
+
     pub fn span(&self) -> Span {
         match self {
             PatchEntry::Replace { span, .. }
@@ -102,15 +122,69 @@ impl PatchEntry {
 }
 
 /// Parses a whole Isu file into IIR (not yet canonical: steps may lack IDs).
+///
+/// Every error that lies in the text of one step names that step: its
+/// canonical ID (what `isu fmt` will number it once the text parses, and
+/// what a patch names it by), and in `source_step` the ID written on it when
+/// that differs.
 pub fn parse(src: &Source) -> Parsed {
     let mut diags = Vec::new();
-    let program = front(&src.text, Goal::File, &mut diags).and_then(|(tree, end, _)| match tree {
-        Tree::File(file) => assemble::program(&src.text, file, end, &mut diags),
+    let front = front(&src.text, Goal::File, &mut diags);
+    let mut layout = Layout::new(!front.comments.is_empty());
+    let before_assembly = diags.len();
+    let program = front.tree.and_then(|tree| match tree {
+        Tree::File(file) => assemble::program(&src.text, file, front.end, &mut diags, &mut layout),
         Tree::Patch(_) => None,
     });
+    explained_by_header_errors(&mut diags, before_assembly);
+    layout.attach_comments(&src.text, &front.comments);
     let program = program.filter(|_| !has_errors(&diags));
+    // The outline is for naming the steps of diagnostics: only when there
+    // are (the tokens are gone by now: it lexes the text again).
+    let steps = if diags.is_empty() {
+        Vec::new()
+    } else {
+        outline_of(&src.text)
+    };
+    for d in &mut diags {
+        let Some(span) = d.span else { continue };
+        if let Some(step) = outline::innermost(&steps, span.start, span.end) {
+            d.source_step = step.written.clone().filter(|w| *w != step.id.as_str());
+            d.step = Some(step.id.clone());
+        }
+    }
     sort(&mut diags);
-    Parsed { program, diags }
+    Parsed {
+        program,
+        diags,
+        layout,
+    }
+}
+
+/// Drops what assembly says about a header whose line already has an error
+/// of the earlier passes (its rest was set aside): that the header lacks its
+/// `:` or that the step lacks a field, the consequences of that error.
+fn explained_by_header_errors(diags: &mut Vec<Diagnostic>, assembled_from: usize) {
+    let lines: std::collections::BTreeSet<u32> = diags[..assembled_from]
+        .iter()
+        .filter(|d| d.is_error())
+        .filter_map(|d| d.span.map(|s| s.line))
+        .collect();
+    let mut i = 0;
+    diags.retain(|d| {
+        i += 1;
+        i <= assembled_from
+            || !matches!(d.code, Code::MissingField | Code::HeaderForm)
+            || !d.span.is_some_and(|s| lines.contains(&s.line))
+    });
+}
+
+/// The steps of a text that need not parse: their canonical IDs and the
+/// extents of their text (see [`outline`]).
+pub fn outline_of(text: &str) -> Vec<OutlineStep> {
+    let lexed = lexer::lex(text);
+    let repaired = repair::repair(text, lexed.tokens);
+    outline::outline(&repaired.tokens)
 }
 
 /// Parses a patch file: `PATCH:` then `REPLACE S2_1:` with one step,
@@ -118,11 +192,12 @@ pub fn parse(src: &Source) -> Parsed {
 /// exactly when the diagnostics hold no error.
 pub fn parse_patch(src: &Source) -> (Option<PatchFile>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let patch =
-        front(&src.text, Goal::Patch, &mut diags).and_then(|(tree, _, recovered)| match tree {
-            Tree::Patch(p) => assemble::patch(&src.text, p, recovered, &mut diags),
-            Tree::File(_) => None,
-        });
+    let front = front(&src.text, Goal::Patch, &mut diags);
+    let recovered = front.recovered;
+    let patch = front.tree.and_then(|tree| match tree {
+        Tree::Patch(p) => assemble::patch(&src.text, p, recovered, &mut diags),
+        Tree::File(_) => None,
+    });
     let patch = patch.filter(|_| !has_errors(&diags));
     sort(&mut diags);
     (patch, diags)
@@ -143,31 +218,75 @@ enum Tree {
 /// After this many grammar errors the parser stops looking for more.
 const MAX_GRAMMAR_ERRORS: usize = 12;
 
-/// Lexes, checks the structure and runs the grammar, recovering at the step
-/// level. Returns the tree, the end position, and whether steps were set aside.
-fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, Pos, bool)> {
+/// What the passes before assembly made of a text.
+struct Front {
+    /// The tree, unless the text is too broken for one.
+    tree: Option<Tree>,
+    /// The position just past the end of the text.
+    end: Pos,
+    /// Whether steps with grammar errors were set aside.
+    recovered: bool,
+    /// The comment lines.
+    comments: Vec<Span>,
+}
+
+/// Lexes, repairs, checks the structure and runs the grammar, recovering at
+/// the step level.
+fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Front {
     let lexed = lexer::lex(text);
-    let toks = lexed.tokens;
     let end = lexed.end;
+    let mut out = Front {
+        tree: None,
+        end,
+        recovered: false,
+        comments: lexed.comments,
+    };
+    if let Some(d) = lexer::lone_carriage_return(text) {
+        diags.push(d);
+        return out;
+    }
     let lex_spots: Vec<u32> = lexed
         .diags
         .iter()
         .filter_map(|d| d.span.map(|s| s.start))
         .collect();
     diags.extend(lexed.diags);
+    let repaired = repair::repair(text, lexed.tokens);
+    let toks = repaired.tokens;
+    diags.extend(repaired.diags);
 
     let balance = structure::check(text, &toks, end);
     diags.extend(balance.diags);
     if balance.too_deep {
-        return None;
+        return out;
     }
+
+    // When the repair pass changed nothing, the grammar's first try reads
+    // the tokens again, as the lexer makes them, so that the tree it builds
+    // is never held beside all the tokens (on a large program each is many
+    // times the size of the text). Only recovering from a grammar error
+    // needs them all.
+    let toks = if repaired.changed {
+        toks
+    } else {
+        drop(toks);
+        if let Ok(tree) = grammar_on(goal, lexer::tokens(text)) {
+            out.tree = Some(tree);
+            return out;
+        }
+        lexer::lex(text).tokens
+    };
 
     // Token ranges set aside after grammar errors, sorted and disjoint.
     let mut removed: Vec<(usize, usize)> = Vec::new();
     let mut errors = 0;
     loop {
         let failure = match run(goal, &toks, &removed) {
-            Ok(tree) => return Some((tree, end, !removed.is_empty())),
+            Ok(tree) => {
+                out.tree = Some(tree);
+                out.recovered = !removed.is_empty();
+                return out;
+            }
             Err(e) => e,
         };
         let live = live_indices(toks.len(), &removed);
@@ -195,6 +314,8 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
             end,
             expected,
             before,
+            first_on_line: k == 0 || found.is_some_and(|t| toks[live[k - 1]].0.line < t.0.line),
+            text,
         };
         let d = errors::describe(goal, &failure, &cx);
         let here = found.map_or(end.off, |t| t.0.off);
@@ -208,12 +329,31 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
         }
         errors += 1;
         if balance.broken_from.is_some() || errors >= MAX_GRAMMAR_ERRORS {
-            return None;
+            return out;
         }
         // Set the innermost step around the error aside and try again; inside
-        // a block but in no step (a header gone wrong), the tokens from the
-        // error to the next step.
+        // a block but in no step (a header gone wrong), or at a line `WORD:`
+        // that is no statement (`BREAK:`), the tokens from there to the next
+        // step.
+        let pseudo_header = failure.first_on_line
+            && matches!(found, Some((_, Tok::Ident(_), _)))
+            && live.get(k + 1).is_some_and(|&j| toks[j].1 == Tok::Colon)
+            && cx.stack.last().is_some_and(|f| f.block);
+        // On the line of a step's header, after its kind: the rest of that
+        // line, so that the step's fields (and the steps in its blocks) are
+        // still read.
+        let on_header_line = cx.innermost_step().is_some_and(|s| {
+            s.kind.is_some() && found.is_some_and(|t| t.0.line == s.pos.line && t.1 != Tok::Colon)
+        });
         let (lo, hi) = match cx.innermost_step() {
+            _ if pseudo_header => structure::fragment_extent(&toks, &live, at),
+            Some(_) if on_header_line => {
+                let line = toks[at].0.line;
+                (
+                    at,
+                    at + toks[at..].iter().take_while(|t| t.0.line == line).count(),
+                )
+            }
             Some(step) => structure::step_extent(&toks, &live, step.header),
             None if cx.stack.last().is_some_and(|f| f.block) && at < toks.len() => {
                 let from = match k.checked_sub(1).map(|j| (live[j], toks[live[j]].1)) {
@@ -223,7 +363,9 @@ fn front(text: &str, goal: Goal, diags: &mut Vec<Diagnostic>) -> Option<(Tree, P
                 };
                 structure::fragment_extent(&toks, &live, from)
             }
-            None => return None,
+            None => {
+                return out;
+            }
         };
         insert_range(&mut removed, lo, hi.max(lo + 1));
     }
@@ -241,12 +383,21 @@ fn run<'a>(
         }
         match removed.get(next_gap) {
             Some(&(lo, _)) if lo <= i => None,
-            _ => Some(Ok::<_, Infallible>(*t)),
+            _ => Some(*t),
         }
     });
+    grammar_on(goal, iter)
+}
+
+/// The grammar of `goal` on a stream of tokens.
+fn grammar_on<'a>(
+    goal: Goal,
+    toks: impl Iterator<Item = Spanned<'a>>,
+) -> Result<Tree, ParseError<Pos, Tok<'a>, Infallible>> {
+    let toks = toks.map(Ok::<_, Infallible>);
     match goal {
-        Goal::File => grammar::FileParser::new().parse(iter).map(Tree::File),
-        Goal::Patch => grammar::PatchParser::new().parse(iter).map(Tree::Patch),
+        Goal::File => grammar::FileParser::new().parse(toks).map(Tree::File),
+        Goal::Patch => grammar::PatchParser::new().parse(toks).map(Tree::Patch),
     }
 }
 
@@ -289,10 +440,16 @@ fn insert_range(ranges: &mut Vec<(usize, usize)>, lo: usize, hi: usize) {
     *ranges = merged;
 }
 
-/// Orders diagnostics by where they point (stable, so one spot keeps the
-/// order the passes found its errors in).
+/// Orders diagnostics by where they point, the more specific first: by where
+/// their span ends, and of two ending together the one starting later (the
+/// inner one). Stable, so one spot keeps the order the passes found its
+/// errors in; diagnostics without a span come last.
 fn sort(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| d.span.map_or(u32::MAX, |s| s.start));
+    diags.sort_by_key(|d| {
+        d.span.map_or((u32::MAX, std::cmp::Reverse(0)), |s| {
+            (s.end, std::cmp::Reverse(s.start))
+        })
+    });
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ mod literal;
 mod report;
 mod scope;
 mod stmt;
-mod suggest;
+pub(crate) mod suggest;
 mod text;
 mod types;
 

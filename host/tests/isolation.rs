@@ -205,7 +205,7 @@ fn a_native_backend_runs_isolated_for_isu_run() {
 
 #[test]
 fn a_plugin_host_refuses_what_the_loader_refuses_with_the_same_code() {
-    use isu_host::plugins::{manifest, Loading, Origin, PluginKind, Registry};
+    use isu_host::plugins::{manifest, Layer, Loading, Place, PluginKind, Registry};
     let entry = |name: &str, krate: &str| {
         format!(
             "[[plugin]]\nname = \"{name}\"\nkind = \"backend\"\nfile = {:?}\n\n",
@@ -215,7 +215,8 @@ fn a_plugin_host_refuses_what_the_loader_refuses_with_the_same_code() {
     let text = entry("skewed", "isu_test_layout")
         + &entry("old", "isu_test_api_v1")
         + &entry("toy", "isu_backend_toy");
-    let m = manifest::parse(Path::new("/nowhere/isu-plugins.toml"), Origin::Flag, &text);
+    let place = Place::File("/nowhere/isu-plugins.toml".into());
+    let m = manifest::parse(&place, Layer::Flag, &text);
     let m = m.unwrap_or_else(|e| panic!("{e}"));
     let kinds = [PluginKind::Backend];
     let isolated = Registry::load_with(&m, &kinds, &Loading::Isolated(command()));

@@ -1,11 +1,13 @@
 //! Patch cases, as data: each folder of `test_data/patch/` holds
 //!
-//! - `program.isu`: a program that parses (it may not validate: patches repair);
+//! - `program.isu`: a program (it may not validate, nor even parse: patches
+//!   repair);
 //! - `patch.isu`: a patch for it;
-//! - either `expected.isu` (the canonical text of the patched program) and
-//!   `expected.json` (`{"renumbered": {old: new}, "warnings": [...]}`),
-//! - or `expected_error.json`: every diagnostic of a refused patch (or of a
-//!   patch text that does not parse).
+//! - either `expected.isu` (the patched text: canonical when it parses) and
+//!   `expected.json` (`{"valid": .., "renumbered": {old: new},
+//!   "diagnostics": [...]}`, every diagnostic of the patched text),
+//! - or `expected_error.json`: every diagnostic of a refused patch (a target
+//!   the program lacks, or a patch text that does not parse).
 //!
 //! `ISU_BLESS=1 cargo test -p isu_host --test patch_cases` rewrites the
 //! expected files; review them as diffs.
@@ -14,15 +16,17 @@ mod common;
 
 use common::snapshot;
 use datatest_stable::Utf8Path;
-use isu_host::diag::{has_errors, render};
+use isu_host::diag::has_errors;
+use isu_host::plugins::PackFunctions;
 use isu_host::{canon, patch, pipeline, syntax, Diagnostic, Source};
 use std::path::{Path, PathBuf};
 
 /// What `expected.json` holds beside the patched text.
 #[derive(serde::Serialize)]
 struct Report<'a> {
+    valid: bool,
     renumbered: serde_json::Value,
-    warnings: &'a [Diagnostic],
+    diagnostics: &'a [Diagnostic],
 }
 
 fn pretty(value: &impl serde::Serialize) -> String {
@@ -68,34 +72,28 @@ fn patch_case(path: &Utf8Path, program_text: String) -> datatest_stable::Result<
         .parent()
         .map(|p| p.as_std_path().to_owned())
         .unwrap_or_default();
-    // The program must parse; it need not validate (repairing it is what
-    // patches are for).
     let src = Source::new("program.isu", program_text);
-    let fe = pipeline::parse_canonical(&src);
-    let Some(program) = fe.program.as_ref().filter(|_| !has_errors(&fe.diags)) else {
-        return Err(format!(
-            "program.isu does not parse:\n{}",
-            render(&fe.diags, Some(&src), false)
-        )
-        .into());
-    };
     let patch_src = Source::new("patch.isu", std::fs::read_to_string(dir.join("patch.isu"))?);
     let (patch_file, patch_diags) = syntax::parse_patch(&patch_src);
     let patch_file = match patch_file {
         Some(p) if !has_errors(&patch_diags) => p,
         _ => return Ok(refused(&dir, &patch_diags)?),
     };
-    match patch::apply(program, &patch_file) {
+    match patch::apply_to_source(&src, &patch_file, &PackFunctions::default()) {
         Ok(out) => {
-            // The result is canonical: formatting it changes nothing.
+            // A result that parses is canonical: formatting it changes nothing.
             let again = pipeline::parse_canonical(&Source::new("expected.isu", out.text.as_str()));
-            let reprinted = again.program.as_ref().map(canon::print);
-            if reprinted.as_deref() != Some(out.text.as_str()) {
-                return Err("the patched text is not canonical".into());
+            if let Some(p) = &again.program {
+                if canon::print_with(p, &again.layout.comments) != out.text {
+                    return Err("the patched text is not canonical".into());
+                }
+            } else if out.program.is_some() {
+                return Err("a patched program whose text does not parse".into());
             }
             let report = Report {
+                valid: out.is_valid(),
                 renumbered: out.renumbered_json(),
-                warnings: &out.warnings,
+                diagnostics: &out.diags,
             };
             Ok(expect(
                 &dir,

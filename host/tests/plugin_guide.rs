@@ -9,7 +9,7 @@
 mod common;
 
 use isu_host::conformance;
-use isu_host::plugins::{manifest, Origin, Registry};
+use isu_host::plugins::{manifest, Layer, Place, Registry};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -100,7 +100,7 @@ fn the_guides_manifest_loads_the_toy_and_the_suite_runs_on_it() {
     let here = format!("{}/{}", name(target_dir), name(&build_dir));
     let manifest_text = manifest_text.replace("target/debug", &here);
     let path = project.join("isu-plugins.toml");
-    let m = manifest::parse(&path, Origin::Project, &manifest_text);
+    let m = manifest::parse(&Place::File(path), Layer::Project, &manifest_text);
     let m = m.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(m.entries[0].file, lib);
     let reg = Registry::load(&m);

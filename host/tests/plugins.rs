@@ -6,7 +6,7 @@
 mod common;
 
 use common::built;
-use isu_host::plugins::{manifest, Loaded, Origin, Registry};
+use isu_host::plugins::{manifest, Layer, Loaded, Place, Registry};
 use isu_plugin_api::iir::{
     Block, Decl, Expr, ExprNode, Func, Ident, Io, Node, Program, Span, Step, StepId, IIR_FORMAT,
 };
@@ -14,7 +14,7 @@ use isu_plugin_api::{
     Backend, BinaryOp, CompileOptions, DiagnosticKind, ExecLimits, ExecOptions, IirFormat, Literal,
     Pack, Type,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A registry from manifest text where `@crate` stands for that crate's library.
 fn registry(text: &str) -> Registry {
@@ -26,7 +26,8 @@ fn registry(text: &str) -> Registry {
             text = text.replace(&pattern, &format!("{}\"", lib.display()));
         }
     }
-    let m = manifest::parse(Path::new("/nowhere/isu-plugins.toml"), Origin::Flag, &text);
+    let place = Place::File(PathBuf::from("/nowhere/isu-plugins.toml"));
+    let m = manifest::parse(&place, Layer::Flag, &text);
     match m {
         Ok(m) => Registry::load(&m),
         Err(e) => panic!("manifest: {e}"),
@@ -310,6 +311,45 @@ fn a_missing_file_is_refused_with_the_fix() {
     assert!(fix.contains("cargo build"), "{fix}");
 }
 
+/// A scratch folder of this test, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("plugins-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+#[test]
+fn a_file_that_is_not_a_library_says_so() {
+    let dir = scratch("not-a-library");
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "hello").unwrap_or_else(|e| panic!("{e}"));
+    // An executable (ELF, as a library is) that the loader refuses.
+    let exe = env!("CARGO_BIN_EXE_isu");
+    for (file, why) in [
+        (
+            text.display().to_string(),
+            "(it is not an ELF, Mach-O or PE file)".to_owned(),
+        ),
+        (dir.display().to_string(), "(it is a folder)".to_owned()),
+        (exe.to_owned(), String::new()),
+    ] {
+        let reg = registry(&format!(
+            "[[plugin]]\nname = \"x\"\nkind = \"backend\"\nfile = {file:?}\n"
+        ));
+        let (code, message, fix) = refusal(&reg);
+        assert_eq!(code, "not_a_library", "{file}");
+        assert!(
+            message.starts_with(&format!(
+                "{file} is not a shared library this system can load"
+            )),
+            "{message}"
+        );
+        assert!(message.ends_with(&why) || why.is_empty(), "{message}");
+        assert!(fix.contains("dynamic library"), "{fix}");
+    }
+}
+
 #[test]
 fn a_pack_listed_as_a_backend_is_a_layout_mismatch() {
     let reg = registry(&backend_entry("math", "isu_pack_math"));
@@ -327,7 +367,11 @@ fn a_second_backend_for_a_target_is_refused() {
     assert_eq!(err.map(|e| e.code), Some("duplicate_target"));
     let text = err.map(ToString::to_string).unwrap_or_default();
     assert!(
-        text.contains("target `toy` is already served by plugin `toy` (manifest line 1)"),
+        text.contains("target `toy` is already served by plugin `toy` (line 1 of /nowhere/isu-plugins.toml (--plugins))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: use one backend for `toy`: disable `toy`"),
         "{text}"
     );
     let text = backend_entry("toy", "isu_backend_toy")
@@ -393,9 +437,13 @@ fn an_unknown_target_names_the_known_ones() {
     let reg = registry(&backend_entry("toy", "isu_backend_toy"));
     let err = reg.backend("cobol").err().unwrap_or_default();
     assert!(err.contains("no backend serves target `cobol`"), "{err}");
-    assert!(err.ends_with("has: toy"), "{err}");
+    assert!(err.contains("the plugins serve toy"), "{err}");
     let none = Registry::default().backend("toy").err().unwrap_or_default();
-    assert!(none.contains("no plugin manifest"), "{none}");
+    assert!(none.contains("isu finds no plugins"), "{none}");
+    assert!(
+        none.contains("fix: use an isu with its plugins beside it"),
+        "{none}"
+    );
 }
 
 #[test]
@@ -406,11 +454,16 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
     let reg = registry(&text);
     let json = isu_host::cli::plugins::report(&reg, false);
     assert_eq!(json["ok"], false);
-    assert_eq!(json["manifest"]["origin"], "--plugins");
+    assert_eq!(json["layers"][0]["layer"], "--plugins");
+    assert_eq!(json["layers"][0]["manifest"], "/nowhere/isu-plugins.toml");
     let toy = &json["plugins"][0];
     assert_eq!(
         (toy["name"].as_str(), toy["loaded"].as_bool()),
         (Some("toy"), Some(true))
+    );
+    assert_eq!(
+        (toy["status"].as_str(), toy["layer"].as_str()),
+        (Some("loaded"), Some("--plugins"))
     );
     assert_eq!(toy["api_version"], "2.0");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
@@ -422,6 +475,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         .is_some_and(|l| l.iter().any(|f| f == "string")));
     let skewed = &json["plugins"][1];
     assert_eq!(skewed["error"]["code"], "layout_mismatch");
+    assert_eq!(skewed["status"], "refused");
     assert!(
         skewed["error"].get("details").is_none(),
         "details only with --verbose"
@@ -434,15 +488,15 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
 
     let human = isu_host::cli::plugins::human(&reg, false);
     assert!(
-        human.starts_with("manifest: /nowhere/isu-plugins.toml (--plugins)\n"),
+        human.contains("\n  --plugins  /nowhere/isu-plugins.toml\nplugins:\n"),
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, line 1): ok, version 0.1.0, plugin API 2.0\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.0\n"),
         "{human}"
     );
     assert!(
-        human.contains("  skewed (backend, line 6): refused (layout_mismatch)\n"),
+        human.contains("  skewed (backend, --plugins, line 6): refused (layout_mismatch)\n"),
         "{human}"
     );
     assert!(
@@ -520,7 +574,7 @@ fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
         other => panic!("{other:?}"),
     }
     match build(&reg, &inc_program(), options("nope")) {
-        Err(BuildError::NoBackend(m)) => assert!(m.contains("has: toy"), "{m}"),
+        Err(BuildError::NoBackend(m)) => assert!(m.contains("the plugins serve toy"), "{m}"),
         other => panic!("{other:?}"),
     }
 }
@@ -560,7 +614,7 @@ fn a_refused_backend_does_not_hide_a_working_one() {
     assert!(err.starts_with("plugin `ghost` refused:"), "{err}");
     let err = reg.backend("cobol").err().unwrap_or_default();
     assert!(
-        err.ends_with("has: toy (refused, see `isu plugins`: ghost)"),
+        err.ends_with("the plugins serve toy (refused, see `isu plugins`: ghost)"),
         "{err}"
     );
 }

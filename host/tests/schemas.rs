@@ -6,7 +6,7 @@
 
 mod common;
 
-use isu_host::diag::{Label, Location, VarValue};
+use isu_host::diag::{Fix, Label, Location, LoopRound, ValueChange, VarValue};
 use isu_host::llm::Decision;
 use isu_host::schema::{self, Which};
 use isu_host::{Code, Diagnostic, Kind, Severity};
@@ -57,6 +57,7 @@ fn full_diagnostic() -> Diagnostic {
         code: Code::DivisionByZero,
         severity: Severity::Error,
         step: isu_plugin_api::StepId::parse("S2_1"),
+        source_step: Some("S5_1".into()),
         span: Some(span),
         message: "division by zero".into(),
         expected: Some(json!(1)),
@@ -65,12 +66,40 @@ fn full_diagnostic() -> Diagnostic {
             name: "n".into(),
             value: json!(0),
         }],
+        rounds: vec![LoopRound {
+            step: "S2".into(),
+            round: 3,
+            var: Some("x".into()),
+            value: Some(json!(0)),
+        }],
+        history: vec![ValueChange {
+            step: "S2_1".into(),
+            var: "m".into(),
+            index: vec![json!("k")],
+            value: json!(1),
+            round: Some(LoopRound {
+                step: "S2".into(),
+                round: 2,
+                var: None,
+                value: None,
+            }),
+        }],
         hint: Some("check n first".into()),
+        fix: Some(Fix::replace(
+            isu_plugin_api::Span {
+                lo: 10,
+                hi: 14,
+                line: 2,
+                col: 3,
+            },
+            "(var n)",
+        )),
         labels: vec![Label {
             span,
             message: "here".into(),
         }],
         notes: vec!["n is the divisor".into()],
+        pending: None,
     }
 }
 

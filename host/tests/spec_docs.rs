@@ -15,12 +15,7 @@ fn spec(name: &str) -> std::path::PathBuf {
 /// The generated part of `spec/errors.md`: one table of codes per kind.
 fn codes_tables() -> String {
     let mut out = String::new();
-    for kind in [
-        Kind::ParseError,
-        Kind::StaticError,
-        Kind::RuntimeError,
-        Kind::TestFail,
-    ] {
+    for &kind in Kind::ALL {
         out.push_str(&format!(
             "### {} (exit code {})\n\n| code | meaning |\n| --- | --- |\n",
             kind.as_str(),
@@ -95,5 +90,39 @@ fn plugin_abi_md_lists_every_backend_code_and_feature() {
         "features",
         "plugin-api/src/feature_set.rs",
         &features,
+    );
+}
+
+/// `10,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn the_default_limits_in_the_specs_are_those_of_the_code() {
+    let d = isu_plugin_api::ExecLimits::DEFAULT;
+    let read = |name: &str| std::fs::read_to_string(spec(name)).unwrap_or_default();
+    let semantics = read("semantics.md");
+    for wanted in [
+        format!("(`max_steps`, default {})", grouped(d.max_steps)),
+        format!("(`max_size`, default {})", grouped(d.max_size)),
+    ] {
+        assert!(
+            semantics.contains(&wanted),
+            "spec/semantics.md lacks {wanted}"
+        );
+    }
+    let wanted = format!("the defaults are {} and {}", d.max_steps, d.max_size);
+    assert!(
+        read("wasm-abi.md").contains(&wanted),
+        "spec/wasm-abi.md lacks {wanted}"
     );
 }

@@ -51,7 +51,9 @@ pub mod __private {
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ApiVersion {
+    /// Changes on an incompatible change.
     pub major: u32,
+    /// Changes when something is added.
     pub minor: u32,
 }
 
@@ -70,12 +72,16 @@ const ROOT_MODULE_VERSION: &str = "2.0.0";
 pub enum VersionMismatch {
     /// Built against an older major version than the host speaks.
     Older {
+        /// The plugin's version.
         plugin: ApiVersion,
+        /// The host's version.
         host: ApiVersion,
     },
     /// Built against a newer major version than the host speaks.
     Newer {
+        /// The plugin's version.
         plugin: ApiVersion,
+        /// The host's version.
         host: ApiVersion,
     },
 }
@@ -133,6 +139,27 @@ mod tests {
         assert_eq!(
             err.map_err(|e| e.to_string()),
             Err("it was built for plugin API 3.0, a newer version than this isu's 2.3".to_owned())
+        );
+    }
+
+    /// The crate is published as the plugin-API version: a plugin author
+    /// depends on `isu_plugin_api = "2.0"` to speak plugin API 2.0.
+    #[test]
+    fn the_crate_version_is_the_plugin_api_version() {
+        let crate_version = (
+            env!("CARGO_PKG_VERSION_MAJOR"),
+            env!("CARGO_PKG_VERSION_MINOR"),
+        );
+        let api = (
+            PLUGIN_API_VERSION.major.to_string(),
+            PLUGIN_API_VERSION.minor.to_string(),
+        );
+        assert_eq!(
+            (crate_version.0.to_owned(), crate_version.1.to_owned()),
+            api,
+            "plugin-api/Cargo.toml's version {} must be MAJOR.MINOR of PLUGIN_API_VERSION {}: bump both",
+            env!("CARGO_PKG_VERSION"),
+            PLUGIN_API_VERSION
         );
     }
 

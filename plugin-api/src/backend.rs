@@ -138,6 +138,8 @@ pub struct SettingInfo {
 }
 
 impl SettingInfo {
+    /// A setting `name` of the allowed `values` (empty: any text), with its
+    /// one-sentence `doc` and its `default`.
     pub fn new(name: &str, doc: &str, values: &[&str], default: &str) -> SettingInfo {
         SettingInfo {
             name: name.to_owned(),
@@ -167,6 +169,7 @@ pub struct Artifact {
     pub file_name: String,
     /// Whether the file is a program to run (the host writes it executable).
     pub executable: bool,
+    /// The contents.
     pub bytes: Vec<u8>,
 }
 
@@ -174,8 +177,11 @@ pub struct Artifact {
 /// boundary (the bytes cross as bytes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArtifactMeta {
+    /// [`Artifact::kind`].
     pub kind: String,
+    /// [`Artifact::file_name`].
     pub file_name: String,
+    /// [`Artifact::executable`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub executable: bool,
 }
@@ -197,6 +203,7 @@ impl Artifact {
         self
     }
 
+    /// What the artifact is, without its bytes.
     pub fn meta(&self) -> ArtifactMeta {
         ArtifactMeta {
             kind: self.kind.clone(),
@@ -205,6 +212,7 @@ impl Artifact {
         }
     }
 
+    /// The artifact of `meta` with `bytes`.
     pub fn from_meta(meta: ArtifactMeta, bytes: Vec<u8>) -> Artifact {
         Artifact {
             kind: meta.kind,
@@ -245,6 +253,7 @@ pub struct ExecLimits {
 /// Options of one execution: the limits and the settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecOptions {
+    /// The limits of the run.
     pub limits: ExecLimits,
     /// The settings given (`--set`), as for the compilation.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -265,14 +274,20 @@ impl ExecOptions {
 /// program, or a failure of the plugin itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DiagnosticKind {
+    /// The text does not parse.
     ParseError,
+    /// The program does not validate.
     StaticError,
+    /// A run of the program stopped with an error.
     RuntimeError,
+    /// An IO example of the program does not hold.
     TestFail,
+    /// The backend itself failed or cannot do what was asked.
     BackendError,
 }
 
 impl DiagnosticKind {
+    /// The kind's name, as diagnostics spell it (`RuntimeError`).
     pub fn as_str(self) -> &'static str {
         match self {
             DiagnosticKind::ParseError => "ParseError",
@@ -290,10 +305,30 @@ impl fmt::Display for DiagnosticKind {
     }
 }
 
+impl ExecLimits {
+    /// The limits of a run that sets none, the same on every executor: the
+    /// interpreter, `isu run` and `isu test`, the conformance suite, and what
+    /// backends build into their artifacts (a generated Python module's
+    /// `MAX_STEPS`, a Wasm module's globals, the JavaScript loader), which take
+    /// these values from here when they are generated (`spec/semantics.md`,
+    /// "Limits").
+    pub const DEFAULT: ExecLimits = ExecLimits {
+        max_steps: 10_000_000,
+        max_size: 10_000_000,
+    };
+}
+
+impl Default for ExecLimits {
+    fn default() -> ExecLimits {
+        ExecLimits::DEFAULT
+    }
+}
+
 /// A diagnostic as a plugin reports it: a plain mirror of the host's
 /// diagnostic, which the host renders.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PluginDiagnostic {
+    /// Which of the four kinds of errors of a program, or `BackendError`.
     pub kind: DiagnosticKind,
     /// A stable code: for an error of the program, a host code of that kind
     /// (`spec/errors.md`); for a `BackendError`, a [`BackendCode`].
@@ -304,6 +339,7 @@ pub struct PluginDiagnostic {
     /// Where in the source, when the plugin knows (the span of an IIR node).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub span: Option<Span>,
+    /// One sentence.
     pub message: String,
     /// What to do about it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -340,6 +376,7 @@ impl PluginDiagnostic {
         }
     }
 
+    /// The same diagnostic with a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -353,6 +390,7 @@ impl PluginDiagnostic {
         self
     }
 
+    /// One more line of explanation.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
@@ -368,6 +406,8 @@ impl PluginDiagnostic {
 
 /// A backend: compiles canonical, validated (typed) IIR and runs what it made.
 pub trait Backend {
+    /// Who the backend is: name, version, targets, artifact kinds, the
+    /// features it lacks. Called once, when the host loads the plugin.
     fn info(&self) -> BackendInfo;
 
     /// Compiles a program. `program` is canonical and validated: every step has

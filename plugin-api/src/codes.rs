@@ -14,10 +14,11 @@ macro_rules! backend_codes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
         pub enum BackendCode {
-            $($variant,)*
+            $(#[doc = $summary] $variant,)*
         }
 
         impl BackendCode {
+            /// Every code, in the order of the table.
             pub const ALL: &'static [BackendCode] = &[$(BackendCode::$variant,)*];
 
             /// The stable text of the code.

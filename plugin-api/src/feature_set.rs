@@ -95,6 +95,7 @@ impl FeatureSet {
         FeatureSet { version, supported }
     }
 
+    /// Whether `feature` is in the set.
     pub fn supports(&self, feature: &str) -> bool {
         self.supported.iter().any(|f| f == feature)
     }

@@ -27,13 +27,18 @@ pub const IIR_FORMAT: &str = "isu-iir/0.1";
 /// all zeros, marks a node that no source text produced (a patch or a test built it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
+    /// The byte offset of the first byte.
     pub lo: u32,
+    /// The byte offset just past the last byte.
     pub hi: u32,
+    /// The 1-based line of `lo`.
     pub line: u32,
+    /// The 1-based column of `lo`, in Unicode scalar values.
     pub col: u32,
 }
 
 impl Span {
+    /// Whether no source text produced the node (the span is all zeros).
     pub fn is_synthetic(&self) -> bool {
         *self == Span::default()
     }
@@ -98,6 +103,7 @@ impl StepId {
             .collect()
     }
 
+    /// The ID as text: `S2_1`.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -120,7 +126,9 @@ pub struct Program {
     pub format: String,
     /// `META: AUTO_ID: true` was given: steps in the source may lack IDs.
     pub auto_id: bool,
+    /// The `FUNC` section: name, arguments, return type.
     pub func: Func,
+    /// The `IO` section: the input/output examples.
     pub io: Io,
     /// `STATE` variables, initialized in order before the steps run.
     pub state: Vec<StateVar>,
@@ -130,35 +138,49 @@ pub struct Program {
     pub body: Block,
 }
 
+/// The `FUNC` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Func {
+    /// `NAME`: the function's name.
     pub name: Ident,
+    /// `ARGS`: the parameters, in order.
     pub args: Vec<Decl>,
+    /// `RETURNS`: the type of the result.
     pub returns: Type,
+    /// The whole section.
     pub span: Span,
 }
 
 /// `name: type`, in `ARGS` or `LOCAL`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decl {
+    /// The variable's name.
     pub name: Ident,
+    /// Its declared type.
     pub ty: Type,
+    /// The whole declaration.
     pub span: Span,
 }
 
 /// `name: type = EXPR`, in `STATE`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StateVar {
+    /// The variable's name.
     pub name: Ident,
+    /// Its declared type.
     pub ty: Type,
+    /// The initializer, evaluated once before the steps run.
     pub init: Expr,
+    /// The whole declaration.
     pub span: Span,
 }
 
 /// A name and where it was written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ident {
+    /// The name.
     pub name: String,
+    /// Where it was written.
     pub span: Span,
 }
 
@@ -166,22 +188,29 @@ pub struct Ident {
 /// is the expected result. A valid program has as many of one as of the other.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Io {
+    /// `INPUT`: each a JSON object from argument name to value.
     pub input: Vec<Example>,
+    /// `OUTPUT`: the expected result of each input.
     pub output: Vec<Example>,
+    /// The whole section.
     pub span: Span,
 }
 
 /// One JSON value of `IO`, with its place in the source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Example {
+    /// The value.
     pub value: Literal,
+    /// Where it was written.
     pub span: Span,
 }
 
 /// A `BEGIN ... END` block (or `{ ... }` on input).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Block {
+    /// The steps, in order.
     pub steps: Vec<Step>,
+    /// From `BEGIN` to `END`.
     pub span: Span,
 }
 
@@ -194,7 +223,9 @@ pub struct Step {
     /// The optional description string of the header.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
+    /// The whole step, header and fields.
     pub span: Span,
+    /// The statement.
     pub node: Node,
 }
 
@@ -204,24 +235,37 @@ pub struct Step {
 pub enum Node {
     /// A nested block of steps.
     Seq {
+        /// The steps of the block.
         block: Block,
     },
+    /// `ASSIGN`: `TARGET` takes the value of `EXPR`.
     Assign {
+        /// `TARGET`: a variable or an element place.
         target: Place,
+        /// `EXPR`: the value.
         expr: Expr,
     },
+    /// `IF`: `COND`, then `THEN` or `ELSE`.
     If {
+        /// `COND`: a bool.
         cond: Expr,
+        /// `THEN`: run when `cond` is true.
         #[serde(rename = "then")]
         then_block: Block,
+        /// `ELSE`: run when `cond` is false (may be empty).
         #[serde(rename = "else")]
         else_block: Block,
     },
+    /// `LOOP`: `BODY` once per round of `ITER`.
     Loop {
+        /// `ITER`: the rounds.
         iter: Iter,
+        /// `BODY`: run each round.
         body: Block,
     },
+    /// `RETURN`: ends the function with the value of `EXPR`.
     Return {
+        /// `EXPR`: the result.
         expr: Expr,
     },
 }
@@ -253,6 +297,7 @@ impl Node {
         }
     }
 
+    /// [`Node::blocks`], mutable.
     pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
         match self {
             Node::Seq { block } => vec![block],
@@ -271,15 +316,21 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "place", rename_all = "lowercase")]
 pub enum Place {
+    /// A variable, written by its name.
     Var {
+        /// The variable's name.
         name: String,
+        /// Where it was written.
         span: Span,
     },
     /// `(index BASE EXPR)`: an array element (which must exist) or a map entry
     /// (inserted or replaced).
     Index {
+        /// The collection the element is in.
         base: Box<Place>,
+        /// The array index or map key.
         index: Expr,
+        /// The whole `(index ...)`.
         span: Span,
     },
 }
@@ -293,6 +344,7 @@ impl Place {
         }
     }
 
+    /// Where the place was written.
     pub fn span(&self) -> Span {
         match self {
             Place::Var { span, .. } | Place::Index { span, .. } => *span,
@@ -307,20 +359,38 @@ pub enum Iter {
     /// `(range i START END [STEP])`: `i` from START while below END (above END
     /// when STEP is negative), by STEP (default 1). Bounds and step are read once.
     Range {
+        /// The loop variable (declared in `LOCAL`).
         var: Ident,
+        /// START: the first value.
         start: Expr,
+        /// END: the bound, never reached.
         end: Expr,
+        /// STEP, when given (a non-zero int).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         step: Option<Expr>,
+        /// The whole `(range ...)`.
         span: Span,
     },
     /// `(each x EXPR)`: the elements of an array, in order.
-    Each { var: Ident, seq: Expr, span: Span },
+    Each {
+        /// The loop variable (declared in `LOCAL`).
+        var: Ident,
+        /// The array, read once.
+        seq: Expr,
+        /// The whole `(each ...)`.
+        span: Span,
+    },
     /// `(while COND)`: COND is checked before every round.
-    While { cond: Expr, span: Span },
+    While {
+        /// The condition, a bool.
+        cond: Expr,
+        /// The whole `(while ...)`.
+        span: Span,
+    },
 }
 
 impl Iter {
+    /// Where the `ITER` form was written.
     pub fn span(&self) -> Span {
         match self {
             Iter::Range { span, .. } | Iter::Each { span, .. } | Iter::While { span, .. } => *span,
@@ -331,9 +401,12 @@ impl Iter {
 /// An expression, with its span and, after validation, its static type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Expr {
+    /// Where it was written.
     pub span: Span,
+    /// Its static type: set by validation, absent before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ty: Option<Type>,
+    /// What it computes.
     pub node: ExprNode,
 }
 
@@ -348,53 +421,96 @@ impl Expr {
     }
 }
 
+/// The forms of an expression.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "expr", rename_all = "lowercase")]
 pub enum ExprNode {
     /// `(const JSON)`.
-    Const { value: Literal },
+    Const {
+        /// The value.
+        value: Literal,
+    },
     /// `(var name)`.
-    Var { name: String },
+    Var {
+        /// The variable's name.
+        name: String,
+    },
     /// `(neg a)`, `(not a)`.
-    Unary { op: UnaryOp, arg: Box<Expr> },
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// The operand.
+        arg: Box<Expr>,
+    },
     /// `(add a b)` and the other two-operand operators.
     Binary {
+        /// The operator.
         op: BinaryOp,
+        /// The left operand, evaluated first.
         lhs: Box<Expr>,
+        /// The right operand (not evaluated when `and`/`or` short-circuit).
         rhs: Box<Expr>,
     },
     /// `(index a i)`: an array element or a map value (`MAP_GET`).
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Index {
+        /// The array or map.
+        base: Box<Expr>,
+        /// The index or key.
+        index: Box<Expr>,
+    },
     /// `(call FN args...)` with FN a standard function or a pack's `ns.NAME`.
-    Call { func: String, args: Vec<Expr> },
+    Call {
+        /// The function's name: `LEN`, or `math.GCD` for a pack function.
+        func: String,
+        /// The arguments, evaluated left to right.
+        args: Vec<Expr>,
+    },
 }
 
+/// The one-operand operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum UnaryOp {
+    /// `neg`: int negation (the minimum int overflows).
     Neg,
+    /// `not`: bool negation.
     Not,
 }
 
+/// The two-operand operators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BinaryOp {
+    /// `add`: int addition (overflow is an error).
     Add,
+    /// `sub`: int subtraction.
     Sub,
+    /// `mul`: int multiplication.
     Mul,
+    /// `div`: int division, truncating toward zero.
     Div,
+    /// `mod`: int remainder, with the sign of the dividend.
     Mod,
+    /// `eq`: equality of two values of one type.
     Eq,
+    /// `ne`: inequality of two values of one type.
     Ne,
+    /// `lt`: less than, on ints or strings.
     Lt,
+    /// `le`: less than or equal.
     Le,
+    /// `gt`: greater than.
     Gt,
+    /// `ge`: greater than or equal.
     Ge,
+    /// `and`: short-circuit conjunction of bools.
     And,
+    /// `or`: short-circuit disjunction of bools.
     Or,
 }
 
 impl UnaryOp {
+    /// Every unary operator.
     pub const ALL: [UnaryOp; 2] = [UnaryOp::Neg, UnaryOp::Not];
 
     /// The operator as written in Isu: `neg`, `not`.
@@ -407,6 +523,7 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
+    /// Every binary operator.
     pub const ALL: [BinaryOp; 13] = [
         BinaryOp::Add,
         BinaryOp::Sub,

@@ -16,7 +16,9 @@ use std::fmt;
 /// One IIR format version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct IirFormat {
+    /// A reader reads only formats of the majors it lists.
     pub major: u32,
+    /// A reader of minor `N` of a major reads every minor of it.
     pub minor: u32,
 }
 

@@ -4,6 +4,12 @@
 //! on) with its serde form, and what a backend is ([`backend::Backend`]).
 //! Plugins depend on this crate only, so it knows nothing of lalrpop, of the
 //! interpreter, or of any one backend.
+//!
+//! The crate's version is the plugin-API version ([`abi::PLUGIN_API_VERSION`]):
+//! a plugin built against `isu_plugin_api` 2.x loads into every `isu` of plugin
+//! API 2.y. `spec/plugin-abi.md` in Isu's repository is the normative text.
+
+#![warn(missing_docs)]
 
 // abi_stable's derives and the library header are unsafe code by nature; this
 // module is the one place of the workspace that allows it.
@@ -15,6 +21,7 @@ pub mod feature_set;
 pub mod features;
 pub mod iir;
 pub mod iir_format;
+pub mod json;
 pub mod literal;
 pub mod pack;
 pub mod types;

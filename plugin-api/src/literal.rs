@@ -11,11 +11,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// An Isu value as JSON: a literal of the program, an argument or a result.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Literal {
+    /// `true` or `false`.
     Bool(bool),
+    /// A 64-bit signed integer.
     Int(i64),
+    /// A string.
     Str(String),
+    /// A JSON array.
     Array(Vec<Literal>),
     /// A JSON object; keys sorted. A map with int keys writes them as decimal strings.
     Object(BTreeMap<String, Literal>),

@@ -20,6 +20,7 @@ pub struct PackInfo {
     pub namespace: String,
     /// The pack's own version (semver).
     pub version: String,
+    /// The functions it offers.
     pub functions: Vec<PackFunction>,
 }
 
@@ -50,6 +51,8 @@ pub struct Lowering {
 
 /// A standard-function pack.
 pub trait Pack {
+    /// Who the pack is: namespace, version, functions with their signatures.
+    /// Called once, when the host loads the plugin.
     fn info(&self) -> PackInfo;
 
     /// Calls `function` (its name without the namespace) with arguments of its
@@ -68,7 +71,9 @@ pub trait Pack {
 /// Types are concrete (packs have no type variables).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Signature {
+    /// The parameter types, in order.
     pub params: Vec<Type>,
+    /// The return type.
     pub ret: Type,
 }
 

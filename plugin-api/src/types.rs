@@ -11,6 +11,7 @@ use std::fmt;
 pub enum Type {
     /// 64-bit signed integer.
     Int,
+    /// `true` or `false`.
     Bool,
     /// UTF-8 text; lengths count Unicode scalar values.
     String,
@@ -21,10 +22,12 @@ pub enum Type {
 }
 
 impl Type {
+    /// `elem[]`.
     pub fn array(elem: Type) -> Type {
         Type::Array(Box::new(elem))
     }
 
+    /// `map<key,value>`.
     pub fn map(key: Type, value: Type) -> Type {
         Type::Map(Box::new(key), Box::new(value))
     }

@@ -17,39 +17,51 @@ use crate::iir::{
 
 /// A read-only walk over IIR. Every method defaults to visiting the children.
 pub trait Visit {
+    /// Visits a [`Program`]; by default its children ([`walk_program`]).
     fn visit_program(&mut self, program: &Program) {
         walk_program(self, program);
     }
+    /// Visits a [`Func`]; by default its children ([`walk_func`]).
     fn visit_func(&mut self, func: &Func) {
         walk_func(self, func);
     }
+    /// Visits a [`Decl`]; by default its children ([`walk_decl`]).
     fn visit_decl(&mut self, decl: &Decl) {
         walk_decl(self, decl);
     }
+    /// Visits a [`StateVar`]; by default its children ([`walk_state_var`]).
     fn visit_state_var(&mut self, var: &StateVar) {
         walk_state_var(self, var);
     }
+    /// Visits an [`Ident`]; by default its span.
     fn visit_ident(&mut self, ident: &Ident) {
         self.visit_span(ident.span);
     }
+    /// Visits an [`Io`]; by default its children ([`walk_io`]).
     fn visit_io(&mut self, io: &Io) {
         walk_io(self, io);
     }
+    /// Visits an [`Example`]; by default its span.
     fn visit_example(&mut self, example: &Example) {
         self.visit_span(example.span);
     }
+    /// Visits a [`Block`]; by default its children ([`walk_block`]).
     fn visit_block(&mut self, block: &Block) {
         walk_block(self, block);
     }
+    /// Visits a [`Step`]; by default its children ([`walk_step`]).
     fn visit_step(&mut self, step: &Step) {
         walk_step(self, step);
     }
+    /// Visits a [`Place`]; by default its children ([`walk_place`]).
     fn visit_place(&mut self, place: &Place) {
         walk_place(self, place);
     }
+    /// Visits an [`Iter`]; by default its children ([`walk_iter`]).
     fn visit_iter(&mut self, iter: &Iter) {
         walk_iter(self, iter);
     }
+    /// Visits an [`Expr`]; by default its children ([`walk_expr`]).
     fn visit_expr(&mut self, expr: &Expr) {
         walk_expr(self, expr);
     }
@@ -59,6 +71,7 @@ pub trait Visit {
     }
 }
 
+/// Visits the children of a [`Program`] in source order.
 pub fn walk_program<V: Visit + ?Sized>(v: &mut V, program: &Program) {
     v.visit_func(&program.func);
     v.visit_io(&program.io);
@@ -71,6 +84,7 @@ pub fn walk_program<V: Visit + ?Sized>(v: &mut V, program: &Program) {
     v.visit_block(&program.body);
 }
 
+/// Visits the children of a [`Func`] in source order.
 pub fn walk_func<V: Visit + ?Sized>(v: &mut V, func: &Func) {
     v.visit_span(func.span);
     v.visit_ident(&func.name);
@@ -79,17 +93,20 @@ pub fn walk_func<V: Visit + ?Sized>(v: &mut V, func: &Func) {
     }
 }
 
+/// Visits the children of a [`Decl`] in source order.
 pub fn walk_decl<V: Visit + ?Sized>(v: &mut V, decl: &Decl) {
     v.visit_span(decl.span);
     v.visit_ident(&decl.name);
 }
 
+/// Visits the children of a [`StateVar`] in source order.
 pub fn walk_state_var<V: Visit + ?Sized>(v: &mut V, var: &StateVar) {
     v.visit_span(var.span);
     v.visit_ident(&var.name);
     v.visit_expr(&var.init);
 }
 
+/// Visits the children of an [`Io`] in source order.
 pub fn walk_io<V: Visit + ?Sized>(v: &mut V, io: &Io) {
     v.visit_span(io.span);
     for example in io.input.iter().chain(&io.output) {
@@ -97,6 +114,7 @@ pub fn walk_io<V: Visit + ?Sized>(v: &mut V, io: &Io) {
     }
 }
 
+/// Visits the children of a [`Block`] in source order.
 pub fn walk_block<V: Visit + ?Sized>(v: &mut V, block: &Block) {
     v.visit_span(block.span);
     for step in &block.steps {
@@ -104,6 +122,7 @@ pub fn walk_block<V: Visit + ?Sized>(v: &mut V, block: &Block) {
     }
 }
 
+/// Visits the children of a [`Step`] in source order.
 pub fn walk_step<V: Visit + ?Sized>(v: &mut V, step: &Step) {
     v.visit_span(step.span);
     match &step.node {
@@ -129,6 +148,7 @@ pub fn walk_step<V: Visit + ?Sized>(v: &mut V, step: &Step) {
     }
 }
 
+/// Visits the children of a [`Place`] in source order.
 pub fn walk_place<V: Visit + ?Sized>(v: &mut V, place: &Place) {
     match place {
         Place::Var { span, .. } => v.visit_span(*span),
@@ -140,6 +160,7 @@ pub fn walk_place<V: Visit + ?Sized>(v: &mut V, place: &Place) {
     }
 }
 
+/// Visits the children of an [`Iter`] in source order.
 pub fn walk_iter<V: Visit + ?Sized>(v: &mut V, iter: &Iter) {
     match iter {
         Iter::Range {
@@ -169,6 +190,7 @@ pub fn walk_iter<V: Visit + ?Sized>(v: &mut V, iter: &Iter) {
     }
 }
 
+/// Visits the children of an [`Expr`] in source order.
 pub fn walk_expr<V: Visit + ?Sized>(v: &mut V, expr: &Expr) {
     v.visit_span(expr.span);
     match &expr.node {
@@ -193,39 +215,51 @@ pub fn walk_expr<V: Visit + ?Sized>(v: &mut V, expr: &Expr) {
 /// A walk over IIR that may change it. Every method defaults to visiting the
 /// children.
 pub trait VisitMut {
+    /// Visits a [`Program`]; by default its children ([`walk_program_mut`]).
     fn visit_program_mut(&mut self, program: &mut Program) {
         walk_program_mut(self, program);
     }
+    /// Visits a [`Func`]; by default its children ([`walk_func_mut`]).
     fn visit_func_mut(&mut self, func: &mut Func) {
         walk_func_mut(self, func);
     }
+    /// Visits a [`Decl`]; by default its children ([`walk_decl_mut`]).
     fn visit_decl_mut(&mut self, decl: &mut Decl) {
         walk_decl_mut(self, decl);
     }
+    /// Visits a [`StateVar`]; by default its children ([`walk_state_var_mut`]).
     fn visit_state_var_mut(&mut self, var: &mut StateVar) {
         walk_state_var_mut(self, var);
     }
+    /// Visits an [`Ident`]; by default its span.
     fn visit_ident_mut(&mut self, ident: &mut Ident) {
         self.visit_span_mut(&mut ident.span);
     }
+    /// Visits an [`Io`]; by default its children ([`walk_io_mut`]).
     fn visit_io_mut(&mut self, io: &mut Io) {
         walk_io_mut(self, io);
     }
+    /// Visits an [`Example`]; by default its span.
     fn visit_example_mut(&mut self, example: &mut Example) {
         self.visit_span_mut(&mut example.span);
     }
+    /// Visits a [`Block`]; by default its children ([`walk_block_mut`]).
     fn visit_block_mut(&mut self, block: &mut Block) {
         walk_block_mut(self, block);
     }
+    /// Visits a [`Step`]; by default its children ([`walk_step_mut`]).
     fn visit_step_mut(&mut self, step: &mut Step) {
         walk_step_mut(self, step);
     }
+    /// Visits a [`Place`]; by default its children ([`walk_place_mut`]).
     fn visit_place_mut(&mut self, place: &mut Place) {
         walk_place_mut(self, place);
     }
+    /// Visits an [`Iter`]; by default its children ([`walk_iter_mut`]).
     fn visit_iter_mut(&mut self, iter: &mut Iter) {
         walk_iter_mut(self, iter);
     }
+    /// Visits an [`Expr`]; by default its children ([`walk_expr_mut`]).
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         walk_expr_mut(self, expr);
     }
@@ -235,6 +269,7 @@ pub trait VisitMut {
     }
 }
 
+/// Visits the children of a [`Program`] in source order, mutably.
 pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) {
     v.visit_func_mut(&mut program.func);
     v.visit_io_mut(&mut program.io);
@@ -247,6 +282,7 @@ pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) 
     v.visit_block_mut(&mut program.body);
 }
 
+/// Visits the children of a [`Func`] in source order, mutably.
 pub fn walk_func_mut<V: VisitMut + ?Sized>(v: &mut V, func: &mut Func) {
     v.visit_span_mut(&mut func.span);
     v.visit_ident_mut(&mut func.name);
@@ -255,17 +291,20 @@ pub fn walk_func_mut<V: VisitMut + ?Sized>(v: &mut V, func: &mut Func) {
     }
 }
 
+/// Visits the children of a [`Decl`] in source order, mutably.
 pub fn walk_decl_mut<V: VisitMut + ?Sized>(v: &mut V, decl: &mut Decl) {
     v.visit_span_mut(&mut decl.span);
     v.visit_ident_mut(&mut decl.name);
 }
 
+/// Visits the children of a [`StateVar`] in source order, mutably.
 pub fn walk_state_var_mut<V: VisitMut + ?Sized>(v: &mut V, var: &mut StateVar) {
     v.visit_span_mut(&mut var.span);
     v.visit_ident_mut(&mut var.name);
     v.visit_expr_mut(&mut var.init);
 }
 
+/// Visits the children of an [`Io`] in source order, mutably.
 pub fn walk_io_mut<V: VisitMut + ?Sized>(v: &mut V, io: &mut Io) {
     v.visit_span_mut(&mut io.span);
     for example in io.input.iter_mut().chain(&mut io.output) {
@@ -273,6 +312,7 @@ pub fn walk_io_mut<V: VisitMut + ?Sized>(v: &mut V, io: &mut Io) {
     }
 }
 
+/// Visits the children of a [`Block`] in source order, mutably.
 pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
     v.visit_span_mut(&mut block.span);
     for step in &mut block.steps {
@@ -280,6 +320,7 @@ pub fn walk_block_mut<V: VisitMut + ?Sized>(v: &mut V, block: &mut Block) {
     }
 }
 
+/// Visits the children of a [`Step`] in source order, mutably.
 pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
     v.visit_span_mut(&mut step.span);
     match &mut step.node {
@@ -305,6 +346,7 @@ pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
     }
 }
 
+/// Visits the children of a [`Place`] in source order, mutably.
 pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
     match place {
         Place::Var { span, .. } => v.visit_span_mut(span),
@@ -316,6 +358,7 @@ pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
     }
 }
 
+/// Visits the children of an [`Iter`] in source order, mutably.
 pub fn walk_iter_mut<V: VisitMut + ?Sized>(v: &mut V, iter: &mut Iter) {
     match iter {
         Iter::Range {
@@ -345,6 +388,7 @@ pub fn walk_iter_mut<V: VisitMut + ?Sized>(v: &mut V, iter: &mut Iter) {
     }
 }
 
+/// Visits the children of an [`Expr`] in source order, mutably.
 pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, expr: &mut Expr) {
     v.visit_span_mut(&mut expr.span);
     match &mut expr.node {

@@ -68,6 +68,16 @@ pub fn renumber_block(block: &mut Block, parent: &[u32], map: &mut IdMap) {
     number_children(vec![block], &mut path, map);
 }
 
+/// Gives `step` the ID `id` and its children the canonical IDs under it
+/// (counted across its blocks); returns what changed among IDs it had.
+pub fn number_step(step: &mut Step, id: &StepId) -> IdMap {
+    let mut map = Vec::new();
+    step.id = Some(id.clone());
+    let mut path = id.path();
+    number_children(step.node.blocks_mut(), &mut path, &mut map);
+    map
+}
+
 fn number_children(blocks: Vec<&mut Block>, path: &mut Vec<u32>, map: &mut IdMap) {
     let mut n = 0u32;
     for block in blocks {
@@ -225,9 +235,28 @@ fn renumbered_warning(map: &IdMap, first: Span) -> Diagnostic {
     )
     .at(first)
     .with_actual(map_json(map))
-    .with_hint(
-        "the children of step S2 are S2_1, S2_2, ... in source order; \
-         refer to the steps by their new IDs (`isu fmt` writes them)",
+    .with_hint(renumbered_hint(map))
+}
+
+/// The hint of a `step_renumbered` warning: what the scheme is, said for the
+/// steps it moved, and the first of them.
+fn renumbered_hint(map: &IdMap) -> String {
+    let nested = map
+        .iter()
+        .any(|(old, new)| old.path().len() > 1 || new.path().len() > 1);
+    let scheme = if nested {
+        "steps are numbered in order within each block: S1, S2, ... at the top, S2_1, S2_2, ... for the children of S2"
+    } else {
+        "the steps of STEPS are numbered S1, S2, ... in order"
+    };
+    let shown: Vec<String> = map
+        .iter()
+        .take(3)
+        .map(|(old, new)| format!("{old} is now {new}"))
+        .collect();
+    format!(
+        "{scheme}; {}; refer to the steps by their new IDs (`isu fix --write` writes them)",
+        shown.join(", ")
     )
 }
 

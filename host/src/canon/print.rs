@@ -16,11 +16,15 @@
 //!   its header;
 //! - expressions on one line as S-expressions, literals in canonical JSON,
 //!   strings (descriptions included) escaped as JSON;
-//! - a newline after every line, the last included.
+//! - a newline after every line, the last included;
+//! - with [`print_with`], each comment of the source on its own line before
+//!   the line it preceded there, at that line's indentation.
 //!
 //! A step without an ID (only a program that was never canonicalized has one)
 //! prints with the header of the source form for it, `KIND:` (`SEQ: BEGIN`).
 
+use crate::syntax::Kw;
+use crate::syntax::{Anchor, Comments};
 use isu_plugin_api::literal::write_json_string;
 use isu_plugin_api::{Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, Step};
 use std::fmt::Write;
@@ -28,6 +32,18 @@ use std::fmt::Write;
 /// The canonical Isu text of a program.
 pub fn print(program: &Program) -> String {
     let mut p = Printer::default();
+    p.program(program);
+    p.out
+}
+
+/// The canonical Isu text of a program with the comments of its source, each
+/// before the line it preceded (see [`crate::syntax::Layout`]). A comment
+/// whose line is gone (a step a patch removed) is left out.
+pub fn print_with(program: &Program, comments: &Comments) -> String {
+    let mut p = Printer {
+        comments: Some(comments),
+        ..Printer::default()
+    };
     p.program(program);
     p.out
 }
@@ -62,11 +78,31 @@ pub fn print_iter(iter: &Iter) -> String {
 }
 
 #[derive(Default)]
-struct Printer {
+struct Printer<'c> {
     out: String,
+    comments: Option<&'c Comments>,
 }
 
-impl Printer {
+impl Printer<'_> {
+    /// The comments before the line of `anchor`, at `indent`.
+    fn comments(&mut self, anchor: Anchor, indent: usize) {
+        let Some(comments) = self.comments else {
+            return;
+        };
+        for line in comments.at(anchor) {
+            self.indent(indent);
+            self.out.push_str(line);
+            self.out.push('\n');
+        }
+    }
+
+    /// The comments of a step's line, when the step comes from the source.
+    fn step_comments(&mut self, step: &Step, anchor: impl Fn(u32) -> Anchor, indent: usize) {
+        if !step.span.is_synthetic() {
+            self.comments(anchor(step.span.lo), indent);
+        }
+    }
+
     fn indent(&mut self, n: usize) {
         self.out.extend(std::iter::repeat_n(' ', n));
     }
@@ -92,29 +128,48 @@ impl Printer {
     }
 
     fn program(&mut self, program: &Program) {
+        let meta = [
+            Anchor::Section(Kw::Meta),
+            Anchor::SectionField(Kw::Meta, Kw::AutoId),
+        ];
         if program.auto_id {
+            self.comments(meta[0], 0);
             self.line(0, "META:");
+            self.comments(meta[1], 2);
             self.line(2, "AUTO_ID: true");
+        } else {
+            // META is not printed: its comments stay, before FUNC.
+            for a in meta {
+                self.comments(a, 0);
+            }
         }
+        self.comments(Anchor::Section(Kw::Func), 0);
         self.line(0, "FUNC:");
+        self.comments(Anchor::SectionField(Kw::Func, Kw::Name), 2);
         self.line_start(2, "NAME: ");
         self.out.push_str(&program.func.name.name);
         self.out.push('\n');
+        self.comments(Anchor::SectionField(Kw::Func, Kw::Args), 2);
         self.line_start(2, "ARGS: ");
         self.decls(&program.func.args);
         self.out.push('\n');
+        self.comments(Anchor::SectionField(Kw::Func, Kw::Returns), 2);
         self.line_start(2, "RETURNS: ");
         self.display(&program.func.returns);
         self.out.push('\n');
 
+        self.comments(Anchor::Section(Kw::Io), 0);
         self.line(0, "IO:");
+        self.comments(Anchor::SectionField(Kw::Io, Kw::Input), 2);
         self.line_start(2, "INPUT: ");
         self.literals(program.io.input.iter().map(|e| &e.value));
         self.out.push('\n');
+        self.comments(Anchor::SectionField(Kw::Io, Kw::Output), 2);
         self.line_start(2, "OUTPUT: ");
         self.literals(program.io.output.iter().map(|e| &e.value));
         self.out.push('\n');
 
+        self.comments(Anchor::Section(Kw::State), 0);
         self.out.push_str("STATE: [");
         for (i, var) in program.state.iter().enumerate() {
             if i > 0 {
@@ -128,14 +183,19 @@ impl Printer {
         }
         self.out.push_str("]\n");
 
+        self.comments(Anchor::Section(Kw::Local), 0);
         self.out.push_str("LOCAL: ");
         self.decls(&program.locals);
         self.out.push('\n');
 
+        self.comments(Anchor::Section(Kw::Steps), 0);
         self.line(0, "STEPS:");
+        self.comments(Anchor::Root, 2);
         self.line(2, "SEQ: BEGIN");
         self.steps(&program.body, 4);
+        self.comments(Anchor::RootEnd, 4);
         self.line(2, "END");
+        self.comments(Anchor::FileEnd, 0);
     }
 
     fn decls(&mut self, decls: &[Decl]) {
@@ -190,20 +250,23 @@ impl Printer {
     }
 
     fn step(&mut self, step: &Step, indent: usize) {
+        self.step_comments(step, Anchor::Step, indent);
         self.header(step, indent);
         let field = indent + 2;
         match &step.node {
             Node::Seq { block } => {
                 self.out.push_str(" BEGIN\n");
                 self.steps(block, field);
+                self.step_comments(step, |at| Anchor::End(at, None), field);
                 self.line(indent, "END");
             }
             Node::Assign { target, expr } => {
                 self.out.push('\n');
+                self.step_comments(step, |at| Anchor::Field(at, Kw::Target), field);
                 self.line_start(field, "TARGET: ");
                 self.place(target);
                 self.out.push('\n');
-                self.expr_field(field, "EXPR: ", expr);
+                self.expr_field(step, field, Kw::Expr, expr);
             }
             Node::If {
                 cond,
@@ -211,33 +274,43 @@ impl Printer {
                 else_block,
             } => {
                 self.out.push('\n');
-                self.expr_field(field, "COND: ", cond);
-                self.block_field(field, "THEN: BEGIN", then_block);
-                self.block_field(field, "ELSE: BEGIN", else_block);
+                self.expr_field(step, field, Kw::Cond, cond);
+                self.block_field(step, field, Kw::Then, then_block);
+                self.block_field(step, field, Kw::Else, else_block);
             }
             Node::Loop { iter, body } => {
                 self.out.push('\n');
+                self.step_comments(step, |at| Anchor::Field(at, Kw::Iter), field);
                 self.line_start(field, "ITER: ");
                 self.iter(iter);
                 self.out.push('\n');
-                self.block_field(field, "BODY: BEGIN", body);
+                self.block_field(step, field, Kw::Body, body);
             }
             Node::Return { expr } => {
                 self.out.push('\n');
-                self.expr_field(field, "EXPR: ", expr);
+                self.expr_field(step, field, Kw::Expr, expr);
             }
         }
     }
 
-    fn expr_field(&mut self, indent: usize, label: &str, expr: &Expr) {
-        self.line_start(indent, label);
+    /// `COND: (...)`, with its comments.
+    fn expr_field(&mut self, step: &Step, indent: usize, kw: Kw, expr: &Expr) {
+        self.step_comments(step, |at| Anchor::Field(at, kw), indent);
+        self.indent(indent);
+        self.out.push_str(kw.as_str());
+        self.out.push_str(": ");
         self.expr(expr);
         self.out.push('\n');
     }
 
-    fn block_field(&mut self, indent: usize, opening: &str, block: &Block) {
-        self.line(indent, opening);
+    /// `THEN: BEGIN`, its steps and `END`, with their comments.
+    fn block_field(&mut self, step: &Step, indent: usize, kw: Kw, block: &Block) {
+        self.step_comments(step, |at| Anchor::Field(at, kw), indent);
+        self.indent(indent);
+        self.out.push_str(kw.as_str());
+        self.out.push_str(": BEGIN\n");
         self.steps(block, indent + 2);
+        self.step_comments(step, |at| Anchor::End(at, Some(kw)), indent + 2);
         self.line(indent, "END");
     }
 

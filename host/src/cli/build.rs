@@ -2,12 +2,12 @@
 //! the compile of the target's backend plugin; writes the artifacts.
 
 use super::output::{print_json, read_source, report};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
 use super::run::SetArgs;
 use super::{Common, Format};
 use crate::diag::exit_code;
 use crate::plugins::target::{self, BuildError};
-use crate::plugins::Registry;
+use crate::plugins::PluginKind;
 use anyhow::{bail, Context, Result};
 use isu_plugin_api::{Artifact, CompileOptions};
 use serde_json::{json, Value};
@@ -30,16 +30,15 @@ pub struct Args {
     pub emit: Vec<String>,
     #[command(flatten)]
     pub settings: SetArgs,
+    #[command(flatten)]
+    pub force: super::Force,
 }
 
 /// Runs `isu build`; `manifest` is the `--plugins FILE` flag.
 pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let format = args.common.format;
     let src = read_source(&args.common.file)?;
-    let reg = match Registry::from_environment(manifest) {
-        Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, format),
-    };
+    let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
     let fe = crate::pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program() else {
         report(format, &fe.diags, Some(&src), Vec::new())?;
@@ -53,7 +52,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     };
     match target::build(&reg, program, options) {
         Ok(artifacts) => {
-            let written = write_artifacts(&artifacts, args.out.as_deref())?;
+            let written = write_artifacts(&artifacts, args.out.as_deref(), args.force.options())?;
             let list: Vec<Value> = artifacts
                 .iter()
                 .zip(&written)
@@ -163,48 +162,23 @@ fn names_folder(path: &Path) -> bool {
             .ends_with(std::path::MAIN_SEPARATOR)
 }
 
-fn write_artifacts(artifacts: &[Artifact], out: Option<&Path>) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_artifacts(
+    artifacts: &[Artifact],
+    out: Option<&Path>,
+    options: super::write::Options,
+) -> Result<Vec<PathBuf>> {
     let paths = artifact_paths(artifacts, out)?;
     if let Some(dir) = out.filter(|d| artifacts.len() > 1 || names_folder(d)) {
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
-        write_bytes(path, &a.bytes, a.executable)?;
+        let options = super::write::Options {
+            executable: a.executable,
+            ..options
+        };
+        super::write::write_file(path, &a.bytes, options)?;
     }
     Ok(paths)
-}
-
-/// Writes a file through a temporary file beside it and a rename; an
-/// executable artifact gets the execute permission (on Unix).
-fn write_bytes(path: &Path, bytes: &[u8], executable: bool) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.isu-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    if executable {
-        make_executable(&tmp).with_context(|| format!("making {} executable", tmp.display()))?;
-    }
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("replacing {}", path.display())
-    })
-}
-
-/// Adds the execute permission wherever the read permission is.
-#[cfg(unix)]
-fn make_executable(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path)?.permissions().mode();
-    let exec = (mode & 0o444) >> 2;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode | exec))
-}
-
-/// Other systems mark executables by their name, which the backend chose.
-#[cfg(not(unix))]
-fn make_executable(_: &Path) -> std::io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]
@@ -225,7 +199,7 @@ mod tests {
             Artifact::new("executable", "run_me", b"#!/bin/sh\n".to_vec()).as_executable(),
             art("data.txt"),
         ];
-        let paths = write_artifacts(&arts, Some(&dir)).unwrap_or_default();
+        let paths = write_artifacts(&arts, Some(&dir), Default::default()).unwrap_or_default();
         let mode = |p: &Path| {
             std::fs::metadata(p)
                 .map(|m| m.permissions().mode())

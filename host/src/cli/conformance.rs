@@ -1,53 +1,44 @@
-//! `isu conformance [--target T] [--cases DIR] [--expect FILE] [--junit FILE]`:
-//! the conformance suite on the interpreter and on the backend of T (or on
-//! every backend of the manifest), with a summary per executor and every
-//! failure's difference; as text, JSON or JUnit XML.
+//! `isu conformance [--target T] [--cases DIR]... [--expect FILE] [--junit FILE]`:
+//! the conformance suite (built into isu, plus the cases of each DIR) on the
+//! interpreter and on the backend of T (or on every backend of the
+//! manifests), with a summary per executor and every failure's difference;
+//! for people or as JSON (the global `--format`), and as JUnit XML.
 //!
 //! Exit codes: 0 when no case failed anywhere (with `--expect`, when T's
 //! results are exactly what the file expects), 6 when a case failed (or the
-//! results differ from the file), 8 when the target has no working backend
-//! or the manifest cannot be used, 1 when the cases or a file cannot be read
-//! or written.
+//! results differ from the file), 8 when the target has no working backend,
+//! 1 when the cases or a file cannot be read or written.
 
 use super::output::print_json;
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::plugins::EXIT_PLUGIN;
+use super::Format;
 use crate::conformance::expect::Expectations;
 use crate::conformance::{self, junit, Options, Report};
 use crate::diag::Kind;
 use crate::executor::ViaBackend;
 use crate::plugins::isolated::HostCommand;
-use crate::plugins::{Loading, PluginKind, Registry};
+use crate::plugins::{Loading, PluginKind};
 use anyhow::{Context, Result};
-use clap::ValueEnum;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// How `isu conformance` reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum ReportFormat {
-    /// Failures and summaries for people.
-    #[default]
-    Human,
-    /// One JSON document on stdout.
-    Json,
-    /// JUnit XML on stdout, for CI.
-    Junit,
-}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Run the suite on this target's backend only (besides the interpreter).
     #[arg(long, short)]
     pub target: Option<String>,
-    /// The folder of case files; default: `conformance/cases` here or in the
-    /// nearest folder above that has one.
+    /// A folder of more case files (`*.isu` with `; run:` lines, as in
+    /// conformance/README.md), run besides the suite built into isu and named
+    /// `DIR/NAME` in reports; repeatable.
     #[arg(long, value_name = "DIR")]
-    pub cases: Option<PathBuf>,
-    /// How to report.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
-    pub format: ReportFormat,
+    pub cases: Vec<PathBuf>,
+    #[command(flatten)]
+    pub format_flag: super::FormatFlag,
+    /// How the command reports (see `super::Common::format`).
+    #[arg(skip)]
+    pub format: Format,
     /// Also write the results as JUnit XML to this file.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -68,40 +59,40 @@ pub struct Args {
 }
 
 /// Prints why the command cannot go on and returns exit 8.
-fn no_backend(message: &str, format: ReportFormat) -> Result<i32> {
+fn no_backend(message: &str, format: Format) -> Result<i32> {
     match format {
-        ReportFormat::Json => print_json(&json!({"ok": false, "error": message}))?,
-        ReportFormat::Human | ReportFormat::Junit => eprintln!("error: {message}"),
+        Format::Json => print_json(&json!({"ok": false, "error": message}))?,
+        Format::Human => eprintln!("error: {message}"),
     }
     Ok(EXIT_PLUGIN)
 }
 
 /// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag.
 pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
-    let json_format = match args.format {
-        ReportFormat::Json => super::Format::Json,
-        ReportFormat::Human | ReportFormat::Junit => super::Format::Human,
-    };
     // Every backend runs in plugin host processes of its own: a crash or a
     // hang fails its case, and the suite goes on.
     let timeout = Some(Duration::from_secs(args.timeout));
     let command = HostCommand::this_isu(timeout).context("finding this isu")?;
-    let kinds = [PluginKind::Backend, PluginKind::Pack];
-    let loading = Loading::Isolated(command);
-    let reg = match Registry::from_environment_with(manifest, &kinds, &loading) {
-        Ok(reg) => reg,
-        Err(e) => return manifest_failure(&e, json_format),
-    };
-    let dir = match &args.cases {
-        Some(d) => d.clone(),
-        None => {
-            let cwd = std::env::current_dir().context("reading the current folder")?;
-            conformance::find_cases_dir(&cwd)
-                .context("no conformance/cases folder here or above; name one with --cases DIR")?
+    let reg = super::plugins::registry_with(
+        manifest,
+        &[PluginKind::Backend, PluginKind::Pack],
+        &Loading::Isolated(command),
+    );
+    let mut cases = conformance::builtin_cases();
+    let builtin = cases.len();
+    for dir in &args.cases {
+        let more = conformance::load_cases(dir)
+            .with_context(|| format!("reading the cases in {}", dir.display()))?;
+        if more.is_empty() {
+            anyhow::bail!("{} holds no case (*.isu file)", dir.display());
         }
-    };
-    let cases = conformance::load_cases(&dir)
-        .with_context(|| format!("reading the cases in {}", dir.display()))?;
+        let prefix = dir.display().to_string();
+        let prefix = prefix.trim_end_matches('/');
+        cases.extend(more.into_iter().map(|c| conformance::Case {
+            name: format!("{prefix}/{}", c.name),
+            ..c
+        }));
+    }
     let expectations = match &args.expect {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -151,15 +142,15 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         None => reports.iter().all(|r| r.failed == 0),
     };
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit::junit(&reports))
-            .with_context(|| format!("writing {}", path.display()))?;
+        super::write::write_file(path, junit::junit(&reports).as_bytes(), Default::default())?;
     }
     match args.format {
-        ReportFormat::Json => {
+        Format::Json => {
             let mut doc = json!({
                 "ok": ok,
                 "cases": cases.len(),
-                "folder": dir.display().to_string(),
+                "builtin_cases": builtin,
+                "folders": args.cases.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
                 "reports": reports,
             });
             if let (Some(path), Some(d)) = (&args.expect, &differences) {
@@ -170,17 +161,16 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             }
             print_json(&doc)?;
         }
-        ReportFormat::Human => {
+        Format::Human => {
             let mut text = human(&reports, cases.len(), args.verbose);
             if let (Some(path), Some(d)) = (&args.expect, &differences) {
                 text.push_str(&expectation_text(path, d));
             }
             print!("{text}");
         }
-        ReportFormat::Junit => print!("{}", junit::junit(&reports)),
     }
     for e in reg.errors() {
-        if args.format != ReportFormat::Json {
+        if args.format == Format::Human {
             eprintln!("warning: {e}");
         }
     }

@@ -3,7 +3,6 @@
 //! and for tools.
 
 use super::run::registry;
-use super::Format;
 use crate::grammar::{self, Start, Vocabulary};
 use crate::schema;
 use anyhow::Result;
@@ -55,10 +54,7 @@ pub struct SchemaArgs {
 
 /// Prints the grammar, with the functions of the manifest's packs.
 pub fn grammar(args: &GrammarArgs, manifest: Option<&Path>) -> Result<i32> {
-    let reg = match registry(manifest, false, Format::Human)? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(code),
-    };
+    let reg = registry(manifest, false);
     let vocab = Vocabulary::with_packs(&reg.functions);
     let start = match args.start {
         GrammarStart::Program => Start::Program,

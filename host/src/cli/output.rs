@@ -1,50 +1,66 @@
 //! How commands report: human text on stderr, or one JSON document on stdout.
+//! Either way a report shows at most [`diag::MAX_PER_CODE`] diagnostics of
+//! one code ([`diag::cap`]).
 
-use super::Format;
-use crate::diag::{self, Diagnostic};
+use super::{Failure, Format};
+use crate::diag::{self, Code, Diagnostic};
 use crate::source::Source;
 use anyhow::{Context, Result};
-use serde_json::{Map, Value};
-use std::io::{IsTerminal, Read, Write};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
-/// Reads a source file, or standard input for `-`.
+/// Reads a source file, or standard input for `-`. Text that is not UTF-8 is
+/// a `ParseError` (`invalid_utf8`) at the line and column of its first bad byte.
 pub fn read_source(path: &Path) -> Result<Source> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
+    let (name, bytes) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .context("reading standard input")?;
-        return Ok(Source::new("<stdin>", text));
+        ("<stdin>".to_owned(), bytes)
+    } else {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        (path.display().to_string(), bytes)
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source::new(name, text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bad = e.as_bytes().get(at).copied().unwrap_or(0);
+            // The text shown with the diagnostic has a `?` for each bad
+            // byte, so that byte offsets stay those of the file.
+            let mut shown = String::with_capacity(e.as_bytes().len());
+            for chunk in e.as_bytes().utf8_chunks() {
+                shown.push_str(chunk.valid());
+                shown.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+            }
+            let src = Source::new(name, shown);
+            let (line, column) = src.line_col(at as u32);
+            let diag = Diagnostic::error(
+                Code::InvalidUtf8,
+                format!(
+                    "{} is not UTF-8 text: the byte 0x{bad:02X} at line {line}, column {column} (byte offset {at}) starts no UTF-8 character",
+                    src.name
+                ),
+            )
+            .at(src.span(at as u32, at as u32 + 1))
+            .with_hint("save the file as UTF-8; Isu text is UTF-8 only");
+            Err(Failure {
+                diag,
+                source: Some(src),
+            }
+            .into())
+        }
     }
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!(
-            "{} is not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    Ok(Source::new(path.display().to_string(), text))
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it, then a rename,
-/// so an interrupted write never leaves half a file.
-pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.isu-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("replacing {}", path.display())
-    })
+/// Whether stderr shows colour: only on a terminal, and not when the
+/// `NO_COLOR` variable is set to anything but the empty string.
+pub fn stderr_in_colour() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// Reports diagnostics for people on stderr (nothing when there are none).
@@ -52,35 +68,66 @@ pub fn human_diags(diags: &[Diagnostic], source: Option<&Source>) {
     if diags.is_empty() {
         return;
     }
-    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    eprint!("{}", diag::render(diags, source, color));
+    eprint!(
+        "{}",
+        diag::render(&diag::cap(diags), source, stderr_in_colour())
+    );
 }
 
 /// Prints one JSON report on stdout: `{"ok": .., "diagnostics": [..], ..fields}`.
 pub fn json_report(diags: &[Diagnostic], fields: Vec<(&str, Value)>) -> Result<()> {
-    let mut obj = Map::new();
-    obj.insert("ok".into(), Value::Bool(!diag::has_errors(diags)));
+    json_report_with::<()>(diags, fields, None)
+}
+
+/// [`json_report`] with one more field, `big`, written straight from its
+/// value (the IIR of a large program) instead of through a `Value`.
+pub fn json_report_with<T: Serialize>(
+    diags: &[Diagnostic],
+    fields: Vec<(&str, Value)>,
+    big: Option<(&str, &T)>,
+) -> Result<()> {
+    let shown = diag::cap(diags);
+    // Keys in string order, diagnostics as JSON objects with their keys in
+    // string order: the report's bytes are those of a `serde_json::Value`.
+    let mut obj: BTreeMap<&str, Field<'_, T>> = BTreeMap::new();
+    obj.insert("ok", Field::Value(Value::Bool(!diag::has_errors(diags))));
     obj.insert(
-        "diagnostics".into(),
-        Value::Array(diags.iter().map(ordered_json).collect()),
+        "diagnostics",
+        Field::Value(Value::Array(
+            shown.iter().map(Diagnostic::to_json).collect(),
+        )),
     );
     for (k, v) in fields {
-        obj.insert(k.into(), v);
+        obj.insert(k, Field::Value(v));
     }
-    print_json(&Value::Object(obj))
+    if let Some((k, v)) = big {
+        obj.insert(k, Field::Big(v));
+    }
+    print_json(&obj)
 }
 
-/// A diagnostic's JSON with its fields in declaration order.
-fn ordered_json(d: &Diagnostic) -> Value {
-    serde_json::to_value(d).unwrap_or(Value::Null)
+/// One field of a JSON report.
+enum Field<'a, T> {
+    Value(Value),
+    Big(&'a T),
 }
 
-/// Prints a JSON value on stdout, one line.
-pub fn print_json(v: &impl serde::Serialize) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+impl<T: Serialize> Serialize for Field<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Field::Value(v) => v.serialize(s),
+            Field::Big(v) => v.serialize(s),
+        }
+    }
+}
+
+/// Prints a JSON value on stdout, one line, through one buffer (stdout by
+/// itself would write each piece separately).
+pub fn print_json(v: &impl Serialize) -> Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer(&mut out, v).context("writing JSON to stdout")?;
     writeln!(out).context("writing to stdout")?;
-    Ok(())
+    out.flush().context("writing to stdout")
 }
 
 /// Reports the diagnostics of a command in the chosen format; `fields` are the

@@ -4,32 +4,30 @@
 //! the runtime error object with exit 5; TestFails with exit 6. A failure of
 //! a backend itself exits 8.
 
-use super::output::{print_json, read_source, report, write_atomically};
-use super::plugins::{manifest_failure, EXIT_PLUGIN};
+use super::output::{print_json, read_source, report};
+use super::plugins::EXIT_PLUGIN;
+use super::write::{Options as WriteOptions, Output};
 use super::{Common, Format};
 use crate::diag::{exit_code, Code, Diagnostic};
-use crate::executor::{self, Executed, Executor, Interpreter, Loaded, ViaBackend};
-use crate::interp;
+use crate::executor::{self, Executed, Executor, Loaded};
 use crate::pipeline;
-use crate::plugins::isolated::{HostCommand, IsolatedBackend};
 use crate::plugins::target::{BackendFailure, BuildError};
 use crate::plugins::{PluginKind, Registry};
 use crate::source::Source;
 use anyhow::{Context, Result};
 use isu_plugin_api::{ExecLimits, Program, Settings};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
     /// Loop rounds a run may make before it stops with `step_limit` at that LOOP.
-    #[arg(long, default_value_t = interp::DEFAULT_MAX_STEPS)]
+    #[arg(long, default_value_t = ExecLimits::DEFAULT.max_steps)]
     pub max_steps: u64,
     /// Elements of a collection, or characters of a string, before `size_limit`.
-    #[arg(long, default_value_t = interp::DEFAULT_MAX_SIZE)]
-    pub max_size: usize,
+    #[arg(long, default_value_t = ExecLimits::DEFAULT.max_size)]
+    pub max_size: u64,
 }
 
 impl Limits {
@@ -37,7 +35,7 @@ impl Limits {
     pub fn exec_limits(&self) -> ExecLimits {
         ExecLimits {
             max_steps: self.max_steps,
-            max_size: self.max_size as u64,
+            max_size: self.max_size,
         }
     }
 }
@@ -76,7 +74,9 @@ pub struct On {
     pub manifest: Option<PathBuf>,
 }
 
-/// Reads `--args`: JSON text, or `@FILE` for a file holding it.
+/// Reads `--args`: JSON text, or `@FILE` for a file holding it. The text is
+/// read as every JSON entering Isu is (`isu_plugin_api::json`): exact
+/// 64-bit integers, no repeated key.
 fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
     let (text, origin) = match spec.strip_prefix('@') {
         Some(path) => (
@@ -85,9 +85,9 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
         ),
         None => (spec.to_owned(), "--args".to_owned()),
     };
-    Ok(serde_json::from_str(&text).map_err(|e| {
-        Diagnostic::error(Code::InvalidArgument, format!("{origin} is not JSON: {e}"))
-            .with_hint(r#"pass the arguments as one JSON object, e.g. --args '{"xs": [1, 2]}'"#)
+    Ok(isu_plugin_api::json::parse(&text).map_err(|e| {
+        Diagnostic::error(Code::InvalidArgument, format!("{origin} is not Isu JSON: {e}"))
+            .with_hint(r#"pass the arguments as one JSON object of Isu values (integers in the 64-bit range, no null, no key twice), e.g. --args '{"xs": [1, 2]}'"#)
     }))
 }
 
@@ -101,36 +101,21 @@ struct Checked {
 
 /// The plugins for a command that runs a program: all of them when a target
 /// is asked for (`needed`), else the packs only. A manifest that cannot be
-/// used is an error (reported, exit code in `Err`) when a target is asked
-/// for; otherwise a warning, and the command goes on without packs.
-pub fn registry(
-    manifest: Option<&std::path::Path>,
-    needed: bool,
-    format: Format,
-) -> Result<std::result::Result<Registry, i32>> {
+/// used is a warning; the command goes on with the other layers.
+pub fn registry(manifest: Option<&Path>, needed: bool) -> Registry {
     let kinds: &[PluginKind] = if needed {
         &[PluginKind::Backend, PluginKind::Pack]
     } else {
         &[PluginKind::Pack]
     };
-    match Registry::from_environment_of(manifest, kinds) {
-        Ok(reg) => Ok(Ok(reg)),
-        Err(e) if needed => Ok(Err(manifest_failure(&e, format)?)),
-        Err(e) => {
-            tracing::warn!("plugin manifest ignored: {e}");
-            Ok(Ok(Registry::default()))
-        }
-    }
+    super::plugins::registry(manifest, kinds)
 }
 
 /// Reads and checks the program with the plugins it needs ([`registry`]).
 /// The exit code in `Err` when it cannot run.
 fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>> {
     let src = read_source(&common.file)?;
-    let reg = match registry(on.manifest.as_deref(), on.target.is_some(), common.format)? {
-        Ok(reg) => reg,
-        Err(code) => return Ok(Err(code)),
-    };
+    let reg = registry(on.manifest.as_deref(), on.target.is_some());
     let fe = pipeline::check_with(&src, &reg.functions);
     let Some(program) = fe.valid_program().cloned() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
@@ -144,27 +129,10 @@ fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>
     }))
 }
 
-/// What runs the program: the interpreter, or the backend of `--target`;
-/// a backend that runs native code runs in a plugin host process of its own.
+/// What runs the program: the interpreter, or the backend of `--target`
+/// ([`executor::for_target`]).
 fn executor(c: &Checked, on: &On) -> std::result::Result<Box<dyn Executor>, BuildError> {
-    let Some(t) = &on.target else {
-        return Ok(Box::new(Interpreter::new(c.reg.functions.clone())));
-    };
-    let (entry, mut backend) = c.reg.backend(t).map_err(BuildError::NoBackend)?;
-    if backend.info().execute.is_some_and(|e| e.native) {
-        let command = HostCommand::this_isu(on.timeout).map_err(|e| {
-            BuildError::NoBackend(format!("cannot find this isu to run a plugin host: {e}"))
-        })?;
-        let isolated = IsolatedBackend::start(&command, &entry.file).map_err(|r| {
-            BuildError::NoBackend(format!(
-                "plugin `{}` could not start in a plugin host: {}\n  fix: {}",
-                entry.name, r.message, r.fix
-            ))
-        })?;
-        backend = Arc::new(isolated);
-    }
-    let via = ViaBackend::new(backend, t, c.reg.functions.clone());
-    Ok(Box::new(via.with_settings(on.settings.clone())))
+    executor::for_target(&c.reg, on.target.as_deref(), &on.settings, on.timeout)
 }
 
 /// The program loaded by what runs it, or the exit code of why not (after
@@ -199,18 +167,15 @@ fn load<'e>(
     }
 }
 
-fn backend_failed(failures: &[BackendFailure], format: Format) -> Result<i32> {
+/// Reports the failure of a backend itself; exit 8.
+fn backend_failed(failure: &BackendFailure, format: Format) -> Result<i32> {
     match format {
         Format::Json => print_json(&json!({
             "ok": false,
             "diagnostics": [],
-            "backend_error": failures.iter().map(BackendFailure::to_json).collect::<Vec<_>>(),
+            "backend_error": [failure.to_json()],
         }))?,
-        Format::Human => {
-            for f in failures {
-                eprintln!("error: {f}");
-            }
-        }
+        Format::Human => eprintln!("error: {failure}"),
     }
     Ok(EXIT_PLUGIN)
 }
@@ -220,10 +185,13 @@ fn backend_failed(failures: &[BackendFailure], format: Format) -> Result<i32> {
 pub fn run(
     common: &Common,
     args: &str,
-    trace: Option<&PathBuf>,
+    trace: Option<(&Path, WriteOptions)>,
     limits: &Limits,
     on: &On,
 ) -> Result<i32> {
+    if let Some((path, _)) = trace {
+        super::write::refuse_dash(path)?;
+    }
     let c = match checked(common, on)? {
         Ok(c) => c,
         Err(code) => return Ok(code),
@@ -241,11 +209,25 @@ pub fn run(
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
-    let mut trace_buf = Vec::new();
-    let sink = trace.map(|_| &mut trace_buf as &mut dyn std::io::Write);
-    let result = loaded.run(&args, &limits.exec_limits(), sink);
-    if let Some(path) = trace {
-        write_atomically(path, &String::from_utf8_lossy(&trace_buf))
+    // The trace goes to its file as the run makes it, and is flushed at the
+    // end whether the run returned or failed.
+    let mut trace_out = match trace {
+        Some((path, options)) => Some(Output::create(
+            path,
+            WriteOptions {
+                as_it_goes: true,
+                ..options
+            },
+        )?),
+        None => None,
+    };
+    let result = loaded.run(
+        &args,
+        &limits.exec_limits(),
+        trace_out.as_mut().map(|o| o as &mut dyn std::io::Write),
+    );
+    if let (Some(out), Some((path, _))) = (trace_out, trace) {
+        out.commit()
             .with_context(|| format!("writing the trace {}", path.display()))?;
     }
     match result {
@@ -267,7 +249,7 @@ pub fn run(
             report(common.format, &diags, Some(&c.src), Vec::new())?;
             Ok(exit_code(&diags))
         }
-        Executed::Failed(f) => backend_failed(&[f], common.format),
+        Executed::Failed(f) => backend_failed(&f, common.format),
     }
 }
 
@@ -284,33 +266,66 @@ pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
         Err(code) => return Ok(code),
     };
     let name = on.target.as_deref().unwrap_or(executor::INTERPRETER);
-    let (fails, failures) =
-        executor::test_examples(loaded.as_ref(), name, &c.program, &limits.exec_limits());
-    if !failures.is_empty() {
-        return backend_failed(&failures, common.format);
-    }
+    let fails =
+        match executor::test_examples(loaded.as_ref(), name, &c.program, &limits.exec_limits()) {
+            Ok(fails) => fails,
+            Err(failure) => return backend_failed(&failure, common.format),
+        };
     let total = c.program.io.input.len();
-    let failed = fails.len().min(total);
     let diags = [c.diags.clone(), fails].concat();
-    let mut fields = vec![
+    report_tests(common.format, &diags, &c.src, total, on.target.as_deref())
+}
+
+/// Reports a test run: the diagnostics, how many of the `total` examples
+/// passed and failed, and its outcome (`passed`, `failed`, or `no_examples`
+/// for a program whose IO has none). Returns the exit code: that of the
+/// first error, else [`super::EXIT_NO_EXAMPLES`] when there was nothing to
+/// run, else 0.
+pub fn report_tests(
+    format: Format,
+    diags: &[Diagnostic],
+    src: &crate::source::Source,
+    total: usize,
+    target: Option<&str>,
+) -> Result<i32> {
+    let failed = diags
+        .iter()
+        .filter(|d| d.kind == crate::diag::Kind::TestFail && d.is_error())
+        .count()
+        .min(total);
+    let outcome = match (total, failed) {
+        (0, _) => "no_examples",
+        (_, 0) if !crate::diag::has_errors(diags) => "passed",
+        _ => "failed",
+    };
+    let mut fields = Vec::new();
+    if let Some(t) = target {
+        fields.push(("target", Value::from(t)));
+    }
+    fields.extend([
+        ("outcome", Value::from(outcome)),
         ("examples", Value::from(total)),
         ("passed", Value::from(total - failed)),
         ("failed", Value::from(failed)),
-    ];
-    if let Some(t) = &on.target {
-        fields.insert(0, ("target", Value::from(t.as_str())));
+    ]);
+    report(format, diags, Some(src), fields)?;
+    if format == Format::Human {
+        let on = target.map_or(String::new(), |t| format!(" on {t}"));
+        if total == 0 {
+            eprintln!(
+                "{}{on}: no examples: IO gives no INPUT and OUTPUT, so nothing was tested",
+                src.name
+            );
+        } else {
+            eprintln!(
+                "{}{on}: {total} examples, {} passed, {failed} failed",
+                src.name,
+                total - failed
+            );
+        }
     }
-    report(common.format, &diags, Some(&c.src), fields)?;
-    if common.format == Format::Human {
-        let on = on
-            .target
-            .as_ref()
-            .map_or(String::new(), |t| format!(" on {t}"));
-        eprintln!(
-            "{}{on}: {total} examples, {} passed, {failed} failed",
-            c.src.name,
-            total - failed
-        );
-    }
-    Ok(exit_code(&diags))
+    Ok(match exit_code(diags) {
+        0 if total == 0 => super::EXIT_NO_EXAMPLES,
+        code => code,
+    })
 }

@@ -1,22 +1,17 @@
 //! The whole suite on one backend, as a backend's own tests run it: the
-//! repository's cases, the interpreter as the oracle, the backend called
+//! cases built into isu ([`builtin_cases`]), the interpreter as the oracle, the backend called
 //! in-process through its trait, the results held against the backend's
 //! checked-in expectation file.
 
 use super::expect::Expectations;
-use super::{backend_report, interpreter_report, load_cases, prepare, Case, Options, Report};
+use super::{backend_report, builtin_cases, interpreter_report, prepare, Options, Report};
 use crate::executor::ViaBackend;
 use crate::plugins::PackFunctions;
 use isu_plugin_api::Backend;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-/// The folder of the repository's cases, `conformance/cases`.
-pub fn repository_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/cases")
-}
-
-/// Runs every case of the repository on the interpreter and on `backend`
+/// Runs every built-in case on the interpreter and on `backend`
 /// serving `target`, and compares the backend's results with the
 /// expectation file at `expectations` (its unsupported and known-failing
 /// cases). With `ISU_BLESS=1` the file is rewritten from the results
@@ -27,9 +22,7 @@ pub fn check_backend(
     target: &str,
     expectations: &Path,
 ) -> Result<Report, String> {
-    let dir = repository_cases();
-    let cases: Vec<Case> =
-        load_cases(&dir).map_err(|e| format!("reading {}: {e}", dir.display()))?;
+    let cases = builtin_cases();
     let options = Options::default();
     let packs = PackFunctions::default();
     let prepared = prepare(&cases, &packs, &options);

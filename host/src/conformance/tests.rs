@@ -190,3 +190,22 @@ fn outcomes_print_in_case_notation() {
     assert_eq!(e.to_string(), "error zero_step at -");
     assert_eq!(Outcome::Value(Literal::Int(-1)).to_string(), "-1");
 }
+
+#[test]
+fn the_built_in_cases_are_the_conformance_folder_sorted_by_name() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/cases");
+    let on_disk = load_cases(&dir).unwrap();
+    let built_in = builtin_cases();
+    let pairs = |cases: &[Case]| -> Vec<(String, String)> {
+        cases
+            .iter()
+            .map(|c| (c.name.clone(), c.text.clone()))
+            .collect()
+    };
+    assert_eq!(pairs(&built_in), pairs(&on_disk));
+    assert!(built_in.windows(2).all(|w| w[0].name < w[1].name));
+    assert_eq!(
+        built_in[0].path,
+        PathBuf::from(format!("conformance/cases/{}.isu", built_in[0].name))
+    );
+}

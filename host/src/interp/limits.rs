@@ -1,10 +1,7 @@
 //! The resource limits of a run, so that no program hangs the host or runs
 //! it out of memory.
 
-/// The default of [`RunOptions::max_steps`].
-pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
-/// The default of [`RunOptions::max_size`].
-pub const DEFAULT_MAX_SIZE: usize = 10_000_000;
+use isu_plugin_api::ExecLimits;
 
 /// How a run is limited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,11 +18,19 @@ pub struct RunOptions {
     pub max_size: usize,
 }
 
+/// The interpreter's limits for the limits every executor shares.
+impl From<ExecLimits> for RunOptions {
+    fn from(l: ExecLimits) -> RunOptions {
+        RunOptions {
+            max_steps: l.max_steps,
+            max_size: usize::try_from(l.max_size).unwrap_or(usize::MAX),
+        }
+    }
+}
+
+/// [`ExecLimits::DEFAULT`], the one default of every executor.
 impl Default for RunOptions {
     fn default() -> RunOptions {
-        RunOptions {
-            max_steps: DEFAULT_MAX_STEPS,
-            max_size: DEFAULT_MAX_SIZE,
-        }
+        RunOptions::from(ExecLimits::DEFAULT)
     }
 }

@@ -752,13 +752,9 @@ fn io_examples_report_mismatches_and_errors() {
     use crate::executor::{self, Executor, Interpreter};
     let interpreter = Interpreter::default();
     let loaded = interpreter.load(&p).unwrap_or_else(|e| panic!("{e}"));
-    let limits = isu_plugin_api::ExecLimits {
-        max_steps: DEFAULT_MAX_STEPS,
-        max_size: DEFAULT_MAX_SIZE as u64,
-    };
-    let (fails, failures) =
-        executor::test_examples(loaded.as_ref(), executor::INTERPRETER, &p, &limits);
-    assert!(failures.is_empty());
+    let limits = isu_plugin_api::ExecLimits::DEFAULT;
+    let fails = executor::test_examples(loaded.as_ref(), executor::INTERPRETER, &p, &limits)
+        .unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(fails.len(), 2);
     let m = &fails[0];
     assert_eq!((m.code, m.step.clone()), (Code::TestMismatch, id("S1")));

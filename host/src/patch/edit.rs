@@ -14,14 +14,6 @@ use crate::syntax::PatchEntry;
 use isu_plugin_api::{Block, Program, Span, Step, StepId};
 use std::collections::HashMap;
 
-fn keyword(entry: &PatchEntry) -> &'static str {
-    match entry {
-        PatchEntry::Replace { .. } => "REPLACE",
-        PatchEntry::InsertAfter { .. } => "INSERT_AFTER",
-        PatchEntry::Delete { .. } => "DELETE",
-    }
-}
-
 /// A program being patched, with what the entries so far did to it.
 #[derive(Debug)]
 pub(crate) struct Editor {
@@ -32,6 +24,8 @@ pub(crate) struct Editor {
     /// The steps REPLACE put in place: target ID and the ID the new step was
     /// written with.
     pub replaced: Vec<(StepId, Option<StepId>)>,
+    /// Where the replaced steps started in the program's text.
+    pub replaced_at: Vec<u32>,
     /// The program's steps an entry removed (deleted, or children of a
     /// replaced step), with the entry's number from 1, for the error of a
     /// later entry that names one.
@@ -56,6 +50,7 @@ impl Editor {
             program: program.clone(),
             written: Vec::new(),
             replaced: Vec::new(),
+            replaced_at: Vec::new(),
             removed: HashMap::new(),
             diags: Vec::new(),
         }
@@ -77,6 +72,11 @@ impl Editor {
             PatchEntry::Replace { step, .. } => {
                 let mut new = provisional(step, &mut self.written);
                 new.id = Some(target.clone());
+                // The comments before the replaced step's header stay with it.
+                if let Some(old) = block.steps.get(index) {
+                    new.span = old.span;
+                    self.replaced_at.push(old.span.lo);
+                }
                 self.replaced.push((target.clone(), step.id.clone()));
                 let Some(slot) = block.steps.get_mut(index) else {
                     return;
@@ -113,7 +113,7 @@ impl Editor {
     /// The error for an entry whose target is not in the program (any more).
     fn unknown(&self, number: usize, entry: &PatchEntry) -> Diagnostic {
         let target = entry.target();
-        let keyword = keyword(entry);
+        let keyword = entry.keyword();
         let message = match self.removed.get(target) {
             Some(by) => format!(
                 "{keyword} {target} (entry {number}): step {target} is no longer in the program; \
@@ -210,8 +210,12 @@ fn provisional(step: &Step, written: &mut Vec<Option<StepId>>) -> Step {
     step
 }
 
+/// Gives `step` and its children provisional IDs, and synthetic spans: they
+/// come from the patch file, so no comment of the program's text belongs to
+/// them.
 fn mark(step: &mut Step, written: &mut Vec<Option<StepId>>) {
     written.push(step.id.take());
+    step.span = Span::default();
     // Provisional numbers count from 1 so that `S0_n` is the form `from_path` writes.
     step.id = Some(StepId::from_path(&[0, written.len() as u32]));
     for block in step.node.blocks_mut() {

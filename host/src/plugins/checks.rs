@@ -77,8 +77,9 @@ pub fn check_info(entry: &Entry, loaded: &Loaded) -> Result<(), PluginError> {
                         info.targets.join(", ")
                     ),
                     format!(
-                        "set `targets` of `{}` (line {}) to targets it serves, or leave it out",
-                        entry.name, entry.line
+                        "set `targets` of `{}` ({}) to targets it serves, or leave it out",
+                        entry.name,
+                        entry.origin()
                     ),
                 ));
             }
@@ -105,8 +106,10 @@ pub fn check_info(entry: &Entry, loaded: &Loaded) -> Result<(), PluginError> {
                         info.namespace
                     ),
                     format!(
-                        "set `namespace = \"{}\"` for `{}` (line {})",
-                        info.namespace, entry.name, entry.line
+                        "set `namespace = \"{}\"` for `{}` ({})",
+                        info.namespace,
+                        entry.name,
+                        entry.origin()
                     ),
                 ));
             }
@@ -211,12 +214,17 @@ pub fn check_against_others(
                         entry,
                         "duplicate_target",
                         format!(
-                            "target `{t}` is already served by plugin `{}` (manifest line {})",
-                            other.entry.name, other.entry.line
+                            "target `{t}` is already served by plugin `{}` ({})",
+                            other.entry.name,
+                            other.entry.origin()
                         ),
                         format!(
-                            "list only one backend for `{t}`: remove one, or give `{}` (line {}) `targets` without `{t}`",
-                            entry.name, entry.line
+                            "use one backend for `{t}`: disable `{}` (`disable = [\"{}\"]` in the manifest of `{}`), or give `{}` ({}) `targets` without `{t}`",
+                            other.entry.name,
+                            other.entry.name,
+                            entry.name,
+                            entry.name,
+                            entry.origin()
                         ),
                     ));
                 }
@@ -228,12 +236,18 @@ pub fn check_against_others(
                     entry,
                     "duplicate_namespace",
                     format!(
-                        "namespace `{}` is already taken by plugin `{}` (manifest line {})",
-                        info.namespace, other.entry.name, other.entry.line
+                        "namespace `{}` is already taken by plugin `{}` ({})",
+                        info.namespace,
+                        other.entry.name,
+                        other.entry.origin()
                     ),
                     format!(
-                        "remove `{}` or `{}` from the manifest",
-                        entry.name, other.entry.name
+                        "use one pack for `{}`: disable `{}` (`disable = [\"{}\"]` in the manifest of `{}`) or remove `{}`",
+                        info.namespace,
+                        other.entry.name,
+                        other.entry.name,
+                        entry.name,
+                        entry.name
                     ),
                 ));
             }

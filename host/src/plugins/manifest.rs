@@ -1,29 +1,41 @@
-//! The plugin manifest, `isu-plugins.toml`, and where the host looks for it.
+//! Plugin manifests: their TOML form ([`parse`]), the layers the host reads
+//! them from ([`layers`]), how the layers combine ([`merge`]) and how
+//! `isu plugins add|remove` edit one ([`edit`]).
 //!
 //! ```toml
+//! disable = ["toy"]          # plugins of earlier layers not to load
+//!
 //! [[plugin]]
 //! name = "python"
 //! kind = "backend"
-//! file = "target/debug/isu_backend_python"   # relative to this file
+//! file = "isu_backend_python"   # relative to this file's folder
 //! targets = ["python"]
 //!
 //! [[plugin]]
 //! name = "math"
 //! kind = "pack"
-//! file = "target/debug/isu_pack_math"
+//! file = "/opt/isu-math/libisu_pack_math.so"
 //! namespace = "math"
 //! ```
 //!
-//! A `file` without an extension names the library the platform's way:
-//! `libNAME.so` (Linux), `libNAME.dylib` (macOS), `NAME.dll` (Windows), in
-//! the same folder.
+//! Every `file` is made absolute against the manifest's folder when the
+//! manifest is read, so the dynamic loader never searches for it. A `file`
+//! naming no existing file and without an extension names the library the
+//! platform's way: `libNAME.so` (Linux), `libNAME.dylib` (macOS), `NAME.dll`
+//! (Windows), in the same folder.
+
+pub mod edit;
+pub mod layers;
+mod merge;
+
+pub use layers::{Env, LayerStatus, State};
+pub use merge::{merge, Merged, Shadowed, ShadowedBy, UnusedDisable};
 
 use serde::Deserialize;
-use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The manifest's file name.
+/// The project manifest's file name.
 pub const MANIFEST_NAME: &str = "isu-plugins.toml";
 /// The environment variable naming a manifest.
 pub const MANIFEST_ENV: &str = "ISU_PLUGINS";
@@ -45,13 +57,98 @@ impl PluginKind {
     }
 }
 
-/// One `[[plugin]]` of the manifest.
+/// A layer of manifests, lowest first. A later layer adds plugins, replaces
+/// an earlier layer's plugin of the same name, and can disable one by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    /// The sysroot's manifest, beside the binary (`BIN/../lib/isu/plugins/plugins.toml`),
+    /// or the built-in one for a binary in cargo's build folder.
+    System,
+    /// `$XDG_CONFIG_HOME/isu/plugins.toml`, else `~/.config/isu/plugins.toml`.
+    User,
+    /// `isu-plugins.toml` in the current folder or the nearest one above.
+    Project,
+    /// The file named by `ISU_PLUGINS`.
+    Env,
+    /// The file named by `--plugins FILE` (which stands in for `ISU_PLUGINS`).
+    Flag,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::System => "system",
+            Layer::User => "user",
+            Layer::Project => "project",
+            Layer::Env => MANIFEST_ENV,
+            Layer::Flag => "--plugins",
+        }
+    }
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a manifest's text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A manifest file (an absolute path).
+    File(PathBuf),
+    /// The manifest built into `isu` ([`DEFAULT_MANIFEST`]), used for a binary
+    /// in cargo's build folder `dir`, where the plugin libraries are built
+    /// beside it; `build` is the cargo command that builds them.
+    BuiltIn { dir: PathBuf, build: String },
+}
+
+/// The plugins that ship with `isu`: the sysroot's `plugins.toml` as
+/// `scripts/dist.sh` installs it, and the built-in manifest of a binary in
+/// cargo's build folder.
+pub const DEFAULT_MANIFEST: &str = include_str!("default-plugins.toml");
+
+impl Place {
+    /// The folder relative `file`s are read from.
+    pub fn folder(&self) -> &Path {
+        match self {
+            Place::File(path) => path.parent().unwrap_or(Path::new("/")),
+            Place::BuiltIn { dir, .. } => dir,
+        }
+    }
+
+    /// The manifest file, when there is one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Place::File(path) => Some(path),
+            Place::BuiltIn { .. } => None,
+        }
+    }
+}
+
+/// The file's path, or `built-in (for the plugins beside isu in DIR)`.
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::File(path) => write!(f, "{}", path.display()),
+            Place::BuiltIn { dir, .. } => {
+                write!(
+                    f,
+                    "built-in (for the plugins beside isu in {})",
+                    dir.display()
+                )
+            }
+        }
+    }
+}
+
+/// One `[[plugin]]` of a manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub name: String,
     pub kind: PluginKind,
-    /// The library, resolved against the manifest's folder (and the
-    /// platform's naming, for a `file` without extension).
+    /// The library: an absolute path, resolved against the manifest's folder
+    /// (and the platform's naming, for a `file` without extension).
     pub file: PathBuf,
     /// For a backend: the targets it is listed for (empty: all it serves).
     pub targets: Vec<String>,
@@ -59,44 +156,46 @@ pub struct Entry {
     pub namespace: Option<String>,
     /// The line of its `[[plugin]]` header in the manifest.
     pub line: usize,
+    /// The layer of its manifest.
+    pub layer: Layer,
+    /// Its manifest.
+    pub place: Place,
 }
 
-/// Where the manifest came from, in the order the host looks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// `--plugins FILE`.
-    Flag,
-    /// The `ISU_PLUGINS` environment variable.
-    Env,
-    /// `isu-plugins.toml` in the current folder or one of its ancestors.
-    Project,
-    /// `isu-plugins.toml` beside the `isu` binary.
-    BesideBinary,
-}
-
-impl Origin {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Origin::Flag => "--plugins",
-            Origin::Env => MANIFEST_ENV,
-            Origin::Project => "project",
-            Origin::BesideBinary => "beside the isu binary",
-        }
+impl Entry {
+    /// Where the entry is written: `line 3 of /p/isu-plugins.toml (project)`.
+    pub fn origin(&self) -> String {
+        origin(self.layer, &self.place, self.line)
     }
+}
+
+/// `line N of PLACE (LAYER)`.
+pub fn origin(layer: Layer, place: &Place, line: usize) -> String {
+    format!("line {line} of {place} ({layer})")
+}
+
+/// `disable = ["NAME", ...]`: one name, and the line it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disable {
+    pub name: String,
+    pub line: usize,
 }
 
 /// A parsed manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
-    pub path: PathBuf,
-    pub origin: Origin,
+    pub layer: Layer,
+    pub place: Place,
     pub entries: Vec<Entry>,
+    /// The plugins of earlier layers it disables.
+    pub disable: Vec<Disable>,
 }
 
 /// A manifest that cannot be used: unreadable, not TOML, or not of the
 /// manifest's shape. `line` and `column` are 1-based, when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManifestError {
+    pub layer: Layer,
     pub path: PathBuf,
     pub line: Option<usize>,
     pub column: Option<usize>,
@@ -109,59 +208,17 @@ impl fmt::Display for ManifestError {
         if let (Some(l), Some(c)) = (self.line, self.column) {
             write!(f, ":{l}:{c}")?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {} ({} manifest)", self.message, self.layer)
     }
 }
 
 impl std::error::Error for ManifestError {}
 
-/// Finds the manifest: `flag` (`--plugins FILE`), else `env` (the value of
-/// `ISU_PLUGINS`), else `isu-plugins.toml` in `cwd` or its nearest ancestor
-/// having one, else `isu-plugins.toml` in `exe_dir` (the folder of the `isu`
-/// binary). A flag or variable naming a missing file is an error; no manifest
-/// at all is `Ok(None)` (no plugins).
-pub fn discover(
-    flag: Option<&Path>,
-    env: Option<OsString>,
-    cwd: &Path,
-    exe_dir: Option<&Path>,
-) -> Result<Option<(PathBuf, Origin)>, ManifestError> {
-    let named = |path: PathBuf, origin: Origin, how: &str| {
-        if path.is_file() {
-            Ok(Some((path, origin)))
-        } else {
-            Err(ManifestError {
-                message: format!("no plugin manifest there (named by {how})"),
-                path,
-                line: None,
-                column: None,
-            })
-        }
-    };
-    if let Some(path) = flag {
-        return named(path.to_owned(), Origin::Flag, "--plugins");
-    }
-    if let Some(value) = env.filter(|v| !v.is_empty()) {
-        return named(PathBuf::from(value), Origin::Env, MANIFEST_ENV);
-    }
-    for dir in cwd.ancestors() {
-        let candidate = dir.join(MANIFEST_NAME);
-        if candidate.is_file() {
-            return Ok(Some((candidate, Origin::Project)));
-        }
-    }
-    if let Some(dir) = exe_dir {
-        let candidate = dir.join(MANIFEST_NAME);
-        if candidate.is_file() {
-            return Ok(Some((candidate, Origin::BesideBinary)));
-        }
-    }
-    Ok(None)
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
+    #[serde(default)]
+    disable: Vec<toml::Spanned<String>>,
     #[serde(default)]
     plugin: Vec<toml::Spanned<RawEntry>>,
 }
@@ -178,23 +235,37 @@ struct RawEntry {
     namespace: Option<String>,
 }
 
-/// Reads and checks the manifest at `path`.
-pub fn read(path: &Path, origin: Origin) -> Result<Manifest, ManifestError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ManifestError {
-        path: path.to_owned(),
+/// Reads and checks the manifest file at `path` (made absolute against the
+/// current folder) as a manifest of `layer`.
+pub fn read(path: &Path, layer: Layer) -> Result<Manifest, ManifestError> {
+    let path = absolute(path);
+    let text = std::fs::read_to_string(&path).map_err(|e| ManifestError {
+        layer,
+        path: path.clone(),
         line: None,
         column: None,
         message: format!("cannot read it: {e}"),
     })?;
-    parse(path, origin, &text)
+    parse(&Place::File(path), layer, &text)
 }
 
-/// Parses manifest text; `path` locates relative `file`s and names errors.
-pub fn parse(path: &Path, origin: Origin, text: &str) -> Result<Manifest, ManifestError> {
+/// `path` made absolute against the current folder, without resolving links.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_owned())
+}
+
+/// Parses manifest text of `layer` found at `place`, which locates relative
+/// `file`s and names errors.
+pub fn parse(place: &Place, layer: Layer, text: &str) -> Result<Manifest, ManifestError> {
+    let path = match place {
+        Place::File(path) => path.clone(),
+        Place::BuiltIn { dir, .. } => dir.join("(built-in plugins.toml)"),
+    };
     let at = |offset: usize, message: String| {
         let (line, column) = line_col(text, offset);
         ManifestError {
-            path: path.to_owned(),
+            layer,
+            path: path.clone(),
             line: Some(line),
             column: Some(column),
             message,
@@ -204,25 +275,43 @@ pub fn parse(path: &Path, origin: Origin, text: &str) -> Result<Manifest, Manife
         let offset = e.span().map_or(0, |s| s.start);
         at(offset, e.message().trim().to_owned())
     })?;
-    let base = path.parent().unwrap_or(Path::new("."));
+    let base = absolute(place.folder());
+    let mut disable: Vec<Disable> = Vec::new();
+    for spanned in raw.disable {
+        let offset = spanned.span().start;
+        let name = spanned.into_inner();
+        check_name(&name).map_err(|m| at(offset, m))?;
+        if let Some(first) = disable.iter().find(|d| d.name == name) {
+            let m = format!("`{name}` is disabled twice (first on line {})", first.line);
+            return Err(at(offset, m));
+        }
+        disable.push(Disable {
+            name,
+            line: line_col(text, offset).0,
+        });
+    }
     let mut entries: Vec<Entry> = Vec::new();
     for spanned in raw.plugin {
         let start = spanned.span().start;
         let raw = spanned.into_inner();
         let name_at = raw.name.span().start;
         let name = raw.name.into_inner();
-        if !is_plugin_name(&name) {
-            return Err(at(
-                name_at,
-                format!("plugin name {name:?} must be lower-case letters, digits, `_` or `-`, starting with a letter"),
-            ));
-        }
+        check_name(&name).map_err(|m| at(name_at, m))?;
         if let Some(first) = entries.iter().find(|e| e.name == name) {
             return Err(at(
                 name_at,
                 format!(
                     "a second plugin named `{name}` (the first is on line {})",
                     first.line
+                ),
+            ));
+        }
+        if let Some(d) = disable.iter().find(|d| d.name == name) {
+            return Err(at(
+                name_at,
+                format!(
+                    "plugin `{name}` is both listed and disabled (line {}); a manifest disables plugins of earlier layers only",
+                    d.line
                 ),
             ));
         }
@@ -245,25 +334,40 @@ pub fn parse(path: &Path, origin: Origin, text: &str) -> Result<Manifest, Manife
             _ => {}
         }
         entries.push(Entry {
-            file: resolve_file(base, &raw.file),
+            file: resolve_file(&base, &raw.file),
             name,
             kind: raw.kind,
             targets: raw.targets.unwrap_or_default(),
             namespace: raw.namespace,
             line: line_col(text, start).0,
+            layer,
+            place: place.clone(),
         });
     }
     Ok(Manifest {
-        path: path.to_owned(),
-        origin,
+        layer,
+        place: place.clone(),
         entries,
+        disable,
     })
 }
 
-fn is_plugin_name(s: &str) -> bool {
+/// Whether `s` may name a plugin: lower-case letters, digits, `_` or `-`,
+/// starting with a letter.
+pub fn is_plugin_name(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_lowercase())
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+}
+
+fn check_name(name: &str) -> Result<(), String> {
+    if is_plugin_name(name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "plugin name {name:?} must be lower-case letters, digits, `_` or `-`, starting with a letter"
+        ))
+    }
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
@@ -276,144 +380,30 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// `file` against the manifest's folder; without an extension, the platform's
-/// library name in the same folder.
+/// `file` against the (absolute) manifest folder: the file itself when it
+/// exists or has an extension, else the platform's library name in the same
+/// folder.
 fn resolve_file(base: &Path, file: &str) -> PathBuf {
-    let path = base.join(file);
-    if path.extension().is_some() {
+    let path = absolute(&base.join(file));
+    if path.extension().is_some() || path.exists() {
         return path;
     }
     let stem = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let name = format!(
+    path.with_file_name(library_file_name(&stem))
+}
+
+/// The platform's file name of the library of crate `stem`:
+/// `libisu_backend_wasm.so` for `isu_backend_wasm` on Linux.
+pub fn library_file_name(stem: &str) -> String {
+    format!(
         "{}{stem}{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
-    );
-    path.with_file_name(name)
+    )
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse_text(text: &str) -> Result<Manifest, ManifestError> {
-        parse(Path::new("/p/isu-plugins.toml"), Origin::Flag, text)
-    }
-
-    #[test]
-    fn entries_resolve_files_against_the_manifest() {
-        let m = parse_text(
-            "[[plugin]]\nname = \"python\"\nkind = \"backend\"\nfile = \"lib/py\"\ntargets = [\"python\"]\n\n\
-             [[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"/abs/m.so\"\nnamespace = \"math\"\n",
-        );
-        let Ok(m) = m else {
-            panic!("{m:?}");
-        };
-        assert_eq!(m.entries.len(), 2);
-        let py = &m.entries[0];
-        let want = format!(
-            "/p/lib/{}py{}",
-            std::env::consts::DLL_PREFIX,
-            std::env::consts::DLL_SUFFIX
-        );
-        assert_eq!(py.file, PathBuf::from(want));
-        assert_eq!((py.kind, py.line), (PluginKind::Backend, 1));
-        assert_eq!(py.targets, ["python"]);
-        let math = &m.entries[1];
-        assert_eq!(math.file, PathBuf::from("/abs/m.so"));
-        assert_eq!((math.namespace.as_deref(), math.line), (Some("math"), 7));
-    }
-
-    #[test]
-    fn bad_manifests_say_line_and_column() {
-        let cases = [
-            ("[[plugin]]\nname = \"a\"\nkind = \"frontend\"\nfile = \"x\"\n", 3, "unknown variant `frontend`"),
-            ("[[plugin]]\nname = \"a\"\nkind = \"backend\"\n", 1, "missing field `file`"),
-            ("[[plugin]]\nname = \"a\"\nkind = \"backend\"\nfile = \"x\"\ncolour = 1\n", 5, "unknown field `colour`"),
-            ("[[plugin]\n", 1, ""),
-            ("[[plugin]]\nname = \"A b\"\nkind = \"backend\"\nfile = \"x\"\n", 2, "must be lower-case"),
-            (
-                "[[plugin]]\nname = \"a\"\nkind = \"backend\"\nfile = \"x\"\n[[plugin]]\nname = \"a\"\nkind = \"backend\"\nfile = \"y\"\n",
-                6,
-                "a second plugin named `a` (the first is on line 1)",
-            ),
-            ("[[plugin]]\nname = \"m\"\nkind = \"pack\"\nfile = \"x\"\n", 1, "needs a `namespace`"),
-            ("[[plugin]]\nname = \"m\"\nkind = \"backend\"\nfile = \"x\"\nnamespace = \"m\"\n", 1, "only packs"),
-        ];
-        for (text, line, want) in cases {
-            match parse_text(text) {
-                Ok(m) => panic!("{text:?} parsed: {m:?}"),
-                Err(e) => {
-                    assert_eq!(e.line, Some(line), "{text:?}: {e}");
-                    assert!(e.column.is_some(), "{e}");
-                    assert!(e.message.contains(want), "{text:?}: {e}");
-                    assert!(e
-                        .to_string()
-                        .starts_with(&format!("/p/isu-plugins.toml:{line}:")));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn discovery_order_is_flag_env_project_binary() {
-        let root = std::env::temp_dir().join(format!("isu-discover-{}", std::process::id()));
-        let project = root.join("project");
-        let nested = project.join("a/b");
-        let bin = root.join("bin");
-        for d in [&nested, &bin] {
-            std::fs::create_dir_all(d).unwrap_or_default();
-        }
-        let flag = root.join("flag.toml");
-        let env = root.join("env.toml");
-        for f in [
-            &flag,
-            &env,
-            &project.join(MANIFEST_NAME),
-            &bin.join(MANIFEST_NAME),
-        ] {
-            std::fs::write(f, "").unwrap_or_default();
-        }
-        let d = |flag: Option<&Path>, env: Option<&Path>, cwd: &Path| {
-            discover(flag, env.map(|p| p.as_os_str().to_owned()), cwd, Some(&bin))
-        };
-        assert_eq!(
-            d(Some(&flag), Some(&env), &nested),
-            Ok(Some((flag.clone(), Origin::Flag)))
-        );
-        assert_eq!(
-            d(None, Some(&env), &nested),
-            Ok(Some((env.clone(), Origin::Env)))
-        );
-        assert_eq!(
-            d(None, None, &nested),
-            Ok(Some((project.join(MANIFEST_NAME), Origin::Project)))
-        );
-        assert_eq!(
-            d(None, None, &root),
-            Ok(Some((bin.join(MANIFEST_NAME), Origin::BesideBinary)))
-        );
-        assert_eq!(discover(None, None, &root, None), Ok(None));
-        let missing = root.join("missing.toml");
-        let err = d(Some(&missing), None, &root).map_err(|e| e.to_string());
-        assert!(
-            err.as_ref().is_err_and(|e| e.contains("--plugins")),
-            "{err:?}"
-        );
-        let err = d(None, Some(&missing), &root).map_err(|e| e.to_string());
-        assert!(
-            err.as_ref().is_err_and(|e| e.contains(MANIFEST_ENV)),
-            "{err:?}"
-        );
-        let _ = std::fs::remove_dir_all(&root);
-    }
-
-    #[test]
-    fn line_col_counts_characters() {
-        assert_eq!(line_col("ab\ncdé f", 9), (2, 6));
-        assert_eq!(line_col("", 5), (1, 1));
-    }
-}
+mod tests;

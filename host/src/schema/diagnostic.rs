@@ -6,13 +6,6 @@ use super::{described, object, DRAFT};
 use crate::diag::{Code, Kind};
 use serde_json::{json, Value};
 
-const KINDS: [Kind; 4] = [
-    Kind::ParseError,
-    Kind::StaticError,
-    Kind::RuntimeError,
-    Kind::TestFail,
-];
-
 pub fn diagnostic() -> Value {
     let location = object(
         vec![
@@ -23,7 +16,7 @@ pub fn diagnostic() -> Value {
         ],
         &["line", "column", "start", "end"],
     );
-    let by_kind: Vec<Value> = KINDS
+    let by_kind: Vec<Value> = Kind::ALL
         .iter()
         .map(|&kind| {
             let codes: Vec<&str> = Code::ALL
@@ -43,7 +36,7 @@ pub fn diagnostic() -> Value {
         vec![
             (
                 "kind",
-                json!({ "enum": KINDS.iter().map(|k| k.as_str()).collect::<Vec<_>>() }),
+                json!({ "enum": Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>() }),
             ),
             (
                 "code",
@@ -55,7 +48,14 @@ pub fn diagnostic() -> Value {
             ("severity", json!({ "enum": ["error", "warning"] })),
             (
                 "step",
-                described(step_id(), "The step the error belongs to."),
+                described(step_id(), "The step the error belongs to (its canonical ID)."),
+            ),
+            (
+                "source_step",
+                described(
+                    json!({ "type": "string", "minLength": 1 }),
+                    "The ID written on that step in the source, when it is not `step`.",
+                ),
             ),
             (
                 "span",
@@ -84,7 +84,63 @@ pub fn diagnostic() -> Value {
                     "The variables the failing step read, with their values.",
                 ),
             ),
+            (
+                "rounds",
+                described(
+                    json!({ "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/LoopRound" } }),
+                    "The loop rounds in progress when a runtime error happened, outermost first.",
+                ),
+            ),
+            (
+                "history",
+                described(
+                    json!({
+                        "type": "array",
+                        "minItems": 1,
+                        "items": object(
+                            vec![
+                                ("step", step_id()),
+                                ("var", json!({ "type": "string" })),
+                                ("index", json!({ "type": "array", "minItems": 1 })),
+                                ("value", json!({})),
+                                ("round", json!({ "$ref": "#/$defs/LoopRound" })),
+                            ],
+                            &["step", "var", "value"],
+                        ),
+                    }),
+                    "For a test_mismatch: the returned variables' values after each step that changed them (the last 20).",
+                ),
+            ),
             ("hint", json!({ "type": "string", "minLength": 1 })),
+            (
+                "fix",
+                described(
+                    object(
+                        vec![
+                            (
+                                "applicability",
+                                json!({ "enum": ["machine_applicable", "maybe_incorrect"] }),
+                            ),
+                            (
+                                "edits",
+                                json!({
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": object(
+                                        vec![
+                                            ("span", json!({ "$ref": "#/$defs/Location" })),
+                                            ("replacement", json!({ "type": "string" })),
+                                        ],
+                                        &["span", "replacement"],
+                                    ),
+                                }),
+                            ),
+                        ],
+                        &["applicability", "edits"],
+                    ),
+                    "An edit of the text that repairs what is reported; `isu fix` applies the machine_applicable ones.",
+                ),
+            ),
             (
                 "labels",
                 json!({
@@ -122,9 +178,21 @@ pub fn diagnostic() -> Value {
             json!("One error or warning of any phase (design.md section 3); each kind has its own codes."),
         );
         obj.insert("oneOf".into(), Value::Array(by_kind));
+        let round = object(
+            vec![
+                ("step", step_id()),
+                ("round", json!({ "type": "integer", "minimum": 0 })),
+                ("var", json!({ "type": "string" })),
+                ("value", json!({})),
+            ],
+            &["step", "round"],
+        );
         obj.insert(
             "$defs".into(),
-            json!({ "Location": described(location, "Line and column (1-based, column in Unicode scalar values) and byte offsets start..end.") }),
+            json!({
+                "Location": described(location, "Line and column (1-based, column in Unicode scalar values) and byte offsets start..end."),
+                "LoopRound": described(round, "A loop round: the LOOP's step, the round (from 1), and the loop variable's value in it."),
+            }),
         );
     }
     root

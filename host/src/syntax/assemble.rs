@@ -3,27 +3,34 @@
 //! that the grammar leaves open on purpose is made here, with a message that
 //! names the step and says what to write.
 
-use super::cst::{self, Field, SectionBody, StepBody, Value};
+use super::cst::{self, Field, HeaderForm, SectionBody, StepBody, Value};
+use super::layout::{self, Anchor, Layout, ListEnd};
 use super::lower::Lower;
 use super::token::{Kw, Pos};
 use super::{PatchEntry, PatchFile};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Fix};
 use isu_plugin_api::{
     Block, Decl, Example, Expr, Func, Ident, Io, Iter, Node, Place, Program, Span, StateVar, Step,
     StepId, IIR_FORMAT,
 };
 
-const SECTION_ORDER: [Kw; 6] = [Kw::Meta, Kw::Func, Kw::Io, Kw::State, Kw::Local, Kw::Steps];
+use super::vocab::SECTION_ORDER;
 
-/// Builds the program; reports into `diags`. The program is returned only when
-/// every part of it could be built.
+/// Builds the program and records its layout; reports into `diags`. The
+/// program is returned only when every part of it could be built.
 pub fn program(
     text: &str,
     file: cst::File,
     end: Pos,
     diags: &mut Vec<Diagnostic>,
+    layout: &mut Layout,
 ) -> Option<Program> {
-    let mut a = Assembler { text, diags };
+    let mut a = Assembler {
+        text,
+        diags,
+        layout,
+        auto_id: false,
+    };
     a.program(file, end)
 }
 
@@ -35,7 +42,14 @@ pub fn patch(
     recovered: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<PatchFile> {
-    let mut a = Assembler { text, diags };
+    // A patch's steps may leave out their IDs, as under AUTO_ID.
+    let mut layout = Layout::default();
+    let mut a = Assembler {
+        text,
+        diags,
+        layout: &mut layout,
+        auto_id: true,
+    };
     let mut entries = Vec::new();
     let mut ok = true;
     for e in patch.entries {
@@ -115,25 +129,14 @@ pub fn patch(
 struct Assembler<'t, 'd> {
     text: &'t str,
     diags: &'d mut Vec<Diagnostic>,
-}
-
-/// The fields a section or statement takes, in order.
-pub(super) fn field_order(kw: Kw) -> &'static [Kw] {
-    match kw {
-        Kw::Meta => &[Kw::AutoId],
-        Kw::Func => &[Kw::Name, Kw::Args, Kw::Returns],
-        Kw::Io => &[Kw::Input, Kw::Output],
-        Kw::Assign => &[Kw::Target, Kw::Expr],
-        Kw::If => &[Kw::Cond, Kw::Then, Kw::Else],
-        Kw::Loop => &[Kw::Iter, Kw::Body],
-        Kw::Return => &[Kw::Expr],
-        _ => &[],
-    }
+    layout: &'d mut Layout,
+    /// Whether steps may leave out their IDs (META AUTO_ID, or a patch).
+    auto_id: bool,
 }
 
 /// Why `want` is needed: `IF needs COND, THEN and ELSE, in this order`.
 pub(super) fn needs(kind: Kw, want: Kw) -> String {
-    let order = field_order(kind);
+    let order = Kw::field_order(kind);
     if want == Kw::Else {
         "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
     } else if order.len() == 1 {
@@ -165,6 +168,8 @@ struct Holder {
     kind: Kw,
     step: Option<StepId>,
     span: Span,
+    /// Where the step starts, for a step's fields (`None` for a section's).
+    at: Option<u32>,
 }
 
 impl Assembler<'_, '_> {
@@ -185,6 +190,8 @@ impl Assembler<'_, '_> {
                 .iter()
                 .position(|&k| k == section.kw)
                 .unwrap_or(0);
+            self.layout
+                .anchor(section.kw_span.lo, Anchor::Section(section.kw));
             if let Some(first) = &slots[rank] {
                 self.diags.push(
                     Diagnostic::error(
@@ -205,18 +212,17 @@ impl Assembler<'_, '_> {
             if let Some(last) = last_rank.filter(|&l| l > rank) {
                 let after = SECTION_ORDER[last];
                 self.diags.push(
-                    Diagnostic::error(
+                    Diagnostic::warning(
                         Code::SectionOrder,
                         format!(
-                            "{} must come before {}: sections go META, FUNC, IO, STATE, LOCAL, STEPS",
+                            "{} comes before {} in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)",
                             section.kw.as_str(),
                             after.as_str()
                         ),
                     )
                     .at(section.kw_span)
-                    .with_hint(format!("move {} up", section.kw.as_str())),
+                    .with_hint("accepted; `isu fmt` writes the sections in order"),
                 );
-                ok = false;
             }
             last_rank = Some(last_rank.map_or(rank, |l| l.max(rank)));
             slots[rank] = Some(section);
@@ -237,6 +243,7 @@ impl Assembler<'_, '_> {
             }
             None => false,
         };
+        self.auto_id = auto_id;
 
         let func = match func {
             Some(f) => self.func(f),
@@ -277,7 +284,14 @@ impl Assembler<'_, '_> {
 
         let locals = match local {
             Some(s) => match s.body {
-                SectionBody::Local(decls) => self.decls(decls),
+                SectionBody::Local(decls) => {
+                    let close = s.span.hi.saturating_sub(1);
+                    self.layout.locals = Some(ListEnd {
+                        close: layout_span(self.text, close, close + 1, s.span),
+                        empty: decls.is_empty(),
+                    });
+                    self.decls(decls)
+                }
                 _ => None,
             },
             None => Some(Vec::new()),
@@ -285,7 +299,13 @@ impl Assembler<'_, '_> {
 
         let body = match steps {
             Some(s) => match s.body {
-                SectionBody::Steps(root) => self.block(root),
+                SectionBody::Steps(root) => {
+                    self.layout.steps_at = Some(s.kw_span);
+                    self.layout.anchor(root.span.lo, Anchor::Root);
+                    self.layout
+                        .anchor(closer_at(self.text, root.span), Anchor::RootEnd);
+                    self.block(root)
+                }
                 _ => None,
             },
             None => {
@@ -322,6 +342,7 @@ impl Assembler<'_, '_> {
             kind: s.kw,
             step: None,
             span: s.kw_span,
+            at: None,
         }
     }
 
@@ -455,20 +476,35 @@ impl Assembler<'_, '_> {
 
     fn step(&mut self, s: cst::Step) -> Option<Step> {
         let h = s.header;
+        let at = s.span.lo;
         let id = h.id.as_ref().and_then(|n| StepId::parse(&n.text));
         let id_ok = h.id.is_none() || id.is_some();
         let name = match &h.id {
             Some(n) => n.text.clone(),
             None => format!("the {} at line {}", h.kind.as_str(), h.span.line),
         };
+        self.header_form(&h, id.as_ref());
+        self.layout.anchor(at, Anchor::Step(at));
+        self.layout.header_at(
+            at,
+            layout::Header {
+                span: h.span,
+                id: h.id.as_ref().map(|n| n.span),
+            },
+        );
         let node = match s.body {
-            StepBody::Seq(block) => self.block(block).map(|block| Node::Seq { block }),
+            StepBody::Seq(block) => {
+                self.layout
+                    .anchor(closer_at(self.text, block.span), Anchor::End(at, None));
+                self.block(block).map(|block| Node::Seq { block })
+            }
             StepBody::Fields(fields) => {
                 let holder = Holder {
                     name,
                     kind: h.kind,
                     step: id.clone(),
                     span: h.span,
+                    at: Some(at),
                 };
                 self.statement(holder, fields)
             }
@@ -482,6 +518,38 @@ impl Assembler<'_, '_> {
             span: s.span,
             node: node?,
         })
+    }
+
+    /// A warning for a header not written as the language writes it (`LOOP`
+    /// without its `:`), with the fix that writes it so. A header without an
+    /// ID outside AUTO_ID gets none: its `missing_step_id` error rewrites it.
+    fn header_form(&mut self, h: &cst::Header, id: Option<&StepId>) {
+        let form = h.form;
+        if form == HeaderForm::Written || (id.is_none() && !self.auto_id) {
+            return;
+        }
+        let written = self
+            .text
+            .get(h.span.lo as usize..h.span.hi as usize)
+            .unwrap_or("")
+            .to_owned();
+        let fixed = layout::header_text(h.kind.as_str(), id.map(StepId::as_str), h.desc.as_deref());
+        let what = match form {
+            HeaderForm::NoColon if id.is_some() => "lacks the `:` after its ID",
+            HeaderForm::NoColon => "lacks its `:`",
+            HeaderForm::ColonBeforeDesc => "has a `:` before its description",
+            _ => "has a `:` after its kind",
+        };
+        self.diags.push(
+            Diagnostic::warning(
+                Code::HeaderForm,
+                format!("the step header `{written}` {what}: it is written `{fixed}`"),
+            )
+            .at(h.span)
+            .in_step(id)
+            .with_hint(format!("write {fixed}"))
+            .with_fix(Fix::replace(h.span, fixed)),
+        );
     }
 
     fn statement(&mut self, holder: Holder, fields: Vec<Field>) -> Option<Node> {
@@ -552,14 +620,28 @@ impl Assembler<'_, '_> {
         }
     }
 
+    /// Records the anchors of a field (and of its block's END).
+    fn field_anchors(&mut self, holder: &Holder, f: &Field) {
+        let anchor = match holder.at {
+            Some(at) => Anchor::Field(at, f.kw),
+            None => Anchor::SectionField(holder.kind, f.kw),
+        };
+        self.layout.anchor(f.kw_span.lo, anchor);
+        if let (Some(at), Value::Block(b)) = (holder.at, &f.value) {
+            self.layout
+                .anchor(closer_at(self.text, b.span), Anchor::End(at, Some(f.kw)));
+        }
+    }
+
     /// Sorts `fields` into the slots of `holder`'s fixed field order, reporting
     /// fields that do not belong, repeat, come out of order or are missing.
     fn fields<const N: usize>(&mut self, holder: Holder, fields: Vec<Field>) -> [Option<Field>; N] {
-        let order = field_order(holder.kind);
+        let order = Kw::field_order(holder.kind);
         let mut slots: [Option<Field>; N] = std::array::from_fn(|_| None);
         let mut seen_rank: Option<usize> = None;
         let mut complete = true;
         for f in fields {
+            self.field_anchors(&holder, &f);
             let Some(rank) = order.iter().position(|&k| k == f.kw).filter(|&r| r < N) else {
                 self.foreign_field(&holder, &f, order);
                 complete = false;
@@ -581,10 +663,10 @@ impl Assembler<'_, '_> {
             }
             if let Some(seen) = seen_rank.filter(|&s| s > rank) {
                 self.diags.push(
-                    Diagnostic::error(
-                        Code::UnexpectedToken,
+                    Diagnostic::warning(
+                        Code::FieldOrder,
                         format!(
-                            "{}: must come before {}: in {} ({} fields go {}, in this order)",
+                            "{}: comes before {}: in {} (the fields of {} go {}, in this order)",
                             f.kw.as_str(),
                             order[seen].as_str(),
                             holder.name,
@@ -593,9 +675,9 @@ impl Assembler<'_, '_> {
                         ),
                     )
                     .at(f.kw_span)
-                    .in_step(holder.step.as_ref()),
+                    .in_step(holder.step.as_ref())
+                    .with_hint("accepted; `isu fmt` writes the fields in order"),
                 );
-                complete = false;
             }
             seen_rank = Some(seen_rank.map_or(rank, |s| s.max(rank)));
             slots[rank] = Some(f);
@@ -628,20 +710,31 @@ impl Assembler<'_, '_> {
         .in_step(holder.step.as_ref());
         if let Some(p) = prev {
             d = d.with_label(p.span, format!("{}: goes after this", want.as_str()));
+            // An empty ELSE is certain: it goes right after the THEN block.
+            if want == Kw::Else && p.kw == Kw::Then {
+                let indent = " ".repeat(p.kw_span.col.saturating_sub(1) as usize);
+                let end = Pos {
+                    off: p.span.hi,
+                    line: 0,
+                    col: 0,
+                };
+                let at = layout_span(self.text, end.off, end.off, p.span);
+                d = d
+                    .with_hint(format!(
+                        "add `ELSE: BEGIN` and `END` after the THEN block (line {})",
+                        at.line
+                    ))
+                    .with_fix(Fix::edits(vec![(
+                        at,
+                        format!("\n{indent}ELSE: BEGIN\n{indent}END"),
+                    )]));
+            }
         }
         self.diags.push(d);
     }
 
     fn foreign_field(&mut self, holder: &Holder, f: &Field, order: &[Kw]) {
-        let belongs = match f.kw {
-            Kw::AutoId => "META",
-            Kw::Name | Kw::Args | Kw::Returns => "FUNC",
-            Kw::Input | Kw::Output => "IO",
-            Kw::Cond | Kw::Then | Kw::Else => "IF",
-            Kw::Iter | Kw::Body => "LOOP",
-            Kw::Target => "ASSIGN",
-            _ => "ASSIGN and RETURN",
-        };
+        let belongs = f.kw.field_holder();
         let fields = if order.is_empty() {
             format!("{} has no fields", holder.kind.as_str())
         } else {
@@ -665,6 +758,25 @@ impl Assembler<'_, '_> {
             .in_step(holder.step.as_ref()),
         );
     }
+}
+
+/// The offset of the END (or `}`) that closes the block of `span`.
+fn closer_at(text: &str, span: Span) -> u32 {
+    let len = if text.as_bytes().get(span.hi.saturating_sub(1) as usize) == Some(&b'}') {
+        1
+    } else {
+        3
+    };
+    span.hi.saturating_sub(len)
+}
+
+/// The span `lo..hi` inside `within` (which gives the line of its start).
+fn layout_span(text: &str, lo: u32, hi: u32, within: Span) -> Span {
+    let before = text.get(..lo as usize).unwrap_or("");
+    let line = within.line + before[within.lo.min(lo) as usize..].matches('\n').count() as u32;
+    let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+    let col = before[line_start..].chars().count() as u32 + 1;
+    Span { lo, hi, line, col }
 }
 
 fn fields_of(body: SectionBody) -> Vec<Field> {

@@ -10,6 +10,13 @@
 use super::token::Kw;
 use isu_plugin_api::Span;
 
+/// `v` without room to spare: the grammar grows its lists a few items at a
+/// time, and a large program has hundreds of thousands of short ones.
+pub fn fitted<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 /// A whole program file.
 #[derive(Debug)]
 pub struct File {
@@ -87,18 +94,30 @@ pub enum Type {
     Name(Name),
     /// `T[]`.
     Array(Box<Type>),
-    /// `map<K,V>`, or any other `name<A,B>`.
-    Generic(Name, Box<Type>, Box<Type>, Span),
+    /// `map<K,V>`, or any other `name<A, ...>`.
+    Generic(Name, Vec<Type>, Span),
+    /// `list[int]`, `dict[str, int]`: the notation of other languages.
+    Subscript(Name, Vec<Type>, Span),
+}
+
+impl Type {
+    pub fn span(&self) -> Span {
+        match self {
+            Type::Name(n) => n.span,
+            Type::Array(t) => t.span(),
+            Type::Generic(_, _, s) | Type::Subscript(_, _, s) => *s,
+        }
+    }
 }
 
 /// A JSON value as written (with `null`, repeated keys and all).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Json {
     pub node: JsonNode,
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum JsonNode {
     Null,
     Bool(bool),
@@ -109,7 +128,7 @@ pub enum JsonNode {
 }
 
 /// `"key": value` in a JSON object.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Member {
     pub key: String,
     pub key_span: Span,
@@ -118,7 +137,7 @@ pub struct Member {
 
 /// A generic S-expression: what `COND`, `EXPR`, `TARGET`, `ITER` and `STATE`
 /// initializers hold before lowering.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum SExpr {
     /// A bare name: `x`, `add`, `LEN`, `math.GCD`.
     Name(Name),
@@ -128,15 +147,33 @@ pub enum SExpr {
     StepLike(Name),
     /// `( items... )`.
     List(Vec<SExpr>, Span),
+    /// An operator symbol of other languages (`+`, `==`, `<`) or a comma,
+    /// where an operand or operator stands.
+    Sym(Name),
+    /// `xs[i]`: an element as other languages write it.
+    Subscript(Box<SExpr>, Box<SExpr>, Span),
+    /// Several items where one expression must stand: infix notation
+    /// (`(var i) + 1`), a call as other languages write it (`len(xs)`).
+    Seq(Vec<SExpr>, Span),
 }
 
 impl SExpr {
     pub fn span(&self) -> Span {
         match self {
-            SExpr::Name(n) | SExpr::StepLike(n) => n.span,
+            SExpr::Name(n) | SExpr::StepLike(n) | SExpr::Sym(n) => n.span,
             SExpr::Json(j) => j.span,
-            SExpr::List(_, s) => *s,
+            SExpr::List(_, s) | SExpr::Subscript(_, _, s) | SExpr::Seq(_, s) => *s,
         }
+    }
+
+    /// One item as itself, several as a [`SExpr::Seq`].
+    pub fn sequence(mut items: Vec<SExpr>, span: Span) -> SExpr {
+        if items.len() == 1 {
+            if let Some(one) = items.pop() {
+                return one;
+            }
+        }
+        SExpr::Seq(items, span)
     }
 }
 
@@ -153,7 +190,39 @@ pub struct Header {
     pub id: Option<Name>,
     pub kind: Kw,
     pub desc: Option<String>,
+    pub form: HeaderForm,
     pub span: Span,
+}
+
+/// How a header was written, beyond its ID, kind and description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderForm {
+    /// As the language writes it: `KIND:`, `KIND "desc"`, `S2: KIND`, `S2: KIND "desc"`.
+    Written,
+    /// Without its `:`: `KIND` alone, `S2 KIND`.
+    NoColon,
+    /// `KIND: "desc"`: a `:` before a description.
+    ColonBeforeDesc,
+    /// `S2: KIND:`: a `:` after the kind of a header with an ID.
+    ColonAfterKind,
+}
+
+impl Header {
+    pub fn new(
+        id: Option<Name>,
+        kind: Kw,
+        desc: Option<String>,
+        form: HeaderForm,
+        span: Span,
+    ) -> Header {
+        Header {
+            id,
+            kind,
+            desc,
+            form,
+            span,
+        }
+    }
 }
 
 #[derive(Debug)]

@@ -4,8 +4,9 @@
 
 use super::structure::{Delim, Scanner};
 use super::token::{Kw, Pos, Tok};
+use super::vocab::{statement_advice, symbol_operator};
 use super::Goal;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Fix};
 use isu_plugin_api::StepId;
 
 /// The failure the grammar reported, reduced to what the messages need.
@@ -19,18 +20,48 @@ pub struct Failure<'a> {
     pub expected: Vec<String>,
     /// The tokens before the failing one, most recent first (up to three).
     pub before: [Option<Tok<'a>>; 3],
+    /// Whether the failing token is the first of its line.
+    pub first_on_line: bool,
+    /// The whole text (to quote the rest of a line).
+    pub text: &'a str,
+}
+
+impl Failure<'_> {
+    /// The text from the failing token to the end of its line, without
+    /// trailing blanks and a trailing `:`, and where that ends.
+    fn rest_of_line(&self) -> Option<(&str, u32)> {
+        let (l, _, _) = self.found?;
+        let from = l.off as usize;
+        let end = self.text[from..]
+            .find('\n')
+            .map_or(self.text.len(), |p| from + p);
+        let rest = self.text[from..end].trim_end();
+        Some((
+            rest.strip_suffix(':').unwrap_or(rest).trim_end(),
+            (from + rest.len()) as u32,
+        ))
+    }
 }
 
 const EXPR_STARTS: &[&str] = &[
     "name", "number", "string", "true", "false", "null", "(", "[", "{",
 ];
 const JSON_STARTS: &[&str] = &["number", "string", "true", "false", "null", "[", "{"];
-const SECTIONS: &[&str] = &["META", "FUNC", "IO", "STATE", "LOCAL", "STEPS"];
-const FIELDS: &[&str] = &[
-    "AUTO_ID", "NAME", "ARGS", "RETURNS", "INPUT", "OUTPUT", "COND", "THEN", "ELSE", "ITER",
-    "BODY", "TARGET", "EXPR",
-];
-const STEP_STARTS: &[&str] = &["ASSIGN", "IF", "LOOP", "RETURN", "SEQ", "step ID"];
+/// The keywords of one class, as lalrpop names the terminals.
+fn keywords(class: fn(Kw) -> bool) -> Vec<&'static str> {
+    Kw::ALL
+        .iter()
+        .filter(|k| class(**k))
+        .map(|k| k.as_str())
+        .collect()
+}
+
+/// What starts a step: its kind, or its ID.
+fn step_starts() -> Vec<&'static str> {
+    let mut out = keywords(Kw::is_step_kind);
+    out.push("step ID");
+    out
+}
 
 /// The diagnostic for a grammar failure at a place the scanner describes.
 pub fn describe(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>) -> Diagnostic {
@@ -52,11 +83,18 @@ pub fn describe(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>) -> Diagnostic {
         .innermost_step()
         .and_then(|s| s.id)
         .and_then(StepId::parse);
-    let mut d = Diagnostic::error(code, format!("{message}, found {found}"))
+    // A message about the token itself names it already.
+    let message = if matches!(code, Code::UnknownStatement | Code::InvalidExpression) {
+        message
+    } else {
+        format!("{message}, found {found}")
+    };
+    let mut d = Diagnostic::error(code, message)
         .at(span)
         .in_step(step.as_ref())
         .with_expected(words(&expected));
     d.hint = hint;
+    d.fix = header_rest(f, cx).and_then(|(_, fix)| fix);
     d
 }
 
@@ -68,6 +106,31 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
         .innermost_step()
         .map_or(String::new(), |s| format!(" of {}", s.name()));
     let unexpected = |m: String| (Code::UnexpectedToken, m, None);
+
+    // A line `WORD:` naming a statement Isu does not have (`BREAK:`).
+    if let Some(Tok::Ident(word)) = f.found.map(|t| t.1) {
+        if let Some(advice) = statement_advice(word).filter(|_| f.first_on_line) {
+            return (
+                Code::UnknownStatement,
+                format!("`{word}` is not an Isu statement: the statements are SEQ, ASSIGN, IF, LOOP and RETURN"),
+                Some(advice.to_owned()),
+            );
+        }
+    }
+
+    // An operator symbol outside an expression's parentheses.
+    if let Some(Tok::Sym(sym)) = f.found.map(|t| t.1) {
+        let hint = symbol_operator(sym).map(|(op, _)| {
+            format!(
+                "Isu has no infix operators: `{sym}` is written ({op} ...), inside the expression"
+            )
+        });
+        return (
+            Code::InvalidExpression,
+            format!("`{sym}` cannot stand here: Isu has no infix operators"),
+            hint,
+        );
+    }
 
     // Right after `KW:`: the value the keyword takes.
     if b0 == Some(Tok::Colon) {
@@ -137,6 +200,12 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
         );
     }
 
+    // On the line of a header, after its kind: words where a description in
+    // quotes may stand, or the condition or iterator written inline.
+    if let Some((said, _)) = header_rest(f, cx) {
+        return said;
+    }
+
     // After `S2: IF`: a description string, fields, or the next step.
     if let (Some(Tok::Kw(k)), Some(Tok::Colon), Some(Tok::StepId(id))) = (b0, b1, b2) {
         if k.is_step_kind() {
@@ -192,7 +261,7 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
     if let Some(level) = cx.level() {
         if let Some(step) = level.step {
             if let Some(kind) = step.kind.filter(|&k| k != Kw::Seq) {
-                let order = super::assemble::field_order(kind);
+                let order = kind.field_order();
                 let next = order.iter().find(|k| !level.fields.contains(**k));
                 let name = step.name();
                 let found_is_field =
@@ -233,6 +302,75 @@ fn classify(goal: Goal, f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) ->
     match goal {
         Goal::Patch => patch_level(f, cx),
         Goal::File => file_level(f, cx, expected),
+    }
+}
+
+/// The rest of a header line that is not Isu: a description without quotes
+/// (`LOOP: walk the list`), a condition or iterator written inline
+/// (`IF (gt (var x) (const 0)):`), with the rewrite and its fix.
+fn header_rest(f: &Failure<'_>, cx: &Scanner<'_>) -> Option<(Said, Option<Fix>)> {
+    let step = cx.innermost_step()?;
+    let kind = step.kind?;
+    let (pos, tok, _) = f.found?;
+    if step.pos.line != pos.line || tok == Tok::Colon {
+        return None;
+    }
+    let (rest, rest_end) = f.rest_of_line()?;
+    let header = match step.id {
+        Some(id) => format!("{id}: {}", kind.as_str()),
+        None => kind.as_str().to_owned(),
+    };
+    let field = match kind {
+        Kw::If => Some(Kw::Cond),
+        Kw::Loop => Some(Kw::Iter),
+        Kw::Return => Some(Kw::Expr),
+        _ => None,
+    };
+    match (tok, field) {
+        (Tok::LParen, Some(field)) => {
+            let written = if step.id.is_some() {
+                header.clone()
+            } else {
+                format!("{header}:")
+            };
+            Some((
+                (
+                    Code::UnexpectedToken,
+                    format!(
+                        "the {} of {} goes in its {}: field, on the line after the header",
+                        match field {
+                            Kw::Cond => "condition",
+                            Kw::Iter => "iterator",
+                            _ => "value",
+                        },
+                        kind.as_str(),
+                        field.as_str()
+                    ),
+                    Some(format!(
+                        "write `{written}` and on the next line `{}: {rest}`",
+                        field.as_str()
+                    )),
+                ),
+                None,
+            ))
+        }
+        (Tok::Ident(_) | Tok::Int(_) | Tok::Kw(_), _) => {
+            let mut quoted = String::new();
+            let _ = isu_plugin_api::literal::write_json_string(&mut quoted, rest);
+            let span = pos.to(Pos {
+                off: rest_end,
+                ..pos
+            });
+            Some((
+                (
+                    Code::UnexpectedToken,
+                    format!("a step's description is a JSON string: write `{header} {quoted}`"),
+                    Some(format!("write {header} {quoted}")),
+                ),
+                Some(Fix::replace(span, quoted)),
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -304,7 +442,10 @@ fn file_level(f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
                 "expected a field of {} ({fields}) or the next section",
                 s.as_str()
             ),
-            _ if expected.iter().any(|e| SECTIONS.contains(e)) => {
+            _ if expected
+                .iter()
+                .any(|e| keywords(Kw::is_section).contains(e)) =>
+            {
                 format!(
                     "expected the next section or the end of the file after {}",
                     s.as_str()
@@ -346,9 +487,9 @@ pub fn words(expected: &[&str]) -> String {
     };
     group(&mut rest, EXPR_STARTS, "an expression");
     group(&mut rest, JSON_STARTS, "a JSON value");
-    group(&mut rest, SECTIONS, "a section");
-    group(&mut rest, FIELDS, "a field");
-    group(&mut rest, STEP_STARTS, "a step");
+    group(&mut rest, &keywords(Kw::is_section), "a section");
+    group(&mut rest, &keywords(Kw::is_field), "a field");
+    group(&mut rest, &step_starts(), "a step");
     for e in rest {
         out.push(match e {
             "name" => "a name".to_owned(),
@@ -374,8 +515,8 @@ mod tests {
     #[test]
     fn expected_terminals_in_words() {
         assert_eq!(words(&["\"BEGIN\"".trim_matches('"'), "{"]), "BEGIN or `{`");
-        let mut all: Vec<&str> = FIELDS.to_vec();
-        all.extend(STEP_STARTS);
+        let mut all: Vec<&str> = keywords(Kw::is_field);
+        all.extend(step_starts());
         all.push("END");
         assert_eq!(words(&all), "a field, a step or END");
         assert_eq!(words(EXPR_STARTS), "an expression");

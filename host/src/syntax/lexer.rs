@@ -7,38 +7,85 @@
 //! breaks, a carriage return before a line break) produce no tokens.
 
 use super::token::{Kw, Pos, Spanned, Tok};
-use crate::diag::{Code, Diagnostic};
-use isu_plugin_api::StepId;
+use crate::diag::{Code, Diagnostic, Fix};
+use isu_plugin_api::{Span, StepId};
 
-/// The tokens of one text, the position just past its end, and the lexical errors.
+/// The tokens of one text, the position just past its end, the comment
+/// lines, and the lexical errors.
 #[derive(Debug)]
 pub struct Lexed<'a> {
     pub tokens: Vec<Spanned<'a>>,
     pub end: Pos,
+    /// Each comment line: the span from its `;` to the end of the line
+    /// (without the line break and trailing blanks).
+    pub comments: Vec<Span>,
     pub diags: Vec<Diagnostic>,
+}
+
+/// The error for the first carriage return of `text` that is not followed by
+/// a line feed, if there is one. Isu lines end with LF or CRLF; a lone CR
+/// (an old Mac line end) would otherwise not end a line, and a comment
+/// before it would swallow the rest of the text, so the text is refused
+/// there and then, before anything else is reported about it.
+pub fn lone_carriage_return(text: &str) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))?;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+    let col = text[line_start..at].chars().count() + 1;
+    let span = isu_plugin_api::Span {
+        lo: at as u32,
+        hi: at as u32 + 1,
+        line: line as u32,
+        col: col as u32,
+    };
+    Some(
+        Diagnostic::error(
+            Code::LoneCarriageReturn,
+            "a carriage return (CR) that is not followed by a line feed: Isu lines end with LF or CRLF",
+        )
+        .at(span)
+        .with_hint("save the file with LF (or CRLF) line ends"),
+    )
 }
 
 /// Splits `text` into tokens.
 pub fn lex(text: &str) -> Lexed<'_> {
-    let mut lx = Lexer {
-        text,
-        bytes: text.as_bytes(),
-        i: 0,
-        line: 1,
-        col_base_off: 0,
-        col_base: 1,
-        line_has_token: false,
-        tab_line: 0,
-        tokens: Vec::with_capacity(text.len() / 4),
-        diags: Vec::new(),
-    };
-    lx.run();
+    let mut lx = Lexer::new(text, text.len() / 4);
+    while lx.i < lx.bytes.len() {
+        lx.step();
+    }
     let end = lx.pos(lx.bytes.len());
     Lexed {
         tokens: lx.tokens,
         end,
+        comments: lx.comments,
         diags: lx.diags,
     }
+}
+
+/// The tokens of `text` one at a time, the same as [`lex`] gives (its
+/// diagnostics aside), without holding them all: the grammar's pass over a
+/// text the lexer has already checked needs no second copy of its tokens.
+pub fn tokens(text: &str) -> impl Iterator<Item = Spanned<'_>> {
+    let mut lx = Lexer::new(text, 4);
+    let mut next = 0;
+    std::iter::from_fn(move || loop {
+        if let Some(&t) = lx.tokens.get(next) {
+            next += 1;
+            if next == lx.tokens.len() {
+                lx.tokens.clear();
+                lx.diags.clear();
+                lx.comments.clear();
+                next = 0;
+            }
+            return Some(t);
+        }
+        if lx.i >= lx.bytes.len() {
+            return None;
+        }
+        lx.step();
+    })
 }
 
 struct Lexer<'a> {
@@ -57,6 +104,7 @@ struct Lexer<'a> {
     /// The last line on which a tab was reported (one report per line).
     tab_line: u32,
     tokens: Vec<Spanned<'a>>,
+    comments: Vec<Span>,
     diags: Vec<Diagnostic>,
 }
 
@@ -66,6 +114,11 @@ fn is_word_start(b: u8) -> bool {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// A byte of an operator symbol of infix languages (`+`, `&&`, `!=`).
+fn is_symbol_byte(b: u8) -> bool {
+    matches!(b, b'+' | b'*' | b'/' | b'%' | b'!' | b'&' | b'|')
 }
 
 /// Whether `b` can begin something the lexer knows (a token, blank or comment).
@@ -89,7 +142,9 @@ fn starts_something(b: u8) -> bool {
             | b'<'
             | b'>'
             | b'='
-    ) || b.is_ascii_digit()
+            | b'\''
+    ) || is_symbol_byte(b)
+        || b.is_ascii_digit()
         || is_word_start(b)
 }
 
@@ -150,37 +205,58 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn run(&mut self) {
-        while self.i < self.bytes.len() {
-            let b = self.bytes[self.i];
-            match b {
-                b' ' | b'\r' => self.i += 1,
-                b'\n' => {
-                    self.newline(self.i);
-                    self.i += 1;
-                }
-                b'\t' => {
-                    self.tab(self.i);
-                    self.i += 1;
-                }
-                b';' if !self.line_has_token => self.comment(),
-                b'"' => self.string(),
-                b'0'..=b'9' => self.number(),
-                b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
-                b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
-                b':' => self.punct(Tok::Colon),
-                b',' => self.punct(Tok::Comma),
-                b'(' => self.punct(Tok::LParen),
-                b')' => self.punct(Tok::RParen),
-                b'[' => self.punct(Tok::LBracket),
-                b']' => self.punct(Tok::RBracket),
-                b'{' => self.punct(Tok::LBrace),
-                b'}' => self.punct(Tok::RBrace),
-                b'<' => self.punct(Tok::Lt),
-                b'>' => self.punct(Tok::Gt),
-                b'=' => self.punct(Tok::Eq),
-                _ => self.invalid(),
+    fn new(text: &'a str, capacity: usize) -> Lexer<'a> {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            i: 0,
+            line: 1,
+            col_base_off: 0,
+            col_base: 1,
+            line_has_token: false,
+            tab_line: 0,
+            tokens: Vec::with_capacity(capacity),
+            comments: Vec::new(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// Reads what starts at `self.i` (`self.i` within the text): a token,
+    /// a blank, a comment, or a bad character.
+    fn step(&mut self) {
+        let b = self.bytes[self.i];
+        match b {
+            b' ' | b'\r' => self.i += 1,
+            b'\n' => {
+                self.newline(self.i);
+                self.i += 1;
             }
+            b'\t' => {
+                self.tab(self.i);
+                self.i += 1;
+            }
+            b';' if !self.line_has_token => self.comment(),
+            b'"' => self.string(),
+            b'0'..=b'9' => self.number(),
+            b'-' if self.peek(self.i + 1).is_ascii_digit() => self.number(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'_' => self.word(),
+            b'-' => self.symbol(),
+            b'=' if self.peek(self.i + 1) == b'=' => self.symbol(),
+            b if is_symbol_byte(b) => self.symbol(),
+            b'\'' => self.quoted('\''),
+            b':' => self.punct(Tok::Colon),
+            b',' => self.punct(Tok::Comma),
+            b'(' => self.punct(Tok::LParen),
+            b')' => self.punct(Tok::RParen),
+            b'[' if self.tight_bracket() => self.punct(Tok::Subscript),
+            b'[' => self.punct(Tok::LBracket),
+            b']' => self.punct(Tok::RBracket),
+            b'{' => self.punct(Tok::LBrace),
+            b'}' => self.punct(Tok::RBrace),
+            b'<' => self.punct(Tok::Lt),
+            b'>' => self.punct(Tok::Gt),
+            b'=' => self.punct(Tok::Eq),
+            _ => self.invalid(),
         }
     }
 
@@ -189,31 +265,119 @@ impl<'a> Lexer<'a> {
         self.i += 1;
     }
 
-    /// A comment line: skipped to its end (tabs in it are still reported).
+    /// A comment line: kept aside to its end (tabs in it are still reported).
     fn comment(&mut self) {
+        let lo = self.i;
         while self.i < self.bytes.len() && self.bytes[self.i] != b'\n' {
             if self.bytes[self.i] == b'\t' {
                 self.tab(self.i);
             }
             self.i += 1;
         }
+        let text = self.text[lo..self.i].trim_end();
+        let l = self.pos(lo);
+        let r = self.pos(lo + text.len());
+        self.comments.push(l.to(r));
+    }
+
+    /// Whether the `[` here follows a name, `)` or `]` directly and opens
+    /// something (not `[]`): a subscript as other languages write it.
+    fn tight_bracket(&self) -> bool {
+        let after = self.bytes[self.i + 1..]
+            .iter()
+            .find(|&&b| b != b' ')
+            .copied();
+        self.i > 0
+            && matches!(self.bytes[self.i - 1], b')' | b']' | b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' | b'_')
+            && after != Some(b']')
+    }
+
+    /// An operator symbol of infix languages: one token for a run such as
+    /// `==`, `&&` or `!=` (but `<`, `>` and `=` alone are tokens of their own).
+    fn symbol(&mut self) {
+        let lo = self.i;
+        let mut hi = lo + 1;
+        while hi < self.bytes.len()
+            && (is_symbol_byte(self.bytes[hi]) || self.bytes[hi] == b'=')
+            && hi - lo < 3
+        {
+            hi += 1;
+        }
+        let tok = Tok::Sym(&self.text[lo..hi]);
+        self.push(lo, tok, hi);
+        self.i = hi;
+    }
+
+    /// A string in single quotes (`'x'`) or in typographic quotes (`“x”`):
+    /// an error, but read as the string it is meant to be, so that nothing
+    /// after it is misread. `open` is the opening quote.
+    fn quoted(&mut self, open: char) {
+        let close = match open {
+            '“' => '”',
+            '‘' => '’',
+            c => c,
+        };
+        let lo = self.i;
+        let body = lo + open.len_utf8();
+        let line_end = self.bytes[body..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.bytes.len(), |p| body + p);
+        let Some(end) = self.text[body..line_end].find(close).map(|p| body + p) else {
+            // No closing quote on the line: the quote alone is the mistake.
+            let hi = body;
+            let d = self.error(
+                Code::InvalidCharacter,
+                lo,
+                hi,
+                format!(
+                    "unexpected character {}: no Isu token starts with it",
+                    describe_char(open)
+                ),
+            );
+            d.hint = Some("strings use double quotes: \"text\"".to_owned());
+            self.line_has_token = true;
+            self.i = hi;
+            return;
+        };
+        let hi = end + close.len_utf8();
+        let inner = &self.text[body..end];
+        let mut fixed = String::with_capacity(inner.len() + 2);
+        let _ = isu_plugin_api::literal::write_json_string(&mut fixed, inner);
+        let written = self.text[lo..hi].to_owned();
+        let l = self.pos(lo);
+        let r = self.pos(hi);
+        let span = l.to(r);
+        self.diags.push(
+            Diagnostic::error(
+                Code::InvalidCharacter,
+                format!(
+                    "{written} is a string in {}: Isu strings use double quotes",
+                    if open == '\'' {
+                        "single quotes"
+                    } else {
+                        "typographic quotes"
+                    }
+                ),
+            )
+            .at(span)
+            .with_hint(format!("write {fixed}"))
+            .with_fix(Fix::replace(span, fixed)),
+        );
+        self.tokens.push((l, Tok::Str(inner), r));
+        self.line_has_token = true;
+        self.i = hi;
     }
 
     /// A run of characters that start no token, reported once.
     fn invalid(&mut self) {
         let lo = self.i;
         let first = self.text[lo..].chars().next().unwrap_or('\u{fffd}');
+        if matches!(first, '“' | '‘') {
+            return self.quoted(first);
+        }
         let mut hi = lo + first.len_utf8();
-        // A single-quoted string is one mistake, reported once.
-        if first == '\'' {
-            if let Some(close) = self.bytes[hi..]
-                .iter()
-                .take_while(|&&b| b != b'\n')
-                .position(|&b| b == b'\'')
-            {
-                hi += close + 1;
-            }
-        } else if first != '-' && first != ';' {
+        if first != '-' && first != ';' {
             // `-` and `;` are invalid only where they stand, not as a run's continuation.
             while hi < self.bytes.len() && !starts_something(self.bytes[hi]) {
                 hi += self.text[hi..].chars().next().map_or(1, char::len_utf8);

@@ -3,21 +3,17 @@
 //! says what to write instead.
 
 use super::cst::{Json, JsonNode, Name, SExpr, Type as RawType};
-use crate::diag::{Code, Diagnostic};
-use crate::stdlib;
+use super::rewrite::{self, Rewrite};
+use super::vocab::{
+    self, literal_meant, operator_alias, symbol_operator, type_meant, TypeMeant, OPERATORS,
+    OPERATOR_NAMES,
+};
+use crate::diag::{Code, Diagnostic, Fix};
+use crate::validate::suggest;
 use isu_plugin_api::{
     BinaryOp, Expr, ExprNode, Ident, Iter, Literal, Place, Span, StepId, Type, UnaryOp,
 };
 use std::collections::BTreeMap;
-
-/// The operators of the expression language, as a message lists them.
-pub const OPERATORS: &str =
-    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call";
-
-const OPERATOR_NAMES: &[&str] = &[
-    "const", "var", "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge",
-    "and", "or", "not", "index", "call",
-];
 
 /// Where lowering happens: the text (for quoting it back), the step the
 /// expressions belong to, and the diagnostics so far.
@@ -37,6 +33,57 @@ impl Lower<'_> {
         self.diags.push(d);
     }
 
+    /// Reports with the hint `{lead}write REWRITE` and the fix that writes it;
+    /// `lead` alone when there is no rewrite.
+    fn report_rewrite(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: String,
+        lead: &str,
+        rw: Option<Rewrite>,
+    ) {
+        let d = self.rewritten(code, span, message, lead, rw);
+        self.diags.push(d);
+    }
+
+    /// The diagnostic of [`Lower::report_rewrite`].
+    fn rewritten(
+        &self,
+        code: Code,
+        span: Span,
+        message: String,
+        lead: &str,
+        rw: Option<Rewrite>,
+    ) -> Diagnostic {
+        let (hint, fix) = match rw {
+            Some(rw) => {
+                let fix = Fix::replace(span, rw.text.clone());
+                (
+                    format!("{lead}write {}", rw.text),
+                    Some(if rw.certain {
+                        fix
+                    } else {
+                        fix.maybe_incorrect()
+                    }),
+                )
+            }
+            None => (lead.trim_end_matches([':', ' ', ';']).to_owned(), None),
+        };
+        let mut d = Diagnostic::error(code, message)
+            .at(span)
+            .in_step(self.step.as_ref());
+        if !hint.is_empty() {
+            d.hint = Some(hint);
+        }
+        d.fix = fix;
+        d
+    }
+
+    fn rewrite(&self, s: &SExpr) -> Option<Rewrite> {
+        rewrite::expr(s, self.text)
+    }
+
     /// The source text of `span` on one line, cut when long.
     fn snippet(&self, span: Span) -> String {
         let raw = self
@@ -52,33 +99,51 @@ impl Lower<'_> {
     /// An expression; `None` after reporting why it is not one.
     pub fn expr(&mut self, s: SExpr) -> Option<Expr> {
         match s {
-            SExpr::Name(n) => {
-                let (msg, hint) = if OPERATOR_NAMES.contains(&n.text.as_str()) {
-                    (
-                        format!("`{}` alone is not an expression: an operation is written in parentheses", n.text),
-                        format!("write ({} ...)", n.text),
-                    )
+            SExpr::Name(ref n) => {
+                let rw = self.rewrite(&s);
+                let text = n.text.as_str();
+                if OPERATOR_NAMES.contains(&text) {
+                    self.report(
+                        Code::InvalidExpression,
+                        n.span,
+                        format!("`{text}` alone is not an expression: an operation is written in parentheses"),
+                        Some(format!("write ({text} ...)")),
+                    );
+                } else if let Some(lit) = literal_meant(text) {
+                    self.not_a_literal(text, lit, n.span, rw);
                 } else {
-                    (
-                        format!(
-                            "a bare name is not an expression: write (var {}) to read the variable",
-                            n.text
-                        ),
-                        format!("write (var {})", n.text),
-                    )
-                };
-                self.report(Code::InvalidExpression, n.span, msg, Some(hint));
+                    self.report_rewrite(
+                        Code::InvalidExpression,
+                        n.span,
+                        format!("a bare name is not an expression: write (var {text}) to read the variable"),
+                        "",
+                        rw,
+                    );
+                }
                 None
             }
             SExpr::Json(j) => {
                 let text = self.snippet(j.span);
-                self.report(
+                if matches!(j.node, JsonNode::Null) {
+                    let _ = self.literal(j);
+                    return None;
+                }
+                self.report_rewrite(
                     Code::InvalidExpression,
                     j.span,
                     format!(
                         "a bare {text} is not an expression: write (const {text}) for a constant"
                     ),
-                    Some(format!("write (const {text})")),
+                    "",
+                    Some(Rewrite {
+                        text: format!(
+                            "(const {})",
+                            self.text
+                                .get(j.span.lo as usize..j.span.hi as usize)
+                                .unwrap_or(&text)
+                        ),
+                        certain: true,
+                    }),
                 );
                 None
             }
@@ -86,7 +151,80 @@ impl Lower<'_> {
                 self.step_like(&n);
                 None
             }
+            SExpr::Sym(n) => {
+                let hint = symbol_operator(&n.text)
+                    .map(|(op, _)| format!("`{}` is written ({op} ...)", n.text));
+                self.report(
+                    Code::InvalidExpression,
+                    n.span,
+                    format!(
+                        "`{}` is not an expression: Isu has no infix operators",
+                        n.text
+                    ),
+                    hint,
+                );
+                None
+            }
+            SExpr::Subscript(_, _, span) => {
+                let rw = self.rewrite(&s);
+                let shown = self.snippet(span);
+                self.report_rewrite(
+                    Code::InvalidExpression,
+                    span,
+                    format!("`{shown}` is not Isu: an element is written (index ARRAY INDEX)"),
+                    "",
+                    rw,
+                );
+                None
+            }
+            SExpr::Seq(ref items, span) => {
+                let rw = self.rewrite(&s);
+                let shown = self.snippet(span);
+                let infix = items.iter().any(|i| matches!(i, SExpr::Sym(_)));
+                let (message, lead) = if infix {
+                    (
+                        format!("`{shown}` is infix notation: Isu writes every operation as a prefix S-expression (OPERATOR operands...)"),
+                        "Isu has no infix operators: ",
+                    )
+                } else if rw.is_some() {
+                    (
+                        format!("`{shown}` is not Isu: a function is called as (call FN args...)"),
+                        "",
+                    )
+                } else {
+                    (
+                        format!("expected one expression, found several: `{shown}`"),
+                        "combine them with an operator, such as (add A B); ",
+                    )
+                };
+                self.report_rewrite(Code::InvalidExpression, span, message, lead, rw);
+                None
+            }
             SExpr::List(items, span) => self.list_expr(items, span),
+        }
+    }
+
+    /// `True`, `False`, `None` where an expression stands.
+    fn not_a_literal(&mut self, text: &str, lit: Option<&str>, span: Span, rw: Option<Rewrite>) {
+        match lit {
+            Some(lit) => self.report_rewrite(
+                Code::InvalidExpression,
+                span,
+                format!(
+                    "`{text}` is not an Isu value: the booleans are (const true) and (const false)"
+                ),
+                "",
+                rw.or(Some(Rewrite {
+                    text: format!("(const {lit})"),
+                    certain: true,
+                })),
+            ),
+            None => self.report(
+                Code::InvalidExpression,
+                span,
+                format!("`{text}` is not an Isu value: Isu has no null"),
+                Some("use an empty array or string, or a separate flag".to_owned()),
+            ),
         }
     }
 
@@ -114,6 +252,10 @@ impl Lower<'_> {
             return None;
         };
         let operands: Vec<SExpr> = items.collect();
+        if let Some(d) = self.foreign_list(&head, &operands, span) {
+            self.diags.push(d);
+            return None;
+        }
         let op = match head {
             SExpr::Name(n) => n,
             other => {
@@ -179,15 +321,49 @@ impl Lower<'_> {
                     }
                 }
                 None => {
-                    self.unknown_operator(&op);
-                    for o in operands {
-                        let _ = self.expr(o);
-                    }
+                    self.unknown_operator(op, operands, span);
                     return None;
                 }
             },
         };
         Some(Expr::new(node, span))
+    }
+
+    /// A list written in another notation: an operator symbol first (`(+ a
+    /// b)`), infix inside the parentheses (`(a + b)`), commas between operands.
+    /// One diagnostic for the whole list, with its rewrite.
+    fn foreign_list(&mut self, head: &SExpr, operands: &[SExpr], span: Span) -> Option<Diagnostic> {
+        let has_comma = operands
+            .iter()
+            .any(|o| matches!(o, SExpr::Sym(n) if n.text == ","));
+        let symbol_inside = operands
+            .iter()
+            .any(|o| matches!(o, SExpr::Sym(n) if n.text != ","));
+        let (code, message, lead) = match head {
+            SExpr::Sym(sym) => {
+                let name = symbol_operator(&sym.text).map_or("add", |(op, _)| op);
+                (
+                    Code::UnknownOperator,
+                    format!("`{}` is not an Isu operator: operators are words ({OPERATORS})", sym.text),
+                    format!("`{}` is written {name}: ", sym.text),
+                )
+            }
+            _ if symbol_inside => (
+                Code::InvalidExpression,
+                format!("`{}` is infix notation: Isu writes every operation as a prefix S-expression (OPERATOR operands...)", self.snippet(span)),
+                "Isu has no infix operators: ".to_owned(),
+            ),
+            _ if has_comma => (
+                Code::InvalidExpression,
+                "the operands of an S-expression are separated by spaces, not commas".to_owned(),
+                String::new(),
+            ),
+            _ => return None,
+        };
+        let mut items = vec![head.clone()];
+        items.extend(operands.iter().cloned());
+        let rw = self.rewrite(&SExpr::List(items, span));
+        Some(self.rewritten(code, span, message, &lead, rw))
     }
 
     /// Exactly `N` operands, each lowered; all lowered (for their errors) even
@@ -249,31 +425,43 @@ impl Lower<'_> {
         out
     }
 
-    fn unknown_operator(&mut self, op: &Name) {
+    /// `(name operands...)` whose head is no operator: a hint naming the
+    /// operator or function meant and, where the rewrite is known, the fix.
+    /// The operands are lowered for their own errors only when there is none.
+    fn unknown_operator(&mut self, op: Name, operands: Vec<SExpr>, span: Span) {
         let name = op.text.as_str();
         let lower = name.to_ascii_lowercase();
-        let hint = if OPERATOR_NAMES.contains(&lower.as_str()) {
-            Some(format!("operators are lower case: ({lower} ...)"))
-        } else if stdlib::lookup(&name.to_ascii_uppercase()).is_some() {
-            let up = name.to_ascii_uppercase();
-            Some(format!(
-                "to call the standard function {up} write (call {up} ...)"
-            ))
-        } else if matches!(name, "range" | "each" | "while") {
-            Some(format!(
-                "({name} ...) is an ITER form; it stands only after ITER: in a LOOP"
-            ))
+        let mut items = vec![SExpr::Name(op.clone())];
+        items.extend(operands.iter().cloned());
+        let rw = self.rewrite(&SExpr::List(items, span));
+        let lead = if OPERATOR_NAMES.contains(&lower.as_str()) {
+            "operators are lower case: ".to_owned()
+        } else if let Some(f) = vocab::function_meant(name) {
+            format!("to call the standard function {f} ")
+        } else if vocab::ITER_FORMS.contains(&name) {
+            format!("({name} ...) is an ITER form; it stands only after ITER: in a LOOP")
+        } else if let Some(alias) = operator_alias(name) {
+            format!("did you mean `{alias}`? ")
         } else {
-            alias(name)
-                .or_else(|| closest(name))
-                .map(|s| format!("did you mean `{s}`?"))
+            match suggest::closest(name, OPERATOR_NAMES.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => String::new(),
+            }
         };
-        self.report(
-            Code::UnknownOperator,
-            op.span,
-            format!("unknown operator `{name}`: the operators are {OPERATORS}"),
-            hint,
-        );
+        let rw = rw.filter(|_| !vocab::ITER_FORMS.contains(&name));
+        let known = rw.is_some();
+        let message = format!("unknown operator `{name}`: the operators are {OPERATORS}");
+        let d = self.rewritten(Code::UnknownOperator, span, message, &lead, rw);
+        // The error points at the operator; the fix covers the whole expression.
+        self.diags.push(Diagnostic {
+            span: Some(op.span.into()),
+            ..d
+        });
+        if !known {
+            for o in operands {
+                let _ = self.expr(o);
+            }
+        }
     }
 
     fn const_expr(&mut self, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
@@ -294,6 +482,34 @@ impl Lower<'_> {
             SExpr::Json(j) => Some(ExprNode::Const {
                 value: self.literal(j)?,
             }),
+            SExpr::Name(n) if literal_meant(&n.text).is_some() => {
+                let whole = SExpr::List(
+                    vec![
+                        SExpr::Name(Name {
+                            text: "const".to_owned(),
+                            span,
+                        }),
+                        SExpr::Name(n.clone()),
+                    ],
+                    span,
+                );
+                let rw = self.rewrite(&whole);
+                let lit = literal_meant(&n.text).flatten();
+                let message = match lit {
+                    Some(_) => format!(
+                        "`{}` is not a JSON literal: the booleans are true and false",
+                        n.text
+                    ),
+                    None => format!("`{}` is not an Isu value: Isu has no null", n.text),
+                };
+                let lead = if lit.is_some() {
+                    ""
+                } else {
+                    "use an empty array or string, or a separate flag"
+                };
+                self.report_rewrite(Code::InvalidLiteral, span, message, lead, rw);
+                None
+            }
             SExpr::Name(n) => {
                 self.report(
                     Code::InvalidLiteral,
@@ -358,6 +574,17 @@ impl Lower<'_> {
                     format!("`var` takes a variable name, found {text}"),
                     Some(format!("for a constant write (const {text})")),
                 );
+                None
+            }
+            inner @ (SExpr::Subscript(..) | SExpr::Seq(..) | SExpr::Sym(_)) => {
+                let shown = self.snippet(inner.span());
+                let rw = self.rewrite(&inner);
+                let message = if matches!(inner, SExpr::Subscript(..)) {
+                    format!("`var` takes a variable name, found `{shown}`: an element is written (index ARRAY INDEX)")
+                } else {
+                    format!("`var` takes a variable name, found `{shown}`")
+                };
+                self.report_rewrite(Code::InvalidExpression, span, message, "", rw);
                 None
             }
             SExpr::List(_, s) => {
@@ -458,29 +685,42 @@ impl Lower<'_> {
                     }
                     "var" if items.len() == 2 => {
                         let name = self.snippet(items[1].span());
-                        self.report(
+                        let rw = rewrite::place(&SExpr::List(items, span), self.text);
+                        self.report_rewrite(
                             Code::InvalidPlace,
                             span,
                             format!("a TARGET names the variable itself: write `{name}`, not (var {name})"),
-                            Some(format!("TARGET: {name}")),
+                            "",
+                            rw,
                         );
                         None
                     }
                     _ => {
-                        self.bad_place(span);
+                        self.bad_place(&SExpr::List(items, span));
                         None
                     }
                 }
             }
             other => {
-                self.bad_place(other.span());
+                self.bad_place(&other);
                 None
             }
         }
     }
 
-    fn bad_place(&mut self, span: Span) {
+    fn bad_place(&mut self, place: &SExpr) {
+        let span = place.span();
         let text = self.snippet(span);
+        if let Some(rw) = rewrite::place(place, self.text) {
+            self.report_rewrite(
+                Code::InvalidPlace,
+                span,
+                format!("a TARGET is a variable name or an element place (index PLACE EXPR), found {text}"),
+                "",
+                Some(rw),
+            );
+            return;
+        }
         self.report(
             Code::InvalidPlace,
             span,
@@ -674,52 +914,92 @@ impl Lower<'_> {
                 "bool" => Some(Type::Bool),
                 "string" => Some(Type::String),
                 other => {
-                    let hint = match other {
-                        "integer" | "i64" | "i32" | "long" | "number" | "Int" | "INT" => {
-                            Some("write int".to_owned())
+                    let (hint, fix) = match type_meant(other) {
+                        Some(TypeMeant::Scalar(s)) => {
+                            (Some(format!("write {s}")), Some(Fix::replace(n.span, s)))
                         }
-                        "boolean" | "Bool" | "BOOL" => Some("write bool".to_owned()),
-                        "str" | "String" | "text" | "STRING" => Some("write string".to_owned()),
-                        "map" => Some(
-                            "a map type names its key and value types: map<string,int>".to_owned(),
+                        Some(TypeMeant::Array) => (
+                            Some("an array type is written T[], such as int[]".to_owned()),
+                            None,
                         ),
-                        "list" | "array" | "vec" | "List" | "Array" => {
-                            Some("an array type is written T[], such as int[]".to_owned())
-                        }
-                        _ => None,
+                        Some(TypeMeant::Map) => (
+                            Some("write map<K,V>, naming the key and value types, such as map<string,int>".to_owned()),
+                            None,
+                        ),
+                        None => (None, None),
                     };
-                    self.report(
+                    let mut d = Diagnostic::error(
                         Code::InvalidType,
-                        n.span,
                         format!("unknown type `{other}`: the types are int, bool, string, T[] and map<K,V>"),
-                        hint,
-                    );
+                    )
+                    .at(n.span)
+                    .in_step(self.step.as_ref());
+                    d.hint = hint;
+                    d.fix = fix;
+                    self.diags.push(d);
                     None
                 }
             },
             RawType::Array(elem) => Some(Type::array(self.ty(*elem)?)),
-            RawType::Generic(n, k, v, span) => {
-                let key = self.ty(*k);
-                let value = self.ty(*v);
-                if n.text != "map" {
-                    let hint = match n.text.as_str() {
-                        "dict" | "Map" | "HashMap" | "hashmap" | "Dict" => {
-                            Some("write map<K,V>".to_owned())
-                        }
-                        _ => None,
-                    };
-                    self.report(
-                        Code::InvalidType,
-                        span,
-                        format!(
-                            "unknown type `{}<...>`: the only type with parameters is map<K,V>",
-                            n.text
-                        ),
-                        hint,
-                    );
-                    return None;
-                }
+            RawType::Generic(n, args, _) if n.text == vocab::MAP_TYPE && args.len() == 2 => {
+                let mut args = args.into_iter();
+                let key = args.next().and_then(|k| self.ty(k));
+                let value = args.next().and_then(|v| self.ty(v));
                 Some(Type::map(key?, value?))
+            }
+            whole @ (RawType::Generic(..) | RawType::Subscript(..)) => {
+                let span = whole.span();
+                let shown = self.snippet(span);
+                let (RawType::Generic(n, args, _) | RawType::Subscript(n, args, _)) = &whole else {
+                    return None;
+                };
+                let message = match (&whole, type_meant(&n.text)) {
+                    (RawType::Subscript(..), Some(TypeMeant::Array)) => format!(
+                        "`{shown}` is not an Isu type: an array type is written T[], such as int[]"
+                    ),
+                    (_, Some(TypeMeant::Map)) | (RawType::Generic(..), None)
+                        if n.text == vocab::MAP_TYPE || type_meant(&n.text) == Some(TypeMeant::Map) =>
+                    {
+                        format!("`{shown}` is not an Isu type: a map type is written map<K,V>, with two types, K int or string")
+                    }
+                    _ => format!(
+                        "unknown type `{shown}`: the types are int, bool, string, T[] and map<K,V> ({} parameters)",
+                        args.len()
+                    ),
+                };
+                let rw = type_text(&whole).map(|text| Rewrite {
+                    text,
+                    certain: true,
+                });
+                self.report_rewrite(Code::InvalidType, span, message, "", rw);
+                None
+            }
+        }
+    }
+}
+
+/// The Isu text of a type written in any notation (`list[str]`,
+/// `Dict[str, int]`, `Array<int>`), when it means one Isu type.
+fn type_text(t: &RawType) -> Option<String> {
+    match t {
+        RawType::Name(n) => match type_meant(&n.text) {
+            Some(TypeMeant::Scalar(s)) => Some(s.to_owned()),
+            None if vocab::SCALAR_TYPES.contains(&n.text.as_str()) => Some(n.text.clone()),
+            _ => None,
+        },
+        RawType::Array(elem) => Some(format!("{}[]", type_text(elem)?)),
+        RawType::Generic(n, args, _) | RawType::Subscript(n, args, _) => {
+            let meant = if n.text == vocab::MAP_TYPE {
+                TypeMeant::Map
+            } else {
+                type_meant(&n.text)?
+            };
+            match (meant, args.as_slice()) {
+                (TypeMeant::Array, [elem]) => Some(format!("{}[]", type_text(elem)?)),
+                (TypeMeant::Map, [k, v]) => {
+                    Some(format!("map<{},{}>", type_text(k)?, type_text(v)?))
+                }
+                _ => None,
             }
         }
     }
@@ -733,70 +1013,4 @@ pub fn is_function_name(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
     upper || name.contains('.')
-}
-
-/// The operator a common other spelling means.
-fn alias(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "plus" | "sum" => "add",
-        "minus" | "subtract" => "sub",
-        "times" | "multiply" | "mult" => "mul",
-        "divide" | "quot" => "div",
-        "modulo" | "rem" | "remainder" => "mod",
-        "negate" | "minus1" => "neg",
-        "equal" | "equals" | "eql" | "is" => "eq",
-        "neq" | "not_equal" | "noteq" => "ne",
-        "less" | "lesser" => "lt",
-        "lte" | "leq" => "le",
-        "greater" => "gt",
-        "gte" | "geq" => "ge",
-        "get" | "at" | "nth" | "elem" => "index",
-        "ref" | "load" | "get_var" | "variable" => "var",
-        "lit" | "literal" | "quote" | "value" => "const",
-        "apply" | "invoke" | "fn" => "call",
-        "land" | "andalso" => "and",
-        "lor" | "orelse" => "or",
-        _ => return None,
-    })
-}
-
-/// The operator nearest to `name`, within two edits (and closer than its length).
-fn closest(name: &str) -> Option<&'static str> {
-    let mut best: Option<(&'static str, usize)> = None;
-    for &op in OPERATOR_NAMES {
-        let d = edit_distance(name, op);
-        if d <= 2 && d < name.len() && best.is_none_or(|(_, bd)| d < bd) {
-            best = Some((op, d));
-        }
-    }
-    best.map(|(op, _)| op)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(closest("addd"), Some("add"));
-        assert_eq!(closest("indx"), Some("index"));
-        assert_eq!(closest("zzzzzz"), None);
-        assert_eq!(alias("plus"), Some("add"));
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-    }
 }

@@ -7,6 +7,7 @@
 //! error recovery.
 
 use super::token::{Kw, Pos, Spanned, Tok};
+use super::vocab::statement_advice;
 use crate::diag::{Code, Diagnostic};
 
 /// How many blocks, parentheses and brackets may be open at once. Deeper text
@@ -28,7 +29,7 @@ impl Delim {
             Tok::Kw(Kw::Begin) => Some(Delim::Begin),
             Tok::LBrace => Some(Delim::Brace),
             Tok::LParen => Some(Delim::Paren),
-            Tok::LBracket => Some(Delim::Bracket),
+            Tok::LBracket | Tok::Subscript => Some(Delim::Bracket),
             _ => None,
         }
     }
@@ -267,18 +268,27 @@ impl<'a> Scanner<'a> {
                 self.top = Level::default();
                 Event::Other
             }
-            Tok::StepId(id) if colon_next => {
-                let kind = next.and_then(|n| toks.get(n + 1)).and_then(|t| match t.1 {
+            // `S2: KIND` or `S2 KIND`.
+            Tok::StepId(id)
+                if colon_next || matches!(next_tok, Some(Tok::Kw(k)) if k.is_step_kind()) =>
+            {
+                let after = if colon_next {
+                    next.map(|n| n + 1)
+                } else {
+                    next
+                };
+                let kind = after.and_then(|n| toks.get(n)).and_then(|t| match t.1 {
                     Tok::Kw(k) if k.is_step_kind() => Some(k),
                     _ => None,
                 });
                 self.start_step(i, Some(id), kind, pos);
                 Event::Other
             }
-            // Not `S2: IF:`, whose IF belongs to the header of S2.
+            // A header without an ID, in any of its forms; not the kind of
+            // `S2: IF` or `S2 IF`, which belongs to the header of S2.
             Tok::Kw(k)
                 if k.is_step_kind()
-                    && colon_next
+                    && !matches!(self.hist[0], Some(Tok::StepId(_)))
                     && !(self.hist[0] == Some(Tok::Colon)
                         && matches!(self.hist[1], Some(Tok::StepId(_)))) =>
             {
@@ -287,6 +297,16 @@ impl<'a> Scanner<'a> {
                 } else {
                     self.start_step(i, None, Some(k), pos);
                 }
+                Event::Other
+            }
+            // A line `WORD:` in a block that is no field: a statement Isu
+            // does not have (`BREAK:`), taken as a step of its own.
+            Tok::Ident(_)
+                if colon_next
+                    && self.stack.last().is_some_and(|f| f.block)
+                    && (i == 0 || toks[i - 1].0.line < pos.line) =>
+            {
+                self.start_step(i, None, None, pos);
                 Event::Other
             }
             Tok::Kw(k) if k.is_field() && colon_next => {
@@ -753,6 +773,27 @@ pub fn step_extent(toks: &[Spanned<'_>], live: &[usize], header: usize) -> (usiz
     extent(toks, live, header, header_len)
 }
 
+/// Whether the token at `live[k]` starts a step, section or patch entry at
+/// the statement level: `S2:` or `S2 KIND`, a step kind, `SECTION:`, a patch
+/// entry, or a line `WORD:` whose word is no field (a statement Isu lacks).
+fn starts_unit(toks: &[Spanned<'_>], live: &[usize], k: usize) -> bool {
+    let i = live[k];
+    let next = live.get(k + 1).map(|&n| toks[n].1);
+    let colon_next = next == Some(Tok::Colon);
+    let first_on_line = k == 0 || toks[live[k - 1]].0.line < toks[i].0.line;
+    match toks[i].1 {
+        Tok::StepId(_) => colon_next || matches!(next, Some(Tok::Kw(kw)) if kw.is_step_kind()),
+        Tok::Kw(kw) if kw.is_step_kind() => !matches!(
+            k.checked_sub(1).map(|p| toks[live[p]].1),
+            Some(Tok::StepId(_) | Tok::Colon)
+        ),
+        Tok::Kw(kw) if kw.is_section() => colon_next,
+        Tok::Kw(kw) => kw.is_patch_entry(),
+        Tok::Ident(word) => first_on_line && (colon_next || statement_advice(word).is_some()),
+        _ => false,
+    }
+}
+
 /// The tokens from `from` (which is not a well-formed step header) up to the
 /// next step header, closer of the enclosing block, section or patch keyword.
 pub fn fragment_extent(toks: &[Spanned<'_>], live: &[usize], from: usize) -> (usize, usize) {
@@ -765,7 +806,8 @@ fn extent(
     header: usize,
     header_len: usize,
 ) -> (usize, usize) {
-    let Some(start) = live.iter().position(|&i| i == header) else {
+    // `live` is sorted: find the header by bisection.
+    let Ok(start) = live.binary_search(&header) else {
         return (header, header + 1);
     };
     let mut depth = 0usize;
@@ -776,7 +818,6 @@ fn extent(
     while k < live.len() {
         let i = live[k];
         let tok = toks[i].1;
-        let colon_next = live.get(k + 1).is_some_and(|&n| toks[n].1 == Tok::Colon);
         if Delim::opener(&tok).is_some() {
             depth += 1;
         } else if Delim::closer(&tok).is_some() {
@@ -784,16 +825,8 @@ fn extent(
                 return (header, i);
             }
             depth -= 1;
-        } else if depth == 0 {
-            let boundary = match tok {
-                Tok::StepId(_) => colon_next,
-                Tok::Kw(k) if k.is_step_kind() || k.is_section() => colon_next,
-                Tok::Kw(k) => k.is_patch_entry(),
-                _ => false,
-            };
-            if boundary {
-                return (header, i);
-            }
+        } else if depth == 0 && starts_unit(toks, live, k) {
+            return (header, i);
         }
         k += 1;
     }

@@ -1,5 +1,6 @@
 //! Tokens and source positions: what the lexer hands the grammar.
 
+pub use super::vocab::Kw;
 use isu_plugin_api::Span;
 use std::fmt;
 
@@ -49,117 +50,17 @@ pub enum Tok<'a> {
     Lt,
     Gt,
     Eq,
+    /// `[` written right after a name, `)` or `]` and not followed by `]`:
+    /// a subscript as other languages write it (`xs[i]`, `list[int]`).
+    Subscript,
+    /// An operator symbol of infix languages (`+`, `==`, `&&`, `!`): not
+    /// Isu, read so that the error can say what to write instead. `<`, `>`
+    /// and `=` are tokens of their own (types and STATE use them).
+    Sym(&'a str),
 }
 
 /// A token with its start and end.
 pub type Spanned<'a> = (Pos, Tok<'a>, Pos);
-
-macro_rules! keywords {
-    ($($variant:ident = $text:literal,)*) => {
-        /// The reserved upper-case words of Isu.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Kw {
-            $($variant,)*
-        }
-
-        /// The reserved words, as written.
-        pub const KEYWORDS: &[&str] = &[$($text,)*];
-
-        impl Kw {
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Kw::$variant => $text,)*
-                }
-            }
-
-            /// The keyword spelled `word`, if it is one.
-            pub fn from_word(word: &str) -> Option<Kw> {
-                match word {
-                    $($text => Some(Kw::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-keywords! {
-    Meta = "META",
-    AutoId = "AUTO_ID",
-    Func = "FUNC",
-    Name = "NAME",
-    Args = "ARGS",
-    Returns = "RETURNS",
-    Io = "IO",
-    Input = "INPUT",
-    Output = "OUTPUT",
-    State = "STATE",
-    Local = "LOCAL",
-    Steps = "STEPS",
-    Seq = "SEQ",
-    Assign = "ASSIGN",
-    If = "IF",
-    Loop = "LOOP",
-    Return = "RETURN",
-    Cond = "COND",
-    Then = "THEN",
-    Else = "ELSE",
-    Iter = "ITER",
-    Body = "BODY",
-    Target = "TARGET",
-    Expr = "EXPR",
-    Begin = "BEGIN",
-    End = "END",
-    Patch = "PATCH",
-    Replace = "REPLACE",
-    InsertAfter = "INSERT_AFTER",
-    Delete = "DELETE",
-}
-
-impl Kw {
-    /// A section keyword (`META`, `FUNC`, `IO`, `STATE`, `LOCAL`, `STEPS`).
-    pub fn is_section(self) -> bool {
-        matches!(
-            self,
-            Kw::Meta | Kw::Func | Kw::Io | Kw::State | Kw::Local | Kw::Steps
-        )
-    }
-
-    /// A statement keyword (`SEQ`, `ASSIGN`, `IF`, `LOOP`, `RETURN`).
-    pub fn is_step_kind(self) -> bool {
-        matches!(self, Kw::Seq | Kw::Assign | Kw::If | Kw::Loop | Kw::Return)
-    }
-
-    /// A field keyword, of a section (`NAME`, `INPUT`, ...) or of a step (`COND`, ...).
-    pub fn is_field(self) -> bool {
-        matches!(
-            self,
-            Kw::AutoId
-                | Kw::Name
-                | Kw::Args
-                | Kw::Returns
-                | Kw::Input
-                | Kw::Output
-                | Kw::Cond
-                | Kw::Then
-                | Kw::Else
-                | Kw::Iter
-                | Kw::Body
-                | Kw::Target
-                | Kw::Expr
-        )
-    }
-
-    /// A field whose value is a block (`THEN`, `ELSE`, `BODY`).
-    pub fn is_block_field(self) -> bool {
-        matches!(self, Kw::Then | Kw::Else | Kw::Body)
-    }
-
-    /// A patch entry keyword (`REPLACE`, `INSERT_AFTER`, `DELETE`).
-    pub fn is_patch_entry(self) -> bool {
-        matches!(self, Kw::Replace | Kw::InsertAfter | Kw::Delete)
-    }
-}
 
 impl Tok<'_> {
     /// How a message names this token: the keyword, the punctuation in
@@ -174,6 +75,7 @@ impl Tok<'_> {
             Tok::True => "`true`".to_owned(),
             Tok::False => "`false`".to_owned(),
             Tok::Null => "`null`".to_owned(),
+            Tok::Sym(s) => format!("`{s}`"),
             punct => format!("`{}`", punct.punct_text()),
         }
     }
@@ -185,7 +87,7 @@ impl Tok<'_> {
             Tok::Comma => ",",
             Tok::LParen => "(",
             Tok::RParen => ")",
-            Tok::LBracket => "[",
+            Tok::LBracket | Tok::Subscript => "[",
             Tok::RBracket => "]",
             Tok::LBrace => "{",
             Tok::RBrace => "}",

@@ -5,9 +5,11 @@ use super::literal;
 use super::report::{Found, Role, Side, Want};
 use super::types::{Bindings, Hole, PTy};
 use super::{suggest, text, Checker};
-use crate::diag::{Code, Diagnostic};
+use crate::canon;
+use crate::diag::{Code, Diagnostic, Fix};
 use crate::plugins::PackFn;
 use crate::stdlib::{self, Overload, StdFn, STDLIB};
+use crate::syntax::vocab::{function_meant, OPERATOR_NAMES};
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
 
 impl Checker {
@@ -174,7 +176,7 @@ impl Checker {
                     Want::Is(t, _) => Some(t.clone()),
                     _ => None,
                 };
-                self.undeclared(name, span, hint_ty.as_ref());
+                self.undeclared(name, span, hint_ty.as_ref(), true);
                 None
             }
         }
@@ -399,7 +401,7 @@ impl Checker {
             if let Some(f) = self.packs.get(func).cloned() {
                 return self.pack_call(&f, args, span, shown, want);
             }
-            self.unknown_function(func, span);
+            self.unknown_function(func, args, span);
             self.quiet_all(args);
             return None;
         };
@@ -513,34 +515,47 @@ impl Checker {
         }
     }
 
-    fn unknown_function(&mut self, func: &str, span: Span) {
-        let operators = [
-            "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge", "and",
-            "or", "not", "index",
-        ];
+    fn unknown_function(&mut self, func: &str, args: &[Expr], span: Span) {
         let lower = func.to_ascii_lowercase();
         let message = if func.contains('.') {
             format!("{func} is not a known function: no loaded pack provides it")
         } else {
             format!("{func} is not a standard function")
         };
-        let hint = if let Some(op) = operators.iter().find(|o| **o == lower) {
+        let mut fix = None;
+        let hint = if let Some(op) = OPERATOR_NAMES
+            .iter()
+            .find(|o| **o == lower && !matches!(**o, "const" | "var" | "call"))
+        {
             format!("{op} is an operator, not a function: write ({op} a b) without call")
         } else if let Some(name) =
-            alias(&lower).or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
+            function_meant(func).or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
         {
+            // `len` for `LEN` is certain; another word for it is a guess.
+            let mut call = format!("(call {name}");
+            for a in args {
+                call.push(' ');
+                call.push_str(&canon::print_expr(a));
+            }
+            call.push(')');
+            let f = Fix::replace(span, call);
+            fix = Some(if name.eq_ignore_ascii_case(func) {
+                f
+            } else {
+                f.maybe_incorrect()
+            });
             let sigs = stdlib::lookup(name).map(signatures).unwrap_or_default();
             format!("did you mean {name}? {sigs}")
         } else {
             let names: Vec<&str> = STDLIB.iter().map(|f| f.name).collect();
             format!("the standard functions are {}", names.join(", "))
         };
-        self.diags.push(
-            Diagnostic::error(Code::UnknownFunction, message)
-                .at(span)
-                .in_step(self.step.as_ref())
-                .with_hint(hint),
-        );
+        let mut d = Diagnostic::error(Code::UnknownFunction, message)
+            .at(span)
+            .in_step(self.step.as_ref())
+            .with_hint(hint);
+        d.fix = fix.filter(|_| !span.is_synthetic());
+        self.diags.push(d);
     }
 
     fn wrong_arity(&mut self, f: &StdFn, given: usize, span: Span) {
@@ -700,23 +715,4 @@ fn type_vars(p: &stdlib::Pat, out: &mut Vec<char>) {
         }
         Pat::Int | Pat::Bool | Pat::Str => {}
     }
-}
-
-/// The standard function other languages' names for it mean.
-fn alias(lower: &str) -> Option<&'static str> {
-    Some(match lower {
-        "length" | "size" | "count" | "len_of" => "LEN",
-        "append" | "add_last" => "PUSH",
-        "str" | "string" | "tostring" | "to_str" | "itoa" => "TO_STRING",
-        "int" | "parseint" | "to_int" | "atoi" => "PARSE_INT",
-        "split" | "words" => "SPLIT_WHITESPACE",
-        "keys" => "MAP_KEYS",
-        "has" | "contains_key" | "has_key" => "MAP_HAS",
-        "get" => "MAP_GET",
-        "get_or" | "get_or_default" => "MAP_GET_OR",
-        "set" | "put" | "insert" => "MAP_SET",
-        "lowercase" | "to_lower" | "tolower" => "LOWER",
-        "substring" | "substr" | "sub_list" => "SLICE",
-        _ => return None,
-    })
 }

@@ -5,7 +5,7 @@ use super::literal::LitMismatch;
 use super::scope::Section;
 use super::text::a;
 use super::Checker;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Fix, PendingFix};
 use isu_plugin_api::{Span, Type};
 
 /// What the context of an expression asks of its type.
@@ -205,9 +205,10 @@ impl Checker {
         self.diags.push(d);
     }
 
-    /// Reports `name` (at `span`) as not declared. `ty` is its type where the
+    /// Reports `name` (at `span`: an expression `(var name)` when `as_expr`,
+    /// else a TARGET's name) as not declared. `ty` is its type where the
     /// context tells it, for the suggested declaration.
-    pub(super) fn undeclared(&mut self, name: &str, span: Span, ty: Option<&Type>) {
+    pub(super) fn undeclared(&mut self, name: &str, span: Span, ty: Option<&Type>, as_expr: bool) {
         let decl = match ty {
             Some(t) => format!("{name}: {t}"),
             None => format!("{name}: TYPE"),
@@ -227,14 +228,30 @@ impl Checker {
         )
         .at(span)
         .in_step(self.step.as_ref());
-        if let Some(close) = self.scope.closest(name).map(str::to_owned) {
-            if let Some(v) = self.scope.get(&close) {
-                hint = format!(
-                    "did you mean {close} (declared in {})? If not, {hint}",
-                    v.section.keyword()
-                );
-                d = d.with_label(v.span, format!("{close} is declared here"));
+        let close = self
+            .scope
+            .closest(name)
+            .and_then(|c| self.scope.get(c).map(|v| (c.to_owned(), v.clone())));
+        if let Some((close, v)) = close {
+            hint = format!(
+                "did you mean {close} (declared in {})? If not, {hint}",
+                v.section.keyword()
+            );
+            d = d.with_label(v.span, format!("{close} is declared here"));
+            // `(var totl)` or a TARGET `totl`: the name as written, renamed.
+            if !span.is_synthetic() {
+                let renamed = if as_expr {
+                    format!("(var {close})")
+                } else {
+                    close.clone()
+                };
+                d = d.with_fix(Fix::replace(span, renamed).maybe_incorrect());
             }
+        } else if let (Some(t), false) = (ty, self.in_state) {
+            d.pending = Some(Box::new(PendingFix::Declare {
+                name: name.to_owned(),
+                ty: t.to_string(),
+            }));
         }
         self.diags.push(d.with_hint(hint));
     }
@@ -267,14 +284,23 @@ impl Checker {
             )),
             None => {
                 let mut hint = format!("declare it in LOCAL: [{decl}]");
+                let mut pending = ty.map(|t| {
+                    Box::new(PendingFix::Declare {
+                        name: name.to_owned(),
+                        ty: t.to_string(),
+                    })
+                });
                 if let Some(close) = self.scope.closest(name) {
                     hint = format!("did you mean {close}? If not, {hint}");
+                    pending = None;
                 }
-                Diagnostic::error(
+                let mut d = Diagnostic::error(
                     Code::UndeclaredLoopVariable,
                     format!("the loop variable {name} is not declared; loop variables are declared in LOCAL"),
                 )
-                .with_hint(hint)
+                .with_hint(hint);
+                d.pending = pending;
+                d
             }
         };
         d = d.at(span).in_step(self.step.as_ref());

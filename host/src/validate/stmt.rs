@@ -81,7 +81,7 @@ impl Checker {
                 Some(v) => v.ty.clone(),
                 None => {
                     let ty = value.resolve().ok();
-                    self.undeclared(name, *span, ty.as_ref());
+                    self.undeclared(name, *span, ty.as_ref(), false);
                     None
                 }
             },

@@ -96,6 +96,7 @@ fn json_result(result: Result<Result<String, PluginDiagnostic>, PluginDiagnostic
     }
 }
 
+/// The body of an exported backend `info`: the info as JSON.
 pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> JsonResult {
     json_result(guarded("info", || to_json(&backend().info(), "the info")))
 }
@@ -122,6 +123,8 @@ fn read_program<B: Backend>(backend: &B, iir_json: &str) -> Result<Program, Plug
     }
 }
 
+/// The body of an exported `compile`: reads the IIR and options JSON, calls
+/// [`Backend::compile`].
 pub fn serve_compile<B: Backend>(
     backend: fn() -> &'static B,
     iir_json: RStr<'_>,
@@ -153,6 +156,8 @@ pub fn serve_compile<B: Backend>(
     }
 }
 
+/// The body of an exported `execute`: reads the arguments JSON, calls
+/// [`Backend::execute`].
 pub fn serve_execute<B: Backend>(
     backend: fn() -> &'static B,
     artifacts: RSlice<'_, AbiArtifact>,
@@ -193,10 +198,12 @@ pub fn backend_module(
     .leak_into_prefix()
 }
 
+/// The body of an exported pack `info`: the info as JSON.
 pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> JsonResult {
     json_result(guarded("info", || to_json(&pack().info(), "the info")))
 }
 
+/// The body of an exported `call`: reads the arguments JSON, calls [`Pack::call`].
 pub fn serve_call<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,
@@ -210,6 +217,7 @@ pub fn serve_call<P: Pack>(
     }))
 }
 
+/// The body of an exported `lower`: calls [`Pack::lower`].
 pub fn serve_lower<P: Pack>(
     pack: fn() -> &'static P,
     function: RStr<'_>,

@@ -29,29 +29,56 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     /// No file at the path.
-    Missing { path: PathBuf },
+    Missing {
+        /// The path looked at.
+        path: PathBuf,
+    },
     /// The file is there but the system cannot load it as a dynamic library.
-    Open { path: PathBuf, reason: String },
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why not, in the system's words.
+        reason: String,
+    },
     /// A dynamic library without an abi_stable root module: not an Isu plugin.
-    NotAPlugin { path: PathBuf },
+    NotAPlugin {
+        /// The file.
+        path: PathBuf,
+    },
     /// Built with an abi_stable whose ABI differs from the host's.
-    AbiStable { found: String, expected: String },
+    AbiStable {
+        /// The plugin's abi_stable (`abi_stable 0.9`).
+        found: String,
+        /// The host's abi_stable ABI version (`0.11`).
+        expected: String,
+    },
     /// The root module's layout differs from what the host expects: built
     /// against another `isu_plugin_api`, or a plugin of the other kind.
     Layout {
+        /// `backend` or `pack`: what the host tried to load.
         expected_kind: &'static str,
+        /// The differences in one line.
         summary: String,
+        /// abi_stable's full report.
         details: String,
     },
     /// Built for another major plugin-API version.
     Version(VersionMismatch),
     /// The library's root module failed to initialize (it panicked or
     /// returned an error).
-    Init { reason: String },
+    Init {
+        /// What went wrong.
+        reason: String,
+    },
     /// The plugin's `info` failed.
     Info(PluginDiagnostic),
     /// The backend reads no IIR format this host writes.
-    IirFormat { reads: Vec<String>, writes: String },
+    IirFormat {
+        /// The formats the backend says it reads.
+        reads: Vec<String>,
+        /// The format this host writes.
+        writes: String,
+    },
 }
 
 impl LoadError {
@@ -142,7 +169,7 @@ impl fmt::Display for LoadError {
             LoadError::Open { path, reason } => {
                 write!(
                     f,
-                    "{} cannot be loaded as a dynamic library: {reason}",
+                    "{} is not a shared library this system can load ({reason})",
                     path.display()
                 )
             }
@@ -313,10 +340,43 @@ fn layout_summary(details: &str) -> String {
     out
 }
 
+/// Why the file at `path` cannot be a shared library, judged by its first
+/// bytes before the dynamic loader sees it: ELF, Mach-O and PE files are
+/// handed on (the loader says more), anything else is refused here.
+fn not_a_library(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut head));
+    match read {
+        Err(e) => Some(format!("it cannot be read: {e}")),
+        Ok(n) if n < 4 => Some("it is too short to be a library".into()),
+        Ok(_) => {
+            let elf = head == *b"\x7fELF";
+            let pe = head.starts_with(b"MZ");
+            let macho = [0xfeed_face_u32, 0xfeed_facf, 0xcafe_babe]
+                .iter()
+                .any(|m| head == m.to_be_bytes() || head == m.to_le_bytes());
+            (!(elf || pe || macho)).then(|| "it is not an ELF, Mach-O or PE file".to_owned())
+        }
+    }
+}
+
 fn load_module<M: RootModule>(path: &Path, kind: &'static str) -> Result<M, LoadError> {
     if !path.is_file() {
+        if path.is_dir() {
+            return Err(LoadError::Open {
+                path: path.to_owned(),
+                reason: "it is a folder".into(),
+            });
+        }
         return Err(LoadError::Missing {
             path: path.to_owned(),
+        });
+    }
+    if let Some(reason) = not_a_library(path) {
+        return Err(LoadError::Open {
+            path: path.to_owned(),
+            reason,
         });
     }
     let header = lib_header_from_path(path).map_err(|e| from_library_error(path, kind, e))?;
@@ -610,5 +670,27 @@ mod tests {
             all[8].to_string(),
             "it reads IIR in no format it names, and this isu writes isu-iir/0.1"
         );
+    }
+
+    #[test]
+    fn what_a_plugin_answers_is_read_as_strict_json() {
+        let read = |json: &str| from_json_result::<Literal>(RResult::ROk(json.into()), "execute");
+        assert_eq!(
+            read(r#"{"a": [1, -2]}"#).map(|l| l.to_string()),
+            Ok(r#"{"a": [1, -2]}"#.to_owned())
+        );
+        for bad in [
+            r#"{"a": 1, "a": 2}"#,
+            "4.0",
+            "9223372036854775808",
+            "[null]",
+        ] {
+            let e = read(bad).err();
+            assert_eq!(
+                e.as_ref().map(|d| d.code.as_str()),
+                Some(BackendCode::PluginBadOutput.as_str()),
+                "{bad}: {e:?}"
+            );
+        }
     }
 }

@@ -13,11 +13,15 @@ use serde::Serialize;
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiArtifact {
+    /// The [`ArtifactMeta`] as JSON.
     pub meta_json: RString,
+    /// [`Artifact::bytes`].
     pub bytes: RVec<u8>,
 }
 
 impl AbiArtifact {
+    /// The stable form of `a`; its metadata that cannot be written as JSON
+    /// is a `host_bug`.
     pub fn from_artifact(a: &Artifact) -> Result<AbiArtifact, PluginDiagnostic> {
         Ok(AbiArtifact {
             meta_json: to_json(&a.meta(), "an artifact's metadata")?.into(),
@@ -55,7 +59,7 @@ pub(crate) fn from_json<T: DeserializeOwned>(
     what: &str,
     bad: fn(String) -> PluginDiagnostic,
 ) -> Result<T, PluginDiagnostic> {
-    serde_json::from_str(text).map_err(|e| {
+    crate::json::from_str(text).map_err(|e| {
         let shown: String = text.chars().take(80).collect();
         bad(format!("{what} could not be read (`{shown}`): {e}"))
     })

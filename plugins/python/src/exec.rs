@@ -84,7 +84,7 @@ pub fn execute(
         let _ = w.join();
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
-    match serde_json::from_str::<Outcome>(stdout.trim()) {
+    match isu_plugin_api::json::from_str::<Outcome>(stdout.trim()) {
         Ok(Outcome::Ok(v)) if output.status.success() => Ok(v),
         Ok(Outcome::Error(e)) => Err(PluginDiagnostic::runtime(
             &e.code,
@@ -208,17 +208,22 @@ mod tests {
 
     #[test]
     fn outcomes_parse() {
-        let ok: Result<Outcome, _> = serde_json::from_str(r#"{"ok": {"a": [1, true]}}"#);
+        let read = isu_plugin_api::json::from_str::<Outcome>;
+        let ok = read(r#"{"ok": {"a": [1, true]}}"#);
         assert!(matches!(ok, Ok(Outcome::Ok(Literal::Object(_)))));
-        let err: Result<Outcome, _> = serde_json::from_str(
-            r#"{"error": {"code": "int_overflow", "step": "S2", "message": "m"}}"#,
-        );
+        let err = read(r#"{"error": {"code": "int_overflow", "step": "S2", "message": "m"}}"#);
         assert!(matches!(
             err,
             Ok(Outcome::Error(RuntimeError { step: Some(_), .. }))
         ));
-        let bad: Result<Outcome, _> = serde_json::from_str(r#"{"ok": 1.5}"#);
-        assert!(bad.is_err());
+        for bad in [
+            r#"{"ok": 1.5}"#,
+            r#"{"ok": {"a": 1, "a": 2}}"#,
+            r#"{"ok": 1, "ok": 2}"#,
+            r#"{"error": {"code": "a", "code": "b", "step": null, "message": "m"}}"#,
+        ] {
+            assert!(read(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -7,7 +7,6 @@ use crate::lower::{invalid, Gen, R};
 use crate::writer::Writer;
 use crate::{names, pytype, text};
 use isu_plugin_api::{Lowering, Program, IIR_FORMAT};
-use std::fmt::Write as _;
 
 /// The lint rules (ruff's) whose advice would change the program's shape
 /// rather than the code's: merging nested IFs, rewriting an IF as `max()` or
@@ -42,8 +41,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         "# (isu_backend_python {}) from {IIR_FORMAT} IIR. Generated: edit the Isu",
         env!("CARGO_PKG_VERSION")
     ));
-    w.raw("# program, not this file; the table of lines after the function depends");
-    w.raw("# on every line staying where it is.");
+    w.raw("# program, not this file.");
     w.raw(format!(
         "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] < ARGS.json"
     ));
@@ -55,8 +53,12 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     w.raw("# merge or rewrite statements, or to simplify what the program literally says");
     w.raw("# (a comparison of two constants, `x or True`), does not apply to this file.");
     w.raw(format!("# ruff: noqa: {}", LINT_EXEMPT.join(", ")));
+    let limits = isu_plugin_api::ExecLimits::DEFAULT;
     for line in RUNTIME.lines() {
-        w.raw(line);
+        w.raw(
+            line.replace("@MAX_STEPS@", &limits.max_steps.to_string())
+                .replace("@MAX_SIZE@", &limits.max_size.to_string()),
+        );
     }
     let mut packs: Vec<&Lowering> = lowerings.iter().collect();
     packs.sort_by(|a, b| a.function.cmp(&b.function));
@@ -97,16 +99,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     if w.deepest() > MAX_INDENT {
         return Err(too_deep("indentation"));
     }
-    let step_table = step_table(w.step_lines());
     for line in copies.definitions() {
         w.raw(line);
     }
     w.blank();
     w.blank();
-    w.raw("# The step each line of the function belongs to (runtime errors name it).");
-    for line in step_table {
-        w.raw(line);
-    }
     let renamed: Vec<String> = facts
         .vars
         .iter()
@@ -180,20 +177,6 @@ fn tuple(items: &[String]) -> String {
     }
 }
 
-/// `_STEP_AT_LINE = {...}`, a few entries a line.
-fn step_table(lines: &[(usize, String)]) -> Vec<String> {
-    let mut out = vec!["_STEP_AT_LINE = {".to_owned()];
-    for chunk in lines.chunks(6) {
-        let mut line = String::from("   ");
-        for (n, step) in chunk {
-            let _ = write!(line, " {n}: \"{step}\",");
-        }
-        out.push(line);
-    }
-    out.push("}".to_owned());
-    out
-}
-
 fn check_names(program: &Program) -> R<()> {
     let all = std::iter::once(&program.func.name.name)
         .chain(program.func.args.iter().map(|d| &d.name.name))
@@ -254,22 +237,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn brackets_are_counted_outside_strings_and_comments() {
-        assert_eq!(bracket_depth("f((a), [b])\n"), 2);
-        assert_eq!(bracket_depth("x = \"(((\\\"(\" # ((((\ny = (1)\n"), 1);
+    fn the_default_limits_are_written_in_from_the_one_constant() {
+        let d = isu_plugin_api::ExecLimits::DEFAULT;
+        let p = crate::build::program(
+            "f",
+            &[],
+            isu_plugin_api::Type::Int,
+            vec![],
+            &[],
+            vec![crate::build::ret("S1", crate::build::int(1))],
+        );
+        let text = module(&p, &[]).unwrap_or_default();
+        assert!(
+            text.contains(&format!("\nMAX_STEPS = {}\n", d.max_steps)),
+            "{text}"
+        );
+        assert!(text.contains(&format!("\nMAX_SIZE = {}\n", d.max_size)));
+        assert!(!text.contains("@MAX_"));
     }
 
     #[test]
-    fn step_tables_wrap() {
-        let lines: Vec<(usize, String)> = (1..=7).map(|n| (n, format!("S{n}"))).collect();
-        assert_eq!(
-            step_table(&lines),
-            vec![
-                "_STEP_AT_LINE = {",
-                "    1: \"S1\", 2: \"S2\", 3: \"S3\", 4: \"S4\", 5: \"S5\", 6: \"S6\",",
-                "    7: \"S7\",",
-                "}"
-            ]
-        );
+    fn brackets_are_counted_outside_strings_and_comments() {
+        assert_eq!(bracket_depth("f((a), [b])\n"), 2);
+        assert_eq!(bracket_depth("x = \"(((\\\"(\" # ((((\ny = (1)\n"), 1);
     }
 }

@@ -4,8 +4,9 @@
 # Python where Python agrees with Isu and these helpers where it does not.
 #
 # Where an error happens: helpers raise IsuError without a step; the function
-# catches every error at its end and names the step from the line it was
-# raised on (_STEP_AT_LINE, after the function). Python's own IndexError
+# records the step it runs in its local _step (`_step = "S2_1"` before the
+# code of a step) and catches every error at its end, naming that step.
+# Python's own IndexError
 # (an index past the end), KeyError (a missing map key), ZeroDivisionError
 # and UnboundLocalError (a LOCAL read before assignment) become the Isu
 # errors of the same meaning there.
@@ -16,10 +17,11 @@ import json as _json
 import re as _re
 import sys as _sys
 
-# The default limits of a run: loop rounds (each round of a LOOP spends one),
+# The default limits of a run, those of every Isu executor (written in when
+# this module was generated): loop rounds (each round of a LOOP spends one),
 # and the most elements, entries or characters a value may hold.
-MAX_STEPS = 100_000_000
-MAX_SIZE = 10_000_000
+MAX_STEPS = @MAX_STEPS@
+MAX_SIZE = @MAX_SIZE@
 
 _INT_MIN = -9223372036854775808
 _INT_MAX = 9223372036854775807
@@ -45,8 +47,8 @@ def _index_error() -> None:
     raise IsuError("index_out_of_range", "an array index outside 0..LEN")
 
 
-def _step_limit() -> None:
-    raise IsuError("step_limit", "the run used up its budget of loop rounds")
+def _step_limit(step: str | None = None) -> None:
+    raise IsuError("step_limit", "the run used up its budget of loop rounds", step)
 
 
 def _size_limit(what: str) -> None:
@@ -261,9 +263,9 @@ def _pack_function(e: BaseException) -> str | None:
     return tb.tb_frame.f_code.co_name
 
 
-def _at_step(e: BaseException, steps: dict) -> BaseException:
-    """The Isu error for an exception that stopped the generated function,
-    with the step of the line it came from; any other exception unchanged."""
+def _at_step(e: BaseException, step: str | None) -> BaseException:
+    """The Isu error for an exception that stopped the generated function
+    in `step`; any other exception unchanged."""
     pack = _pack_function(e)
     if pack is not None:
         if not (e.args and e.args[0] in _RUNTIME_CODES):
@@ -282,9 +284,8 @@ def _at_step(e: BaseException, steps: dict) -> BaseException:
         err = IsuError("uninitialized_read", f"`{_NAMES.get(name, name)}` is read before any assignment to it")
     else:
         return e
-    tb = e.__traceback__
-    if err.step is None and tb is not None:
-        err.step = steps.get(tb.tb_lineno)
+    if err.step is None:
+        err.step = step
     return err
 
 
@@ -362,6 +363,17 @@ def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
     return _to_json(_RETURNS, result)
 
 
+def _object(pairs: list) -> dict:
+    """A JSON object of the arguments, which may not repeat a key (json.loads
+    would keep the last one)."""
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise IsuError("invalid_argument", f"the arguments are not Isu JSON: the key {_json.dumps(k)} appears twice in one object")
+        out[k] = v
+    return out
+
+
 def _main() -> None:
     """python3 THIS.py [--max-steps N] [--max-size N] < ARGS.json: prints
     {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
@@ -373,7 +385,7 @@ def _main() -> None:
             _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] < ARGS.json")
         limits[flag] = int(value)
     try:
-        args = _json.loads(_sys.stdin.read())
+        args = _json.loads(_sys.stdin.read(), object_pairs_hook=_object)
         out = {"ok": run(args, limits["--max-steps"], limits["--max-size"])}
     except IsuError as e:
         out = {"error": {"code": e.code, "step": e.step, "message": e.message}}

@@ -8,10 +8,7 @@ use isu_plugin_api::{
     Program, Type,
 };
 
-const LIMITS: ExecLimits = ExecLimits {
-    max_steps: 100_000_000,
-    max_size: 10_000_000,
-};
+const LIMITS: ExecLimits = ExecLimits::DEFAULT;
 
 fn source(p: &Program) -> String {
     let a = PythonBackend
@@ -172,7 +169,9 @@ fn int_var(n: &str) -> isu_plugin_api::Expr {
 fn function_text(p: &Program) -> String {
     let src = source(p);
     let start = src.find("\ndef ").expect("a def");
-    let end = src.find("\n_STEP_AT_LINE").expect("the step table");
+    let end = src
+        .find("\n# Isu names")
+        .expect("the tables after the function");
     src[start..end].to_owned()
 }
 

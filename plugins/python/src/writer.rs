@@ -1,34 +1,181 @@
-//! The module's text, line by line, with the step each line of code belongs
-//! to: the generated function names the step of a runtime error from the
-//! line it was raised on.
+//! The module's text, line by line, and the step each line of the function
+//! belongs to, carried in the code itself: before a line of code whose step
+//! the running function may not have recorded yet, the writer puts
+//! `_step = "S2_1"` (a local of the function), and the function's handler
+//! names that step in the error. Being code, not a table of line numbers,
+//! the step survives reformatting (`ruff format`), `python -O` and
+//! reimporting.
+//!
+//! The writer knows what `_step` holds from the lines it wrote: after a
+//! marker, and after a block that wrote none (or an `if` and its `else`
+//! that wrote none), it holds what it held before; after a block that did,
+//! and where a loop starts a round (the round before may have set it), it
+//! is not known. A `while` loop evaluates its condition again after each
+//! round, so the round ends by putting back the loop's own step.
 
 /// One indentation level.
 const INDENT: &str = "    ";
 
-#[derive(Debug, Default)]
+/// The local that holds the step being run.
+pub const STEP_VAR: &str = "_step";
+
+/// What `_step` holds where the next line goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Marked {
+    /// This step (`None`: no step, as in STATE initializers).
+    Known(Option<String>),
+    /// Not known here: the next line of code under a step sets it.
+    Unknown,
+}
+
+#[derive(Debug)]
 pub struct Writer {
-    lines: Vec<String>,
+    /// The lines; `None` for a marker taken back (see [`Writer::safe_for`]).
+    lines: Vec<Option<String>>,
     indent: usize,
     deepest: usize,
     /// The step the code lines being written belong to.
     step: Option<String>,
-    /// `(line, step)` for every code line written under a step; lines count
-    /// from 1.
-    step_at: Vec<(usize, String)>,
-    /// How many code lines (not comments) have been written.
+    marked: Marked,
+    /// The last line written opens a loop: `Some(step of a while)` when the
+    /// loop evaluates its header again each round, `Some(None)` for a `for`.
+    loop_header: Option<Option<Option<String>>>,
+    /// How many lines of code (not comments) have been written.
     code_lines: usize,
-    /// For each open block, `code_lines` when it was opened.
-    open: Vec<usize>,
+    /// The blocks open around the next line, innermost last.
+    open: Vec<Frame>,
+    /// The block closed last (for an `else:` after it).
+    closed: Option<Frame>,
+    /// Whether a clause (`else:`) continues blocks that wrote a marker.
+    carry: bool,
+    /// The slot before a `for` header that cannot fail, for its body's
+    /// marker: its line index and indentation.
+    hoist: Option<(usize, usize)>,
+}
+
+/// An open block.
+#[derive(Debug)]
+struct Frame {
+    /// `code_lines` when it was opened.
+    start: usize,
+    /// What `_step` held before the block ran.
+    entry: Marked,
+    /// Whether it is a loop's body, and for a `while`, its condition's step.
+    looping: Option<Option<Option<String>>>,
+    /// Whether a marker was written in it (or in the blocks of its chain).
+    changed: bool,
+    /// For the body of a [`Writer::safe_for`]: the slot before its header.
+    hoist: Option<(usize, usize)>,
+    /// The marker that starts the block, if one does: its line and step.
+    first_marker: Option<(usize, Option<String>)>,
+}
+
+impl Default for Writer {
+    fn default() -> Writer {
+        Writer {
+            lines: Vec::new(),
+            indent: 0,
+            deepest: 0,
+            step: None,
+            marked: Marked::Unknown,
+            loop_header: None,
+            code_lines: 0,
+            open: Vec::new(),
+            closed: None,
+            carry: false,
+            hoist: None,
+        }
+    }
+}
+
+/// `_step = "S2_1"` or `_step = None`.
+fn marker(step: Option<&str>) -> String {
+    match step {
+        Some(s) => format!("{STEP_VAR} = \"{s}\""),
+        None => format!("{STEP_VAR} = None"),
+    }
+}
+
+/// Whether a line continues the compound statement before it (`else:`):
+/// nothing may stand between the two.
+fn is_clause(text: &str) -> bool {
+    ["else:", "elif ", "except", "finally:"]
+        .iter()
+        .any(|c| text.starts_with(c))
 }
 
 impl Writer {
-    /// A line of code at the current indentation.
+    /// A line of code at the current indentation, after the marker of its
+    /// step when `_step` may hold another.
     pub fn line(&mut self, text: impl AsRef<str>) {
-        self.push(text.as_ref());
-        self.code_lines += 1;
-        if let Some(step) = &self.step {
-            self.step_at.push((self.lines.len(), step.clone()));
+        let text = text.as_ref();
+        if is_clause(text) {
+            // An `else:` runs instead of the block before it, which started
+            // where `_step` held what it held before that block; after a
+            // loop (`for ... else:`) the rounds ran first; where an
+            // exception lands (`except`), nothing is known.
+            let before = self.closed.take();
+            self.carry = before.as_ref().is_some_and(|f| f.changed);
+            self.marked = match before {
+                Some(f) if text.starts_with("el") && f.looping.is_none() => f.entry,
+                Some(f) if text.starts_with("el") && !f.changed => f.entry,
+                _ => Marked::Unknown,
+            };
+        } else {
+            self.closed = None;
+            self.carry = false;
+            self.mark();
         }
+        self.code(text);
+        self.loop_header = if text.starts_with("while ") {
+            Some(Some(self.step.clone()))
+        } else if text.starts_with("for ") {
+            Some(None)
+        } else {
+            None
+        };
+    }
+
+    /// A line of code without a marker: one that reads `_step` (the
+    /// handler), or that can raise no error of its own.
+    pub fn plain(&mut self, text: impl AsRef<str>) {
+        self.code(text.as_ref());
+    }
+
+    /// Sets `_step` to the step of the lines being written, unless it holds it.
+    fn mark(&mut self) {
+        let want = Marked::Known(self.step.clone());
+        if self.marked != want {
+            let m = marker(self.step.as_deref());
+            let at = self.lines.len();
+            let first = self.open.last().is_some_and(|f| f.start == self.code_lines);
+            self.code(&m);
+            self.marked = want;
+            if let Some(f) = self.open.last_mut() {
+                f.changed = true;
+                if first {
+                    f.first_marker = Some((at, self.step.clone()));
+                }
+            }
+        }
+    }
+
+    /// The step of the lines being written.
+    pub fn step(&self) -> Option<&str> {
+        self.step.as_deref()
+    }
+
+    /// A `for` header that cannot fail (it iterates over a range or list
+    /// already made). When every round of its body starts and ends under
+    /// one step, as the body of one step does, the marker of that step goes
+    /// before the loop, once, instead of at the start of every round.
+    pub fn safe_for(&mut self, text: impl AsRef<str>) {
+        self.closed = None;
+        self.carry = false;
+        self.hoist = Some((self.lines.len(), self.indent));
+        self.lines.push(None);
+        self.code(text.as_ref());
+        self.loop_header = Some(None);
     }
 
     /// A comment line at the current indentation.
@@ -43,32 +190,77 @@ impl Writer {
 
     /// A line written as it is, without indentation (top-level text).
     pub fn raw(&mut self, text: impl Into<String>) {
-        self.lines.push(text.into());
+        self.lines.push(Some(text.into()));
     }
 
     pub fn blank(&mut self) {
-        self.lines.push(String::new());
+        self.lines.push(Some(String::new()));
+    }
+
+    fn code(&mut self, text: &str) {
+        self.push(text);
+        self.code_lines += 1;
     }
 
     fn push(&mut self, text: &str) {
-        let mut s = INDENT.repeat(self.indent);
-        s.push_str(text);
-        self.lines.push(s);
+        self.lines.push(Some(indented(self.indent, text)));
     }
 
     /// Opens a block one level deeper (after a line ending in `:`).
     pub fn open(&mut self) {
         self.indent += 1;
         self.deepest = self.deepest.max(self.indent);
-        self.open.push(self.code_lines);
+        let looping = self.loop_header.take();
+        let entry = self.marked.clone();
+        if looping.is_some() {
+            // A round may follow another that changed `_step`.
+            self.marked = Marked::Unknown;
+        }
+        self.closed = None;
+        self.open.push(Frame {
+            start: self.code_lines,
+            entry,
+            looping,
+            changed: std::mem::take(&mut self.carry),
+            hoist: self.hoist.take(),
+            first_marker: None,
+        });
     }
 
     /// Closes the innermost block; one without code gets `pass`.
     pub fn close(&mut self) {
-        if self.open.pop() == Some(self.code_lines) {
-            self.line("pass");
+        if let Some(f) = self.open.last() {
+            if let Some(Some(step)) = f.looping.clone() {
+                // The `while` condition runs next, under the loop's step.
+                let outer = std::mem::replace(&mut self.step, step);
+                self.mark();
+                self.step = outer;
+            }
+        }
+        if let Some(mut f) = self.open.pop() {
+            if self.code_lines == f.start {
+                self.code("pass");
+            }
+            if let (Some((slot, indent)), Some((at, step))) = (f.hoist, f.first_marker.take()) {
+                if self.marked == Marked::Known(step.clone()) {
+                    // Every round starts and ends under `step`: set it once,
+                    // before the loop (whose header cannot fail).
+                    self.lines[at] = None;
+                    self.lines[slot] = Some(indented(indent, &marker(step.as_deref())));
+                }
+            }
+            if f.changed {
+                self.marked = Marked::Unknown;
+                if let Some(outer) = self.open.last_mut() {
+                    outer.changed = true;
+                }
+            } else {
+                self.marked = f.entry.clone();
+            }
+            self.closed = Some(f);
         }
         self.indent = self.indent.saturating_sub(1);
+        self.loop_header = None;
     }
 
     /// Writes a block one level deeper with `f`.
@@ -88,15 +280,20 @@ impl Writer {
         self.deepest
     }
 
-    pub fn step_lines(&self) -> &[(usize, String)] {
-        &self.step_at
-    }
-
     pub fn finish(self) -> String {
-        let mut out = self.lines.join("\n");
-        out.push('\n');
+        let mut out = String::new();
+        for line in self.lines.into_iter().flatten() {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out
     }
+}
+
+fn indented(indent: usize, text: &str) -> String {
+    let mut s = INDENT.repeat(indent);
+    s.push_str(text);
+    s
 }
 
 #[cfg(test)]
@@ -104,30 +301,98 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_know_their_steps() {
+    fn a_line_under_a_step_the_function_may_not_hold_is_marked() {
         let mut w = Writer::default();
         w.raw("def f():");
         w.block(|w| {
+            w.line("x = 0");
             w.comment("S1: ASSIGN");
             w.set_step(Some("S1".into()));
             w.line("x = 1");
             w.line("if x:");
+            w.block(|w| {
+                w.set_step(Some("S1_1".into()));
+                w.line("y = 2");
+                w.set_step(Some("S1".into()));
+            });
+            w.line("else:");
             w.block(|_| {});
+            w.line("z = 3");
             w.set_step(None);
             w.line("return x");
         });
-        assert_eq!(
-            w.step_lines(),
-            &[
-                (3, "S1".to_owned()),
-                (4, "S1".to_owned()),
-                (5, "S1".to_owned())
-            ]
-        );
         assert_eq!(w.deepest(), 2);
         assert_eq!(
             w.finish(),
-            "def f():\n    # S1: ASSIGN\n    x = 1\n    if x:\n        pass\n    return x\n"
+            "def f():\n    _step = None\n    x = 0\n    # S1: ASSIGN\n    _step = \"S1\"\n    x = 1\n    if x:\n        _step = \"S1_1\"\n        y = 2\n    else:\n        pass\n    _step = \"S1\"\n    z = 3\n    _step = None\n    return x\n"
+        );
+    }
+
+    #[test]
+    fn loops_mark_each_round_and_a_while_puts_its_step_back() {
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.line("for x in xs:");
+        w.block(|w| w.line("a = x"));
+        w.line("while c():");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("b = 1");
+            w.set_step(Some("S1".into()));
+        });
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1\"\nfor x in xs:\n    _step = \"S1\"\n    a = x\n_step = \"S1\"\nwhile c():\n    _step = \"S1_1\"\n    b = 1\n    _step = \"S1\"\n"
+        );
+    }
+
+    #[test]
+    fn blocks_that_mark_nothing_leave_the_step_as_it_was() {
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.line("if a:");
+        w.block(|w| w.line("b = 1"));
+        w.line("else:");
+        w.block(|w| w.line("c = 1"));
+        w.line("d = 1");
+        w.line("if e:");
+        w.block(|w| w.line("f = 1"));
+        w.line("else:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("g = 1");
+            w.set_step(Some("S1".into()));
+        });
+        w.line("h = 1");
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1\"\nif a:\n    b = 1\nelse:\n    c = 1\nd = 1\nif e:\n    f = 1\nelse:\n    _step = \"S1_1\"\n    g = 1\n_step = \"S1\"\nh = 1\n"
+        );
+    }
+
+    #[test]
+    fn the_marker_of_a_one_step_body_goes_before_a_safe_loop() {
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.line("_seq = range(n)");
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("xs[i] = 0");
+            w.set_step(Some("S1".into()));
+        });
+        w.line("y = 1");
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("a = 0");
+            w.set_step(Some("S1_2".into()));
+            w.line("b = 0");
+            w.set_step(Some("S1".into()));
+        });
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1\"\n_seq = range(n)\n_step = \"S1_1\"\nfor i in _seq:\n    xs[i] = 0\n_step = \"S1\"\ny = 1\nfor i in _seq:\n    _step = \"S1_1\"\n    a = 0\n    _step = \"S1_2\"\n    b = 0\n"
         );
     }
 }

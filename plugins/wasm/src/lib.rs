@@ -33,11 +33,6 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use wasm_encoder::{ExportKind, ValType};
 
-/// The fuel of a call when the host sets none (`isu_set_limits`).
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
-/// The size limit of a call when the host sets none.
-pub const DEFAULT_MAX_SIZE: u64 = 10_000_000;
-
 /// How fuel is counted, as the reference interpreter counts it: loop
 /// rounds only (`spec/semantics.md`, section 7).
 pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: false };

@@ -5,7 +5,7 @@
 use crate::asm::Asm;
 use crate::layout::{val_type, STATIC_BASE};
 use crate::runtime;
-use isu_plugin_api::Type;
+use isu_plugin_api::{ExecLimits, Type};
 use std::collections::{BTreeMap, VecDeque};
 use wasm_encoder::{
     CodeSection, ConstExpr, CustomSection, DataSection, ExportKind, ExportSection, Function,
@@ -317,11 +317,12 @@ impl ModuleBuilder {
         globals.global(mutable(I32), &ConstExpr::i32_const(-1));
         globals.global(
             mutable(I64),
-            &ConstExpr::i64_const(crate::DEFAULT_MAX_STEPS as i64),
+            // The limits of a call when the host sets none (`isu_set_limits`).
+            &ConstExpr::i64_const(ExecLimits::DEFAULT.max_steps as i64),
         );
         globals.global(
             mutable(I64),
-            &ConstExpr::i64_const(crate::DEFAULT_MAX_SIZE as i64),
+            &ConstExpr::i64_const(ExecLimits::DEFAULT.max_size as i64),
         );
         globals.global(mutable(I32), &ConstExpr::i32_const(0));
         globals.global(mutable(I32), &ConstExpr::i32_const(0));

@@ -33,10 +33,7 @@ pub fn lit(json: &str) -> Literal {
     serde_json::from_str(json).unwrap_or_else(|e| panic!("bad JSON {json}: {e}"))
 }
 
-pub const LIMITS: ExecLimits = ExecLimits {
-    max_steps: 100_000_000,
-    max_size: 10_000_000,
-};
+pub const LIMITS: ExecLimits = ExecLimits::DEFAULT;
 
 /// Runs `text` on the JSON `args`: the result as JSON text, or `error CODE at STEP`.
 pub fn run_with(text: &str, args: &str, limits: ExecLimits) -> String {

@@ -19,11 +19,13 @@ fn js_value(l: &Literal) -> String {
             "[{}]",
             items.iter().map(js_value).collect::<Vec<_>>().join(", ")
         ),
+        // Built from entries: in an object literal, `"__proto__": v` would
+        // set the prototype instead of making a key.
         Literal::Object(entries) => format!(
-            "{{{}}}",
+            "Object.fromEntries([{}])",
             entries
                 .iter()
-                .map(|(k, v)| format!("{}: {}", Literal::Str(k.clone()), js_value(v)))
+                .map(|(k, v)| format!("[{}, {}]", Literal::Str(k.clone()), js_value(v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -48,6 +50,19 @@ const show = (thunk) => {
 
 /// Runs `text` through the loader on each of `args`; the lines Node printed.
 fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
+    let mut driver = DRIVER_HEAD.to_owned();
+    for a in args {
+        driver.push_str(&format!(
+            "console.log(show(() => f.run({})));\n",
+            js_value(&lit(a))
+        ));
+    }
+    node_script(text, &driver, tag)
+}
+
+/// Compiles `text` with its loader and runs the ES module `driver` beside
+/// them (`./f.mjs` and `./f.wasm` in it name the two); the lines Node printed.
+fn node_script(text: &str, driver: &str, tag: &str) -> Vec<String> {
     let b = WasmBackend::new();
     let p = program(text);
     let opts = CompileOptions {
@@ -65,15 +80,9 @@ fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
     for a in &arts {
         std::fs::write(dir.join(&a.file_name), &a.bytes).unwrap();
     }
-    let mut driver = DRIVER_HEAD
+    let driver = driver
         .replace("./f.mjs", &format!("./{}", arts[1].file_name))
         .replace("./f.wasm", &format!("./{}", arts[0].file_name));
-    for a in args {
-        driver.push_str(&format!(
-            "console.log(show(() => f.run({})));\n",
-            js_value(&lit(a))
-        ));
-    }
     std::fs::write(dir.join("driver.mjs"), driver).unwrap();
     let out = Command::new("node")
         .arg(dir.join("driver.mjs"))
@@ -159,6 +168,83 @@ fn strings_arrays_and_maps_cross_as_plain_values() {
 }
 
 #[test]
+fn map_keys_named_like_object_properties_are_plain_keys() {
+    let text = func(
+        "words: string[]",
+        "map<string,int>",
+        "m: map<string,int>, w: string",
+        "    ASSIGN:\n      TARGET: m\n      EXPR: (const {})\n    LOOP:\n      ITER: (each w (var words))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: (index m (var w))\n          EXPR: (add (call MAP_GET_OR (var m) (var w) (const 0)) (const 1))\n      END\n    RETURN:\n      EXPR: (var m)\n",
+    );
+    let lines = node_run(
+        &text,
+        &[r#"{"words": ["__proto__", "a", "__proto__", "constructor"]}"#],
+        "proto",
+    );
+    assert_eq!(
+        lines[1..],
+        [r#"{"__proto__": 2, "a": 1, "constructor": 1}"#]
+    );
+}
+
+/// A function of `n` that counts to it in `n` rounds of its LOOP (S2).
+fn count_to_n() -> String {
+    func(
+        "n: int",
+        "int",
+        "i: int, k: int",
+        "    ASSIGN:\n      TARGET: k\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: k\n          EXPR: (add (var k) (const 1))\n      END\n    RETURN:\n      EXPR: (var k)\n",
+    )
+}
+
+#[test]
+fn a_call_without_limits_has_every_executors_default() {
+    let text = count_to_n();
+    let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
+    let lines = node_run(
+        &text,
+        &[
+            &format!(r#"{{"n": {most}}}"#),
+            &format!(r#"{{"n": {}}}"#, most + 1),
+        ],
+        "default-limits",
+    );
+    assert_eq!(
+        lines[1..],
+        [most.to_string(), "error step_limit at S2".into()]
+    );
+}
+
+#[test]
+fn a_module_called_without_limits_has_every_executors_default() {
+    // A host that skips `isu_set_limits` gets the module's own defaults.
+    let text = count_to_n();
+    let most = isu_plugin_api::ExecLimits::DEFAULT.max_steps;
+    let driver = format!(
+        r#"
+import {{ readFileSync }} from "node:fs";
+import {{ load }} from "./f.mjs";
+const meta = (await load()).meta;
+const {{ instance }} = await WebAssembly.instantiate(readFileSync(new URL("./f.wasm", import.meta.url)), {{}});
+const x = instance.exports;
+for (const n of [{most}n, {}n]) {{
+  x.isu_reset();
+  const at = x.isu_alloc(8);
+  new DataView(x.memory.buffer).setBigInt64(at, n, true);
+  try {{
+    const p = x.isu_run(at);
+    console.log(new DataView(x.memory.buffer).getBigInt64(p, true).toString());
+  }} catch (e) {{
+    console.log(`error ${{meta.errors[String(x.isu_error_code())]}}`);
+  }}
+}}
+"#,
+        most + 1
+    );
+    let lines = node_script(&text, &driver, "module-defaults");
+    assert_eq!(lines, [most.to_string(), "error step_limit".into()]);
+}
+
+#[test]
 fn bad_arguments_are_invalid_argument_errors() {
     let text = func(
         "xs: int[]",
@@ -187,6 +273,7 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
         "overflow",
         "unicode_strings",
         "insertion_sort",
+        "map_string_keys_named_like_js",
     ] {
         let text = std::fs::read_to_string(format!("{dir}/{name}.isu")).unwrap();
         let runs = cases::parse(&text).unwrap().runs;

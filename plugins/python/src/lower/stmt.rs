@@ -75,8 +75,12 @@ impl Gen {
         }
         self.w.close();
         self.w.line("except _ERRORS as _e:");
-        self.w
-            .block(|w| w.line("raise _at_step(_e, _STEP_AT_LINE) from None"));
+        self.w.block(|w| {
+            w.plain(format!(
+                "raise _at_step(_e, {}) from None",
+                crate::writer::STEP_VAR
+            ))
+        });
         self.w.close();
         Ok(())
     }
@@ -680,22 +684,33 @@ impl Gen {
             "_seq".to_owned()
         };
         self.w.line(format!("_fuel -= {count}({s})"));
-        self.w.line(format!(
+        // `s` is a range or a list already made, and its length was taken on
+        // the line above: the header cannot fail.
+        self.w.safe_for(format!(
             "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
         ));
         self.w.open();
         let r = self.block(body);
         self.w.close();
         // The rounds the fuel covered ran; one more would have been needed.
-        self.w.line("if _fuel < 0:");
-        self.w.block(|w| w.line("_step_limit()"));
+        self.step_limit_if("_fuel < 0");
         r
     }
 
     fn spend_round(&mut self) {
-        self.w.line("_fuel -= 1");
-        self.w.line("if _fuel < 0:");
-        self.w.block(|w| w.line("_step_limit()"));
+        self.w.plain("_fuel -= 1");
+        self.step_limit_if("_fuel < 0");
+    }
+
+    /// `if COND: _step_limit("S1")`, COND one that cannot fail: lines that
+    /// name their step themselves, so that the step need not be recorded.
+    fn step_limit_if(&mut self, cond: &str) {
+        let call = match self.w.step() {
+            Some(id) => format!("_step_limit(\"{id}\")"),
+            None => "_step_limit()".to_owned(),
+        };
+        self.w.plain(format!("if {cond}:"));
+        self.w.block(|w| w.plain(call));
     }
 
     /// The values the variable of `(range i START END [STEP])` takes, under

@@ -102,8 +102,9 @@ impl Backend for Crashy {
             .ok_or_else(|| {
                 PluginDiagnostic::backend(BackendCode::CannotExecute, "no crashy artifact")
             })?;
+        let text = std::str::from_utf8(&artifact.bytes).map_err(|e| failed(e.to_string()))?;
         let built: Built =
-            serde_json::from_slice(&artifact.bytes).map_err(|e| failed(e.to_string()))?;
+            isu_plugin_api::json::from_str(text).map_err(|e| failed(e.to_string()))?;
         if built.program.func.name.name == "crash" {
             crash(&built.target);
         }

@@ -16,9 +16,9 @@ use isu_plugin_api::{
 pub use eval::LACKS;
 
 #[derive(Debug, Default)]
-pub struct Toy;
+pub struct ToyBackend;
 
-impl Backend for Toy {
+impl Backend for ToyBackend {
     fn info(&self) -> BackendInfo {
         let features = FeatureSet::all_of_except(1, LACKS);
         BackendInfo::new("toy", env!("CARGO_PKG_VERSION"), &["toy"], features)
@@ -68,10 +68,12 @@ impl Backend for Toy {
                 "no iir-json artifact to execute",
             ));
         };
-        let program: Program = serde_json::from_slice(&artifact.bytes)
-            .map_err(|e| PluginDiagnostic::backend(BackendCode::BackendFailed, e.to_string()))?;
+        let failed = |e: String| PluginDiagnostic::backend(BackendCode::BackendFailed, e);
+        let text = std::str::from_utf8(&artifact.bytes).map_err(|e| failed(e.to_string()))?;
+        let program: Program =
+            isu_plugin_api::json::from_str(text).map_err(|e| failed(e.to_string()))?;
         eval::run(&program, args, &options.limits)
     }
 }
 
-isu_plugin_api::export_backend!(Toy);
+isu_plugin_api::export_backend!(ToyBackend);

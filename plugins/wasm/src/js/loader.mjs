@@ -7,11 +7,15 @@
 //   f.run({ name: value, ... });     // or as one object, as `isu run --args` takes them
 //
 // Values: an int is a BigInt (a Number that is a safe integer is accepted as an
-// argument); a bool a boolean; a string a string; an array an Array; a map a
-// plain object whose keys are strings (an int key as its decimal text), built
-// in ascending key order (JavaScript itself lists integer-like keys first, in
-// numeric order, whatever the insertion order). A runtime error throws an IsuError with `code` (e.g.
-// "index_out_of_range") and `step` (e.g. "S2_1", or null).
+// argument); a bool a boolean; a string a string; an array an Array; a map an
+// object whose keys are strings (an int key as its decimal text). A map this
+// loader returns has no prototype (Object.create(null)), so that every key,
+// "__proto__" and "constructor" too, is an own property like any other; it is
+// built in ascending key order (JavaScript itself lists integer-like keys
+// first, in numeric order, whatever the insertion order). A runtime error
+// throws an IsuError with `code` (e.g. "index_out_of_range") and `step` (e.g.
+// "S2_1", or null). Without `limits`, a call has the limits every Isu
+// executor has by default: @MAX_STEPS@ loop rounds, values of @MAX_SIZE@.
 
 const META = @META@;
 const WASM_FILE = @FILE@;
@@ -130,7 +134,7 @@ function decode(view, bytes, at, t) {
     for (let i = 0; i < n; i++) [out[i], at] = decode(view, bytes, at, t.array);
     return [out, at];
   }
-  const out = {};
+  const out = Object.create(null);
   for (let i = 0; i < n; i++) {
     let k;
     let v;
@@ -158,8 +162,8 @@ async function readBytes(source) {
 export async function load(source, limits = {}) {
   const { instance } = await WebAssembly.instantiate(await readBytes(source), {});
   const x = instance.exports;
-  const maxSteps = BigInt(limits.maxSteps ?? 100000000);
-  const maxSize = BigInt(limits.maxSize ?? 10000000);
+  const maxSteps = BigInt(limits.maxSteps ?? @MAX_STEPS@n);
+  const maxSize = BigInt(limits.maxSize ?? @MAX_SIZE@n);
   function call(...args) {
     if (args.length !== META.args.length) {
       throw invalid(`${META.name} takes ${META.args.length} arguments, not ${args.length}`);
@@ -192,7 +196,7 @@ export async function load(source, limits = {}) {
     }
     return call(
       ...META.args.map((a) => {
-        if (!(a.name in obj)) throw invalid(`the argument \`${a.name}\` (${typeText(a.type)}) is missing`);
+        if (!Object.hasOwn(obj, a.name)) throw invalid(`the argument \`${a.name}\` (${typeText(a.type)}) is missing`);
         return obj[a.name];
       }),
     );

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Writes a relocatable folder of isu, and an archive of it:
+#
+#   DIR/bin/isu
+#   DIR/lib/isu/plugins/plugins.toml     the default manifest (host/src/plugins/default-plugins.toml)
+#   DIR/lib/isu/plugins/lib*.so          the plugins it names (.dylib on macOS)
+#   DIR/share/isu/conformance/           the conformance cases (also built into isu)
+#   DIR/share/isu/spec/                  the specification
+#   DIR.tar.gz                           all of it, under the folder's name
+#
+# isu finds its plugins beside itself (BIN/../lib/isu/plugins), so the folder
+# works wherever it is moved or unpacked (spec/plugin-abi.md, "Discovery").
+#
+# Usage: scripts/dist.sh [--profile PROFILE] [--no-build] DIR
+#   --profile PROFILE  the cargo profile to package (default: release)
+#   --no-build         package what is built already instead of running
+#                      `cargo build --profile PROFILE` (the target folder is
+#                      $CARGO_TARGET_DIR, else target/)
+set -euo pipefail
+
+usage() {
+    echo "usage: scripts/dist.sh [--profile PROFILE] [--no-build] DIR (see the top of the script)" >&2
+    exit 2
+}
+
+profile=release
+build=1
+dir=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --profile) [ $# -ge 2 ] || usage; profile=$2; shift 2 ;;
+        --no-build) build=0; shift ;;
+        -h | --help) usage ;;
+        -*) echo "dist.sh: unknown option $1" >&2; usage ;;
+        *) [ -z "$dir" ] || usage; dir=$1; shift ;;
+    esac
+done
+[ -n "$dir" ] || usage
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+case "$profile" in
+    dev | test) built=$target/debug ;;
+    release | bench) built=$target/release ;;
+    *) built=$target/$profile ;;
+esac
+case "$(uname -s)" in
+    Darwin) lib_prefix=lib lib_suffix=.dylib ;;
+    *) lib_prefix=lib lib_suffix=.so ;;
+esac
+
+if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
+    echo "dist.sh: $dir is not empty; name a new folder" >&2
+    exit 1
+fi
+
+if [ "$build" = 1 ]; then
+    (cd "$root" && cargo build --workspace --profile "$profile")
+fi
+
+manifest=$root/host/src/plugins/default-plugins.toml
+mkdir -p "$dir/bin" "$dir/lib/isu/plugins" "$dir/share/isu/conformance"
+dir=$(cd "$dir" && pwd)
+cp "$built/isu" "$dir/bin/isu"
+cp "$manifest" "$dir/lib/isu/plugins/plugins.toml"
+for crate in $(sed -n 's/^file = "\(.*\)"$/\1/p' "$manifest"); do
+    library=$built/$lib_prefix$crate$lib_suffix
+    if [ ! -f "$library" ]; then
+        echo "dist.sh: $library is not built (run \`cargo build --workspace --profile $profile\`)" >&2
+        exit 1
+    fi
+    cp "$library" "$dir/lib/isu/plugins/"
+done
+cp -R "$root/conformance/cases" "$root/conformance/README.md" "$dir/share/isu/conformance/"
+cp -R "$root/spec" "$dir/share/isu/spec"
+cp "$root/README.md" "$dir/share/isu/README.md"
+
+# The folder must load every plugin it ships, with no manifest of this
+# machine's user or of the current folder in the way.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+if ! (cd "$scratch" && env -u ISU_PLUGINS HOME="$scratch" XDG_CONFIG_HOME="$scratch" \
+    "$dir/bin/isu" plugins verify >"$scratch/verify.txt"); then
+    cat "$scratch/verify.txt" >&2
+    echo "dist.sh: $dir/bin/isu does not load its plugins" >&2
+    exit 1
+fi
+
+archive=$dir.tar.gz
+name=$(basename "$dir")
+if tar --version 2>/dev/null | grep -q 'GNU tar'; then
+    # The same build gives the same archive: sorted, no times or owners.
+    tar -C "$(dirname "$dir")" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+        -cf - "$name" | gzip -n >"$archive"
+else
+    tar -C "$(dirname "$dir")" -cf - "$name" | gzip -n >"$archive"
+fi
+echo "wrote $dir and $archive"
