@@ -194,7 +194,7 @@ fn the_script_keeps_line_numbers_and_checks_what_lines_print() {
     assert_eq!(blocks, 1);
     assert_eq!(lines.len(), readme.lines().count());
     assert!(
-        lines[3].starts_with("out=$(echo a); [ \"$out\" = 'a' ]"),
+        lines[3].starts_with("out=$( echo a ); [ \"$out\" = 'a' ]"),
         "{}",
         lines[3]
     );

@@ -1,0 +1,200 @@
+/* Maps: entries (key, value) in an array. A small map keeps them sorted by
+ * key and finds a key by binary search. From HASH_MIN entries on, a map also
+ * has a hash index (key to entry) and new keys are appended, so an update
+ * costs O(1); the entries are sorted again, once, when something needs them
+ * in order (MAP_KEYS, equality, the JSON of a result): `isu_map_sort`.
+ * Sorting does not change the map's value, so it may happen to a shared map;
+ * constants are sorted already and never written.
+ *
+ * For a map, the header's `chars` holds the address of its index (or 0),
+ * with bit 0 set while the entries are out of order. Maps never lose keys
+ * (Isu has no delete), so a map below HASH_MIN is always sorted. */
+#include "../isu_rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { HASH_MIN = 16, UNSORTED = 1 };
+
+typedef struct MapIndex {
+    int64_t mask;
+    /* Entry index + 1 per slot; 0 is an empty slot. */
+    int64_t slot[];
+} MapIndex;
+
+static MapIndex *index_of(const IsuObj *m) { return (MapIndex *)(uintptr_t)(m->chars & ~(int64_t)1); }
+
+static int is_sorted(const IsuObj *m) { return !(m->chars & UNSORTED); }
+
+static void set_index(IsuObj *m, MapIndex *ix) { m->chars = (int64_t)(uintptr_t)ix | (m->chars & UNSORTED); }
+
+static int cmp_key(uint64_t a, uint64_t b, const IsuType *kt) {
+    if (kt->kind == ISU_INT) {
+        int64_t x = (int64_t)a, y = (int64_t)b;
+        return (x > y) - (x < y);
+    }
+    return isu_str_cmp((const IsuObj *)(uintptr_t)a, (const IsuObj *)(uintptr_t)b);
+}
+
+static int eq_key(uint64_t a, uint64_t b, const IsuType *kt) {
+    if (kt->kind == ISU_INT || a == b) return a == b;
+    const IsuObj *x = (const IsuObj *)(uintptr_t)a, *y = (const IsuObj *)(uintptr_t)b;
+    return x->len == y->len && memcmp(ISU_DATA(x), ISU_DATA(y), (size_t)x->len) == 0;
+}
+
+static uint64_t hash_key(uint64_t k, const IsuType *kt) {
+    uint64_t h = k;
+    if (kt->kind != ISU_INT) {
+        const IsuObj *s = (const IsuObj *)(uintptr_t)k;
+        const unsigned char *p = ISU_DATA(s);
+        h = 14695981039346656037ull;
+        for (int64_t i = 0; i < s->len; i++) h = (h ^ p[i]) * 1099511628211ull;
+    }
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+static uint64_t key_at(const IsuObj *m, int64_t i) { return isu_load_slot(ISU_DATA(m) + 16 * i, 8); }
+
+static uint64_t value_at(const IsuObj *m, int64_t i) { return isu_load_slot(ISU_DATA(m) + 16 * i + 8, 8); }
+
+static void index_put(MapIndex *ix, uint64_t h, int64_t entry) {
+    uint64_t at = h & (uint64_t)ix->mask;
+    while (ix->slot[at]) at = (at + 1) & (uint64_t)ix->mask;
+    ix->slot[at] = entry + 1;
+}
+
+/* A new index of every entry, sized for `room` entries. */
+static void index_build(IsuObj *m, const IsuType *kt, int64_t room) {
+    int64_t size = 32;
+    while (size < 2 * room) size *= 2;
+    MapIndex *ix = isu_alloc(sizeof(MapIndex) + sizeof(int64_t) * (size_t)size);
+    ix->mask = size - 1;
+    memset(ix->slot, 0, sizeof(int64_t) * (size_t)size);
+    for (int64_t i = 0; i < m->len; i++) index_put(ix, hash_key(key_at(m, i), kt), i);
+    free(index_of(m));
+    set_index(m, ix);
+}
+
+static int64_t index_find(const IsuObj *m, const MapIndex *ix, uint64_t key, const IsuType *kt) {
+    uint64_t at = hash_key(key, kt) & (uint64_t)ix->mask;
+    for (;;) {
+        int64_t e = ix->slot[at];
+        if (!e) return -1;
+        if (eq_key(key_at(m, e - 1), key, kt)) return e - 1;
+        at = (at + 1) & (uint64_t)ix->mask;
+    }
+}
+
+void isu_map_free_index(IsuObj *m) {
+    free(index_of(m));
+    m->chars = 0;
+}
+
+/* Binary search of a sorted map: the entry's index, or -(insertion point) - 1. */
+static int64_t search(const IsuObj *m, uint64_t key, const IsuType *kt) {
+    int64_t lo = 0, hi = m->len;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int c = cmp_key(key_at(m, mid), key, kt);
+        if (c == 0) return mid;
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return -lo - 1;
+}
+
+/* The entry's index, or a negative number when the key is absent. */
+int64_t isu_map_find(const IsuObj *m, uint64_t key, const IsuType *kt) {
+    const MapIndex *ix = index_of(m);
+    if (!ix && m->len >= HASH_MIN && m->rc >= 0) {
+        /* Building the index changes no value: allowed on a shared map. */
+        index_build((IsuObj *)(uintptr_t)m, kt, m->len);
+        ix = index_of(m);
+    }
+    if (ix) return index_find(m, ix, key, kt);
+    return search(m, key, kt);
+}
+
+/* Borrowed from the map. */
+uint64_t isu_map_get(const IsuObj *m, uint64_t key, const IsuType *t, int32_t site) {
+    int64_t i = isu_map_find(m, key, t->a);
+    if (i < 0) isu_fail(ISU_E_MISSING_KEY, site, m->len, 0);
+    return value_at(m, i);
+}
+
+/* Borrowed from the map or the default. */
+uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuType *t) {
+    int64_t i = isu_map_find(m, key, t->a);
+    return i < 0 ? dflt : value_at(m, i);
+}
+
+/* Consumes all three: inserts or replaces. */
+IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
+    int64_t i = isu_map_find(m, key, t->a);
+    if (i >= 0) {
+        m = isu_own(m, t);
+        unsigned char *e = ISU_DATA(m) + 16 * i;
+        isu_drop(isu_load_slot(e + 8, 8), t->b);
+        isu_store_slot(e + 8, 8, v);
+        isu_drop(key, t->a);
+        return m;
+    }
+    int64_t len = m->len;
+    isu_check_size(len + 1, site);
+    m = isu_unique(m, t, 1);
+    if (len + 1 < HASH_MIN) {
+        /* Small: keep the entries sorted. */
+        int64_t at = -search(m, key, t->a) - 1;
+        unsigned char *e = ISU_DATA(m) + 16 * at;
+        memmove(e + 16, e, (size_t)(16 * (len - at)));
+        isu_store_slot(e, 8, key);
+        isu_store_slot(e + 8, 8, v);
+        m->len = len + 1;
+        return m;
+    }
+    /* Large: append, and index the new entry. */
+    if (len > 0 && is_sorted(m) && cmp_key(key_at(m, len - 1), key, t->a) > 0) m->chars |= UNSORTED;
+    unsigned char *e = ISU_DATA(m) + 16 * len;
+    isu_store_slot(e, 8, key);
+    isu_store_slot(e + 8, 8, v);
+    m->len = len + 1;
+    MapIndex *ix = index_of(m);
+    if (!ix || 2 * m->len > ix->mask + 1) {
+        index_build(m, t->a, 2 * m->len);
+    } else {
+        index_put(ix, hash_key(key, t->a), len);
+    }
+    return m;
+}
+
+static const IsuType *sort_kt;
+
+static int by_key(const void *x, const void *y) {
+    return cmp_key(isu_load_slot(x, 8), isu_load_slot(y, 8), sort_kt);
+}
+
+void isu_map_sort(const IsuObj *cm, const IsuType *t) {
+    if (is_sorted(cm)) return;
+    IsuObj *m = (IsuObj *)(uintptr_t)cm;
+    sort_kt = t->a;
+    qsort(ISU_DATA(m), (size_t)m->len, 16, by_key);
+    m->chars &= ~(int64_t)UNSORTED;
+    index_build(m, t->a, m->len);
+}
+
+/* The keys, ascending: a new array. */
+IsuObj *isu_map_keys(const IsuObj *m, const IsuType *t) {
+    isu_map_sort(m, t);
+    IsuObj *q = isu_obj_new(m->len, 8);
+    for (int64_t i = 0; i < m->len; i++) {
+        uint64_t k = key_at(m, i);
+        isu_inc(k, t->a);
+        isu_store_slot(ISU_DATA(q) + 8 * i, 8, k);
+    }
+    q->len = m->len;
+    return q;
+}

@@ -1,0 +1,183 @@
+//! The LLVM backend: canonical, validated IIR to native code through LLVM 19
+//! (inkwell), behind [`isu_plugin_api::Backend`].
+//!
+//! One file per concern: [`lower`] turns the program into the function
+//! `isu_run` (statements, expressions, element stores, standard functions,
+//! constants), [`module`] links it with the core runtime (`runtime/core`, C
+//! compiled to bitcode by clang 19 when the plugin is built), writes the
+//! table the driver reads and runs LLVM's `-O2` pipeline, [`debug`] gives
+//! every step its source line, [`native`] links the program's object with
+//! the driver's (`runtime/driver`: `main`, JSON, error reports) with `cc`,
+//! [`exec`] runs it as a subprocess. [`abi`] is what the module and the
+//! runtime agree on; `spec/llvm-abi.md` documents it.
+
+pub mod abi;
+pub mod debug;
+pub mod exec;
+pub mod lang;
+mod lower;
+pub mod module;
+pub mod native;
+
+use inkwell::context::Context;
+use isu_plugin_api::{
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecLimits, ExecOptions,
+    FeatureSet, Literal, PluginDiagnostic, Program,
+};
+
+/// The artifact kinds, the default first: an executable, an object file,
+/// textual IR, bitcode.
+pub const EMITS: [&str; 4] = ["exe", "obj", "ll", "bc"];
+
+/// The backend.
+#[derive(Debug, Default)]
+pub struct LlvmBackend;
+
+impl LlvmBackend {
+    pub fn new() -> LlvmBackend {
+        LlvmBackend
+    }
+}
+
+fn failed(message: impl Into<String>) -> Vec<PluginDiagnostic> {
+    vec![PluginDiagnostic::backend(
+        BackendCode::BackendFailed,
+        message,
+    )]
+}
+
+/// The file name of an artifact of `kind` for the function `name`.
+pub fn file_name(name: &str, kind: &str) -> String {
+    match kind {
+        "exe" => name.to_owned(),
+        "obj" => format!("{name}.o"),
+        other => format!("{name}.{other}"),
+    }
+}
+
+/// Builds the artifacts of `kinds` (each one of [`EMITS`]) for `program`.
+pub fn build(
+    program: &Program,
+    kinds: &[&str],
+    opts: &module::Options,
+) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+    let tm = module::target_machine().map_err(|e| failed(e.0))?;
+    let cx = Context::create();
+    let m = module::build(&cx, program, opts, &tm).map_err(|e| {
+        vec![PluginDiagnostic::backend(BackendCode::InvalidProgram, e.0)
+            .with_hint("the program must be canonical and validated before compiling")]
+    })?;
+    let name = &program.func.name.name;
+    let mut object = None;
+    let mut out = Vec::new();
+    for kind in kinds {
+        let bytes = match *kind {
+            "ll" => m.print_to_string().to_bytes().to_vec(),
+            "bc" => m.write_bitcode_to_memory().as_slice().to_vec(),
+            "obj" | "exe" => {
+                let obj = match &object {
+                    Some(o) => o,
+                    None => object.insert(module::object(&m, &tm).map_err(|e| failed(e.0))?),
+                };
+                let what = if *kind == "obj" {
+                    native::Output::Object
+                } else {
+                    native::Output::Executable
+                };
+                native::link(obj, name, what).map_err(|e| failed(e.0))?
+            }
+            other => {
+                return Err(vec![PluginDiagnostic::backend(
+                    BackendCode::UnsupportedEmit,
+                    format!("the llvm backend emits {}, not `{other}`", EMITS.join(", ")),
+                )])
+            }
+        };
+        let artifact = Artifact::new(kind, file_name(name, kind), bytes);
+        // The executable is written with the execute permission.
+        out.push(if *kind == "exe" {
+            artifact.as_executable()
+        } else {
+            artifact
+        });
+    }
+    Ok(out)
+}
+
+impl Backend for LlvmBackend {
+    fn info(&self) -> BackendInfo {
+        // The whole language as of feature vocabulary 1. `execute` runs the
+        // executable it built, native code: the host isolates it.
+        BackendInfo::new(
+            "llvm",
+            env!("CARGO_PKG_VERSION"),
+            &["llvm"],
+            FeatureSet::all_of(1),
+        )
+        .emitting(&EMITS)
+        .executing("exe", true)
+    }
+
+    fn compile(
+        &self,
+        program: &Program,
+        options: &CompileOptions,
+    ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+        if !options.target.is_empty() && options.target != "llvm" {
+            return Err(vec![PluginDiagnostic::backend(
+                BackendCode::UnsupportedTarget,
+                format!(
+                    "the llvm backend builds the target `llvm`, not `{}`",
+                    options.target
+                ),
+            )]);
+        }
+        let packs: Vec<String> = isu_plugin_api::features::used_by(program)
+            .into_iter()
+            .filter_map(|f| {
+                f.strip_prefix("call:")
+                    .filter(|n| n.contains('.'))
+                    .map(str::to_owned)
+            })
+            .collect();
+        if !packs.is_empty() {
+            return Err(vec![PluginDiagnostic::backend(
+                BackendCode::UnsupportedFeature,
+                format!(
+                    "the llvm backend cannot call pack functions ({}): packs have no llvm lowering",
+                    packs.join(", ")
+                ),
+            )]);
+        }
+        let kinds: Vec<&str> = if options.emit.is_empty() {
+            vec![EMITS[0]]
+        } else {
+            options.emit.iter().map(String::as_str).collect()
+        };
+        let opts = module::Options {
+            source: format!("{}.isu", program.func.name.name),
+            limits: ExecLimits::DEFAULT,
+            optimize: true,
+        };
+        build(program, &kinds, &opts)
+    }
+
+    fn execute(
+        &self,
+        artifacts: &[Artifact],
+        args: &Literal,
+        options: &ExecOptions,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let exe = artifacts.iter().find(|a| a.kind == "exe").ok_or_else(|| {
+            PluginDiagnostic::backend(
+                BackendCode::CannotExecute,
+                "no executable to run: build with --emit exe (the default)",
+            )
+        })?;
+        exec::run(&exe.bytes, &exe.file_name, args, &options.limits)
+    }
+}
+
+// The plugin library's root module (spec/plugin-abi.md): the host loads this
+// backend through `isu-plugins.toml`.
+isu_plugin_api::export_backend!(LlvmBackend);

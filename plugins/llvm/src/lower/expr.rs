@@ -1,0 +1,319 @@
+//! Expressions: each gives an LLVM value and says whether it is owned or
+//! borrowed. Int arithmetic is checked with LLVM's overflow intrinsics;
+//! errors name the step that holds the expression and its span.
+
+use super::stmt::slot_width;
+use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val};
+use crate::abi::{ErrorCode, What};
+use inkwell::intrinsics::Intrinsic;
+use inkwell::values::{BasicValueEnum, IntValue};
+use inkwell::IntPredicate;
+use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
+
+impl<'ctx> Lowering<'ctx, '_> {
+    /// Reads a variable, checking that a LOCAL has a value (LLVM drops the
+    /// check where every path to the read assigned it).
+    pub fn read_var(&mut self, name: &str, span: Span) -> Res<Val<'ctx>> {
+        let var = self.var(name)?.clone();
+        let v = self.b.build_load(self.llty(&var.ty), var.slot, name)?;
+        if var.is_local {
+            let unset = match var.flag {
+                Some(flag) => {
+                    let set = self
+                        .b
+                        .build_load(self.cx.bool_type(), flag, "")?
+                        .into_int_value();
+                    self.b.build_not(set, "")?
+                }
+                None => self.b.build_is_null(v.into_pointer_value(), "")?,
+            };
+            let site = self.site(What::Var, span, Some(name));
+            self.fail_if(unset, ErrorCode::UninitializedRead, site, None)?;
+        }
+        Ok(Val::borrowed(v))
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> Res<Val<'ctx>> {
+        let ty = ty_of(e)?.clone();
+        match &e.node {
+            ExprNode::Const { value } => match (&ty, value) {
+                (Type::Int, Literal::Int(i)) => Ok(Val::borrowed(self.i64(*i))),
+                (Type::Bool, Literal::Bool(b)) => Ok(Val::borrowed(
+                    self.cx.bool_type().const_int(u64::from(*b), false),
+                )),
+                _ => {
+                    let p = self.constant(value, &ty)?;
+                    Ok(Val::borrowed(p))
+                }
+            },
+            ExprNode::Var { name } => self.read_var(name, e.span),
+            ExprNode::Unary { op, arg } => {
+                let x = self.expr(arg)?.int();
+                let v = match op {
+                    UnaryOp::Neg => {
+                        let site = self.site(What::Neg, e.span, None);
+                        let min = self.b.build_int_compare(
+                            IntPredicate::EQ,
+                            x,
+                            self.i64(i64::MIN),
+                            "",
+                        )?;
+                        self.fail_if(min, ErrorCode::IntOverflow, site, Some((x, x)))?;
+                        self.b.build_int_nsw_neg(x, "neg")?
+                    }
+                    UnaryOp::Not => self.b.build_not(x, "not")?,
+                };
+                Ok(Val::borrowed(v))
+            }
+            ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
+            ExprNode::Index { base, index } => self.index(base, index),
+            ExprNode::Call { func, args } => self.call_fn(func, args, &ty, e.span),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Res<Val<'ctx>> {
+        use BinaryOp::*;
+        match op {
+            Add | Sub | Mul | Div | Mod => {
+                let x = self.expr(lhs)?.int();
+                let y = self.expr(rhs)?.int();
+                self.arith(op, x, y, span).map(Val::borrowed)
+            }
+            And | Or => {
+                let x = self.expr(lhs)?.int();
+                let from = self.b.get_insert_block();
+                let rhs_bb = self.block_named(if op == And { "and" } else { "or" });
+                let join = self.block_named("logic");
+                if op == And {
+                    self.b.build_conditional_branch(x, rhs_bb, join)?;
+                } else {
+                    self.b.build_conditional_branch(x, join, rhs_bb)?;
+                }
+                self.b.position_at_end(rhs_bb);
+                let y = self.expr(rhs)?.int();
+                let rhs_end = self.b.get_insert_block();
+                self.b.build_unconditional_branch(join)?;
+                self.b.position_at_end(join);
+                let phi = self.b.build_phi(self.cx.bool_type(), "")?;
+                let short = self.cx.bool_type().const_int(u64::from(op == Or), false);
+                if let (Some(from), Some(rhs_end)) = (from, rhs_end) {
+                    phi.add_incoming(&[(&short, from), (&y, rhs_end)]);
+                }
+                Ok(Val::borrowed(phi.as_basic_value()))
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs),
+        }
+    }
+
+    /// `name.i64` of an overflow intrinsic: the result and whether it overflowed.
+    pub fn overflow_op(
+        &mut self,
+        name: &str,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Res<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let Some(decl) = Intrinsic::find(name)
+            .and_then(|i| i.get_declaration(self.m, &[self.cx.i64_type().into()]))
+        else {
+            return bug(format!("LLVM has no intrinsic {name}"));
+        };
+        let pair = self
+            .b
+            .build_call(decl, &[x.into(), y.into()], "")?
+            .try_as_basic_value()
+            .basic();
+        let Some(BasicValueEnum::StructValue(pair)) = pair else {
+            return bug(format!("{name} gave no pair"));
+        };
+        let r = self.b.build_extract_value(pair, 0, "")?.into_int_value();
+        let o = self.b.build_extract_value(pair, 1, "")?.into_int_value();
+        Ok((r, o))
+    }
+
+    pub fn arith(
+        &mut self,
+        op: BinaryOp,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+        span: Span,
+    ) -> Res<IntValue<'ctx>> {
+        use BinaryOp::*;
+        let what = match op {
+            Add => What::Add,
+            Sub => What::Sub,
+            Mul => What::Mul,
+            Div => What::Div,
+            _ => What::Mod,
+        };
+        let site = self.site(what, span, None);
+        let intrinsic = match op {
+            Add => Some("llvm.sadd.with.overflow"),
+            Sub => Some("llvm.ssub.with.overflow"),
+            Mul => Some("llvm.smul.with.overflow"),
+            _ => None,
+        };
+        if let Some(name) = intrinsic {
+            let (r, over) = self.overflow_op(name, x, y)?;
+            self.fail_if(over, ErrorCode::IntOverflow, site, Some((x, y)))?;
+            return Ok(r);
+        }
+        let zero = self
+            .b
+            .build_int_compare(IntPredicate::EQ, y, self.i64(0), "")?;
+        self.fail_if(zero, ErrorCode::DivisionByZero, site, Some((x, y)))?;
+        let minus_one = self
+            .b
+            .build_int_compare(IntPredicate::EQ, y, self.i64(-1), "")?;
+        if op == Div {
+            let min = self
+                .b
+                .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
+            let both = self.b.build_and(min, minus_one, "")?;
+            self.fail_if(both, ErrorCode::IntOverflow, site, Some((x, y)))?;
+            Ok(self.b.build_int_signed_div(x, y, "div")?)
+        } else {
+            // x mod -1 is 0 (LLVM's srem of MIN by -1 is undefined): divide by 1 then.
+            let safe = self
+                .b
+                .build_select(minus_one, self.i64(1), y, "")?
+                .into_int_value();
+            Ok(self.b.build_int_signed_rem(x, safe, "mod")?)
+        }
+    }
+
+    fn compare(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Res<Val<'ctx>> {
+        use BinaryOp::*;
+        let ty = ty_of(lhs)?.clone();
+        let x = self.expr(lhs)?;
+        let y = self.expr(rhs)?;
+        let signed = |op| match op {
+            Eq => IntPredicate::EQ,
+            Ne => IntPredicate::NE,
+            Lt => IntPredicate::SLT,
+            Le => IntPredicate::SLE,
+            Gt => IntPredicate::SGT,
+            _ => IntPredicate::SGE,
+        };
+        let r = match &ty {
+            Type::Int | Type::Bool => {
+                if ty == Type::Bool && !matches!(op, Eq | Ne) {
+                    return bug("an ordering of bools");
+                }
+                self.b.build_int_compare(signed(op), x.int(), y.int(), "")?
+            }
+            Type::String if !matches!(op, Eq | Ne) => {
+                let c = self
+                    .call("isu_str_cmp", &[x.v.into(), y.v.into()])?
+                    .into_int_value();
+                let zero = self.cx.i32_type().const_zero();
+                self.b.build_int_compare(signed(op), c, zero, "")?
+            }
+            _ => {
+                if !matches!(op, Eq | Ne) {
+                    return bug(format!("an ordering of {ty}"));
+                }
+                let xs = self.to_slot(x.v, &ty)?;
+                let ys = self.to_slot(y.v, &ty)?;
+                let t = self.tdesc(&ty);
+                let eq = self
+                    .call("isu_eq", &[xs.into(), ys.into(), t.into()])?
+                    .into_int_value();
+                let zero = self.cx.i32_type().const_zero();
+                let pred = if op == Eq {
+                    IntPredicate::NE
+                } else {
+                    IntPredicate::EQ
+                };
+                self.b.build_int_compare(pred, eq, zero, "")?
+            }
+        };
+        self.release(x, &ty)?;
+        self.release(y, &ty)?;
+        Ok(Val::borrowed(r))
+    }
+
+    /// `(index base i)`: an array element (index in range) or a map value
+    /// (key present).
+    fn index(&mut self, base: &Expr, index: &Expr) -> Res<Val<'ctx>> {
+        let bty = ty_of(base)?.clone();
+        let b = self.expr(base)?;
+        let (rty, v) = match &bty {
+            Type::Array(e) => {
+                let i = self.expr(index)?.int();
+                let v = self.element(b.v, i, e, index.span)?;
+                ((**e).clone(), v)
+            }
+            Type::Map(k, v) => {
+                let key = self.expr(index)?;
+                let site = self.site(What::Plain, index.span, None);
+                let ks = self.to_slot(key.v, k)?;
+                let t = self.tdesc(&bty);
+                let s = self
+                    .call(
+                        "isu_map_get",
+                        &[b.v.into(), ks.into(), t.into(), self.i32(site).into()],
+                    )?
+                    .into_int_value();
+                self.release(key, k)?;
+                ((**v).clone(), self.of_slot(s, v)?)
+            }
+            other => return bug(format!("index of a {other}")),
+        };
+        self.project(b, &bty, v, &rty)
+    }
+
+    /// Element `i` of the array `xs` of `elem`s, its index checked.
+    pub fn element(
+        &mut self,
+        xs: BasicValueEnum<'ctx>,
+        i: IntValue<'ctx>,
+        elem: &Type,
+        span: Span,
+    ) -> Res<BasicValueEnum<'ctx>> {
+        self.check_index(xs, i, span)?;
+        let w = self.i64(slot_width(elem));
+        let s = self
+            .call("isu_get", &[xs.into(), i.into(), w.into()])?
+            .into_int_value();
+        self.of_slot(s, elem)
+    }
+
+    /// `index_out_of_range` at `span` unless `0 <= i < LEN(xs)`.
+    pub fn check_index(
+        &mut self,
+        xs: BasicValueEnum<'ctx>,
+        i: IntValue<'ctx>,
+        span: Span,
+    ) -> Res<()> {
+        let n = self.call("isu_len", &[xs.into()])?.into_int_value();
+        let out = self.b.build_int_compare(IntPredicate::UGE, i, n, "")?;
+        let site = self.site(What::Index, span, None);
+        self.fail_if(out, ErrorCode::IndexOutOfRange, site, Some((i, n)))
+    }
+
+    /// A value read out of a container: borrowed while the container is;
+    /// taken over (a reference of its own) when the container was a
+    /// temporary, which is dropped.
+    pub fn project(
+        &mut self,
+        container: Val<'ctx>,
+        cty: &Type,
+        v: BasicValueEnum<'ctx>,
+        vty: &Type,
+    ) -> Res<Val<'ctx>> {
+        if container.own == Own::Owned && is_heap(cty) {
+            self.inc(v, vty)?;
+            self.drop_value(container.v, cty)?;
+            Ok(Val {
+                v,
+                own: if is_heap(vty) {
+                    Own::Owned
+                } else {
+                    Own::Borrowed
+                },
+            })
+        } else {
+            Ok(Val::borrowed(v))
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! Statements: SEQ, ASSIGN, IF, LOOP (range, each, while) and RETURN, with
+//! the step budget each loop round spends and the debug location of each step.
+
+use super::{bug, is_heap, ty_of, Lowering, Res, Val};
+use crate::abi::{ErrorCode, What};
+use crate::lang::{update_of, Update};
+use inkwell::values::IntValue;
+use inkwell::IntPredicate;
+use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
+
+impl<'ctx> Lowering<'ctx, '_> {
+    pub fn block(&mut self, b: &Block) -> Res<()> {
+        for s in &b.steps {
+            self.step(s)?;
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, s: &Step) -> Res<()> {
+        let ix = self.next_step as i32;
+        self.next_step += 1;
+        let outer = self.step;
+        self.step = ix;
+        if !self.reachable() {
+            // Code after a RETURN: still lowered (its steps keep their
+            // numbers), in a block nothing branches to.
+            let dead = self.block_named("dead");
+            self.b.position_at_end(dead);
+        }
+        self.dbg.at(self.cx, &self.b, s.span);
+        match &s.node {
+            Node::Seq { block } => self.block(block)?,
+            Node::Assign { target, expr } => self.assign(target, expr)?,
+            Node::If {
+                cond,
+                then_block,
+                else_block,
+            } => self.if_(cond, then_block, else_block)?,
+            Node::Loop { iter, body } => self.loop_(iter, body, s.span)?,
+            Node::Return { expr } => self.return_(expr, s.span)?,
+        }
+        self.step = outer;
+        Ok(())
+    }
+
+    fn return_(&mut self, expr: &Expr, span: Span) -> Res<()> {
+        let ty = ty_of(expr)?.clone();
+        if ty != self.ret_ty {
+            return bug(format!(
+                "RETURN of {ty} from a function returning {}",
+                self.ret_ty
+            ));
+        }
+        let v = self.expr(expr)?;
+        let slot = self.to_slot(v.v, &ty)?;
+        if is_heap(&ty) {
+            let site = self.site(What::Plain, span, None);
+            let t = self.tdesc(&ty);
+            self.call(
+                "isu_check_result",
+                &[slot.into(), t.into(), self.i32(site).into()],
+            )?;
+        }
+        self.b.build_store(self.result, slot)?;
+        self.b.build_return(None)?;
+        Ok(())
+    }
+
+    fn assign(&mut self, target: &Place, expr: &Expr) -> Res<()> {
+        let Place::Var { name, span } = target else {
+            return self.assign_index(target, expr);
+        };
+        let var = self.var(name)?.clone();
+        if let Some((op, rest)) = update_of(target, expr) {
+            // The variable's reference moves into the call.
+            let cur = self.read_var(name, *span)?;
+            let new = self.apply_update(op, cur.v, &var.ty, rest, expr.span)?;
+            self.b.build_store(var.slot, new)?;
+        } else {
+            let v = self.expr(expr)?;
+            let v = self.own(v, &var.ty)?;
+            if is_heap(&var.ty) {
+                let old = self.b.build_load(self.llty(&var.ty), var.slot, "old")?;
+                self.drop_value(old, &var.ty)?;
+            }
+            self.b.build_store(var.slot, v)?;
+        }
+        self.mark_assigned(name)
+    }
+
+    pub fn mark_assigned(&mut self, name: &str) -> Res<()> {
+        if let Some(flag) = self.var(name)?.flag {
+            self.b
+                .build_store(flag, self.cx.bool_type().const_int(1, false))?;
+        }
+        Ok(())
+    }
+
+    /// Applies the in-place function `op` to `cur` (owned, moved into the
+    /// call) with the rest of its arguments; the new value.
+    pub fn apply_update(
+        &mut self,
+        op: Update,
+        cur: inkwell::values::BasicValueEnum<'ctx>,
+        ty: &Type,
+        rest: &[Expr],
+        span: Span,
+    ) -> Res<inkwell::values::BasicValueEnum<'ctx>> {
+        let mut args = Vec::with_capacity(rest.len());
+        for (i, r) in rest.iter().enumerate() {
+            let rty = ty_of(r)?.clone();
+            let v = self.expr(r)?;
+            // CONCAT borrows its second argument; the others take theirs.
+            let v = if op == Update::Concat && i == 0 {
+                v
+            } else {
+                Val::owned(self.own(v, &rty)?)
+            };
+            args.push((v, rty));
+        }
+        self.call_update(op, cur, ty, &args, span)
+    }
+
+    /// Calls the in-place function `op` on `cur` with the other arguments
+    /// evaluated (owned as the function takes them); drops what it borrowed.
+    pub fn call_update(
+        &mut self,
+        op: Update,
+        cur: inkwell::values::BasicValueEnum<'ctx>,
+        ty: &Type,
+        args: &[(Val<'ctx>, Type)],
+        span: Span,
+    ) -> Res<inkwell::values::BasicValueEnum<'ctx>> {
+        let site = self.site(What::Plain, span, None);
+        let t = self.tdesc(ty);
+        let site = self.i32(site);
+        let new = match (op, args) {
+            (Update::Push, [(v, vt)]) => {
+                let s = self.to_slot(v.v, vt)?;
+                self.call("isu_push", &[cur.into(), s.into(), t.into(), site.into()])?
+            }
+            (Update::Pop, []) => self.call("isu_pop", &[cur.into(), t.into(), site.into()])?,
+            (Update::MapSet, [(k, kt), (v, vt)]) => {
+                let ks = self.to_slot(k.v, kt)?;
+                let vs = self.to_slot(v.v, vt)?;
+                self.call(
+                    "isu_map_set",
+                    &[cur.into(), ks.into(), vs.into(), t.into(), site.into()],
+                )?
+            }
+            (Update::Concat, [(y, yt)]) => {
+                let r = self.call(
+                    "isu_concat",
+                    &[cur.into(), y.v.into(), t.into(), site.into()],
+                )?;
+                self.release(*y, yt)?;
+                r
+            }
+            _ => return bug(format!("{op:?} with {} more arguments", args.len())),
+        };
+        Ok(new)
+    }
+
+    fn if_(&mut self, cond: &Expr, then_b: &Block, else_b: &Block) -> Res<()> {
+        let c = self.expr(cond)?.int();
+        let then_bb = self.block_named("then");
+        let else_bb = self.block_named("else");
+        let join = self.block_named("endif");
+        self.b.build_conditional_branch(c, then_bb, else_bb)?;
+        for (bb, block) in [(then_bb, then_b), (else_bb, else_b)] {
+            self.b.position_at_end(bb);
+            self.block(block)?;
+            if self.reachable() {
+                self.b.build_unconditional_branch(join)?;
+            }
+        }
+        self.b.position_at_end(join);
+        Ok(())
+    }
+
+    fn loop_(&mut self, iter: &Iter, body: &Block, span: Span) -> Res<()> {
+        let limit = self.site(What::Plain, span, None);
+        match iter {
+            Iter::Range {
+                var,
+                start,
+                end,
+                step: by,
+                span: iter_span,
+            } => self.range(&var.name, start, end, by.as_ref(), *iter_span, body, limit),
+            Iter::Each { var, seq, .. } => self.each(&var.name, seq, body, limit),
+            Iter::While { cond, .. } => {
+                let head = self.block_named("while");
+                let round = self.block_named("round");
+                let exit = self.block_named("endwhile");
+                self.b.build_unconditional_branch(head)?;
+                self.b.position_at_end(head);
+                let c = self.expr(cond)?.int();
+                self.b.build_conditional_branch(c, round, exit)?;
+                self.b.position_at_end(round);
+                self.spend(limit)?;
+                self.block(body)?;
+                if self.reachable() {
+                    self.b.build_unconditional_branch(head)?;
+                }
+                self.b.position_at_end(exit);
+                Ok(())
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn range(
+        &mut self,
+        var: &str,
+        start: &Expr,
+        end: &Expr,
+        by: Option<&Expr>,
+        iter_span: Span,
+        body: &Block,
+        limit: i32,
+    ) -> Res<()> {
+        let i64t = self.cx.i64_type();
+        let v = self.var(var)?.clone();
+        let first = self.expr(start)?.int();
+        let last = self.expr(end)?.int();
+        let by_const = match by {
+            None => Some(1),
+            Some(Expr {
+                node:
+                    ExprNode::Const {
+                        value: Literal::Int(k),
+                    },
+                ..
+            }) => Some(*k),
+            Some(_) => None,
+        };
+        let step = match by {
+            Some(e) => self.expr(e)?.int(),
+            None => self.i64(1),
+        };
+        if by_const != Some(1) && by_const.is_none_or(|k| k == 0) {
+            let zero_span = by.map_or(iter_span, |e| e.span);
+            let site = self.site(What::Plain, zero_span, None);
+            let is_zero =
+                self.b
+                    .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
+            self.fail_if(is_zero, ErrorCode::ZeroStep, site, None)?;
+        }
+        if holds_no_loop(body) {
+            // A counted loop: its rounds are known before the first.
+            let trip = self.trip_count(first, last, step, by_const)?;
+            return self.counted(trip, limit, body, |l, r| {
+                let offset = l.b.build_int_mul(r, step, "")?;
+                let i = l.b.build_int_add(first, offset, var)?;
+                l.b.build_store(v.slot, i)?;
+                l.mark_assigned(var)
+            });
+        }
+        let cur = self.slots.build_alloca(i64t, &format!("{var}.next"))?;
+        self.b.build_store(cur, first)?;
+        let head = self.block_named("range");
+        let round = self.block_named("round");
+        let latch = self.block_named("next");
+        let exit = self.block_named("endrange");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let c = self.b.build_load(i64t, cur, "i")?.into_int_value();
+        let up = self.b.build_int_compare(IntPredicate::SLT, c, last, "")?;
+        let down = self.b.build_int_compare(IntPredicate::SGT, c, last, "")?;
+        let more = match by_const {
+            Some(k) if k > 0 => up,
+            Some(_) => down,
+            None => {
+                let positive =
+                    self.b
+                        .build_int_compare(IntPredicate::SGT, step, i64t.const_zero(), "")?;
+                self.b
+                    .build_select(positive, up, down, "")?
+                    .into_int_value()
+            }
+        };
+        self.b.build_conditional_branch(more, round, exit)?;
+        self.b.position_at_end(round);
+        self.spend(limit)?;
+        self.b.build_store(v.slot, c)?;
+        self.mark_assigned(var)?;
+        self.block(body)?;
+        if self.reachable() {
+            self.b.build_unconditional_branch(latch)?;
+        }
+        // The next value, unless it leaves the 64-bit range (then the range is done).
+        self.b.position_at_end(latch);
+        let c = self.b.build_load(i64t, cur, "i")?.into_int_value();
+        let (next, over) = self.overflow_op("llvm.sadd.with.overflow", c, step)?;
+        self.b.build_store(cur, next)?;
+        self.b.build_conditional_branch(over, exit, head)?;
+        self.b.position_at_end(exit);
+        Ok(())
+    }
+
+    fn each(&mut self, var: &str, seq: &Expr, body: &Block, limit: i32) -> Res<()> {
+        let i64t = self.cx.i64_type();
+        let v = self.var(var)?.clone();
+        let seq_ty = ty_of(seq)?.clone();
+        let Type::Array(ety) = &seq_ty else {
+            return bug(format!("each over a {seq_ty}"));
+        };
+        let ety = (**ety).clone();
+        // The loop holds the array, so changes to its variable in the body
+        // (copied on write) do not change what it walks.
+        let xs = self.expr(seq)?;
+        let xs = self.own(xs, &seq_ty)?;
+        let n = self.call("isu_len", &[xs.into()])?.into_int_value();
+        let w = self.i64(slot_width(&ety));
+        let assign = |l: &mut Self, k: IntValue<'ctx>| -> Res<()> {
+            let s = l
+                .call("isu_get", &[xs.into(), k.into(), w.into()])?
+                .into_int_value();
+            let x = l.of_slot(s, &ety)?;
+            if is_heap(&ety) {
+                l.inc(x, &ety)?;
+                let old = l.b.build_load(l.llty(&ety), v.slot, "old")?;
+                l.drop_value(old, &ety)?;
+            }
+            l.b.build_store(v.slot, x)?;
+            l.mark_assigned(var)
+        };
+        if holds_no_loop(body) {
+            self.counted(n, limit, body, assign)?;
+            return self.drop_value(xs, &seq_ty);
+        }
+        let i = self.slots.build_alloca(i64t, &format!("{var}.index"))?;
+        self.b.build_store(i, i64t.const_zero())?;
+        let head = self.block_named("each");
+        let round = self.block_named("round");
+        let exit = self.block_named("endeach");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let k = self.b.build_load(i64t, i, "k")?.into_int_value();
+        let more = self.b.build_int_compare(IntPredicate::SLT, k, n, "")?;
+        self.b.build_conditional_branch(more, round, exit)?;
+        self.b.position_at_end(round);
+        self.spend(limit)?;
+        assign(self, k)?;
+        let next = self.b.build_int_add(k, i64t.const_int(1, false), "")?;
+        self.b.build_store(i, next)?;
+        self.block(body)?;
+        if self.reachable() {
+            self.b.build_unconditional_branch(head)?;
+        }
+        self.b.position_at_end(exit);
+        self.drop_value(xs, &seq_ty)?;
+        Ok(())
+    }
+}
+
+impl<'ctx> Lowering<'ctx, '_> {
+    /// The rounds of `(range i first last step)`, exactly: 0 when `first` is
+    /// already at or past `last`, else the count of values before it.
+    fn trip_count(
+        &mut self,
+        first: IntValue<'ctx>,
+        last: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        by_const: Option<i64>,
+    ) -> Res<IntValue<'ctx>> {
+        let i64t = self.cx.i64_type();
+        let zero = i64t.const_zero();
+        let one = i64t.const_int(1, false);
+        // For a negative step, count down: the same with the roles swapped.
+        let trip_for = |l: &mut Self,
+                        lo: IntValue<'ctx>,
+                        hi: IntValue<'ctx>,
+                        by: IntValue<'ctx>|
+         -> Res<IntValue<'ctx>> {
+            let some = l.b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
+            // hi - lo fits in 64 bits unsigned; so does the step's magnitude.
+            let diff = l.b.build_int_sub(hi, lo, "")?;
+            let less = l.b.build_int_sub(diff, one, "")?;
+            let q = l.b.build_int_unsigned_div(less, by, "")?;
+            let n = l.b.build_int_add(q, one, "")?;
+            Ok(l.b.build_select(some, n, zero, "trip")?.into_int_value())
+        };
+        match by_const {
+            Some(k) if k > 0 => trip_for(self, first, last, step),
+            Some(_) => {
+                let mag = self.b.build_int_sub(zero, step, "")?;
+                trip_for(self, last, first, mag)
+            }
+            None => {
+                let up = trip_for(self, first, last, step)?;
+                let mag = self.b.build_int_sub(zero, step, "")?;
+                let down = trip_for(self, last, first, mag)?;
+                let positive = self
+                    .b
+                    .build_int_compare(IntPredicate::SGT, step, zero, "")?;
+                Ok(self
+                    .b
+                    .build_select(positive, up, down, "")?
+                    .into_int_value())
+            }
+        }
+    }
+
+    /// A loop of `trip` rounds whose body holds no loop, so that nothing but
+    /// its own rounds spends the step budget while it runs: the budget is
+    /// charged up front. It runs min(trip, budget) rounds and, when the budget
+    /// was short, stops with `step_limit` at `limit` where the next round
+    /// would have started: what charging every round does, without a check
+    /// per round. `round(r)` assigns the loop variable of round `r` (from 0).
+    fn counted(
+        &mut self,
+        trip: IntValue<'ctx>,
+        limit: i32,
+        body: &Block,
+        mut round: impl FnMut(&mut Self, IntValue<'ctx>) -> Res<()>,
+    ) -> Res<()> {
+        let i64t = self.cx.i64_type();
+        let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();
+        let enough = self
+            .b
+            .build_int_compare(IntPredicate::ULE, trip, fuel, "")?;
+        let allowed = self
+            .b
+            .build_select(enough, trip, fuel, "allowed")?
+            .into_int_value();
+        let r_slot = self.slots.build_alloca(i64t, "round")?;
+        self.b.build_store(r_slot, i64t.const_zero())?;
+        let head = self.block_named("rounds");
+        let round_bb = self.block_named("round");
+        let after = self.block_named("endrounds");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let r = self.b.build_load(i64t, r_slot, "r")?.into_int_value();
+        let more = self
+            .b
+            .build_int_compare(IntPredicate::ULT, r, allowed, "")?;
+        self.b.build_conditional_branch(more, round_bb, after)?;
+        self.b.position_at_end(round_bb);
+        round(self, r)?;
+        let next = self.b.build_int_add(r, i64t.const_int(1, false), "")?;
+        self.b.build_store(r_slot, next)?;
+        self.block(body)?;
+        if self.reachable() {
+            self.b.build_unconditional_branch(head)?;
+        }
+        self.b.position_at_end(after);
+        let short = self.b.build_not(enough, "")?;
+        self.fail_if(short, ErrorCode::StepLimit, limit, None)?;
+        let left = self.b.build_int_sub(fuel, trip, "")?;
+        self.b.build_store(self.fuel, left)?;
+        Ok(())
+    }
+}
+
+/// Whether a block holds no LOOP at any depth.
+fn holds_no_loop(b: &Block) -> bool {
+    b.steps.iter().all(|s| match &s.node {
+        Node::Loop { .. } => false,
+        other => other.blocks().into_iter().all(holds_no_loop),
+    })
+}
+
+/// The bytes of an array slot holding a value of `elem`.
+pub fn slot_width(elem: &Type) -> i64 {
+    if *elem == Type::Bool {
+        1
+    } else {
+        8
+    }
+}

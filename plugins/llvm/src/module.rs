@@ -1,0 +1,269 @@
+//! One program to one LLVM module, ready to write out: the core runtime's
+//! bitcode parsed, the program lowered beside it, the table the driver reads
+//! (`isu_program`), the two linked, everything but `isu_run` and
+//! `isu_program` internalized, the module verified, and LLVM's `-O2`
+//! pipeline (the new pass manager's `default<O2>`) run on it. The driver
+//! (`main`, JSON, error reports) is a native object compiled with the plugin
+//! ([`DRIVER_O`]), linked beside the module's object.
+
+use crate::abi::{PROGRAM, RUN};
+use crate::debug::Debug;
+use crate::lower::{self, LowerError, Site};
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
+};
+use inkwell::values::{BasicValueEnum, PointerValue};
+use inkwell::{AddressSpace, OptimizationLevel};
+use isu_plugin_api::{ExecLimits, Program};
+
+/// The core runtime (`runtime/core`) as bitcode, compiled by clang 19 when
+/// the plugin was built (`build.rs`).
+pub const CORE_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/core.bc"));
+/// The driver (`runtime/driver`, with its own copy of the core) as an object
+/// file for this host.
+pub const DRIVER_O: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/driver.o"));
+
+/// How to build: the source file named in debug info and error messages,
+/// the default limits of the executable, whether to optimize.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub source: String,
+    pub limits: ExecLimits,
+    pub optimize: bool,
+}
+
+/// A failure of this backend (never of the program): LLVM refused something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl From<LowerError> for BuildError {
+    fn from(e: LowerError) -> BuildError {
+        BuildError(e.message)
+    }
+}
+
+/// The target machine for this host: x86-64 in its generic form (as `gcc -O2`
+/// compiles), position-independent code so that `cc` links it into a PIE.
+pub fn target_machine() -> Result<TargetMachine, BuildError> {
+    Target::initialize_x86(&InitializationConfig::default());
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| BuildError(e.to_string()))?;
+    target
+        .create_target_machine(
+            &triple,
+            "x86-64",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| BuildError(format!("LLVM has no target machine for {triple}")))
+}
+
+/// Builds the module of `program` in `cx`.
+pub fn build<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    opts: &Options,
+    tm: &TargetMachine,
+) -> Result<Module<'ctx>, BuildError> {
+    let buf = MemoryBuffer::create_from_memory_range_copy(CORE_BC, "isu_runtime");
+    let rt = Module::parse_bitcode_from_buffer(&buf, cx)
+        .map_err(|e| BuildError(format!("the runtime's bitcode does not load: {e}")))?;
+    let m = cx.create_module(&program.func.name.name);
+    m.set_triple(&tm.get_triple());
+    m.set_data_layout(&tm.get_target_data().get_data_layout());
+    m.set_source_file_name(&opts.source);
+    let ptr = cx.ptr_type(AddressSpace::default());
+    let run_ty = cx.void_type().fn_type(&[ptr.into(), ptr.into()], false);
+    let run = m.add_function(RUN, run_ty, None);
+    let dbg = Debug::new(cx, &m, run, &opts.source, program.func.span.line);
+    let lowered = lower::lower_program(cx, &m, &rt, run, program, &dbg)?;
+    emit_program_table(cx, &m, program, opts, &lowered.sites)?;
+    dbg.finish();
+    m.link_in_module(rt)
+        .map_err(|e| BuildError(format!("linking the runtime: {e}")))?;
+    internalize(&m);
+    m.verify()
+        .map_err(|e| BuildError(format!("the module does not verify: {e}")))?;
+    if opts.optimize {
+        m.run_passes("default<O2>", tm, PassBuilderOptions::create())
+            .map_err(|e| BuildError(format!("LLVM's optimizer: {e}")))?;
+    }
+    Ok(m)
+}
+
+/// Every definition but what the driver calls becomes internal, so that the
+/// optimizer may inline the runtime into the program and drop what it does
+/// not use (the driver has its own copy of the core).
+fn internalize(m: &Module<'_>) {
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 && f.get_name().to_bytes() != RUN.as_bytes() {
+            f.set_linkage(Linkage::Internal);
+        }
+    }
+    for g in m.get_globals() {
+        if g.get_initializer().is_some() && g.get_name().to_bytes() != PROGRAM.as_bytes() {
+            g.set_linkage(Linkage::Internal);
+        }
+    }
+}
+
+/// The object file of a built module.
+pub fn object(m: &Module<'_>, tm: &TargetMachine) -> Result<Vec<u8>, BuildError> {
+    tm.write_to_memory_buffer(m, FileType::Object)
+        .map(|b| b.as_slice().to_vec())
+        .map_err(|e| BuildError(format!("writing the object file: {e}")))
+}
+
+fn cstr<'ctx>(cx: &'ctx Context, m: &Module<'ctx>, s: &str) -> PointerValue<'ctx> {
+    let bytes = cx.const_string(s.as_bytes(), true);
+    let g = m.add_global(bytes.get_type(), None, "isu_str");
+    g.set_initializer(&bytes);
+    g.set_constant(true);
+    g.set_linkage(Linkage::Private);
+    g.set_unnamed_addr(true);
+    g.as_pointer_value()
+}
+
+fn array_global<'ctx>(
+    cx: &'ctx Context,
+    m: &Module<'ctx>,
+    items: Vec<PointerValue<'ctx>>,
+) -> PointerValue<'ctx> {
+    let ptr = cx.ptr_type(AddressSpace::default());
+    let arr = ptr.const_array(&items);
+    let g = m.add_global(arr.get_type(), None, "isu_table");
+    g.set_initializer(&arr);
+    g.set_constant(true);
+    g.set_linkage(Linkage::Private);
+    g.as_pointer_value()
+}
+
+/// `const IsuProgram isu_program`: the name, the source, the arguments and
+/// their types, the result type, the step IDs, the error sites, the limits.
+fn emit_program_table<'ctx>(
+    cx: &'ctx Context,
+    m: &Module<'ctx>,
+    program: &Program,
+    opts: &Options,
+    sites: &[Site],
+) -> Result<(), BuildError> {
+    let i64t = cx.i64_type();
+    let i32t = cx.i32_type();
+    let ptr = cx.ptr_type(AddressSpace::default());
+    let names: Vec<_> = program
+        .func
+        .args
+        .iter()
+        .map(|a| cstr(cx, m, &a.name.name))
+        .collect();
+    let types = program
+        .func
+        .args
+        .iter()
+        .map(|a| type_descriptor(cx, m, &a.ty))
+        .collect();
+    let steps: Vec<_> = program
+        .steps()
+        .iter()
+        .map(|s| {
+            cstr(
+                cx,
+                m,
+                &s.id.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    let site_ty = cx.struct_type(
+        &[
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            i32t.into(),
+            ptr.into(),
+        ],
+        false,
+    );
+    let site_vals: Vec<_> = sites
+        .iter()
+        .map(|s| {
+            let name = match &s.name {
+                Some(n) => cstr(cx, m, n),
+                None => ptr.const_null(),
+            };
+            site_ty.const_named_struct(&[
+                i32t.const_int(s.step as u64, true).into(),
+                i32t.const_int(s.what as u64, false).into(),
+                i32t.const_int(u64::from(s.span.line), false).into(),
+                i32t.const_int(u64::from(s.span.col), false).into(),
+                i32t.const_int(u64::from(s.span.lo), false).into(),
+                i32t.const_int(u64::from(s.span.hi), false).into(),
+                name.into(),
+            ])
+        })
+        .collect();
+    let site_arr = site_ty.const_array(&site_vals);
+    let sites_g = m.add_global(site_arr.get_type(), None, "isu_sites");
+    sites_g.set_initializer(&site_arr);
+    sites_g.set_constant(true);
+    sites_g.set_linkage(Linkage::Private);
+    let fields: Vec<BasicValueEnum<'ctx>> = vec![
+        cstr(cx, m, &program.func.name.name).into(),
+        cstr(cx, m, &opts.source).into(),
+        i64t.const_int(names.len() as u64, false).into(),
+        array_global(cx, m, names).into(),
+        array_global(cx, m, types).into(),
+        type_descriptor(cx, m, &program.func.returns).into(),
+        i64t.const_int(steps.len() as u64, false).into(),
+        array_global(cx, m, steps).into(),
+        i64t.const_int(sites.len() as u64, false).into(),
+        sites_g.as_pointer_value().into(),
+        i64t.const_int(opts.limits.max_steps, false).into(),
+        i64t.const_int(opts.limits.max_size, false).into(),
+    ];
+    let table = cx.const_struct(&fields, false);
+    let g = m.add_global(table.get_type(), None, PROGRAM);
+    g.set_initializer(&table);
+    g.set_constant(true);
+    Ok(())
+}
+
+/// The type descriptor (`IsuType`) of `t`, emitted once per module.
+pub fn type_descriptor<'ctx>(
+    cx: &'ctx Context,
+    m: &Module<'ctx>,
+    t: &isu_plugin_api::Type,
+) -> PointerValue<'ctx> {
+    use isu_plugin_api::Type;
+    let name = format!("isu_type.{t}");
+    if let Some(g) = m.get_global(&name) {
+        return g.as_pointer_value();
+    }
+    let ptr = cx.ptr_type(AddressSpace::default());
+    let null = ptr.const_null();
+    let (kind, a, b) = match t {
+        Type::Int => (0, null, null),
+        Type::Bool => (1, null, null),
+        Type::String => (2, null, null),
+        Type::Array(e) => (3, type_descriptor(cx, m, e), null),
+        Type::Map(k, v) => (4, type_descriptor(cx, m, k), type_descriptor(cx, m, v)),
+    };
+    let st = cx.struct_type(&[cx.i32_type().into(), ptr.into(), ptr.into()], false);
+    let init = st.const_named_struct(&[
+        cx.i32_type().const_int(kind, false).into(),
+        a.into(),
+        b.into(),
+    ]);
+    let g = m.add_global(st, None, &name);
+    g.set_initializer(&init);
+    g.set_constant(true);
+    g.set_linkage(Linkage::Private);
+    g.as_pointer_value()
+}
