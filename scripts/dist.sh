@@ -11,25 +11,30 @@
 # isu finds its plugins beside itself (BIN/../lib/isu/plugins), so the folder
 # works wherever it is moved or unpacked (spec/plugin-abi.md, "Discovery").
 #
-# Usage: scripts/dist.sh [--profile PROFILE] [--no-build] DIR
+# Usage: scripts/dist.sh [--profile PROFILE] [--no-build] [--without NAME]... DIR
 #   --profile PROFILE  the cargo profile to package (default: release)
 #   --no-build         package what is built already instead of running
 #                      `cargo build --profile PROFILE` (the target folder is
 #                      $CARGO_TARGET_DIR, else target/)
+#   --without NAME     leave the plugin NAME out of the folder and its manifest
+#                      (e.g. `--without llvm` on a machine without LLVM 19,
+#                      where the build leaves the LLVM backend out); repeatable
 set -euo pipefail
 
 usage() {
-    echo "usage: scripts/dist.sh [--profile PROFILE] [--no-build] DIR (see the top of the script)" >&2
+    echo "usage: scripts/dist.sh [--profile PROFILE] [--no-build] [--without NAME]... DIR (see the top of the script)" >&2
     exit 2
 }
 
 profile=release
 build=1
 dir=
+without=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --profile) [ $# -ge 2 ] || usage; profile=$2; shift 2 ;;
         --no-build) build=0; shift ;;
+        --without) [ $# -ge 2 ] || usage; without+=("$2"); shift 2 ;;
         -h | --help) usage ;;
         -*) echo "dist.sh: unknown option $1" >&2; usage ;;
         *) [ -z "$dir" ] || usage; dir=$1; shift ;;
@@ -54,16 +59,41 @@ if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
     exit 1
 fi
 
+# The default manifest without the plugins left out: each `[[plugin]]` block
+# runs to the next one (or the end), and goes when its name is left out.
+shipped=$(awk -v names=" ${without[*]:-} " '
+    /^\[\[plugin\]\]/ { flush(); inblock = 1; block = $0 "\n"; drop = 0; next }
+    inblock && /^name = "/ { n = $0; sub(/^name = "/, "", n); sub(/".*$/, "", n); if (index(names, " " n " ")) drop = 1 }
+    inblock { block = block $0 "\n"; next }
+    { printf "%s\n", $0 }
+    function flush() { if (inblock && !drop) printf "%s", block; inblock = 0; block = "" }
+    END { flush() }
+' "$root/host/src/plugins/default-plugins.toml")
+# Each plugin left out is a crate the build leaves out too (`file` is the
+# crate's name).
+excluded=()
+for name in ${without[@]+"${without[@]}"}; do
+    crate=$(awk -v n="$name" '
+        /^\[\[plugin\]\]/ { cur = "" }
+        /^name = "/ { cur = $0 }
+        /^file = "/ && cur == "name = \"" n "\"" { f = $0; sub(/^file = "/, "", f); sub(/".*$/, "", f); print f }
+    ' "$root/host/src/plugins/default-plugins.toml")
+    if [ -z "$crate" ]; then
+        echo "dist.sh: --without $name: isu ships no plugin of that name" >&2
+        exit 2
+    fi
+    excluded+=(--exclude "$crate")
+done
+
 if [ "$build" = 1 ]; then
-    (cd "$root" && cargo build --workspace --profile "$profile")
+    (cd "$root" && cargo build --workspace ${excluded[@]+"${excluded[@]}"} --profile "$profile")
 fi
 
-manifest=$root/host/src/plugins/default-plugins.toml
 mkdir -p "$dir/bin" "$dir/lib/isu/plugins" "$dir/share/isu/conformance"
 dir=$(cd "$dir" && pwd)
 cp "$built/isu" "$dir/bin/isu"
-cp "$manifest" "$dir/lib/isu/plugins/plugins.toml"
-for crate in $(sed -n 's/^file = "\(.*\)"$/\1/p' "$manifest"); do
+printf '%s\n' "$shipped" >"$dir/lib/isu/plugins/plugins.toml"
+for crate in $(printf '%s\n' "$shipped" | sed -n 's/^file = "\(.*\)"$/\1/p'); do
     library=$built/$lib_prefix$crate$lib_suffix
     if [ ! -f "$library" ]; then
         echo "dist.sh: $library is not built (run \`cargo build --workspace --profile $profile\`)" >&2

@@ -6,18 +6,22 @@
 //! 5 RuntimeError, 6 TestFail, 7 `fmt --check` found text not in canonical form,
 //! 8 a plugin was refused or a backend failed, 9 `test` found no examples to
 //! run, 10 an InputError (a memory record, query or store refused, a path
-//! outside the project root, an MCP request).
+//! outside the project root, an MCP request), 11 `gen`/`repair` ended without
+//! a program, 12 `replay` differs from the log, 13 the log was changed.
 
 pub(crate) mod build;
 mod conformance;
+mod eval;
 mod fix;
 mod front;
+mod gen;
 mod grammar;
 mod mcp;
 mod memory;
 pub(crate) mod output;
 mod patch;
 pub mod plugins;
+mod replay;
 mod run;
 pub(crate) mod write;
 
@@ -249,6 +253,17 @@ pub enum Command {
         /// The backend's dynamic library.
         library: PathBuf,
     },
+    /// Write a program from words with a language model, repairing it by
+    /// step-level patches until it passes its examples.
+    Gen(gen::GenArgs),
+    /// Repair a program with a language model until it passes its IO examples.
+    Repair(gen::RepairArgs),
+    /// Run a recorded `gen`/`repair` again from its event log, without the model.
+    Replay(replay::Args),
+    /// Run a task file through the model and report pass@1 and repair figures.
+    Eval(eval::Args),
+    /// Print the language reference a model is given (generated from the code).
+    Prompt,
     /// Keep what repairs taught and find it again: add records, query them.
     Memory(memory::Args),
     /// Serve tree, inspect and invoke to agents over MCP on stdio.
@@ -343,9 +358,23 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
+            Command::Gen(gen::GenArgs { run, .. })
+            | Command::Repair(gen::RepairArgs { run, .. }) => {
+                run.format = pick(run.format_flag.given);
+                run.format
+            }
+            Command::Eval(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
+            Command::Replay(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
             Command::Grammar(_)
             | Command::Schema(_)
             | Command::Mcp(_)
+            | Command::Prompt
             | Command::PluginHost { .. } => pick(None),
         }
     }
@@ -408,6 +437,11 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
         Command::PluginHost { library } => plugin_host(&library),
+        Command::Gen(args) => gen::gen(&args, cli.plugins.as_deref()),
+        Command::Repair(args) => gen::repair(&args, cli.plugins.as_deref()),
+        Command::Replay(args) => replay::replay(&args, cli.plugins.as_deref()),
+        Command::Eval(args) => eval::eval(&args, cli.plugins.as_deref()),
+        Command::Prompt => gen::prompt(cli.plugins.as_deref()),
         Command::Memory(args) => memory::memory(&args),
         Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
     };

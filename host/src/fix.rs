@@ -125,6 +125,22 @@ pub struct Fixed {
     pub front: FrontEnd,
 }
 
+impl Fixed {
+    /// [`Fixed::applied`] as reported in JSON: each fix's code, message and step.
+    pub fn applied_json(&self) -> serde_json::Value {
+        self.applied
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "code": d.code.as_str(),
+                    "message": d.message,
+                    "step": d.step.as_ref().map(|s| s.as_str()),
+                })
+            })
+            .collect()
+    }
+}
+
 /// Applies every certain fix of `src`, round after round, until a round finds
 /// none (or [`MAX_ROUNDS`] rounds); then writes the program canonically when
 /// it parses.

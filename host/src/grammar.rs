@@ -11,6 +11,7 @@
 //! data holds and reject the common mistakes, as the parser does.
 
 mod ebnf;
+pub mod envelope;
 mod gbnf;
 pub mod isu;
 mod lark;
@@ -20,6 +21,17 @@ mod words;
 
 pub use isu::{grammar, Start, Vocabulary};
 pub use model::Grammar;
+
+/// The GBNF of a reply envelope that accepts `allow`, its artifact in the
+/// grammar of canonical Isu with the functions of `packs` (see [`envelope`]).
+pub fn envelope_gbnf(
+    packs: &crate::plugins::PackFunctions,
+    allow: &[crate::llm::Decision],
+    header: Option<&str>,
+) -> String {
+    let vocab = Vocabulary::with_packs(packs);
+    gbnf::print(&envelope::envelope(&vocab, allow, header))
+}
 
 /// The formats `isu grammar` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

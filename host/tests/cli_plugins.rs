@@ -784,13 +784,11 @@ fn a_backend_that_cannot_run_is_reported_once() {
     );
     assert_ne!(three, text);
     write(&dir.join("three.isu"), &three);
-    let o = Command::new(env!("CARGO_BIN_EXE_isu"))
-        .args(["test", "three.isu", "--target", "python"])
-        .current_dir(&dir)
-        .env_remove("ISU_PLUGINS")
-        .env("ISU_PYTHON", dir.join("no-such-python"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start isu: {e}"));
+    let python = format!("python={}", dir.join("no-such-python").display());
+    let o = isu(
+        &dir,
+        &["test", "three.isu", "--target", "python", "--set", &python],
+    );
     assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
     assert_eq!(stderr(&o).matches("error:").count(), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-python"), "{}", stderr(&o));

@@ -119,7 +119,7 @@ fn add_then_query_on_both_stores() {
 #[test]
 fn refusals_are_input_errors_with_exit_code_10() {
     let dir = project("refusals");
-    let cases: [(&[&str], &str, &str); 8] = [
+    let cases: [(&[&str], &str, &str); 10] = [
         (&["memory", "query", "--limit", "0"], "", "invalid_query"),
         (&["memory", "query", "--limit", "-2"], "", "invalid_query"),
         (&["memory", "query", "--limit", "1.5"], "", "invalid_query"),
@@ -132,6 +132,17 @@ fn refusals_are_input_errors_with_exit_code_10() {
         (
             &["memory", "add", "-"],
             "{\"a\": 1}\n{\"a\": ",
+            "invalid_record",
+        ),
+        // Read as strictly as all JSON: a key twice, an integer past 64 bits.
+        (
+            &["memory", "add", "-"],
+            "{\"kind\": \"lesson\", \"text\": \"a\", \"text\": \"b\"}",
+            "invalid_record",
+        ),
+        (
+            &["memory", "add", "-"],
+            "{\"kind\": \"n\", \"text\": \"t\", \"n\": 99999999999999999999}",
             "invalid_record",
         ),
         (

@@ -39,17 +39,6 @@ pub fn fix(common: &Common, write: bool, options: WriteOptions) -> Result<i32> {
             }
         }
         Format::Json => {
-            let applied: Vec<Value> = fixed
-                .applied
-                .iter()
-                .map(|d| {
-                    serde_json::json!({
-                        "code": d.code.as_str(),
-                        "message": d.message,
-                        "step": d.step.as_ref().map(|s| s.as_str()),
-                    })
-                })
-                .collect();
             report(
                 Format::Json,
                 diags,
@@ -58,7 +47,7 @@ pub fn fix(common: &Common, write: bool, options: WriteOptions) -> Result<i32> {
                     ("text", Value::String(fixed.text.clone())),
                     ("changed", Value::Bool(changed)),
                     ("rounds", Value::from(fixed.rounds)),
-                    ("applied", Value::Array(applied)),
+                    ("applied", fixed.applied_json()),
                 ],
             )?;
         }

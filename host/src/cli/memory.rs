@@ -191,14 +191,23 @@ fn read_records(input: &Path) -> Result<std::result::Result<Vec<Record>, Diagnos
         input.display().to_string()
     };
     let mut records = Vec::new();
-    for (i, value) in serde_json::Deserializer::from_str(&text)
-        .into_iter::<Value>()
-        .enumerate()
-    {
+    // Read strictly, as every JSON Isu takes in: exact integers, no key twice.
+    let mut rest = text.as_str();
+    for i in 0.. {
+        if rest.trim().is_empty() {
+            break;
+        }
+        let value = isu_plugin_api::json::parse_prefix(rest).map(|(v, end)| {
+            rest = &rest[end..];
+            v
+        });
         let record = match value {
             Err(e) => Err(Diagnostic::error(
                 Code::InvalidRecord,
-                format!("record {} of {name} is not JSON: {e}", i + 1),
+                format!(
+                    "record {} of {name} is not JSON ({e}; lines counted from where the record starts)",
+                    i + 1
+                ),
             )
             .with_hint("give one JSON object per record, e.g. one per line")),
             Ok(v) => Record::new(v).map_err(|d| Diagnostic {

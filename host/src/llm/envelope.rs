@@ -77,3 +77,104 @@ pub fn schema(allow: &[Decision]) -> Value {
         "additionalProperties": false,
     })
 }
+
+/// Checks a reply against the contract before anything in it is used: one
+/// JSON object with exactly `decision`, `artifact` and `reason`, each a
+/// string, a decision that `allow` permits (all when empty), an artifact for
+/// submit (Isu text) and patch (`PATCH:` text), a reason of at most
+/// [`MAX_REASON`] characters. On failure, every problem found, each a
+/// sentence the model is sent back as it stands.
+pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
+    // The strict reader: a repeated key is refused, not silently the last.
+    let value: Value = match isu_plugin_api::json::parse(reply.trim()) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(vec![format!(
+                "the reply is not one JSON object ({e}); reply with exactly one JSON object and nothing before or after it"
+            )])
+        }
+    };
+    let Value::Object(obj) = value else {
+        return Err(vec![
+            "the reply is JSON but not an object; reply with {\"decision\": ..., \"artifact\": ..., \"reason\": ...}".to_owned(),
+        ]);
+    };
+    let mut problems = Vec::new();
+    for key in obj.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            problems.push(format!(
+                "unknown field `{key}`: the only fields are decision, artifact and reason"
+            ));
+        }
+    }
+    let mut text = |key: &str| match obj.get(key) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            problems.push(format!("`{key}` must be a string"));
+            None
+        }
+        None => {
+            problems.push(format!("`{key}` is missing"));
+            None
+        }
+    };
+    let decision = text("decision");
+    let artifact = text("artifact");
+    let reason = text("reason");
+    let allowed = allowed(allow);
+    let names = allowed
+        .iter()
+        .map(|d| d.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let decision =
+        decision.and_then(
+            |d| match Decision::ALL.into_iter().find(|x| x.as_str() == d) {
+                Some(x) if allowed.contains(&x) => Some(x),
+                Some(_) => {
+                    problems.push(format!(
+                        "the decision `{d}` is not allowed now; allowed: {names}"
+                    ));
+                    None
+                }
+                None => {
+                    problems.push(format!("`{d}` is not a decision; allowed: {names}"));
+                    None
+                }
+            },
+        );
+    if reason
+        .as_ref()
+        .is_some_and(|r| r.chars().count() > MAX_REASON)
+    {
+        problems.push(format!("`reason` is longer than {MAX_REASON} characters"));
+    }
+    if let (Some(d), Some(a)) = (decision, &artifact) {
+        match d {
+            Decision::Submit | Decision::Patch if a.trim().is_empty() => {
+                problems.push(format!(
+                    "`artifact` is empty: a {} needs its text",
+                    d.as_str()
+                ));
+            }
+            Decision::Patch if !a.trim_start().starts_with("PATCH:") => {
+                problems.push("a patch's `artifact` starts with `PATCH:`".to_owned());
+            }
+            Decision::Submit if a.trim_start().starts_with("PATCH:") => {
+                problems.push("a submit's `artifact` is a whole program, not a patch".to_owned());
+            }
+            _ => {}
+        }
+    }
+    match (decision, artifact, reason) {
+        (Some(decision), Some(artifact), Some(reason)) if problems.is_empty() => Ok(Envelope {
+            decision,
+            artifact,
+            reason,
+        }),
+        _ => Err(problems),
+    }
+}
+
+/// The fields of an envelope, in the order of the schema.
+const FIELDS: [&str; 3] = ["decision", "artifact", "reason"];

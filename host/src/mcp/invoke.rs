@@ -66,6 +66,7 @@ pub fn invoke(
         (Object::Program(p), "test") => {
             with_valid(ctx, p, |program, diags| test(ctx, program, diags, args))
         }
+        (Object::Program(p), "fix") => with_source(p, |src| fix(ctx, p, &src, flag("write"))),
         (Object::Program(p), "patch") => apply_patch(ctx, p, text("patch"), flag("write")),
         (Object::Program(p), "build") => build(ctx, p, text("target"), args),
         (Object::Step(p, id), "show") => match p.parsed() {
@@ -158,6 +159,22 @@ fn with_valid(
             None => Outcome::new(fe.diags),
         }
     })
+}
+
+/// As `isu fix`: every certain fix, round after round; written only when
+/// something changed.
+fn fix(ctx: &Context, p: &ProgramFile, src: &Source, write: bool) -> Outcome {
+    let fixed = crate::fix::fix(src, &ctx.registry.functions);
+    let changed = fixed.text != src.text;
+    let mut out = Outcome::new(fixed.front.diags.clone())
+        .with("changed", changed)
+        .with("rounds", fixed.rounds)
+        .with("applied", fixed.applied_json())
+        .with("written", false);
+    if write && changed {
+        out = write_program(p, &fixed.text, out);
+    }
+    out.with("text", fixed.text)
 }
 
 fn fmt(p: &ProgramFile, src: &Source, write: bool) -> Outcome {

@@ -146,6 +146,12 @@ pub const PROGRAM: Interface = Interface {
             result: "examples: int, passed: int, failed: int",
         },
         Operation {
+            name: "fix",
+            doc: "apply every machine-applicable fix, to a fixed point; with write, rewrite the file",
+            params: &[opt("write", Ty::Bool, "rewrite the file (default false)")],
+            result: "text: string, changed: bool, rounds: int, applied: object[], written: bool",
+        },
+        Operation {
             name: "patch",
             doc: "apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate; with write, rewrite the file",
             params: &[

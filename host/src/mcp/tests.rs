@@ -450,3 +450,37 @@ fn the_output_schemas_accept_every_answer() {
         schema(s);
     }
 }
+
+#[test]
+fn fix_applies_the_certain_fixes_and_writes_only_with_write() {
+    let (ctx, dir) = context("fix");
+    let p = "programs/sum_evens.isu";
+    let file = dir.join("sum_evens.isu");
+    // A keyword in lower case: a ParseError whose fix is certain.
+    let broken = EXAMPLE.replace("S2: RETURN", "S2: return");
+    assert_ne!(broken, EXAMPLE);
+    std::fs::write(&file, &broken).unwrap_or_else(|e| panic!("{e}"));
+    let r = invoke(&ctx, p, "isu.program", "fix", json!({}));
+    let result = &r.structured["result"];
+    assert_eq!(result["changed"], true, "{}", r.text);
+    assert_eq!(result["written"], false, "{}", r.text);
+    assert_eq!(result["rounds"], 1, "{}", r.text);
+    assert_eq!(
+        result["applied"][0]["code"], "misspelt_keyword",
+        "{}",
+        r.text
+    );
+    assert_eq!(result["text"], EXAMPLE, "{}", r.text);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap_or_default(),
+        broken,
+        "nothing written without write"
+    );
+    let r = invoke(&ctx, p, "isu.program", "fix", json!({"write": true}));
+    assert_eq!(r.structured["result"]["written"], true, "{}", r.text);
+    assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), EXAMPLE);
+    // Nothing left to fix: nothing written.
+    let r = invoke(&ctx, p, "isu.program", "fix", json!({"write": true}));
+    assert_eq!(r.structured["result"]["changed"], false, "{}", r.text);
+    assert_eq!(r.structured["result"]["written"], false, "{}", r.text);
+}

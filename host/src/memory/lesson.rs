@@ -1,7 +1,7 @@
-//! The repair loop's one rule for the memory: when a patch fixes an error,
-//! it adds a lesson; with `--lessons` it reads the lessons of the error it is
-//! about to repair into its prompt. Nothing else writes or reads lessons
-//! implicitly.
+//! The repair loop's one rule for the memory: with `--lessons`, when a patch
+//! fixes an error, it adds a lesson, and it reads the lessons of the errors
+//! it is about to repair into its prompt. Nothing else writes or reads
+//! lessons implicitly.
 
 use super::{Query, Record};
 use crate::diag::Diagnostic;

@@ -153,7 +153,7 @@ fn unknown_targets_and_emits_are_refused() {
         ..CompileOptions::default()
     };
     let e = b.compile(&p, &opts("wasm", &[])).unwrap_err();
-    assert_eq!(e[0].code, "unknown_target");
+    assert_eq!(e[0].code, "unsupported_target");
     let e = b.compile(&p, &opts("llvm", &["asm"])).unwrap_err();
     assert_eq!(e[0].code, "unsupported_emit");
     assert!(

@@ -1,0 +1,69 @@
+//! `isu replay LOG`: the loop of a recorded run again, without the model.
+
+use super::gen::{finish, packs, report_round};
+use super::{Format, FormatFlag};
+use crate::llm::replay::{self, LoadError};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+/// Exit code of a replay whose log differs from the recorded one.
+pub const EXIT_REPLAY_DIFFERS: i32 = 12;
+/// Exit code of a log that does not hold together (changed, cut, or not a log).
+pub const EXIT_BROKEN_LOG: i32 = 13;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The event log of `isu gen`, `isu repair` or `isu eval --logs`.
+    pub log: PathBuf,
+    /// Write the final program here (else it is printed, as the run did).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// How to report (as the recorded run did, for identical output).
+    #[command(flatten)]
+    pub format_flag: FormatFlag,
+    #[arg(skip)]
+    pub format: Format,
+}
+
+/// Replays the log; prints what the run printed. Exits as the run did when
+/// the replay is identical, else [`EXIT_REPLAY_DIFFERS`] naming the first
+/// event that differs.
+pub fn replay(args: &Args, manifest: Option<&std::path::Path>) -> Result<i32> {
+    let text = std::fs::read_to_string(&args.log)
+        .with_context(|| format!("reading {}", args.log.display()))?;
+    let recorded = match replay::load(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            let what = match e {
+                LoadError::Broken(_) => "was changed or cut",
+                LoadError::Malformed { .. } => "is not a log of the repair loop",
+            };
+            eprintln!("error: {} {what}: {e}", args.log.display());
+            return Ok(EXIT_BROKEN_LOG);
+        }
+    };
+    let packs = packs(manifest);
+    let format = args.format;
+    let replayed = replay::replay(&recorded, &packs, &mut |r| report_round(r, format));
+    let code = finish(&replayed.outcome, args.output.as_deref(), format)?;
+    match replayed.difference {
+        None => Ok(code),
+        Some(d) => {
+            eprintln!(
+                "error: the replay differs from {} at event {} ({})",
+                args.log.display(),
+                d.seq,
+                d.event
+            );
+            eprintln!(
+                "  recorded: {}",
+                d.recorded.as_deref().unwrap_or("(nothing)")
+            );
+            eprintln!(
+                "  replayed: {}",
+                d.replayed.as_deref().unwrap_or("(nothing)")
+            );
+            Ok(EXIT_REPLAY_DIFFERS)
+        }
+    }
+}

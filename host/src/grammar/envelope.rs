@@ -1,0 +1,128 @@
+//! The reply envelope as a grammar, for servers that constrain decoding with
+//! GBNF (llama.cpp's `grammar` field): `{"decision": "submit", "artifact":
+//! "...", "reason": "..."}` with the artifact a JSON string whose text is
+//! canonical Isu, a program or a patch as the decision says.
+//!
+//! The Isu rules are those of [`super::isu`], rewritten to match the same
+//! texts written inside a JSON string ([`in_json_string`]): a quote or a
+//! backslash escaped, a line break as `\n`. So the model cannot write an
+//! envelope that does not parse, nor an artifact outside canonical Isu.
+
+use super::isu::{grammar, Start, Vocabulary};
+use super::model::{alt, lit, repeat, rule, seq, Class, Expr, Grammar, Rule};
+use crate::llm::Decision;
+
+/// The longest reason the grammar lets a model write, in characters: a
+/// small model under a grammar tends to write until `max_tokens`, and the
+/// reason is where it would.
+pub const GRAMMAR_REASON: u32 = 160;
+
+/// The envelope grammar for a request that accepts `allow`. With `header`
+/// (the canonical `META`, `FUNC` and `IO` a program must start with), a
+/// submitted program starts with exactly that text.
+pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) -> Grammar {
+    let isu = grammar(vocab, Start::Any);
+    let mut rules = vec![Rule {
+        name: "envelope".into(),
+        token: false,
+        doc: "A reply: one JSON object, its fields in the schema's order.".into(),
+        body: alt(allow.iter().map(|d| {
+            let artifact = match d {
+                Decision::Submit => match header {
+                    Some(h) => seq([
+                        lit(json_inner(h)),
+                        rule("state"),
+                        rule("local"),
+                        rule("auto_steps"),
+                    ]),
+                    None => rule("program"),
+                },
+                Decision::Patch => rule("patch"),
+                Decision::GiveUp => lit(""),
+            };
+            let artifact = match artifact {
+                Expr::Lit(s) if s.is_empty() => lit("\", \"reason\": \""),
+                a => seq([a, lit("\", \"reason\": \"")]),
+            };
+            seq([
+                lit(format!(
+                    "{{\"decision\": \"{}\", \"artifact\": \"",
+                    d.as_str()
+                )),
+                artifact,
+                rule("reason"),
+                lit("\"}"),
+            ])
+        })),
+    }];
+    rules.push(Rule {
+        name: "reason".into(),
+        token: true,
+        doc: "A short reason: printable characters, no quote or backslash.".into(),
+        body: repeat(
+            Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])),
+            0,
+            Some(GRAMMAR_REASON),
+        ),
+    });
+    rules.extend(
+        isu.rules
+            .into_iter()
+            .filter(|r| r.name != "isu_text")
+            .map(|r| Rule {
+                body: in_json_string(&r.body),
+                ..r
+            }),
+    );
+    Grammar { rules }
+}
+
+/// The characters a JSON string cannot hold as they are.
+fn specials() -> Class {
+    Class::of(&[('\0', '\u{1f}'), ('"', '"'), ('\\', '\\')])
+}
+
+/// `text` as it is written inside a JSON string.
+pub fn json_inner(text: &str) -> String {
+    let quoted = serde_json::Value::String(text.to_owned()).to_string();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
+/// An expression matching exactly the texts `e` matches, each written
+/// inside a JSON string. Control characters other than the line break,
+/// which canonical Isu never holds, are left out of character classes.
+pub fn in_json_string(e: &Expr) -> Expr {
+    match e {
+        Expr::Lit(s) => Expr::Lit(json_inner(s)),
+        Expr::Class(c) => {
+            let plain = c.minus(&specials());
+            let escaped = ['"', '\\', '\n']
+                .into_iter()
+                .filter(|&ch| c.contains(ch))
+                .map(|ch| Expr::Lit(json_inner(&ch.to_string())));
+            let mut items: Vec<Expr> = Vec::new();
+            if !plain.is_empty() {
+                items.push(Expr::Class(plain));
+            }
+            items.extend(escaped);
+            alt(items)
+        }
+        Expr::Ref(_) | Expr::Described(_) => e.clone(),
+        Expr::Seq(items) => Expr::Seq(items.iter().map(in_json_string).collect()),
+        Expr::Alt(items) => Expr::Alt(items.iter().map(in_json_string).collect()),
+        Expr::Repeat { item, min, max } => Expr::Repeat {
+            item: Box::new(in_json_string(item)),
+            min: *min,
+            max: *max,
+        },
+        Expr::Except {
+            base,
+            minus,
+            expanded,
+        } => Expr::Except {
+            base: Box::new(in_json_string(base)),
+            minus: Box::new(in_json_string(minus)),
+            expanded: Box::new(in_json_string(expanded)),
+        },
+    }
+}

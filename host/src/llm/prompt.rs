@@ -1,0 +1,338 @@
+//! What a model is told, generated from the code so that it cannot drift
+//! from the toolchain: the language reference (sections, statements, ITER
+//! forms, operators, the standard functions and the loaded packs' functions
+//! with their signatures, a canonical program, the patch form), the reply
+//! contract, and the messages of each round. `isu prompt` prints the
+//! reference.
+
+use super::envelope::Decision;
+use super::provider::{Message, Role};
+use crate::diag::Diagnostic;
+use crate::plugins::PackFunctions;
+use crate::source::Source;
+use crate::stdlib::STDLIB;
+use crate::syntax::Kw;
+use crate::{canon, pipeline};
+use isu_plugin_api::{BinaryOp, UnaryOp};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// The example program of the reference, before canonical printing.
+const EXAMPLE: &str = "\
+META:
+  AUTO_ID: true
+FUNC:
+  NAME: count_positive
+  ARGS: [xs: int[]]
+  RETURNS: int
+IO:
+  INPUT: [{\"xs\": [1, -2, 3]}, {\"xs\": []}]
+  OUTPUT: [2, 0]
+STATE: [n: int = (const 0)]
+LOCAL: [x: int]
+STEPS:
+  SEQ: BEGIN
+    LOOP:
+      ITER: (each x (var xs))
+      BODY: BEGIN
+        IF:
+          COND: (gt (var x) (const 0))
+          THEN: BEGIN
+            ASSIGN:
+              TARGET: n
+              EXPR: (add (var n) (const 1))
+          END
+          ELSE: BEGIN
+          END
+      END
+    RETURN:
+      EXPR: (var n)
+  END
+";
+
+/// An example patch of [`EXAMPLE`]'s canonical text.
+const EXAMPLE_PATCH: &str = "\
+PATCH:
+  REPLACE S1_1:
+    S1_1: IF
+      COND: (ge (var x) (const 0))
+      THEN: BEGIN
+        S1_1_1: ASSIGN
+          TARGET: n
+          EXPR: (add (var n) (const 1))
+      END
+      ELSE: BEGIN
+      END
+";
+
+/// The canonical text of the example program (with its step IDs).
+pub fn template() -> String {
+    let fe = pipeline::parse_canonical(&Source::new("<template>", EXAMPLE));
+    fe.program.as_ref().map(canon::print).unwrap_or_default()
+}
+
+/// The example patch.
+pub fn template_patch() -> &'static str {
+    EXAMPLE_PATCH
+}
+
+fn kw(k: Kw) -> &'static str {
+    k.as_str()
+}
+
+/// The language reference, with the functions of `packs`.
+pub fn reference(packs: &PackFunctions) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Isu\n");
+    let _ = writeln!(
+        out,
+        "An Isu program is one function, written in sections in this order: {}: with {}: true (step IDs are then numbered for you), {} ({}, {}, {}), {} ({}: one JSON object of arguments per example, {}: the expected results), {} (variables with an initial value), {} (variables without one), {} (one {}: {} ... {} block).",
+        kw(Kw::Meta), kw(Kw::AutoId), kw(Kw::Func), kw(Kw::Name), kw(Kw::Args), kw(Kw::Returns),
+        kw(Kw::Io), kw(Kw::Input), kw(Kw::Output), kw(Kw::State), kw(Kw::Local), kw(Kw::Steps),
+        kw(Kw::Seq), kw(Kw::Begin), kw(Kw::End)
+    );
+    let _ = writeln!(
+        out,
+        "Keywords start lines; indentation is for reading only; blocks are {} ... {}.",
+        kw(Kw::Begin),
+        kw(Kw::End)
+    );
+    let _ = writeln!(
+        out,
+        "Every name used must be declared in {}, {} or {}; loop variables are declared in {}.",
+        kw(Kw::Args),
+        kw(Kw::State),
+        kw(Kw::Local),
+        kw(Kw::Local)
+    );
+    let _ = writeln!(
+        out,
+        "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string."
+    );
+    let _ = writeln!(
+        out,
+        "Arrays and maps are values: assigning one copies it.\n"
+    );
+    let _ = writeln!(out, "## Statements\n");
+    let _ = writeln!(out, "A step is `ID: KIND` (S1, S2_1, ...) or, under {}, just `KIND:`. Its fields follow, one per line, in this order:", kw(Kw::AutoId));
+    for (k, fields) in [
+        (
+            Kw::Assign,
+            format!(
+                "{}: a name or (index NAME EXPR); {}: the value",
+                kw(Kw::Target),
+                kw(Kw::Expr)
+            ),
+        ),
+        (
+            Kw::If,
+            format!(
+                "{}: a bool; {}: {} ... {}; {}: {} ... {} (always written, empty when nothing)",
+                kw(Kw::Cond),
+                kw(Kw::Then),
+                kw(Kw::Begin),
+                kw(Kw::End),
+                kw(Kw::Else),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
+        (
+            Kw::Loop,
+            format!(
+                "{}: the iteration; {}: {} ... {}",
+                kw(Kw::Iter),
+                kw(Kw::Body),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
+        (Kw::Return, format!("{}: the result", kw(Kw::Expr))),
+        (
+            Kw::Seq,
+            format!(
+                "its block right after the header: {}: {} ... {}",
+                kw(Kw::Seq),
+                kw(Kw::Begin),
+                kw(Kw::End)
+            ),
+        ),
+    ] {
+        let _ = writeln!(out, "- {}: {fields}", kw(k));
+    }
+    let _ = writeln!(
+        out,
+        "\n{} is one of: (range i START END) for i from START up to END, not included; (range i START END STEP) with a non-zero STEP (negative counts down); (each x ARRAY) for the elements in order (over a map: (each k (call MAP_KEYS (var m)))); (while COND). There is no BREAK: use while, or RETURN.\n",
+        kw(Kw::Iter)
+    );
+    let _ = writeln!(out, "## Expressions\n");
+    let _ = writeln!(
+        out,
+        "Prefix S-expressions only: never infix (a + b), never xs[i], never a bare name or number."
+    );
+    let _ = writeln!(out, "- (const JSON): (const 1), (const -1), (const \"a\"), (const true), (const [1, 2]), (const {{}})");
+    let _ = writeln!(out, "- (var name)");
+    let binary: Vec<&str> = BinaryOp::ALL.iter().map(|o| o.name()).collect();
+    let unary: Vec<&str> = UnaryOp::ALL.iter().map(|o| o.name()).collect();
+    let _ = writeln!(
+        out,
+        "- (OP a b), OP one of: {} (exactly two operands; nest for more; and/or short-circuit)",
+        binary.join(" ")
+    );
+    let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
+    let _ = writeln!(out, "- (index a i): an element of an array (from 0), a character of a string, or a map's value (the key must be there)");
+    let _ = writeln!(
+        out,
+        "- (call FN args...): one of the functions below, collection first"
+    );
+    let _ = writeln!(out, "Integer overflow, division by zero, an index out of range and a missing map key are runtime errors.\n");
+    let _ = writeln!(out, "## Standard functions\n");
+    for f in STDLIB {
+        let sigs: Vec<String> = f.overloads.iter().map(|o| o.text()).collect();
+        let _ = writeln!(out, "- {} {}: {}", f.name, sigs.join(" | "), f.doc);
+    }
+    if !packs.is_empty() {
+        let _ = writeln!(out, "\n## Functions of the loaded packs\n");
+        for f in packs.iter() {
+            let _ = writeln!(out, "- {} {}: {}", f.name, f.signature, f.doc);
+        }
+    }
+    let _ = writeln!(out, "\n## A whole program, as the toolchain prints it\n");
+    out.push_str(&template());
+    let _ = writeln!(out, "\n## Patches\n");
+    let _ = writeln!(out, "A patch edits a program by step ID: `REPLACE ID:` then one step, `INSERT_AFTER ID:` then steps, `DELETE ID`. For example:\n");
+    out.push_str(EXAMPLE_PATCH);
+    out
+}
+
+/// The system message: the reference and the reply contract.
+pub fn system(packs: &PackFunctions) -> String {
+    let mut out = reference(packs);
+    let _ = writeln!(out, "\n## How to reply\n");
+    let _ = writeln!(out, "Reply with exactly one JSON object and nothing else: {{\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}}.");
+    let _ = writeln!(out, "- \"submit\": the artifact is a whole Isu program.");
+    let _ = writeln!(
+        out,
+        "- \"patch\": the artifact is a patch, starting with PATCH:."
+    );
+    let _ = writeln!(out, "- \"give_up\": the artifact is empty.");
+    let _ = writeln!(
+        out,
+        "The reason is one short sentence. Each request says which decisions it accepts."
+    );
+    out
+}
+
+/// Which decisions a request accepts, as the request says them.
+fn accepted(allow: &[Decision]) -> String {
+    let names: Vec<String> = allow
+        .iter()
+        .map(|d| format!("\"{}\"", d.as_str()))
+        .collect();
+    format!("Accepted decisions: {}.", names.join(", "))
+}
+
+/// The first request: the task and the header the program must start with.
+pub fn first(words: &str, header: &str, allow: &[Decision]) -> String {
+    format!(
+        "Write this function in Isu: {words}\n\nThe program starts with exactly this header (its IO examples are the tests the program must pass):\n\n{header}\nThen write STATE, LOCAL and STEPS.\n{}",
+        accepted(allow)
+    )
+}
+
+/// A later request: the program, its errors, what to reply.
+pub fn feedback(
+    words: &str,
+    text: &str,
+    errors: &[Value],
+    lessons: &[Value],
+    allow: &[Decision],
+) -> String {
+    let mut out = format!("The function: {words}\n\n");
+    if allow.contains(&Decision::Patch) {
+        let _ = writeln!(out, "The program, with its step IDs:\n\n{text}");
+    } else {
+        let _ = writeln!(
+            out,
+            "The program does not parse, so it cannot be patched:\n\n{text}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Its errors, one JSON object a line (step: the step ID; expected/actual/vars: values):"
+    );
+    for e in errors {
+        let _ = writeln!(out, "{e}");
+    }
+    out.push('\n');
+    out.push_str(&taught(lessons));
+    if allow.contains(&Decision::Patch) {
+        let _ = writeln!(
+            out,
+            "Reply with a patch that fixes them: change only the steps that are wrong."
+        );
+    } else {
+        let _ = writeln!(out, "Reply with the whole program again, corrected.");
+    }
+    out.push_str(&accepted(allow));
+    out
+}
+
+/// The lessons of earlier repairs (records of `spec/memory.md`), each as
+/// the error it was, the step before, and the patch that fixed it; nothing
+/// when there are none.
+fn taught(lessons: &[Value]) -> String {
+    if lessons.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Earlier repairs of errors like these (the step before, then the patch that fixed it):\n",
+    );
+    let field = |l: &Value, k: &str| l.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    for l in lessons {
+        let _ = write!(out, "\n- {}: {}", field(l, "code"), field(l, "message"));
+        match l.get("step_kind").and_then(Value::as_str) {
+            Some(kind) => {
+                let _ = writeln!(out, " (a {kind} step)");
+            }
+            None => out.push('\n'),
+        }
+        let _ = writeln!(out, "{}", field(l, "text").trim_end());
+        let _ = writeln!(out, "{}", field(l, "patch").trim_end());
+    }
+    out.push('\n');
+    out
+}
+
+/// What a re-ask says about a reply that broke the contract.
+pub fn reask(problems: &[String], allow: &[Decision]) -> String {
+    let mut out = String::from("Your reply was rejected before anything in it was used:\n");
+    for p in problems {
+        let _ = writeln!(out, "- {p}");
+    }
+    let _ = write!(out, "Reply again with one JSON object: {{\"decision\": ..., \"artifact\": ..., \"reason\": ...}}. {}", accepted(allow));
+    out
+}
+
+/// A diagnostic as the model sees it: its JSON without spans and labels
+/// (they point into a text it may not have), with the line instead.
+pub fn error_json(d: &Diagnostic) -> Value {
+    let mut v = d.to_json();
+    if let Value::Object(obj) = &mut v {
+        if let Some(line) = d.span.map(|s| s.line) {
+            obj.insert("line".into(), Value::from(line));
+        }
+        for k in ["span", "labels", "severity"] {
+            obj.remove(k);
+        }
+    }
+    v
+}
+
+/// A conversation: the system message, then `user`.
+pub fn messages(system: &str, user: String) -> Vec<Message> {
+    vec![
+        Message::new(Role::System, system),
+        Message::new(Role::User, user),
+    ]
+}

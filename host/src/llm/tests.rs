@@ -1,0 +1,361 @@
+//! The reply contract, the scripted provider, the event log, the prompt.
+
+use super::envelope::{self, Decision, Envelope};
+use super::events::{self, Log};
+use super::provider::{Completion, Constraint, Provider, ProviderError, Request, Scripted, Usage};
+use super::task::{Example, Task};
+use crate::plugins::PackFunctions;
+use serde_json::json;
+
+fn problems(reply: &str, allow: &[Decision]) -> Vec<String> {
+    envelope::check(reply, allow).err().unwrap_or_default()
+}
+
+#[test]
+fn a_reply_on_contract() {
+    let e = envelope::check(
+        r#"  {"decision": "submit", "artifact": "FUNC:\n", "reason": "first try"} "#,
+        &[Decision::Submit, Decision::GiveUp],
+    );
+    assert_eq!(
+        e,
+        Ok(Envelope {
+            decision: Decision::Submit,
+            artifact: "FUNC:\n".into(),
+            reason: "first try".into(),
+        })
+    );
+    let give_up = envelope::check(
+        r#"{"decision": "give_up", "artifact": "", "reason": "no"}"#,
+        &[],
+    );
+    assert_eq!(give_up.map(|e| e.decision), Ok(Decision::GiveUp));
+}
+
+#[test]
+fn replies_off_contract_say_what_is_wrong() {
+    let first = [Decision::Submit, Decision::GiveUp];
+    for (reply, wanted) in [
+        ("Sure! Here is the program: FUNC:", "not one JSON object"),
+        ("```json\n{}\n```", "not one JSON object"),
+        ("{\"decision\": \"submit\"", "not one JSON object"),
+        ("[1, 2]", "not an object"),
+        (
+            r#"{"decision": "submit", "artifact": "x"}"#,
+            "`reason` is missing",
+        ),
+        (
+            r#"{"decision": "submit", "artifact": 3, "reason": "r"}"#,
+            "`artifact` must be a string",
+        ),
+        (
+            r#"{"decision": "submit", "artifact": "x", "reason": "r", "code": "y"}"#,
+            "unknown field `code`",
+        ),
+        (
+            r#"{"decision": "patch", "artifact": "PATCH:\n", "reason": "r"}"#,
+            "the decision `patch` is not allowed now; allowed: submit, give_up",
+        ),
+        (
+            r#"{"decision": "rewrite", "artifact": "x", "reason": "r"}"#,
+            "`rewrite` is not a decision",
+        ),
+        (
+            r#"{"decision": "submit", "artifact": "  ", "reason": "r"}"#,
+            "`artifact` is empty",
+        ),
+        (
+            r#"{"decision": "submit", "artifact": "PATCH:\n  DELETE S1", "reason": "r"}"#,
+            "not a patch",
+        ),
+    ] {
+        let p = problems(reply, &first);
+        assert!(p.iter().any(|m| m.contains(wanted)), "{reply}: {p:?}");
+    }
+    let later = [Decision::Patch, Decision::GiveUp];
+    let p = problems(
+        r#"{"decision": "patch", "artifact": "REPLACE S1:", "reason": "r"}"#,
+        &later,
+    );
+    assert!(
+        p.iter().any(|m| m.contains("starts with `PATCH:`")),
+        "{p:?}"
+    );
+    let long = "x".repeat(envelope::MAX_REASON + 1);
+    let p = problems(
+        &json!({"decision": "give_up", "artifact": "", "reason": long}).to_string(),
+        &later,
+    );
+    assert!(p.iter().any(|m| m.contains("longer than")), "{p:?}");
+    // Every problem at once.
+    let p = problems(r#"{"decision": 1, "extra": true}"#, &later);
+    assert_eq!(p.len(), 4, "{p:?}");
+}
+
+#[test]
+fn the_checker_and_the_schema_agree() {
+    let schema = envelope::schema(&[Decision::Patch, Decision::GiveUp]);
+    assert_eq!(
+        schema["properties"]["decision"]["enum"],
+        json!(["patch", "give_up"])
+    );
+    assert_eq!(
+        schema["required"],
+        json!(["decision", "artifact", "reason"])
+    );
+    assert_eq!(schema["additionalProperties"], json!(false));
+    assert_eq!(
+        schema["properties"]["reason"]["maxLength"],
+        json!(envelope::MAX_REASON)
+    );
+}
+
+#[test]
+fn scripted_replies_in_order_then_none() {
+    let mut s = Scripted::parse(
+        "\"one\"\n\n{\"content\": \"two\", \"usage\": {\"prompt_tokens\": 3, \"completion_tokens\": 4}}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.remaining(), 2);
+    let req = Request {
+        messages: Vec::new(),
+        constraint: Constraint::None,
+        max_tokens: 1,
+        temperature: 0.0,
+    };
+    assert_eq!(s.complete(&req).map(|c| c.content), Ok("one".into()));
+    let two = s.complete(&req).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        two.usage,
+        Usage {
+            prompt_tokens: 3,
+            completion_tokens: 4
+        }
+    );
+    assert_eq!(s.complete(&req), Err(ProviderError::NoMoreReplies));
+    assert!(Scripted::parse("\"ok\"\nnot json\n")
+        .err()
+        .is_some_and(|e| e.starts_with("line 2")));
+    let recorded = Scripted::new([
+        Err(ProviderError::Recorded("gone".into())),
+        Ok(Completion::text("x")),
+    ]);
+    let mut recorded = recorded;
+    assert_eq!(
+        recorded.complete(&req).map_err(|e| e.to_string()),
+        Err("gone".into())
+    );
+}
+
+#[test]
+fn the_log_is_a_hash_chain() {
+    let mut l = Log::new();
+    l.push("config", json!({"model": "m"}));
+    l.push("reply", json!({"content": "x"}));
+    l.push("result", json!({"status": "passed"}));
+    let text = l.text();
+    let read = events::read(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(read.len(), 3);
+    assert_eq!(read[0].1["prev"], events::GENESIS);
+    assert_eq!(read[1].1["prev"], json!(events::hash(&l.lines()[0])));
+    assert_eq!(read[2].1["event"], "result");
+
+    // A changed line breaks the chain at the next one.
+    let tampered = text.replacen("\"x\"", "\"y\"", 1);
+    assert_eq!(
+        events::read(&tampered).map(|_| ()).map_err(|e| e.line),
+        Err(3)
+    );
+    // A dropped line shows in the sequence numbers.
+    let lines: Vec<&str> = text.lines().collect();
+    let dropped = format!("{}\n{}\n", lines[0], lines[2]);
+    assert_eq!(
+        events::read(&dropped).map(|_| ()).map_err(|e| e.line),
+        Err(2)
+    );
+    assert!(events::read("{\"seq\": 0}\n").is_err());
+    assert!(events::read("").is_err());
+
+    let other: Vec<String> = vec![l.lines()[0].clone(), "changed".into()];
+    let (at, a, b) = events::first_difference(l.lines(), &other).unwrap_or((9, None, None));
+    assert_eq!((at, b), (1, Some("changed")));
+    assert!(a.is_some());
+    assert_eq!(events::first_difference(l.lines(), l.lines()), None);
+    assert_eq!(
+        events::first_difference(l.lines(), &l.lines()[..2]).map(|d| (d.0, d.2)),
+        Some((2, None))
+    );
+}
+
+#[test]
+fn the_log_writes_each_line_as_it_goes() {
+    let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::Error::other("poisoned"))?
+                .extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut l = Log::to(Box::new(Shared(buf.clone())));
+    l.push("a", json!({}));
+    assert_eq!(buf.lock().map(|b| b.len()).unwrap_or(0), l.text().len());
+    l.push("b", json!(3));
+    let written = buf
+        .lock()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    assert_eq!(written, l.text());
+    assert!(written.contains("\"value\":3"));
+}
+
+#[test]
+fn examples_read_args_then_result() {
+    let e = Example::parse(r#"{"s": "a=>b"}=>"x=>y""#).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(e.input, json!({"s": "a=>b"}));
+    assert_eq!(e.output, json!("x=>y"));
+    assert!(Example::parse("{}=>").is_err());
+    assert!(Example::parse("[1]=>2").is_err_and(|e| e.contains("not a JSON object")));
+}
+
+fn task() -> Task {
+    Task {
+        id: None,
+        words: "w".into(),
+        name: "f".into(),
+        args: "xs: int[], m: map<string,int>".into(),
+        returns: "int".into(),
+        examples: vec![Example {
+            input: json!({"xs": [1], "m": {}}),
+            output: json!(1),
+        }],
+        hidden: vec![Example {
+            input: json!({"xs": [], "m": {"a": 1}}),
+            output: json!(0),
+        }],
+    }
+}
+
+#[test]
+fn a_task_gives_the_header_and_is_checked() {
+    let packs = PackFunctions::default();
+    let header = task().header(&packs).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        header,
+        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [xs: int[], m: map<string,int>]\n  RETURNS: int\nIO:\n  INPUT: [{\"m\": {}, \"xs\": [1]}]\n  OUTPUT: [1]\n"
+    );
+    assert!(task().check(&packs).is_ok());
+    let mut bad = task();
+    bad.hidden[0].output = json!("zero");
+    let errors = bad.check(&packs).err().unwrap_or_default();
+    assert!(
+        errors
+            .iter()
+            .any(|d| d.code == crate::Code::IoTypeMismatch && d.message.starts_with("task `f`")),
+        "{errors:?}"
+    );
+    let mut bad = task();
+    bad.args = "xs: int[]]\nSTEPS:".into();
+    assert!(bad.check(&packs).is_err());
+    let mut bad = task();
+    bad.returns = "float".into();
+    assert!(bad.check(&packs).is_err());
+}
+
+#[test]
+fn task_files_name_the_bad_line() {
+    let ok = r#"{"words": "w", "name": "f", "returns": "int", "examples": [{"input": {}, "output": 1}]}"#;
+    assert_eq!(
+        super::task::read_tasks(&format!("# c\n\n{ok}\n")).map(|t| t.len()),
+        Ok(1)
+    );
+    assert!(super::task::read_tasks(&format!("{ok}\n{{\"name\": 1}}\n"))
+        .is_err_and(|e| e.starts_with("line 2")));
+    assert!(
+        super::task::read_tasks(&format!("{ok}\n{ok}\n")).is_err_and(|e| e.contains("two tasks"))
+    );
+}
+
+#[test]
+fn the_template_is_a_valid_program_that_passes_and_the_patch_applies() {
+    use crate::{pipeline, syntax, Source};
+    let text = super::prompt::template();
+    let fe = pipeline::check(&Source::new("t", text.as_str()));
+    let program = fe
+        .valid_program()
+        .cloned()
+        .unwrap_or_else(|| panic!("{:?}", fe.diags));
+    let fails = crate::executor::test_on_interpreter(
+        &program,
+        &isu_plugin_api::ExecLimits::DEFAULT,
+        &crate::plugins::PackFunctions::default(),
+    );
+    assert!(fails.is_empty(), "{fails:?}");
+    assert_eq!(
+        crate::canon::print(&program),
+        text,
+        "the template is canonical"
+    );
+    let (patch, diags) = syntax::parse_patch(&Source::new("p", super::prompt::template_patch()));
+    let patch = patch.unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(crate::patch::apply(&program, &patch).is_ok());
+}
+
+#[test]
+fn the_reference_names_every_function_and_operator() {
+    let r = super::prompt::reference(&PackFunctions::default());
+    for f in crate::stdlib::STDLIB {
+        assert!(r.contains(&format!("- {} (", f.name)), "{}", f.name);
+    }
+    for op in isu_plugin_api::BinaryOp::ALL {
+        assert!(r.contains(op.name()), "{}", op.name());
+    }
+    assert!(r.contains("(range i START END STEP)"));
+}
+
+#[test]
+fn a_repeated_key_is_refused_wherever_json_enters() {
+    assert!(Example::parse(r#"{"xs": [1], "xs": [2]}=>3"#).is_err());
+    let twice =
+        r#"{"decision": "give_up", "decision": "submit", "artifact": "FUNC:\n", "reason": "r"}"#;
+    assert!(
+        problems(twice, &[])
+            .iter()
+            .any(|p| p.contains("not one JSON object")),
+        "{:?}",
+        problems(twice, &[])
+    );
+    assert!(super::task::read_tasks(r#"{"name": "f", "name": "g"}"#)
+        .is_err_and(|e| e.contains("line 1")));
+}
+
+#[test]
+fn the_step_an_error_names_in_a_text_that_does_not_parse() {
+    use super::repair::candidate::Candidate;
+    let packs = PackFunctions::default();
+    let text = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: [{\"xs\": [1]}]\n  OUTPUT: [1]\nSTATE: [t: int = (const 0)]\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: t\n      EXPR: add t 1\n    RETURN:\n      EXPR: (var t)\n  END\n";
+    let mut t = task();
+    t.name = "f".into();
+    t.args = "xs: int[]".into();
+    t.examples.truncate(0);
+    let c = Candidate::evaluate(text, &t, &packs);
+    assert!(c.program.is_none() && c.patchable(), "{:?}", c.errors);
+    let error = &c.errors[0];
+    assert_eq!(
+        error.step.as_ref().map(ToString::to_string).as_deref(),
+        Some("S1")
+    );
+    let (kind, step) = c.step_of(error);
+    assert_eq!(kind.as_deref(), Some("ASSIGN"));
+    assert_eq!(step, "ASSIGN:\n      TARGET: t\n      EXPR: add t 1");
+    // An error that names no step: the whole text.
+    let mut whole = error.clone();
+    whole.step = None;
+    assert_eq!(c.step_of(&whole), (None, text.to_owned()));
+}
