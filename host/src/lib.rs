@@ -12,6 +12,7 @@ pub mod cases;
 pub mod cli;
 pub mod conformance;
 pub mod diag;
+pub mod executor;
 pub mod fix;
 pub mod grammar;
 pub mod interp;

@@ -12,8 +12,9 @@ use isu_host::diag::has_errors;
 use isu_host::interp::{self, RunOptions};
 use isu_host::{canon, validate};
 use isu_plugin_api::{
-    Backend, BinaryOp, Block, CompileOptions, Decl, ExecLimits, Expr, ExprNode, Func, Ident, Io,
-    Iter, Literal, Node, Place, Program, Span, StateVar, Step, Type, UnaryOp, IIR_FORMAT,
+    Backend, BinaryOp, Block, CompileOptions, Decl, ExecLimits, ExecOptions, Expr, ExprNode, Func,
+    Ident, Io, Iter, Literal, Node, Place, Program, Span, StateVar, Step, Type, UnaryOp,
+    IIR_FORMAT,
 };
 
 /// xorshift64*: a small deterministic generator.
@@ -413,7 +414,7 @@ pub fn differential(
             };
             runs += 1;
             let want = outcome_interp(&p, &args, &opts);
-            let got = match backend.execute(&artifacts, &args, &limits) {
+            let got = match backend.execute(&artifacts, &args, &ExecOptions::new(limits)) {
                 Ok(v) => v.to_string(),
                 Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
             };

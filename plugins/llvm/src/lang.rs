@@ -1,16 +1,9 @@
 //! The language facts the lowering needs that belong to the whole language,
-//! not to this backend: the default limits of a run and the in-place update
-//! rule of `spec/semantics.md` 4.3. Kept behind this one seam so that the
+//! not to this backend: the in-place update rule of `spec/semantics.md` 4.3. Kept behind this one seam so that the
 //! backend reads them from the language's semantics crate as soon as it
 //! exists, without touching the lowering.
 
-use isu_plugin_api::{ExecLimits, Expr, ExprNode, Place};
-
-/// The limits of a run when nobody sets them (`spec/semantics.md`, section 7).
-pub const DEFAULT_LIMITS: ExecLimits = ExecLimits {
-    max_steps: 10_000_000,
-    max_size: 10_000_000,
-};
+use isu_plugin_api::{Expr, ExprNode, Place};
 
 /// The standard functions an ASSIGN applies in place when their first
 /// argument is the assignment's own target.
