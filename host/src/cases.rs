@@ -1,23 +1,30 @@
-//! The run lines of a conformance case file (`conformance/cases/*.isu`).
+//! The directives of a conformance case file (`conformance/cases/*.isu`).
 //!
 //! A case is an ordinary Isu program whose leading comment lines (the `;`
 //! lines before the first other non-blank line) say what to run, one run a
-//! line:
+//! line, and optionally with what limits and what it needs:
 //!
 //! ```text
 //! ; run: {"xs": [1, 2]} => 3
 //! ; run: {"xs": []} => error index_out_of_range at S2_1
 //! ; run: {} => error int_overflow at -
+//! ; limits: max_steps=1000 max_size=50
+//! ; needs: limit_steps
 //! ```
 //!
-//! The left side is the arguments, a JSON object; the right side is the
-//! expected result as JSON, or `error CODE at STEP` for a runtime error
-//! (`at -` when it has no step, as in a STATE initializer). Other leading
-//! comment lines are free text. The interpreter's harness and every backend's
-//! read cases through [`parse_runs`].
+//! In a run, the left side is the arguments, a JSON object; the right side
+//! is the expected result as JSON, or `error CODE at STEP` for a runtime
+//! error (`at -` when it has no step, as in a STATE initializer).
+//! `limits:` sets the limits every run of the case has on every executor
+//! (`max_steps`, `max_size`; the defaults of `spec/semantics.md` otherwise).
+//! `needs:` names features of the feature vocabulary
+//! (`isu_plugin_api::feature_set`) the case needs beyond those its program
+//! shows (which the runner finds itself): a backend that does not declare
+//! them reports the case unsupported. Other leading comment lines are free
+//! text. Every harness reads cases through [`parse`].
 
 use crate::diag::Code;
-use isu_plugin_api::{json, Literal, StepId};
+use isu_plugin_api::{feature_set, json, ExecLimits, Literal, StepId};
 use std::fmt;
 
 /// One `; run:` line.
@@ -68,12 +75,30 @@ impl fmt::Display for CaseError {
 
 impl std::error::Error for CaseError {}
 
-const RUN: &str = "run:";
+/// What the leading comments of a case file say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseFile {
+    /// The runs, in order; at least one.
+    pub runs: Vec<Run>,
+    /// The limits of `; limits:`, when it is given.
+    pub limits: Option<ExecLimits>,
+    /// The features of `; needs:`, sorted.
+    pub needs: Vec<String>,
+}
 
-/// The runs of a case file, in order. A file without any is an error, as is
-/// any malformed run line.
-pub fn parse_runs(text: &str) -> Result<Vec<Run>, CaseError> {
+impl CaseFile {
+    /// The limits every run has: those of `; limits:`, else `defaults`.
+    pub fn limits_or(&self, defaults: ExecLimits) -> ExecLimits {
+        self.limits.unwrap_or(defaults)
+    }
+}
+
+/// The directives of a case file. A file without a run is an error, as is a
+/// malformed directive or a second `limits:`.
+pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
     let mut runs = Vec::new();
+    let mut limits = None;
+    let mut needs = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         if trimmed.is_empty() {
@@ -82,12 +107,20 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, CaseError> {
         let Some(comment) = trimmed.strip_prefix(';') else {
             break;
         };
-        if let Some(rest) = comment.trim_start().strip_prefix(RUN) {
-            let err = |message: String| CaseError {
-                line: i + 1,
-                message,
-            };
+        let err = |message: String| CaseError {
+            line: i + 1,
+            message,
+        };
+        let comment = comment.trim_start();
+        if let Some(rest) = comment.strip_prefix("run:") {
             runs.push(parse_run(rest, i + 1).map_err(err)?);
+        } else if let Some(rest) = comment.strip_prefix("limits:") {
+            if limits.is_some() {
+                return Err(err("a second `; limits:` line".into()));
+            }
+            limits = Some(parse_limits(rest).map_err(err)?);
+        } else if let Some(rest) = comment.strip_prefix("needs:") {
+            needs.extend(parse_needs(rest).map_err(err)?);
         }
     }
     if runs.is_empty() {
@@ -96,7 +129,58 @@ pub fn parse_runs(text: &str) -> Result<Vec<Run>, CaseError> {
             message: "no `; run: ARGS => EXPECTED` line before the program".into(),
         });
     }
-    Ok(runs)
+    needs.sort();
+    needs.dedup();
+    Ok(CaseFile {
+        runs,
+        limits,
+        needs,
+    })
+}
+
+/// `max_steps=N max_size=N` (either may be left out: its default stays).
+fn parse_limits(text: &str) -> Result<ExecLimits, String> {
+    let mut limits = ExecLimits::DEFAULT;
+    let items: Vec<&str> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err("`limits:` needs `max_steps=N` or `max_size=N`".into());
+    }
+    for item in items {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("expected NAME=N, found `{item}`"))?;
+        let value: u64 = value
+            .parse()
+            .map_err(|_| format!("`{value}` is not a count (in `{item}`)"))?;
+        match name {
+            "max_steps" => limits.max_steps = value,
+            "max_size" => limits.max_size = value,
+            _ => return Err(format!("`{name}` is no limit (max_steps, max_size)")),
+        }
+    }
+    Ok(limits)
+}
+
+/// Feature names, separated by commas or spaces.
+fn parse_needs(text: &str) -> Result<Vec<String>, String> {
+    let names: Vec<&str> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err("`needs:` names no feature".into());
+    }
+    for name in &names {
+        if !feature_set::is_feature(name) {
+            return Err(format!(
+                "`{name}` is no feature (see isu_plugin_api::feature_set)"
+            ));
+        }
+    }
+    Ok(names.into_iter().map(str::to_owned).collect())
 }
 
 fn parse_run(text: &str, line: usize) -> Result<Run, String> {
@@ -159,7 +243,7 @@ mod tests {
                     ;   run: {\"xs\": []} => error index_out_of_range at S2_1\n\
                     FUNC:\n\
                     ; run: {} => 99\n";
-        let runs = parse_runs(text);
+        let runs = parse(text).map(|c| c.runs);
         let expected = vec![
             Run {
                 line: 2,
@@ -217,14 +301,55 @@ mod tests {
                 "expected `error CODE at STEP`",
             ),
             ("; nothing to run\nFUNC:\n", "no `; run:"),
+            (
+                "; run: {} => 1\n; limits: max_steps=x\n",
+                "`x` is not a count",
+            ),
+            ("; run: {} => 1\n; limits: fuel=3\n", "`fuel` is no limit"),
+            ("; run: {} => 1\n; limits:\n", "needs `max_steps=N`"),
+            (
+                "; run: {} => 1\n; limits: max_steps=1\n; limits: max_size=1\n",
+                "a second `; limits:`",
+            ),
+            (
+                "; run: {} => 1\n; needs: floats\n",
+                "`floats` is no feature",
+            ),
+            ("; run: {} => 1\n; needs:\n", "names no feature"),
         ];
         for (text, msg) in cases {
-            let err = parse_runs(text).map(|_| ()).err().map(|e| e.message);
+            let err = parse(text).map(|_| ()).err().map(|e| e.message);
             assert!(
                 err.as_deref().is_some_and(|m| m.contains(msg)),
                 "{text:?}: {err:?}"
             );
         }
+    }
+
+    #[test]
+    fn limits_and_needs_are_read() {
+        let text = "; run: {} => 1\n; limits: max_steps=1000, max_size=7\n\
+                    ; needs: limit_steps call:LEN\n; needs: limit_steps\nFUNC:\n";
+        let case = parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            case.limits,
+            Some(ExecLimits {
+                max_steps: 1000,
+                max_size: 7
+            })
+        );
+        assert_eq!(case.needs, ["call:LEN", "limit_steps"]);
+        let steps_only = parse("; run: {} => 1\n; limits: max_steps=5\n").map(|c| c.limits);
+        assert_eq!(
+            steps_only.ok().flatten().map(|l| (l.max_steps, l.max_size)),
+            Some((5, ExecLimits::DEFAULT.max_size))
+        );
+        let defaults = ExecLimits {
+            max_steps: 1,
+            max_size: 2,
+        };
+        let plain = parse("; run: {} => 1\n").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(plain.limits_or(defaults), defaults);
     }
 
     #[test]

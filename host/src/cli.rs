@@ -23,7 +23,6 @@ mod patch;
 pub mod plugins;
 mod replay;
 mod run;
-mod target;
 pub(crate) mod write;
 
 use crate::diag::{Code, Diagnostic};
@@ -104,7 +103,7 @@ impl Force {
     fn options(self) -> write::Options {
         write::Options {
             force: self.force,
-            as_it_goes: false,
+            ..write::Options::default()
         }
     }
 }
@@ -187,6 +186,12 @@ pub enum Command {
         /// Run through the backend plugin of this target instead of the interpreter.
         #[arg(long, short)]
         target: Option<String>,
+        #[command(flatten)]
+        settings: run::SetArgs,
+        /// Seconds a backend that runs native code (in a plugin host of its
+        /// own) may take for the compile or the run before it is stopped.
+        #[arg(long, value_name = "SECS", requires = "target")]
+        timeout: Option<u64>,
     },
     /// Run the IO examples; report each one that does not hold as a TestFail.
     Test {
@@ -197,6 +202,12 @@ pub enum Command {
         /// Run through the backend plugin of this target instead of the interpreter.
         #[arg(long, short)]
         target: Option<String>,
+        #[command(flatten)]
+        settings: run::SetArgs,
+        /// Seconds a backend that runs native code (in a plugin host of its
+        /// own) may take for the compile or each run before it is stopped.
+        #[arg(long, value_name = "SECS", requires = "target")]
+        timeout: Option<u64>,
     },
     /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the text and what is left.
     Patch {
@@ -235,6 +246,13 @@ pub enum Command {
     /// Print a JSON Schema (2020-12): IIR, the reply envelope, a diagnostic,
     /// or the report of `isu patch --format json`.
     Schema(grammar::SchemaArgs),
+    /// Serve one backend plugin to the isu that started this process, as
+    /// JSON lines on standard input and output (internal: isolated execution).
+    #[command(name = "plugin-host", hide = true)]
+    PluginHost {
+        /// The backend's dynamic library.
+        library: PathBuf,
+    },
     /// Write a program from words with a language model, repairing it by
     /// step-level patches until it passes its examples.
     Gen(gen::GenArgs),
@@ -252,8 +270,18 @@ pub enum Command {
     Mcp(mcp::Args),
 }
 
-fn on(target: Option<String>, manifest: Option<PathBuf>) -> run::On {
-    run::On { target, manifest }
+fn on(
+    target: Option<String>,
+    settings: &run::SetArgs,
+    timeout: Option<u64>,
+    manifest: Option<PathBuf>,
+) -> run::On {
+    run::On {
+        target,
+        settings: settings.settings(),
+        timeout: timeout.map(std::time::Duration::from_secs),
+        manifest,
+    }
 }
 
 /// Runs the CLI with the process's arguments and returns the exit code.
@@ -343,9 +371,11 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
-            Command::Grammar(_) | Command::Schema(_) | Command::Mcp(_) | Command::Prompt => {
-                pick(None)
-            }
+            Command::Grammar(_)
+            | Command::Schema(_)
+            | Command::Mcp(_)
+            | Command::Prompt
+            | Command::PluginHost { .. } => pick(None),
         }
     }
 }
@@ -369,18 +399,26 @@ pub fn run(mut cli: Cli) -> i32 {
             force,
             limits,
             target,
+            settings,
+            timeout,
         } => run::run(
             &common,
             &args,
             trace.as_deref().map(|t| (t, force.options())),
             &limits,
-            &on(target, cli.plugins),
+            &on(target, &settings, timeout, cli.plugins),
         ),
         Command::Test {
             common,
             limits,
             target,
-        } => run::test(&common, &limits, &on(target, cli.plugins)),
+            settings,
+            timeout,
+        } => run::test(
+            &common,
+            &limits,
+            &on(target, &settings, timeout, cli.plugins),
+        ),
         Command::Patch {
             common,
             patch,
@@ -398,6 +436,7 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
+        Command::PluginHost { library } => plugin_host(&library),
         Command::Gen(args) => gen::gen(&args, cli.plugins.as_deref()),
         Command::Repair(args) => gen::repair(&args, cli.plugins.as_deref()),
         Command::Replay(args) => replay::replay(&args, cli.plugins.as_deref()),
@@ -410,6 +449,14 @@ pub fn run(mut cli: Cli) -> i32 {
         Ok(code) => code,
         Err(e) => failed(e, format),
     }
+}
+
+/// `isu plugin-host LIBRARY`: serves the backend until its input ends.
+fn plugin_host(library: &std::path::Path) -> anyhow::Result<i32> {
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    crate::plugins::isolated::serve(library, stdin, stdout)?;
+    Ok(0)
 }
 
 /// Reports the error a command failed with, as a diagnostic in `format`;

@@ -416,6 +416,9 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<Label>,
+    /// More lines of explanation (a backend's notes), each a sentence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// A fix the phase that found the error could not write, for want of the
     /// layout of the text; the pipeline writes it (see `crate::fix`).
     #[serde(skip)]
@@ -449,6 +452,7 @@ impl Diagnostic {
             hint: None,
             fix: None,
             labels: Vec::new(),
+            notes: Vec::new(),
             pending: None,
         }
     }
@@ -507,6 +511,11 @@ impl Diagnostic {
 
     pub fn with_vars(mut self, vars: Vec<VarValue>) -> Diagnostic {
         self.vars = vars;
+        self
+    }
+
+    pub fn with_notes(mut self, notes: Vec<String>) -> Diagnostic {
+        self.notes = notes;
         self
     }
 
@@ -685,6 +694,7 @@ fn to_codespan(d: &Diagnostic, with_source: bool) -> cs::Diagnostic<()> {
         });
         notes.push(format!("after {}{round}: {place} = {}", c.step, c.value));
     }
+    notes.extend(d.notes.iter().cloned());
     if let Some(h) = &d.hint {
         notes.push(format!("hint: {h}"));
     }

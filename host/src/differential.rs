@@ -9,7 +9,7 @@ use crate::diag::has_errors;
 use crate::interp::{self, RunOptions};
 use crate::{canon, validate};
 use isu_lang::build::RandomPrograms;
-use isu_plugin_api::{Backend, CompileOptions, ExecLimits, Literal, Program};
+use isu_plugin_api::{Backend, CompileOptions, ExecLimits, ExecOptions, Literal, Program};
 use std::collections::BTreeMap;
 
 /// What a differential run found.
@@ -77,7 +77,7 @@ pub fn compare(backend: &dyn Backend, count: usize, seed: u64) -> Differences {
             };
             out.runs += 1;
             let want = interpreted(&p, &args, &opts);
-            let got = match backend.execute(&artifacts, &args, &limits) {
+            let got = match backend.execute(&artifacts, &args, &ExecOptions::new(limits)) {
                 Ok(v) => v.to_string(),
                 Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
             };

@@ -14,7 +14,6 @@ mod builtins;
 mod compile;
 mod exec;
 mod history;
-mod io_test;
 mod items;
 mod key;
 mod limits;
@@ -22,15 +21,13 @@ mod text;
 mod trace;
 mod value;
 
-pub use io_test::{test_examples, test_examples_with};
 pub use limits::RunOptions;
 
 use crate::diag::Diagnostic;
 use crate::functions::Functions;
 use compile::Compiled;
 use exec::{Budget, Machine};
-use isu_lang::RuntimeCode;
-use isu_plugin_api::{Literal, Program};
+use isu_plugin_api::{Literal, Program, RuntimeCode, StepId};
 use std::io::Write;
 use trace::Tracer;
 use value::Value;
@@ -63,18 +60,62 @@ pub fn run_with(
     trace: Option<&mut dyn Write>,
     packs: &Functions,
 ) -> Result<Literal, Diagnostic> {
-    let compiled = compile_program(program, packs).map_err(|d| *d)?;
-    let bound = bind_json_args(&compiled, args).map_err(|d| *d)?;
-    execute(&compiled, bound, opts, trace)
+    Runnable::new(program, packs)?
+        .run(args, opts, trace)
         .map(|(lit, _)| lit)
-        .map_err(|d| {
-            let mut d = *d;
-            // The arguments bound, so they are a literal object.
-            if let Ok(args) = serde_json::from_value::<Literal>(args.clone()) {
-                history::explain_error(&compiled, &args, opts, &mut d);
-            }
-            d
+}
+
+/// A program compiled for the interpreter once, to run as often as asked
+/// (the IO examples, the runs of a conformance case).
+#[derive(Debug)]
+pub struct Runnable {
+    compiled: Compiled,
+}
+
+impl Runnable {
+    /// Compiles `program` (canonical and validated), or says why it cannot
+    /// run (an `internal_error`: the validator should have refused it).
+    #[allow(clippy::result_large_err)] // the API the CLI and backends share
+    pub fn new(program: &Program, packs: &Functions) -> Result<Runnable, Diagnostic> {
+        Ok(Runnable {
+            compiled: compile_program(program, packs).map_err(|d| *d)?,
         })
+    }
+
+    /// Runs it on `args`, as [`run`] does; the result, and the step of the
+    /// RETURN that gave it.
+    #[allow(clippy::result_large_err)] // the API the CLI and backends share
+    pub fn run(
+        &self,
+        args: &serde_json::Value,
+        opts: &RunOptions,
+        trace: Option<&mut dyn Write>,
+    ) -> Result<(Literal, Option<StepId>), Diagnostic> {
+        let bound = bind_json_args(&self.compiled, args).map_err(|d| *d)?;
+        execute(&self.compiled, bound, opts, trace)
+            .map(|(lit, step)| (lit, step.cloned()))
+            .map_err(|d| {
+                let mut d = *d;
+                // The arguments bound, so they are a literal object.
+                if let Ok(args) = isu_plugin_api::json::from_value::<Literal>(args.clone()) {
+                    history::explain_error(&self.compiled, &args, opts, &mut d);
+                }
+                d
+            })
+    }
+
+    /// Explains a `test_mismatch` of the run on `args` whose result came from
+    /// the RETURN at `ret`: the returned variables' values after each step
+    /// that changed them (`history`) and a hint naming the last change.
+    pub fn explain_mismatch(
+        &self,
+        args: &Literal,
+        opts: &RunOptions,
+        ret: &StepId,
+        d: &mut Diagnostic,
+    ) {
+        history::explain_mismatch(&self.compiled, args, opts, ret, d);
+    }
 }
 
 /// Compiles a program, or says why it cannot run.

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod conformance;
 pub mod diag;
 pub mod differential;
+pub mod executor;
 pub mod fix;
 pub mod functions;
 pub mod grammar;

@@ -10,6 +10,7 @@
 //! agree, no target or namespace is claimed twice.
 
 pub mod checks;
+pub mod isolated;
 pub mod manifest;
 pub mod packs;
 pub mod target;
@@ -21,7 +22,7 @@ pub use manifest::{
 };
 
 use crate::functions::Functions;
-use isu_plugin_api::abi::{self, ApiVersion, ForeignBackend, ForeignPack, LoadError};
+use isu_plugin_api::abi::{self, ApiVersion, ForeignPack, LoadError};
 use isu_plugin_api::{Backend, BackendInfo, Pack, PackInfo};
 use std::fmt;
 use std::path::Path;
@@ -52,6 +53,33 @@ impl PluginError {
             details: e.details().map(str::to_owned),
         }
     }
+
+    /// A refusal a plugin host reported (its code one of the loader's).
+    fn from_refused(plugin: &str, r: &isolated::Refused) -> PluginError {
+        let code = LoadError::CODES
+            .iter()
+            .find(|c| **c == r.code)
+            .copied()
+            .unwrap_or("init_failed");
+        PluginError {
+            plugin: plugin.to_owned(),
+            code,
+            message: r.message.clone(),
+            fix: r.fix.clone(),
+            details: None,
+        }
+    }
+}
+
+/// Where backends run: loaded into this process (what `isu build` and
+/// `isu plugins` do), or each in plugin host processes of its own (what
+/// `isu conformance` does), so that a crash of one takes only its process
+/// down.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Loading {
+    #[default]
+    InProcess,
+    Isolated(isolated::HostCommand),
 }
 
 impl fmt::Display for PluginError {
@@ -66,12 +94,17 @@ impl fmt::Display for PluginError {
 
 impl std::error::Error for PluginError {}
 
+/// A backend as the host holds it: loaded in this process, or run in a
+/// plugin host process of its own.
+pub type SharedBackend = Arc<dyn Backend + Send + Sync>;
+
 /// A loaded, checked plugin.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Loaded {
     Backend {
-        backend: Arc<ForeignBackend>,
+        backend: SharedBackend,
         info: BackendInfo,
+        api_version: ApiVersion,
     },
     Pack {
         pack: Arc<ForeignPack>,
@@ -79,10 +112,29 @@ pub enum Loaded {
     },
 }
 
+impl fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Loaded::Backend {
+                info, api_version, ..
+            } => f
+                .debug_struct("Backend")
+                .field("info", info)
+                .field("api_version", api_version)
+                .finish_non_exhaustive(),
+            Loaded::Pack { pack, info } => f
+                .debug_struct("Pack")
+                .field("pack", pack)
+                .field("info", info)
+                .finish(),
+        }
+    }
+}
+
 impl Loaded {
     pub fn api_version(&self) -> ApiVersion {
         match self {
-            Loaded::Backend { backend, .. } => backend.api_version(),
+            Loaded::Backend { api_version, .. } => *api_version,
             Loaded::Pack { pack, .. } => pack.api_version(),
         }
     }
@@ -133,23 +185,48 @@ impl Registry {
     /// [`Registry::from_environment`], loading only the plugins of `kinds`
     /// (a command that runs in the interpreter needs the packs only).
     pub fn from_environment_of(flag: Option<&Path>, kinds: &[PluginKind]) -> Registry {
-        Registry::load_layers(manifest::layers::read_layers(&Env::of_process(flag)), kinds)
+        Registry::from_environment_with(flag, kinds, &Loading::InProcess)
+    }
+
+    /// [`Registry::from_environment_of`], the backends loaded as `loading` says.
+    pub fn from_environment_with(
+        flag: Option<&Path>,
+        kinds: &[PluginKind],
+        loading: &Loading,
+    ) -> Registry {
+        let layers = manifest::layers::read_layers(&Env::of_process(flag));
+        Registry::load_layers_with(layers, kinds, loading)
     }
 
     /// Loads every plugin of one manifest, in its order.
     pub fn load(manifest: &Manifest) -> Registry {
+        Registry::load_with(manifest, ALL_KINDS, &Loading::InProcess)
+    }
+
+    /// The plugins of `kinds` of one manifest, the backends loaded as
+    /// `loading` says.
+    pub fn load_with(manifest: &Manifest, kinds: &[PluginKind], loading: &Loading) -> Registry {
         let layer = LayerStatus {
             layer: manifest.layer,
             place: manifest.place.clone(),
             state: State::Read(manifest.clone()),
         };
-        Registry::load_layers(vec![layer], ALL_KINDS)
+        Registry::load_layers_with(vec![layer], kinds, loading)
     }
 
     /// Combines the layers and loads the plugins of `kinds` in use, in order.
     /// A later plugin claiming a target or namespace an earlier one holds is
     /// refused.
     pub fn load_layers(layers: Vec<LayerStatus>, kinds: &[PluginKind]) -> Registry {
+        Registry::load_layers_with(layers, kinds, &Loading::InProcess)
+    }
+
+    /// [`Registry::load_layers`], the backends loaded as `loading` says.
+    pub fn load_layers_with(
+        layers: Vec<LayerStatus>,
+        kinds: &[PluginKind],
+        loading: &Loading,
+    ) -> Registry {
         let merged = manifest::merge(&layers);
         let mut reg = Registry {
             layers,
@@ -163,7 +240,7 @@ impl Registry {
             .into_iter()
             .filter(|e| kinds.contains(&e.kind))
         {
-            let result = load_entry(&entry).and_then(|loaded| {
+            let result = load_entry(&entry, loading).and_then(|loaded| {
                 checks::check_against_others(&entry, &loaded, &reg.plugins)?;
                 Ok(loaded)
             });
@@ -187,9 +264,9 @@ impl Registry {
     }
 
     /// The backend serving `target`, or why there is none.
-    pub fn backend(&self, target: &str) -> Result<(&Entry, Arc<ForeignBackend>), String> {
+    pub fn backend(&self, target: &str) -> Result<(&Entry, SharedBackend), String> {
         for p in &self.plugins {
-            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+            if let Ok(Loaded::Backend { backend, info, .. }) = &p.result {
                 if serves(&p.entry, target) && info.targets.iter().any(|t| t == target) {
                     return Ok((&p.entry, backend.clone()));
                 }
@@ -273,10 +350,10 @@ impl Registry {
     }
 
     /// Every loaded backend with the targets it is used for, in manifest order.
-    pub fn backends(&self) -> Vec<(&Entry, Arc<ForeignBackend>, Vec<String>)> {
+    pub fn backends(&self) -> Vec<(&Entry, SharedBackend, Vec<String>)> {
         let mut out = Vec::new();
         for p in &self.plugins {
-            if let Ok(Loaded::Backend { backend, info }) = &p.result {
+            if let Ok(Loaded::Backend { backend, info, .. }) = &p.result {
                 let targets: Vec<String> = info
                     .targets
                     .iter()
@@ -309,27 +386,39 @@ fn serves(entry: &Entry, target: &str) -> bool {
     entry.targets.is_empty() || entry.targets.iter().any(|t| t == target)
 }
 
-fn load_entry(entry: &Entry) -> Result<Loaded, PluginError> {
-    let loaded = load_library(entry.kind, &entry.file).map_err(|e| {
-        let mut refusal = PluginError::from_load(&entry.name, &e);
-        if let (LoadError::Missing { .. }, Place::BuiltIn { build, .. }) = (&e, &entry.place) {
-            refusal.fix = format!(
-                "build the plugins: `{build}` in the repository (`cargo build -p isu_host` builds isu alone)"
-            );
+fn load_entry(entry: &Entry, loading: &Loading) -> Result<Loaded, PluginError> {
+    let loaded = match (entry.kind, loading) {
+        (PluginKind::Backend, Loading::Isolated(command)) => {
+            let backend = isolated::IsolatedBackend::start(command, &entry.file)
+                .map_err(|r| PluginError::from_refused(&entry.name, &r))?;
+            Loaded::Backend {
+                info: backend.info(),
+                api_version: backend.api_version(),
+                backend: Arc::new(backend),
+            }
         }
-        refusal
-    })?;
+        (kind, _) => load_library(kind, &entry.file).map_err(|e| {
+            let mut refusal = PluginError::from_load(&entry.name, &e);
+            if let (LoadError::Missing { .. }, Place::BuiltIn { build, .. }) = (&e, &entry.place) {
+                refusal.fix = format!(
+                    "build the plugins: `{build}` in the repository (`cargo build -p isu_host` builds isu alone)"
+                );
+            }
+            refusal
+        })?,
+    };
     checks::check_info(entry, &loaded)?;
     Ok(loaded)
 }
 
-/// Loads the library at `file` as a plugin of `kind`.
+/// Loads the library at `file` as a plugin of `kind`, in this process.
 fn load_library(kind: PluginKind, file: &Path) -> Result<Loaded, LoadError> {
     Ok(match kind {
         PluginKind::Backend => {
             let backend = abi::load_backend(file)?;
             let info = backend.info();
             Loaded::Backend {
+                api_version: backend.api_version(),
                 backend: Arc::new(backend),
                 info,
             }

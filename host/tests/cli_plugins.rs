@@ -2,11 +2,12 @@
 //! `build`, `run --target`, `test --target`, `conformance`, each with its
 //! exit code and output. The `isu` under test is cargo's build of it, so its
 //! system layer is the built-in manifest naming the plugin libraries beside
-//! it (`cargo build --workspace` first; `scripts/test.sh` does); each test
-//! has its own user configuration folder, and most a project manifest too.
+//! it, which the test builds itself (`common::built`); each test has its own
+//! user configuration folder, and most a project manifest too.
 
 mod common;
 
+use common::built::library as lib;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,20 +17,6 @@ fn build_dir() -> PathBuf {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default()
-}
-
-fn lib(name: &str) -> PathBuf {
-    let path = build_dir().join(format!(
-        "{}{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    ));
-    assert!(
-        path.is_file(),
-        "{} is not built: run `cargo build --workspace`",
-        path.display()
-    );
-    path
 }
 
 /// A scratch folder of this test, emptied first.
@@ -210,7 +197,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  system   built-in (for the plugins beside isu in {})\n", build_dir().display()),
         format!("  user     {}\n", user.display()),
         format!("  project  {}\n", project.display()),
-        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 1.0\n      file: {}\n", lib("isu_backend_wasm").display()),
+        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.0\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
         format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
@@ -732,6 +719,61 @@ fn run_and_test_with_a_target_keep_the_interpreters_contract() {
 }
 
 #[test]
+fn settings_reach_the_backend_and_unknown_ones_are_refused() {
+    let dir = scratch("settings");
+    write(&dir.join("dbl.isu"), OVERFLOW);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "dbl.isu",
+            "--args",
+            "{\"a\": 21}",
+            "--target",
+            "python",
+        ];
+        args.extend_from_slice(extra);
+        isu(&dir, &args)
+    };
+    let o = run(&["--set", "python=python3"]);
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), "42\n"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--set", "python=/nowhere/python3"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("cannot run `/nowhere/python3`")
+            && stderr(&o).contains("--set python=PATH"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--set", "opt_level=2"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("has no setting `opt_level`")
+            && stderr(&o).contains("its settings are python"),
+        "{}",
+        stderr(&o)
+    );
+    let o = isu(&dir, &["run", "dbl.isu", "--set", "python=python3"]);
+    assert_eq!(o.status.code(), Some(2), "--set needs --target");
+    let o = isu(
+        &dir,
+        &[
+            "build", "dbl.isu", "--target", "python", "--set", "nonsense",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`nonsense` is not NAME=VALUE"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn a_backend_that_cannot_run_is_reported_once() {
     let dir = scratch("no-python");
     // Three IO examples, none of which can run without Python.
@@ -742,13 +784,11 @@ fn a_backend_that_cannot_run_is_reported_once() {
     );
     assert_ne!(three, text);
     write(&dir.join("three.isu"), &three);
-    let o = Command::new(env!("CARGO_BIN_EXE_isu"))
-        .args(["test", "three.isu", "--target", "python"])
-        .current_dir(&dir)
-        .env_remove("ISU_PLUGINS")
-        .env("ISU_PYTHON", dir.join("no-such-python"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start isu: {e}"));
+    let python = format!("python={}", dir.join("no-such-python").display());
+    let o = isu(
+        &dir,
+        &["test", "three.isu", "--target", "python", "--set", &python],
+    );
     assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
     assert_eq!(stderr(&o).matches("error:").count(), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("no-such-python"), "{}", stderr(&o));
@@ -806,6 +846,65 @@ fn conformance_runs_the_built_in_suite_from_any_folder_and_adds_cases() {
     );
     assert!(passed >= 10 && unsupported >= 10 && failed == 0, "{toy}");
     assert_eq!(passed + unsupported, n);
+    // Against the toy's expectation file: exactly as expected, exit 0; a
+    // file expecting everything to run names each unsupported case, exit 6.
+    let expect =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/testing/toy/conformance.toml");
+    let expect = expect.display().to_string();
+    let with = |file: &str, format: &str| {
+        let args = [
+            "conformance",
+            "--target",
+            "toy",
+            "--expect",
+            file,
+            "--format",
+            format,
+        ];
+        isu(&dir, &args)
+    };
+    let o = with(&expect, "human");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with(&format!("as expected by {expect}\n")),
+        "{}",
+        stdout(&o)
+    );
+    let none = dir.join("none.toml");
+    write(&none, "unsupported = []\nfailing = []\n");
+    let o = with(&none.display().to_string(), "json");
+    assert_eq!(o.status.code(), Some(6));
+    let j = json(&o);
+    let diffs = j["expectation"]["differences"]
+        .as_array()
+        .map_or(0, Vec::len) as u64;
+    assert_eq!(diffs, unsupported, "{}", j["expectation"]);
+    let o = isu(
+        &dir,
+        &[
+            "conformance",
+            "--target",
+            "toy",
+            "--expect",
+            &expect,
+            "--junit",
+            "results.xml",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let xml = read(&dir.join("results.xml"));
+    assert!(
+        xml.starts_with(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"isu conformance\""
+        ),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(&format!(
+            "<testsuite name=\"toy\" tests=\"{n}\" failures=\"0\" skipped=\"{unsupported}\">"
+        )),
+        "{xml}"
+    );
     let o = isu(&dir, &["conformance", "--target", "panicky"]);
     assert_eq!(o.status.code(), Some(6));
     let out = stdout(&o);

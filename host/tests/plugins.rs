@@ -1,59 +1,29 @@
 //! Loading real plugin libraries: the working ones and each deliberately
 //! broken fixture of `plugins/testing/`, through a manifest, as the CLI does.
-//!
-//! The libraries are the workspace's `cdylib`s, found beside this test's
-//! binary (`target/debug/`): `cargo build --workspace` must run first
-//! (`scripts/test.sh` does).
+//! The libraries are the workspace's `cdylib`s, built by the test itself
+//! (`common::built`).
 
+mod common;
+
+use common::built;
 use isu_host::plugins::{manifest, Layer, Loaded, Place, Registry};
 use isu_plugin_api::iir::{
     Block, Decl, Expr, ExprNode, Func, Ident, Io, Node, Program, Span, Step, StepId, IIR_FORMAT,
 };
-use isu_plugin_api::{Backend, BinaryOp, CompileOptions, ExecLimits, Literal, Pack, Type};
+use isu_plugin_api::{
+    Backend, BinaryOp, CompileOptions, DiagnosticKind, ExecLimits, ExecOptions, IirFormat, Literal,
+    Pack, Type,
+};
 use std::path::{Path, PathBuf};
-
-/// The folder of the workspace's built libraries (`target/debug`).
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_default();
-    // target/debug/deps/plugins-HASH -> target/debug
-    exe.parent()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
-
-/// The path of the built library of crate `name`, which must exist.
-fn lib(name: &str) -> PathBuf {
-    let file = format!(
-        "{}{name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let path = lib_dir().join(file);
-    assert!(
-        path.is_file(),
-        "{} is not built: run `cargo build --workspace` before the tests",
-        path.display()
-    );
-    path
-}
 
 /// A registry from manifest text where `@crate` stands for that crate's library.
 fn registry(text: &str) -> Registry {
     let mut text = text.to_owned();
-    for name in [
-        "isu_backend_python",
-        "isu_backend_toy",
-        "isu_pack_math",
-        "isu_test_panicky",
-        "isu_test_garbage",
-        "isu_test_newer_api",
-        "isu_test_layout",
-        "isu_test_old_abi",
-    ] {
+    for name in built::PLUGINS {
         let pattern = format!("@{name}\"");
         if text.contains(&pattern) {
-            text = text.replace(&pattern, &format!("{}\"", lib(name).display()));
+            let lib = built::library(name);
+            text = text.replace(&pattern, &format!("{}\"", lib.display()));
         }
     }
     let place = Place::File(PathBuf::from("/nowhere/isu-plugins.toml"));
@@ -135,6 +105,10 @@ fn options(target: &str) -> CompileOptions {
     }
 }
 
+fn run_options() -> ExecOptions {
+    ExecOptions::new(LIMITS)
+}
+
 /// The refusal of the only plugin of a registry: (code, message, fix).
 fn refusal(reg: &Registry) -> (String, String, String) {
     match reg.plugins.first().map(|p| &p.result) {
@@ -150,20 +124,21 @@ fn a_working_backend_compiles_and_executes_across_the_boundary() {
     let (entry, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(entry.name, "toy");
     assert_eq!(toy.info().name, "toy");
-    assert_eq!(toy.api_version(), isu_plugin_api::abi::PLUGIN_API_VERSION);
+    let api = reg.plugins[0].result.as_ref().map(|l| l.api_version());
+    assert_eq!(api.ok(), Some(isu_plugin_api::abi::PLUGIN_API_VERSION));
     let artifacts = toy.compile(&inc_program(), &options("toy"));
     let artifacts = artifacts.unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(artifacts[0].file_name, "inc.toy.json");
     assert_eq!(
-        toy.execute(&artifacts, &args(41), &LIMITS),
+        toy.execute(&artifacts, &args(41), &run_options()),
         Ok(Literal::Int(42))
     );
-    let err = toy.execute(&artifacts, &args(i64::MAX), &LIMITS);
+    let err = toy.execute(&artifacts, &args(i64::MAX), &run_options());
     let err = err.err().map(|d| (d.kind, d.code, d.step));
     assert_eq!(
         err,
         Some((
-            "RuntimeError".into(),
+            DiagnosticKind::RuntimeError,
             "int_overflow".into(),
             Some("S1".into())
         ))
@@ -209,7 +184,7 @@ fn a_panicking_backend_gives_errors_and_the_host_goes_on() {
             "the location: {}",
             errs[0].message
         );
-        let err = backend.execute(&[], &args(1), &LIMITS).err();
+        let err = backend.execute(&[], &args(1), &run_options()).err();
         assert_eq!(err.map(|d| d.code), Some("plugin_panicked".into()));
     }
 }
@@ -229,10 +204,10 @@ fn a_backend_answering_garbage_gives_errors() {
         "{}",
         errs[0].message
     );
-    let err = backend.execute(&[], &args(1), &LIMITS).err();
+    let err = backend.execute(&[], &args(1), &run_options()).err();
     let err = err.map(|d| (d.code, d.message)).unwrap_or_default();
     assert_eq!(err.0, "plugin_bad_output");
-    assert!(err.1.contains("`{not json`"), "{}", err.1);
+    assert!(err.1.contains("(`{not json`)"), "{}", err.1);
 }
 
 #[test]
@@ -242,11 +217,54 @@ fn a_newer_plugin_api_is_refused_before_any_call() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 2.0, a newer version than this isu's 1.0"
+        "it was built for plugin API 3.0, a newer version than this isu's 2.0"
     );
-    assert!(fix.contains("plugin API 2.x"), "{fix}");
+    assert!(fix.contains("plugin API 3.x"), "{fix}");
     let err = reg.backend("future").err().unwrap_or_default();
     assert!(err.starts_with("plugin `future` refused:"), "{err}");
+}
+
+#[test]
+fn a_plugin_of_api_1_is_refused_naming_both_versions() {
+    let reg = registry(&backend_entry("old", "isu_test_api_v1"));
+    let (code, message, fix) = refusal(&reg);
+    assert_eq!(code, "plugin_api_version");
+    assert_eq!(
+        message,
+        "it was built for plugin API 1.0, an older version than this isu's 2.0"
+    );
+    assert_eq!(fix, "rebuild the plugin against isu_plugin_api 2.x");
+}
+
+#[test]
+fn a_later_minor_iir_with_annotations_reaches_an_older_plugin_intact() {
+    let toy = isu_plugin_api::abi::load_backend(&built::library("isu_backend_toy"));
+    let toy = toy.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(toy.iir_format(), IirFormat::current());
+    // The IIR of a host one minor version ahead: a new format number and
+    // annotations (on the program, a step, an expression) the toy, built
+    // against this crate, does not know.
+    let mut iir = serde_json::to_value(inc_program()).unwrap_or_default();
+    let newer = IirFormat {
+        minor: IirFormat::current().minor + 1,
+        ..IirFormat::current()
+    };
+    iir["format"] = newer.to_string().into();
+    iir["annotations"] = serde_json::json!({"pure": true});
+    iir["body"]["steps"][0]["cost"] = 1.into();
+    iir["body"]["steps"][0]["node"]["expr"]["range"] = serde_json::json!([1, 9]);
+    let artifacts = toy.compile_json(&iir.to_string(), &options("toy"));
+    let artifacts = artifacts.unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        toy.execute(&artifacts, &args(41), &run_options()),
+        Ok(Literal::Int(42))
+    );
+    iir["format"] = "isu-iir/9.0".into();
+    let refused = toy.compile_json(&iir.to_string(), &options("toy")).err();
+    assert_eq!(
+        refused.map(|ds| ds[0].code.clone()).as_deref(),
+        Some("plugin_bad_input")
+    );
 }
 
 #[test]
@@ -447,8 +465,11 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         (toy["status"].as_str(), toy["layer"].as_str()),
         (Some("loaded"), Some("--plugins"))
     );
-    assert_eq!(toy["api_version"], "1.0");
+    assert_eq!(toy["api_version"], "2.0");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
+    assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
+    assert_eq!(toy["execute"]["artifact"], "iir-json");
+    assert_eq!(toy["features"]["version"], 1);
     assert!(toy["lacks"]
         .as_array()
         .is_some_and(|l| l.iter().any(|f| f == "string")));
@@ -471,7 +492,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 1.0\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.0\n"),
         "{human}"
     );
     assert!(
@@ -523,7 +544,7 @@ fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
     let text = backend_entry("toy", "isu_backend_toy")
         + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
     let reg = registry(&text);
-    match build(&reg, &gcd_program(), "toy", &[]) {
+    match build(&reg, &gcd_program(), options("toy")) {
         Err(BuildError::NoLowering(ms)) => {
             assert_eq!(
                 ms,
@@ -540,15 +561,19 @@ fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
         ("math.GCD", "python")
     );
     assert!(python[0].source.starts_with("def math__GCD(a, b):"));
-    let built = build(&reg, &inc_program(), "toy", &[]).map(|a| a.len());
+    let built = build(&reg, &inc_program(), options("toy")).map(|a| a.len());
     assert!(matches!(built, Ok(1)), "{built:?}");
-    match build(&reg, &inc_program(), "toy", &["wasm".into()]) {
+    let wasm = CompileOptions {
+        emit: vec!["wasm".into()],
+        ..options("toy")
+    };
+    match build(&reg, &inc_program(), wasm) {
         Err(BuildError::Backend(fs)) => {
             assert_eq!(fs[0].diagnostic.code, "unsupported_emit");
         }
         other => panic!("{other:?}"),
     }
-    match build(&reg, &inc_program(), "nope", &[]) {
+    match build(&reg, &inc_program(), options("nope")) {
         Err(BuildError::NoBackend(m)) => assert!(m.contains("the plugins serve toy"), "{m}"),
         other => panic!("{other:?}"),
     }
@@ -562,15 +587,19 @@ fn the_python_backend_runs_across_the_boundary_with_pack_lowerings() {
     let reg = registry(&text);
     assert!(reg.errors().is_empty(), "{:?}", reg.errors());
     let (_, python) = reg.backend("python").unwrap_or_else(|e| panic!("{e}"));
-    let artifacts = build(&reg, &gcd_program(), "python", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let artifacts =
+        build(&reg, &gcd_program(), options("python")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(artifacts[0].kind, "python");
     assert!(String::from_utf8_lossy(&artifacts[0].bytes).contains("def math__GCD(a, b):"));
     assert_eq!(
-        python.execute(&artifacts, &args(-15), &LIMITS),
+        python.execute(&artifacts, &args(-15), &run_options()),
         Ok(Literal::Int(3))
     );
-    let artifacts = build(&reg, &inc_program(), "python", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let err = python.execute(&artifacts, &args(i64::MAX), &LIMITS).err();
+    let artifacts =
+        build(&reg, &inc_program(), options("python")).unwrap_or_else(|e| panic!("{e}"));
+    let err = python
+        .execute(&artifacts, &args(i64::MAX), &run_options())
+        .err();
     let err = err.map(|d| (d.code, d.step));
     assert_eq!(err, Some(("int_overflow".into(), Some("S1".into()))));
 }

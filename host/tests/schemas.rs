@@ -98,6 +98,7 @@ fn full_diagnostic() -> Diagnostic {
             span,
             message: "here".into(),
         }],
+        notes: vec!["n is the divisor".into()],
         pending: None,
     }
 }

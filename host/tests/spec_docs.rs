@@ -29,27 +29,67 @@ fn codes_tables() -> String {
     out
 }
 
-const BEGIN: &str = "<!-- codes: generated from host/src/diag.rs; ISU_BLESS=1 cargo test --test spec_docs rewrites it -->\n";
-const END: &str = "<!-- end of codes -->\n";
-
-#[test]
-fn errors_md_lists_every_code() {
-    let path = spec("errors.md");
+/// Checks (or, blessing, rewrites) the part of `spec/NAME` between the
+/// markers `<!-- WHAT: generated from SOURCE; ... -->` and
+/// `<!-- end of WHAT -->`.
+fn generated_section(name: &str, what: &str, source: &str, wanted: &str) {
+    let begin = format!(
+        "<!-- {what}: generated from {source}; ISU_BLESS=1 cargo test --test spec_docs rewrites it -->\n"
+    );
+    let end = format!("<!-- end of {what} -->\n");
+    let path = spec(name);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
-        panic!("spec/errors.md lacks the generated-codes markers");
+    let (Some(b), Some(e)) = (text.find(&begin), text.find(&end)) else {
+        panic!("spec/{name} lacks the markers of the generated {what}");
     };
-    let current = &text[b + BEGIN.len()..e];
-    let wanted = codes_tables();
+    let current = &text[b + begin.len()..e];
     if snapshot::blessing() {
-        let new = format!("{}{}{}", &text[..b + BEGIN.len()], wanted, &text[e..]);
-        std::fs::write(&path, new).unwrap_or_else(|e| panic!("writing errors.md: {e}"));
+        let new = format!("{}{}{}", &text[..b + begin.len()], wanted, &text[e..]);
+        std::fs::write(&path, new).unwrap_or_else(|e| panic!("writing {name}: {e}"));
         return;
     }
     assert!(
         current == wanted,
-        "spec/errors.md is out of date:\n{}",
-        snapshot::line_diff(current, &wanted)
+        "spec/{name} is out of date:\n{}",
+        snapshot::line_diff(current, wanted)
+    );
+}
+
+#[test]
+fn errors_md_lists_every_code() {
+    generated_section("errors.md", "codes", "host/src/diag.rs", &codes_tables());
+}
+
+#[test]
+fn plugin_abi_md_lists_every_backend_code_and_feature() {
+    use isu_plugin_api::{feature_set, BackendCode};
+    let mut codes =
+        String::from("\n| code | meaning | a case it stops is |\n| --- | --- | --- |\n");
+    for c in BackendCode::ALL {
+        let verdict = if c.is_unsupported() {
+            "unsupported"
+        } else {
+            "failed"
+        };
+        codes.push_str(&format!("| `{c}` | {} | {verdict} |\n", c.summary()));
+    }
+    codes.push('\n');
+    generated_section(
+        "plugin-abi.md",
+        "backend codes",
+        "plugin-api/src/backend_codes.rs",
+        &codes,
+    );
+    let mut features = String::from("\n| feature | since vocabulary version |\n| --- | --- |\n");
+    for (name, version) in feature_set::FEATURES {
+        features.push_str(&format!("| `{name}` | {version} |\n"));
+    }
+    features.push('\n');
+    generated_section(
+        "plugin-abi.md",
+        "features",
+        "lang/src/feature_set.rs",
+        &features,
     );
 }
 

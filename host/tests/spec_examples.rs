@@ -22,9 +22,8 @@ mod common;
 use isu_host::diag::{has_errors, render};
 use isu_host::functions::Functions;
 use isu_host::grammar::{self, Format, Start, Vocabulary};
-use isu_host::interp::{self, RunOptions};
 use isu_host::{fix, pipeline, syntax, Source};
-use isu_plugin_api::{Literal, Pack, PackFunction, PackInfo, PluginDiagnostic};
+use isu_plugin_api::{ExecLimits, Literal, Pack, PackFunction, PackInfo, PluginDiagnostic};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -161,7 +160,7 @@ fn check_example(name: &str, title: &str, body: &str) -> Result<(), String> {
     let Some(program) = fe.valid_program() else {
         return Err(render(&fe.diags, Some(&src), false));
     };
-    let fails = interp::test_examples_with(program, &RunOptions::default(), &packs);
+    let fails = isu_host::executor::test_on_interpreter(program, &ExecLimits::DEFAULT, &packs);
     if fails.is_empty() {
         Ok(())
     } else {

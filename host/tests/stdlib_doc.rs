@@ -123,3 +123,17 @@ fn every_example_gives_its_result() {
     assert!(count >= 2 * STDLIB.len(), "only {count} examples");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every standard function is a feature of the vocabulary backends declare
+/// (`call:NAME`), so a backend written before a function existed reports the
+/// cases calling it unsupported.
+#[test]
+fn every_standard_function_is_a_feature() {
+    for f in isu_host::stdlib::STDLIB {
+        let feature = format!("call:{}", f.name);
+        assert!(
+            isu_plugin_api::feature_set::is_feature(&feature),
+            "{feature} is not in isu_plugin_api::feature_set::FEATURES"
+        );
+    }
+}

@@ -1,15 +1,11 @@
-//! The language features a backend may lack, by name, and which of them a
-//! program uses. Conformance cases needing a feature a backend lacks are
-//! reported as unsupported.
+//! Which language features a program uses, by the names of the feature
+//! vocabulary ([`crate::feature_set`]). Conformance cases needing a feature a
+//! backend does not declare are reported as unsupported.
 
 use crate::iir::{Decl, Expr, ExprNode, Program, StateVar};
 use crate::types::Type;
 use crate::visit::{self, Visit};
 use std::collections::BTreeSet;
-
-/// Every feature name: `int`, `bool`, `string`, `array`, `nested_array` (an
-/// array of arrays or maps), `map`, and `call:NAME` for each standard function.
-pub const TYPE_FEATURES: &[&str] = &["int", "bool", "string", "array", "nested_array", "map"];
 
 /// The features a program uses: the types of its variables and expressions and
 /// the functions it calls.

@@ -17,7 +17,9 @@ use crate::types::Type;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The version of the IIR JSON form. Readers refuse other versions.
+/// The version of the IIR JSON form this crate writes. Readers take every
+/// minor version of its major and ignore fields they do not know (optional
+/// annotations of a later minor); see [`crate::iir_format`].
 pub const IIR_FORMAT: &str = "isu-iir/0.1";
 
 /// A region of source text. `lo..hi` are byte offsets; `line` and `col` are
@@ -139,7 +141,6 @@ impl fmt::Display for StepId {
 
 /// One Isu file: one function.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Program {
     /// Always [`IIR_FORMAT`].
     pub format: String,
@@ -159,7 +160,6 @@ pub struct Program {
 
 /// The `FUNC` section.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Func {
     /// `NAME`: the function's name.
     pub name: Ident,
@@ -173,7 +173,6 @@ pub struct Func {
 
 /// `name: type`, in `ARGS` or `LOCAL`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Decl {
     /// The variable's name.
     pub name: Ident,
@@ -185,7 +184,6 @@ pub struct Decl {
 
 /// `name: type = EXPR`, in `STATE`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct StateVar {
     /// The variable's name.
     pub name: Ident,
@@ -199,7 +197,6 @@ pub struct StateVar {
 
 /// A name and where it was written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Ident {
     /// The name.
     pub name: String,
@@ -210,7 +207,6 @@ pub struct Ident {
 /// The `IO` section: `input[i]` maps argument names to JSON values, `output[i]`
 /// is the expected result. A valid program has as many of one as of the other.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Io {
     /// `INPUT`: each a JSON object from argument name to value.
     pub input: Vec<Example>,
@@ -222,7 +218,6 @@ pub struct Io {
 
 /// One JSON value of `IO`, with its place in the source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Example {
     /// The value.
     pub value: Literal,
@@ -232,7 +227,6 @@ pub struct Example {
 
 /// A `BEGIN ... END` block (or `{ ... }` on input).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Block {
     /// The steps, in order.
     pub steps: Vec<Step>,
@@ -242,7 +236,6 @@ pub struct Block {
 
 /// A statement with its header: `S2: IF "what it does"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Step {
     /// `None` only before canonicalization, for a step written without an ID
     /// under `AUTO_ID: true`.
@@ -258,7 +251,7 @@ pub struct Step {
 
 /// The five statements, fields in their fixed order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Node {
     /// A nested block of steps.
     Seq {
@@ -341,7 +334,7 @@ impl Node {
 
 /// What an `ASSIGN` writes: a variable, or an element place inside one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "place", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "place", rename_all = "lowercase")]
 pub enum Place {
     /// A variable, written by its name.
     Var {
@@ -381,7 +374,7 @@ impl Place {
 
 /// The `ITER` of a `LOOP`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "iter", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "iter", rename_all = "lowercase")]
 pub enum Iter {
     /// `(range i START END [STEP])`: `i` from START while below END (above END
     /// when STEP is negative), by STEP (default 1). Bounds and step are read once.
@@ -452,7 +445,6 @@ impl Iter {
 
 /// An expression, with its span and, after validation, its static type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Expr {
     /// Where it was written.
     pub span: Span,
@@ -552,7 +544,7 @@ impl Expr {
 
 /// The forms of an expression.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "expr", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "expr", rename_all = "lowercase")]
 pub enum ExprNode {
     /// `(const JSON)`.
     Const {

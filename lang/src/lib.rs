@@ -21,6 +21,7 @@
 pub mod analysis;
 pub mod build;
 pub mod codes;
+pub mod feature_set;
 pub mod features;
 pub mod iir;
 pub mod limits;
@@ -35,6 +36,7 @@ pub mod visit;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use codes::RuntimeCode;
+pub use feature_set::{FeatureSet, FEATURE_SET_VERSION};
 pub use iir::*;
 pub use limits::ExecLimits;
 pub use literal::Literal;

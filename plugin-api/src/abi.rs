@@ -6,19 +6,20 @@
 //! [`Backend`](crate::Backend)) or a [`PackMod`] (made by
 //! [`export_pack!`](crate::export_pack) from any [`Pack`](crate::pack::Pack)).
 //! The host loads one with [`load_backend`] or [`load_pack`], which run
-//! abi_stable's checks (its own version, the root module's layout) and then
-//! the plugin-API version check ([`ApiVersion::check`]) before any call; what
-//! it gets back implements the plain traits again, so the rest of the host
+//! the plugin-API version check ([`ApiVersion::check`]) and abi_stable's
+//! checks (its own version, the root module's layout) before any call, then
+//! read the plugin's info and check the IIR formats a backend reads; what it
+//! gets back implements the plain traits again, so the rest of the host
 //! never sees this module's types.
 //!
-//! Data crosses as abi_stable's `RString`/`RVec` or as JSON text: the program
-//! as its versioned IIR JSON ([`crate::IIR_FORMAT`]), arguments and results as
-//! [`Literal`](crate::Literal) JSON, compile options as
-//! [`CompileOptions`](crate::CompileOptions) JSON. Errors cross as
-//! [`AbiDiagnostic`], a plain mirror of
-//! [`PluginDiagnostic`](crate::PluginDiagnostic). Every exported function
-//! catches panics and returns them as an error value: a panic never crosses
-//! the boundary. `spec/plugin-abi.md` is the normative description.
+//! Everything crosses as JSON text but the bytes of artifacts: the info
+//! ([`BackendInfo`](crate::BackendInfo), [`PackInfo`](crate::PackInfo)),
+//! the program as its versioned IIR JSON ([`crate::iir_format`]), arguments
+//! and results as [`Literal`](crate::Literal) JSON, compile and execute
+//! options, artifact metadata, and errors as
+//! [`PluginDiagnostic`](crate::PluginDiagnostic) JSON. Every exported
+//! function catches panics and returns them as an error value: a panic never
+//! crosses the boundary. `spec/plugin-abi.md` is the normative description.
 
 mod export;
 mod load;
@@ -27,9 +28,7 @@ mod stable;
 
 pub use load::{load_backend, load_pack, ForeignBackend, ForeignPack, LoadError};
 pub use modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-pub use stable::{
-    AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, AbiPackFunction, AbiPackInfo,
-};
+pub use stable::AbiArtifact;
 
 use abi_stable::StableAbi;
 use std::fmt;
@@ -48,7 +47,7 @@ pub mod __private {
 /// change incompatibly; the minor version when something is added (a field
 /// after the last prefix field, an optional JSON field). The host loads a
 /// plugin of its own major version, whatever the minor: fields a plugin lacks
-/// read as absent, fields the host does not know are ignored.
+/// read as absent, fields the reader does not know are ignored.
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ApiVersion {
@@ -60,12 +59,13 @@ pub struct ApiVersion {
 
 /// The plugin-API version this crate speaks. A plugin records the version it
 /// was built with in its root module; the host compares it with its own.
-pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 1, minor: 0 };
+pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 0 };
 
-/// The root modules' abi_stable version strings: the plugin-API major version
-/// as `MAJOR.0.0`, so abi_stable's own version check accepts exactly the
-/// plugins [`ApiVersion::check`] accepts.
-const ROOT_MODULE_VERSION: &str = "1.0.0";
+/// The root modules' abi_stable version strings: the plugin-API version as
+/// `MAJOR.MINOR.0`, so abi_stable's own version check accepts exactly the
+/// plugins [`ApiVersion::check`] accepts (the same major), and the host reads
+/// the version of a plugin it refuses from its header.
+const ROOT_MODULE_VERSION: &str = "2.0.0";
 
 /// Why a plugin's API version is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,25 +123,27 @@ mod tests {
 
     #[test]
     fn same_major_is_compatible_whatever_the_minor() {
-        let host = ApiVersion { major: 1, minor: 3 };
-        assert_eq!(ApiVersion { major: 1, minor: 0 }.check(host), Ok(()));
-        assert_eq!(ApiVersion { major: 1, minor: 9 }.check(host), Ok(()));
-        let old = ApiVersion { major: 0, minor: 7 };
+        let host = ApiVersion { major: 2, minor: 3 };
+        assert_eq!(ApiVersion { major: 2, minor: 0 }.check(host), Ok(()));
+        assert_eq!(ApiVersion { major: 2, minor: 9 }.check(host), Ok(()));
+        let old = ApiVersion { major: 1, minor: 0 };
+        let err = old.check(host);
+        assert_eq!(err, Err(VersionMismatch::Older { plugin: old, host }));
         assert_eq!(
-            old.check(host),
-            Err(VersionMismatch::Older { plugin: old, host })
+            err.map_err(|e| e.to_string()),
+            Err("it was built for plugin API 1.0, an older version than this isu's 2.3".to_owned())
         );
-        let new = ApiVersion { major: 2, minor: 0 };
+        let new = ApiVersion { major: 3, minor: 0 };
         let err = new.check(host);
         assert_eq!(err, Err(VersionMismatch::Newer { plugin: new, host }));
         assert_eq!(
             err.map_err(|e| e.to_string()),
-            Err("it was built for plugin API 2.0, a newer version than this isu's 1.3".to_owned())
+            Err("it was built for plugin API 3.0, a newer version than this isu's 2.3".to_owned())
         );
     }
 
     /// The crate is published as the plugin-API version: a plugin author
-    /// depends on `isu_plugin_api = "1.0"` to speak plugin API 1.0.
+    /// depends on `isu_plugin_api = "2.0"` to speak plugin API 2.0.
     #[test]
     fn the_crate_version_is_the_plugin_api_version() {
         let crate_version = (
@@ -173,10 +175,13 @@ mod tests {
     }
 
     #[test]
-    fn root_module_version_follows_the_api_major() {
+    fn root_module_version_is_the_api_version() {
         assert_eq!(
             ROOT_MODULE_VERSION,
-            format!("{}.0.0", PLUGIN_API_VERSION.major)
+            format!(
+                "{}.{}.0",
+                PLUGIN_API_VERSION.major, PLUGIN_API_VERSION.minor
+            )
         );
     }
 }

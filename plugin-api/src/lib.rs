@@ -10,8 +10,8 @@
 //! lalrpop, of the interpreter, or of any one backend.
 //!
 //! The crate's version is the plugin-API version ([`abi::PLUGIN_API_VERSION`]):
-//! a plugin built against `isu_plugin_api` 1.x loads into every `isu` of plugin
-//! API 1.y. `spec/plugin-abi.md` in Isu's repository is the normative text.
+//! a plugin built against `isu_plugin_api` 2.x loads into every `isu` of plugin
+//! API 2.y. `spec/plugin-abi.md` in Isu's repository is the normative text.
 
 #![warn(missing_docs)]
 
@@ -20,17 +20,26 @@
 #[allow(unsafe_code)]
 pub mod abi;
 pub mod backend;
+pub mod backend_codes;
+pub mod iir_format;
 pub mod json;
 pub mod pack;
 
 pub use isu_lang as lang;
 pub use isu_lang::{
-    analysis, build, codes, features, iir, limits, literal, stdlib, types, update, visit,
+    analysis, build, codes, feature_set, features, iir, limits, literal, stdlib, types, update,
+    visit,
 };
 
-pub use backend::{Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic};
+pub use backend::{
+    Artifact, ArtifactMeta, Backend, BackendInfo, CompileOptions, DiagnosticKind, ExecLimits,
+    ExecOptions, ExecuteInfo, PluginDiagnostic, SettingInfo, Settings,
+};
+pub use backend_codes::BackendCode;
 pub use codes::RuntimeCode;
+pub use feature_set::{FeatureSet, FEATURE_SET_VERSION};
 pub use iir::*;
+pub use iir_format::IirFormat;
 pub use literal::Literal;
 pub use pack::{Lowering, Pack, PackFunction, PackInfo, Signature};
 pub use stdlib::Builtin;

@@ -3,12 +3,13 @@
 
 use super::output::{print_json, read_source, report};
 use super::plugins::EXIT_PLUGIN;
+use super::run::SetArgs;
 use super::{Common, Format};
 use crate::diag::exit_code;
 use crate::plugins::target::{self, BuildError};
 use crate::plugins::PluginKind;
 use anyhow::{bail, Context, Result};
-use isu_plugin_api::Artifact;
+use isu_plugin_api::{Artifact, CompileOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,8 @@ pub struct Args {
     #[arg(long)]
     pub emit: Vec<String>,
     #[command(flatten)]
+    pub settings: SetArgs,
+    #[command(flatten)]
     pub force: super::Force,
 }
 
@@ -41,13 +44,26 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         report(format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
     };
-    match target::build(&reg, program, &args.target, &args.emit) {
+    let options = CompileOptions {
+        target: args.target.clone(),
+        emit: args.emit.clone(),
+        settings: args.settings.settings(),
+        ..CompileOptions::default()
+    };
+    match target::build(&reg, program, options) {
         Ok(artifacts) => {
             let written = write_artifacts(&artifacts, args.out.as_deref(), args.force.options())?;
             let list: Vec<Value> = artifacts
                 .iter()
                 .zip(&written)
-                .map(|(a, p)| json!({"kind": a.kind, "path": p.display().to_string(), "bytes": a.bytes.len()}))
+                .map(|(a, p)| {
+                    json!({
+                        "kind": a.kind,
+                        "path": p.display().to_string(),
+                        "bytes": a.bytes.len(),
+                        "executable": a.executable,
+                    })
+                })
                 .collect();
             report(
                 format,
@@ -156,6 +172,10 @@ pub(crate) fn write_artifacts(
         std::fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
     for (a, path) in artifacts.iter().zip(&paths) {
+        let options = super::write::Options {
+            executable: a.executable,
+            ..options
+        };
         super::write::write_file(path, &a.bytes, options)?;
     }
     Ok(paths)
@@ -166,11 +186,29 @@ mod tests {
     use super::*;
 
     fn art(name: &str) -> Artifact {
-        Artifact {
-            kind: "text".into(),
-            file_name: name.into(),
-            bytes: vec![],
-        }
+        Artifact::new("text", name, vec![])
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn executable_artifacts_are_written_executable() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("isu-build-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_default();
+        let arts = [
+            Artifact::new("executable", "run_me", b"#!/bin/sh\n".to_vec()).as_executable(),
+            art("data.txt"),
+        ];
+        let paths = write_artifacts(&arts, Some(&dir), Default::default()).unwrap_or_default();
+        let mode = |p: &Path| {
+            std::fs::metadata(p)
+                .map(|m| m.permissions().mode())
+                .unwrap_or(0)
+        };
+        assert_eq!(paths.len(), 2);
+        assert_ne!(mode(&paths[0]) & 0o100, 0, "{:o}", mode(&paths[0]));
+        assert_eq!(mode(&paths[1]) & 0o111, 0, "{:o}", mode(&paths[1]));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

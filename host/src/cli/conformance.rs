@@ -1,18 +1,28 @@
-//! `isu conformance [--target T] [--cases DIR]...`: the conformance suite
-//! (built into isu, plus the cases of each DIR) on the interpreter and on the
-//! backend of T (or on every backend of the manifests), with a summary per
-//! executor and every failure's difference.
+//! `isu conformance [--target T] [--cases DIR]... [--expect FILE] [--junit FILE]`:
+//! the conformance suite (built into isu, plus the cases of each DIR) on the
+//! interpreter and on the backend of T (or on every backend of the
+//! manifests), with a summary per executor and every failure's difference;
+//! for people or as JSON (the global `--format`), and as JUnit XML.
+//!
+//! Exit codes: 0 when no case failed anywhere (with `--expect`, when T's
+//! results are exactly what the file expects), 6 when a case failed (or the
+//! results differ from the file), 8 when the target has no working backend,
+//! 1 when the cases or a file cannot be read or written.
 
 use super::output::print_json;
 use super::plugins::EXIT_PLUGIN;
 use super::Format;
-use crate::conformance::{self, Report};
+use crate::conformance::expect::Expectations;
+use crate::conformance::{self, junit, Options, Report};
 use crate::diag::Kind;
-use crate::plugins::PluginKind;
+use crate::executor::ViaBackend;
+use crate::plugins::isolated::HostCommand;
+use crate::plugins::{Loading, PluginKind};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -29,16 +39,45 @@ pub struct Args {
     /// How the command reports (see `super::Common::format`).
     #[arg(skip)]
     pub format: Format,
+    /// Also write the results as JUnit XML to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// The target's expectation file (its unsupported and known-failing
+    /// cases): exit 0 only when the results are exactly those.
+    #[arg(long, value_name = "FILE", requires = "target")]
+    pub expect: Option<PathBuf>,
+    /// Cases run at once (default: the number of cores).
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Seconds a backend may take for one compile or one run before its
+    /// plugin host is stopped and the case fails.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub timeout: u64,
     /// List every unsupported case with the features it needs.
     #[arg(long, short)]
     pub verbose: bool,
 }
 
-/// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag. Exits 0
-/// when nothing failed, 6 (as a TestFail) when a case failed anywhere, 8
-/// when the target has no working backend.
+/// Prints why the command cannot go on and returns exit 8.
+fn no_backend(message: &str, format: Format) -> Result<i32> {
+    match format {
+        Format::Json => print_json(&json!({"ok": false, "error": message}))?,
+        Format::Human => eprintln!("error: {message}"),
+    }
+    Ok(EXIT_PLUGIN)
+}
+
+/// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag.
 pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
-    let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
+    // Every backend runs in plugin host processes of its own: a crash or a
+    // hang fails its case, and the suite goes on.
+    let timeout = Some(Duration::from_secs(args.timeout));
+    let command = HostCommand::this_isu(timeout).context("finding this isu")?;
+    let reg = super::plugins::registry_with(
+        manifest,
+        &[PluginKind::Backend, PluginKind::Pack],
+        &Loading::Isolated(command),
+    );
     let mut cases = conformance::builtin_cases();
     let builtin = cases.len();
     for dir in &args.cases {
@@ -54,16 +93,21 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             ..c
         }));
     }
+    let expectations = match &args.expect {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let e = Expectations::parse(&text).map_err(|e| {
+                anyhow::anyhow!("{} is not an expectation file: {e}", path.display())
+            })?;
+            Some(e)
+        }
+        None => None,
+    };
     let backends = match &args.target {
         Some(t) => match reg.backend(t) {
             Ok((_, b)) => vec![(t.clone(), b)],
-            Err(message) => {
-                match args.format {
-                    Format::Json => print_json(&json!({"ok": false, "error": message}))?,
-                    Format::Human => eprintln!("error: {message}"),
-                }
-                return Ok(EXIT_PLUGIN);
-            }
+            Err(message) => return no_backend(&message, args.format),
         },
         None => reg
             .backends()
@@ -71,26 +115,59 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             .flat_map(|(_, b, targets)| targets.into_iter().map(move |t| (t, b.clone())))
             .collect(),
     };
-    let prepared = conformance::prepare(&cases, &reg.functions);
+    let options = match args.jobs {
+        Some(jobs) => Options { jobs },
+        None => Options::default(),
+    };
+    let prepared = conformance::prepare(&cases, &reg.functions, &options);
     let mut reports = vec![conformance::interpreter_report(&prepared)];
     for (target, backend) in &backends {
+        let features = backend.info().features;
+        let executor = ViaBackend::new(backend.clone(), target, reg.functions.clone());
         reports.push(conformance::backend_report(
-            &prepared,
-            target,
-            backend.as_ref(),
-            &reg.functions,
+            &prepared, &executor, &features, &options,
         ));
     }
-    let ok = reports.iter().all(|r| r.failed == 0);
+    let differences = expectations.as_ref().map(|e| {
+        let backend = reports.last().map(|r| e.differences(r)).unwrap_or_default();
+        let interpreter: Vec<String> = reports[0]
+            .failures
+            .iter()
+            .map(|f| format!("[interpreter] {f}"))
+            .collect();
+        [interpreter, backend].concat()
+    });
+    let ok = match &differences {
+        Some(d) => d.is_empty(),
+        None => reports.iter().all(|r| r.failed == 0),
+    };
+    if let Some(path) = &args.junit {
+        super::write::write_file(path, junit::junit(&reports).as_bytes(), Default::default())?;
+    }
     match args.format {
-        Format::Json => print_json(&json!({
-            "ok": ok,
-            "cases": cases.len(),
-            "builtin_cases": builtin,
-            "folders": args.cases.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
-            "reports": reports,
-        }))?,
-        Format::Human => print!("{}", human(&reports, cases.len(), args.verbose)),
+        Format::Json => {
+            let mut doc = json!({
+                "ok": ok,
+                "cases": cases.len(),
+                "builtin_cases": builtin,
+                "folders": args.cases.iter().map(|d| d.display().to_string()).collect::<Vec<_>>(),
+                "reports": reports,
+            });
+            if let (Some(path), Some(d)) = (&args.expect, &differences) {
+                doc["expectation"] = json!({
+                    "file": path.display().to_string(),
+                    "differences": d,
+                });
+            }
+            print_json(&doc)?;
+        }
+        Format::Human => {
+            let mut text = human(&reports, cases.len(), args.verbose);
+            if let (Some(path), Some(d)) = (&args.expect, &differences) {
+                text.push_str(&expectation_text(path, d));
+            }
+            print!("{text}");
+        }
     }
     for e in reg.errors() {
         if args.format == Format::Human {
@@ -98,6 +175,22 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         }
     }
     Ok(if ok { 0 } else { Kind::TestFail.exit_code() })
+}
+
+/// What the comparison with an expectation file found, for people.
+fn expectation_text(path: &Path, differences: &[String]) -> String {
+    if differences.is_empty() {
+        return format!("as expected by {}\n", path.display());
+    }
+    let mut out = format!(
+        "{} difference(s) from {}:\n",
+        differences.len(),
+        path.display()
+    );
+    for d in differences {
+        let _ = writeln!(out, "  {d}");
+    }
+    out
 }
 
 /// The human report: each executor's failures, then the summaries.
@@ -109,13 +202,7 @@ pub fn human(reports: &[Report], cases: usize, verbose: bool) -> String {
         }
         if verbose {
             for u in &r.unsupported_cases {
-                let _ = writeln!(
-                    out,
-                    "unsupported [{}] {}: needs {}",
-                    r.executor,
-                    u.case,
-                    u.features.join(", ")
-                );
+                let _ = writeln!(out, "unsupported [{}] {}: {}", r.executor, u.case, u.reason);
             }
         }
     }

@@ -69,8 +69,8 @@ impl Harness for Live<'_> {
         };
         let path = dir.join(format!("{}.jsonl", task.id()));
         let options = WriteOptions {
-            force: false,
             as_it_goes: true,
+            ..WriteOptions::default()
         };
         match Output::create(&path, options) {
             Ok(f) => Log::to(Box::new(f)),

@@ -2,7 +2,7 @@
 //! command line, and what the model is told.
 
 use super::output::{print_json, read_source};
-use super::target::registry;
+use super::run::registry;
 use super::write::{write_file, Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::diag::Diagnostic;
@@ -326,8 +326,8 @@ fn drive(
     let file = Output::create(
         log_path,
         WriteOptions {
-            force: false,
             as_it_goes: true,
+            ..WriteOptions::default()
         },
     )
     .with_context(|| format!("creating the log {}", log_path.display()))?;

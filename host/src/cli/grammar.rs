@@ -2,7 +2,7 @@
 //! Schemas of what the toolchain reads and writes, for constrained decoding
 //! and for tools.
 
-use super::target::registry;
+use super::run::registry;
 use crate::grammar::{self, Start, Vocabulary};
 use crate::schema;
 use anyhow::Result;

@@ -8,7 +8,7 @@ mod new;
 use super::output::print_json;
 use super::Format;
 use crate::plugins::manifest::ShadowedBy;
-use crate::plugins::{Loaded, Place, Plugin, PluginKind, Registry, State, NO_PLUGINS_FIX};
+use crate::plugins::{Loaded, Loading, Place, Plugin, PluginKind, Registry, State, NO_PLUGINS_FIX};
 use anyhow::Result;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -76,7 +76,12 @@ pub fn plugins(args: &Args, manifest: Option<&Path>) -> Result<i32> {
 /// The registry of the plugins of `kinds` for a command; each manifest that
 /// was skipped is a warning on stderr.
 pub fn registry(manifest: Option<&Path>, kinds: &[PluginKind]) -> Registry {
-    let reg = Registry::from_environment_of(manifest, kinds);
+    registry_with(manifest, kinds, &Loading::InProcess)
+}
+
+/// [`registry`], the backends loaded as `loading` says.
+pub fn registry_with(manifest: Option<&Path>, kinds: &[PluginKind], loading: &Loading) -> Registry {
+    let reg = Registry::from_environment_with(manifest, kinds, loading);
     for e in reg.manifest_errors() {
         eprintln!("warning: plugin manifest skipped: {e}");
     }
@@ -178,8 +183,12 @@ pub fn plugin_json(p: &Plugin, verbose: bool) -> Value {
             "version": info.version,
             "api_version": loaded.api_version().to_string(),
             "targets": info.targets,
+            "iir": info.iir,
             "emits": info.emits,
-            "lacks": info.lacks,
+            "execute": info.execute,
+            "features": info.features,
+            "lacks": info.features.lacks(),
+            "settings": info.settings,
         }),
         Ok(loaded @ Loaded::Pack { info, .. }) => json!({
             "status": "loaded",
@@ -203,6 +212,44 @@ pub fn plugin_json(p: &Plugin, verbose: bool) -> Value {
     };
     merge_into(&mut obj, fields);
     obj
+}
+
+/// What a loaded backend says of itself, for people.
+fn backend_lines(out: &mut String, info: &isu_plugin_api::BackendInfo) {
+    let _ = writeln!(out, "      targets: {}", info.targets.join(", "));
+    let _ = writeln!(out, "      reads: {}", info.iir.join(", "));
+    let _ = writeln!(out, "      emits: {}", info.emits.join(", "));
+    let execute = match &info.execute {
+        Some(e) if e.native => {
+            format!("{} (native code, run in a plugin host process)", e.artifact)
+        }
+        Some(e) => e.artifact.clone(),
+        None => "nothing (it only builds)".to_owned(),
+    };
+    let _ = writeln!(out, "      executes: {execute}");
+    let lacks = info.features.lacks();
+    let lacks = if lacks.is_empty() {
+        "nothing".to_owned()
+    } else {
+        lacks.join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "      features (vocabulary {}): all but {lacks}",
+        info.features.version
+    );
+    for s in &info.settings {
+        let values = if s.values.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", s.values.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "      --set {}={}{values}: {}",
+            s.name, s.default, s.doc
+        );
+    }
 }
 
 /// The human report of a registry.
@@ -272,16 +319,7 @@ fn human_plugin(out: &mut String, p: &Plugin, verbose: bool) {
             );
             let _ = writeln!(out, "      file: {}", p.entry.file.display());
             match loaded {
-                Loaded::Backend { info, .. } => {
-                    let _ = writeln!(out, "      targets: {}", info.targets.join(", "));
-                    let _ = writeln!(out, "      emits: {}", info.emits.join(", "));
-                    let lacks = if info.lacks.is_empty() {
-                        "nothing".to_owned()
-                    } else {
-                        info.lacks.join(", ")
-                    };
-                    let _ = writeln!(out, "      lacks: {lacks}");
-                }
+                Loaded::Backend { info, .. } => backend_lines(out, info),
                 Loaded::Pack { info, .. } => {
                     for f in &info.functions {
                         let _ =

@@ -1,15 +1,22 @@
-//! `isu run` and `isu test`: the reference interpreter from the command line.
+//! `isu run` and `isu test`: a program run by the reference interpreter, or
+//! with `--target T` by the backend plugin of T, through one path
+//! ([`crate::executor`]) and with one output contract: a value as JSON, or
+//! the runtime error object with exit 5; TestFails with exit 6. A failure of
+//! a backend itself exits 8.
 
-use super::output::{read_source, report};
+use super::output::{print_json, read_source, report};
+use super::plugins::EXIT_PLUGIN;
 use super::write::{Options as WriteOptions, Output};
 use super::{Common, Format};
 use crate::diag::{exit_code, Diagnostic};
-use crate::interp::{self, RunOptions};
+use crate::executor::{self, Executed, Executor, Loaded};
 use crate::pipeline;
+use crate::plugins::target::{BackendFailure, BuildError};
+use crate::plugins::{PluginKind, Registry};
+use crate::source::Source;
 use anyhow::{Context, Result};
-use isu_lang::RuntimeCode;
-use isu_plugin_api::ExecLimits;
-use serde_json::Value;
+use isu_plugin_api::{ExecLimits, Program, RuntimeCode, Settings};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// The limits of a run, as flags.
@@ -24,10 +31,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn options(&self) -> RunOptions {
-        RunOptions::from(self.exec_limits())
-    }
-    /// The same limits for a backend plugin.
+    /// The limits of an execution, whatever runs it.
     pub fn exec_limits(&self) -> ExecLimits {
         ExecLimits {
             max_steps: self.max_steps,
@@ -36,11 +40,37 @@ impl Limits {
     }
 }
 
+/// `--set NAME=VALUE` (repeatable): the named settings of the target's
+/// backend (`isu plugins` lists them).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SetArgs {
+    /// A setting of the target's backend, `NAME=VALUE` (repeatable; `isu plugins` lists them).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting, requires = "target")]
+    pub set: Vec<(String, String)>,
+}
+
+impl SetArgs {
+    /// The settings, a later `--set` of a name replacing an earlier one.
+    pub fn settings(&self) -> Settings {
+        self.set.iter().cloned().collect()
+    }
+}
+
+fn parse_setting(text: &str) -> std::result::Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
 /// Where a program runs: the interpreter, or with `--target` the backend
-/// plugin of that target; and the `--plugins` manifest flag.
+/// plugin of that target with its settings; and the `--plugins` manifest flag.
 #[derive(Debug, Clone, Default)]
 pub struct On {
     pub target: Option<String>,
+    pub settings: Settings,
+    /// The wall-clock limit of each call of a backend run in a plugin host.
+    pub timeout: Option<std::time::Duration>,
     pub manifest: Option<PathBuf>,
 }
 
@@ -61,7 +91,97 @@ fn read_args(spec: &str) -> Result<std::result::Result<Value, Diagnostic>> {
     }))
 }
 
-/// `isu run FILE --args JSON [--trace OUT] [--max-steps N] [--max-size N]`.
+/// A command's checked program, with what it needs to report and to run.
+struct Checked {
+    src: Source,
+    reg: Registry,
+    program: Program,
+    diags: Vec<Diagnostic>,
+}
+
+/// The plugins for a command that runs a program: all of them when a target
+/// is asked for (`needed`), else the packs only. A manifest that cannot be
+/// used is a warning; the command goes on with the other layers.
+pub fn registry(manifest: Option<&Path>, needed: bool) -> Registry {
+    let kinds: &[PluginKind] = if needed {
+        &[PluginKind::Backend, PluginKind::Pack]
+    } else {
+        &[PluginKind::Pack]
+    };
+    super::plugins::registry(manifest, kinds)
+}
+
+/// Reads and checks the program with the plugins it needs ([`registry`]).
+/// The exit code in `Err` when it cannot run.
+fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>> {
+    let src = read_source(&common.file)?;
+    let reg = registry(on.manifest.as_deref(), on.target.is_some());
+    let fe = pipeline::check_with(&src, &reg.functions);
+    let Some(program) = fe.valid_program().cloned() else {
+        report(common.format, &fe.diags, Some(&src), Vec::new())?;
+        return Ok(Err(exit_code(&fe.diags)));
+    };
+    Ok(Ok(Checked {
+        src,
+        reg,
+        program,
+        diags: fe.diags,
+    }))
+}
+
+/// What runs the program: the interpreter, or the backend of `--target`
+/// ([`executor::for_target`]).
+fn executor(c: &Checked, on: &On) -> std::result::Result<Box<dyn Executor>, BuildError> {
+    executor::for_target(&c.reg, on.target.as_deref(), &on.settings, on.timeout)
+}
+
+/// The program loaded by what runs it, or the exit code of why not (after
+/// reporting it).
+fn load<'e>(
+    c: &Checked,
+    executor: std::result::Result<&'e dyn Executor, BuildError>,
+    format: Format,
+) -> Result<std::result::Result<Box<dyn Loaded + 'e>, i32>> {
+    let loaded = executor.and_then(|e| e.load(&c.program));
+    match loaded {
+        Ok(l) => Ok(Ok(l)),
+        Err(BuildError::Program(more)) => {
+            let all = [c.diags.clone(), more].concat();
+            report(format, &all, Some(&c.src), Vec::new())?;
+            Ok(Err(exit_code(&all)))
+        }
+        Err(e) => {
+            match format {
+                Format::Json => print_json(&json!({
+                    "ok": false,
+                    "diagnostics": c.diags.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+                    "backend_error": e.to_string(),
+                }))?,
+                Format::Human => {
+                    report(format, &c.diags, Some(&c.src), Vec::new())?;
+                    eprintln!("error: {e}");
+                }
+            }
+            Ok(Err(EXIT_PLUGIN))
+        }
+    }
+}
+
+/// Reports the failure of a backend itself; exit 8.
+fn backend_failed(failure: &BackendFailure, format: Format) -> Result<i32> {
+    match format {
+        Format::Json => print_json(&json!({
+            "ok": false,
+            "diagnostics": [],
+            "backend_error": [failure.to_json()],
+        }))?,
+        Format::Human => eprintln!("error: {failure}"),
+    }
+    Ok(EXIT_PLUGIN)
+}
+
+/// `isu run FILE --args JSON [--trace OUT] [--max-steps N] [--max-size N]
+/// [--target T [--set NAME=VALUE]...]`.
 pub fn run(
     common: &Common,
     args: &str,
@@ -72,34 +192,23 @@ pub fn run(
     if let Some((path, _)) = trace {
         super::write::refuse_dash(path)?;
     }
-    let src = read_source(&common.file)?;
-    let reg = super::target::registry(on.manifest.as_deref(), on.target.is_some());
-    let fe = pipeline::check_with(&src, &reg.functions);
-    let Some(program) = fe.valid_program() else {
-        report(common.format, &fe.diags, Some(&src), Vec::new())?;
-        return Ok(exit_code(&fe.diags));
+    let c = match checked(common, on)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
     };
     let args = match read_args(args)? {
         Ok(v) => v,
         Err(d) => {
-            let diags = [fe.diags.clone(), vec![d]].concat();
-            report(common.format, &diags, Some(&src), Vec::new())?;
+            let diags = [c.diags.clone(), vec![d]].concat();
+            report(common.format, &diags, Some(&c.src), Vec::new())?;
             return Ok(exit_code(&diags));
         }
     };
-    if let Some(t) = &on.target {
-        let exec = limits.exec_limits();
-        return super::target::run(
-            &reg,
-            t,
-            program,
-            &args,
-            &exec,
-            &fe.diags,
-            &src,
-            common.format,
-        );
-    }
+    let executor = executor(&c, on);
+    let loaded = match load(&c, executor.as_deref().map_err(Clone::clone), common.format)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
     // The trace goes to its file as the run makes it, and is flushed at the
     // end whether the run returned or failed.
     let mut trace_out = match trace {
@@ -112,56 +221,59 @@ pub fn run(
         )?),
         None => None,
     };
-    let result = interp::run_with(
-        program,
+    let result = loaded.run(
         &args,
-        &limits.options(),
+        &limits.exec_limits(),
         trace_out.as_mut().map(|o| o as &mut dyn std::io::Write),
-        &reg.functions,
     );
     if let (Some(out), Some((path, _))) = (trace_out, trace) {
         out.commit()
             .with_context(|| format!("writing the trace {}", path.display()))?;
     }
     match result {
-        Ok(value) => {
+        Executed::Value { value, .. } => {
             let value = serde_json::to_value(&value).context("serializing the result")?;
             match common.format {
                 Format::Human => {
-                    super::output::human_diags(&fe.diags, Some(&src));
-                    super::output::print_json(&value)?;
+                    super::output::human_diags(&c.diags, Some(&c.src));
+                    print_json(&value)?;
                 }
                 Format::Json => {
-                    report(Format::Json, &fe.diags, Some(&src), vec![("value", value)])?
+                    report(Format::Json, &c.diags, Some(&c.src), vec![("value", value)])?
                 }
             }
             Ok(0)
         }
-        Err(d) => {
-            let diags = [fe.diags.clone(), vec![d]].concat();
-            report(common.format, &diags, Some(&src), Vec::new())?;
+        Executed::Error(d) => {
+            let diags = [c.diags.clone(), vec![d]].concat();
+            report(common.format, &diags, Some(&c.src), Vec::new())?;
             Ok(exit_code(&diags))
         }
+        Executed::Failed(f) => backend_failed(&f, common.format),
     }
 }
 
-/// `isu test FILE`: every IO example; each one that does not hold is a TestFail.
+/// `isu test FILE [--target T [--set NAME=VALUE]...]`: every IO example;
+/// each one that does not hold is a TestFail.
 pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
-    let src = read_source(&common.file)?;
-    let reg = super::target::registry(on.manifest.as_deref(), on.target.is_some());
-    let fe = pipeline::check_with(&src, &reg.functions);
-    let Some(program) = fe.valid_program() else {
-        report(common.format, &fe.diags, Some(&src), Vec::new())?;
-        return Ok(exit_code(&fe.diags));
+    let c = match checked(common, on)? {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
     };
-    if let Some(t) = &on.target {
-        let exec = limits.exec_limits();
-        return super::target::test(&reg, t, program, &exec, &fe.diags, &src, common.format);
-    }
-    let fails = interp::test_examples_with(program, &limits.options(), &reg.functions);
-    let total = program.io.input.len();
-    let diags = [fe.diags.clone(), fails].concat();
-    report_tests(common.format, &diags, &src, total, None)
+    let executor = executor(&c, on);
+    let loaded = match load(&c, executor.as_deref().map_err(Clone::clone), common.format)? {
+        Ok(l) => l,
+        Err(code) => return Ok(code),
+    };
+    let name = on.target.as_deref().unwrap_or(executor::INTERPRETER);
+    let fails =
+        match executor::test_examples(loaded.as_ref(), name, &c.program, &limits.exec_limits()) {
+            Ok(fails) => fails,
+            Err(failure) => return backend_failed(&failure, common.format),
+        };
+    let total = c.program.io.input.len();
+    let diags = [c.diags.clone(), fails].concat();
+    report_tests(common.format, &diags, &c.src, total, on.target.as_deref())
 }
 
 /// Reports a test run: the diagnostics, how many of the `total` examples

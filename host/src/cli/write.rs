@@ -63,6 +63,9 @@ pub struct Options {
     /// replace it whole at the end: for a trace, whose events up to a kill
     /// are worth more than the old trace.
     pub as_it_goes: bool,
+    /// The file is a program to run (an artifact marked executable): it
+    /// gets the execute permission wherever it has the read permission.
+    pub executable: bool,
 }
 
 /// A file being written; [`Output::commit`] finishes it. Dropped without a
@@ -71,6 +74,7 @@ pub struct Options {
 pub struct Output {
     sink: BufWriter<Sink>,
     target: PathBuf,
+    executable: bool,
 }
 
 #[derive(Debug)]
@@ -170,6 +174,7 @@ impl Output {
                         },
                     ),
                     target,
+                    executable: options.executable,
                 });
             }
             Plan::InPlace { target } => return Output::in_place(path, target, options),
@@ -183,6 +188,7 @@ impl Output {
         Ok(Output {
             sink: BufWriter::with_capacity(1 << 16, sink),
             target: path.to_owned(),
+            executable: options.executable,
         })
     }
 
@@ -202,19 +208,33 @@ impl Output {
         Ok(Output {
             sink: BufWriter::with_capacity(1 << 16, Sink::File(file)),
             target,
+            executable: options.executable,
         })
     }
 
     /// Finishes the write: flushes it, and puts a replacement in place.
     pub fn commit(self) -> Result<()> {
+        let wanted = self.executable;
         let target = self.target;
         let sink = self
             .sink
             .into_inner()
             .map_err(|e| e.into_error())
             .with_context(|| format!("writing {}", target.display()))?;
+        let executable = |file: &File| -> Result<()> {
+            if wanted {
+                make_executable(file)
+                    .with_context(|| format!("making {} executable", target.display()))?;
+            }
+            Ok(())
+        };
         match sink {
-            mut sink @ (Sink::File(_) | Sink::Stream(_)) => sink
+            Sink::File(mut file) => {
+                file.flush()
+                    .with_context(|| format!("writing {}", target.display()))?;
+                executable(&file)
+            }
+            mut sink @ Sink::Stream(_) => sink
                 .flush()
                 .with_context(|| format!("writing {}", target.display())),
             Sink::Temp { file, keep } => {
@@ -223,6 +243,7 @@ impl Output {
                         format!("keeping the permissions of {}", target.display())
                     })?;
                 }
+                executable(file.as_file())?;
                 file.persist(&target)
                     .map_err(|e| e.error)
                     .with_context(|| format!("replacing {}", target.display()))?;
@@ -370,6 +391,14 @@ fn check_writable(path: &Path, target: &Path, m: &Metadata, options: Options) ->
 fn owner_can_be_kept(ours: &File, m: &Metadata) -> io::Result<bool> {
     let uid = ours.metadata()?.uid();
     Ok(uid == m.uid() || uid == 0)
+}
+
+/// Adds the execute permission to `file` wherever it has the read permission.
+fn make_executable(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = file.metadata()?.permissions().mode();
+    let exec = (mode & 0o444) >> 2;
+    file.set_permissions(std::fs::Permissions::from_mode(mode | exec))
 }
 
 /// Gives `file` the permissions of `m`, and its owner and group (only as

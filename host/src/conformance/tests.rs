@@ -1,5 +1,11 @@
 use super::*;
-use isu_plugin_api::{Artifact, BackendInfo, CompileOptions, PluginDiagnostic};
+use crate::executor::ViaBackend;
+use crate::interp::{self, RunOptions};
+use isu_plugin_api::{
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
+    PluginDiagnostic,
+};
+use std::sync::Arc;
 
 const ADD: &str = "; run: {\"a\": 2} => 3\n; run: {\"a\": 9223372036854775807} => error int_overflow at S1\nFUNC:\n  NAME: inc\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (add (var a) (const 1))\n  END\n";
 
@@ -16,19 +22,27 @@ fn case(name: &str, text: &str) -> Case {
     }
 }
 
-/// A backend that runs the IIR in the interpreter, lacks maps, and answers
-/// 100 wherever the interpreter answers 3.
+/// The step budget stops a loop; the case says it needs the limit.
+const SPIN: &str = "; run: {} => error step_limit at S1\n; limits: max_steps=5\n; needs: limit_steps\nFUNC:\n  NAME: spin\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: LOOP\n      ITER: (while (const true))\n      BODY: BEGIN\n      END\n    S2: RETURN\n      EXPR: (const 0)\n  END\n";
+
+/// Refused by the backend when compiling: its function is named `refuse`.
+const REFUSED: &str = "; run: {} => 1\nFUNC:\n  NAME: refuse\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (const 1)\n  END\n";
+
+/// A backend that runs the IIR in the interpreter, lacks maps, refuses a
+/// function named `refuse` as unsupported, and answers 100 wherever the
+/// interpreter answers 3.
 struct Skewed;
 
 impl Backend for Skewed {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: "skewed".into(),
-            version: "0".into(),
-            targets: vec!["skewed".into()],
-            emits: vec!["iir".into()],
-            lacks: vec!["map".into()],
-        }
+        BackendInfo::new(
+            "skewed",
+            "0",
+            &["skewed"],
+            FeatureSet::all_of_except(1, &["map"]),
+        )
+        .emitting(&["iir"])
+        .executing("iir", false)
     }
 
     fn compile(
@@ -36,23 +50,30 @@ impl Backend for Skewed {
         program: &Program,
         _: &CompileOptions,
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-        Ok(vec![Artifact {
-            kind: "iir".into(),
-            file_name: "p.json".into(),
-            bytes: serde_json::to_vec(program).unwrap_or_default(),
-        }])
+        if program.func.name.name == "refuse" {
+            return Err(vec![PluginDiagnostic::backend(
+                BackendCode::UnsupportedFeature,
+                "no functions named refuse",
+            )]);
+        }
+        let bytes = serde_json::to_vec(program).unwrap_or_default();
+        Ok(vec![Artifact::new("iir", "p.json", bytes)])
     }
 
     fn execute(
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        _: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
         let program: Program = serde_json::from_slice(&artifacts[0].bytes)
-            .map_err(|e| PluginDiagnostic::backend("backend_failed", e.to_string()))?;
+            .map_err(|e| PluginDiagnostic::backend(BackendCode::BackendFailed, e.to_string()))?;
         let args = serde_json::to_value(args).unwrap_or_default();
-        match interp::run(&program, &args, &RunOptions::default(), None) {
+        let opts = RunOptions {
+            max_steps: options.limits.max_steps,
+            ..RunOptions::default()
+        };
+        match interp::run(&program, &args, &opts, None) {
             Ok(Literal::Int(3)) => Ok(Literal::Int(100)),
             Ok(v) => Ok(v),
             Err(d) => Err(PluginDiagnostic::runtime(
@@ -64,12 +85,20 @@ impl Backend for Skewed {
     }
 }
 
+fn prepare_all(cases: &[Case]) -> Vec<Prepared> {
+    prepare(cases, &Functions::default(), &Options { jobs: 2 })
+}
+
+fn skewed_report(prepared: &[Prepared]) -> Report {
+    let skewed = Skewed;
+    let features = skewed.info().features;
+    let executor = ViaBackend::new(Arc::new(skewed), "skewed", Functions::default());
+    backend_report(prepared, &executor, &features, &Options { jobs: 2 })
+}
+
 #[test]
 fn the_interpreter_is_checked_against_the_run_lines() {
-    let prepared = prepare(
-        &[case("add", ADD), case("map", MAP), case("wrong", WRONG)],
-        &Functions::default(),
-    );
+    let prepared = prepare_all(&[case("add", ADD), case("map", MAP), case("wrong", WRONG)]);
     let r = interpreter_report(&prepared);
     assert_eq!((r.passed, r.failed, r.unsupported), (2, 1, 0));
     assert_eq!(
@@ -84,19 +113,32 @@ fn the_interpreter_is_checked_against_the_run_lines() {
 
 #[test]
 fn a_backend_is_compared_with_the_interpreter_and_lacking_is_unsupported() {
-    let prepared = prepare(
-        &[case("add", ADD), case("map", MAP), case("wrong", WRONG)],
-        &Functions::default(),
-    );
-    let r = backend_report(&prepared, "skewed", &Skewed, &Functions::default());
-    assert_eq!((r.passed, r.failed, r.unsupported), (0, 2, 1));
+    let prepared = prepare_all(&[
+        case("add", ADD),
+        case("map", MAP),
+        case("refused", REFUSED),
+        case("spin", SPIN),
+        case("wrong", WRONG),
+    ]);
+    let r = skewed_report(&prepared);
+    assert_eq!((r.passed, r.failed, r.unsupported), (1, 2, 2), "{r:#?}");
     assert_eq!(
         r.unsupported_cases,
-        [Unsupported {
-            case: "map".into(),
-            features: vec!["map".into()]
-        }]
+        [
+            Unsupported {
+                case: "map".into(),
+                features: vec!["map".into()],
+                reason: "needs map".into(),
+            },
+            Unsupported {
+                case: "refused".into(),
+                features: vec![],
+                reason: "no functions named refuse".into(),
+            }
+        ]
     );
+    // The case's limits reach the backend: it stopped after 5 rounds.
+    assert_eq!(r.cases_where(|v| *v == Verdict::Passed), ["spin"]);
     // Compared with the interpreter (3), not with the run line (4).
     let wrong: Vec<String> = r
         .failures
@@ -117,10 +159,7 @@ fn a_backend_is_compared_with_the_interpreter_and_lacking_is_unsupported() {
 
 #[test]
 fn a_broken_case_fails_everywhere() {
-    let prepared = prepare(
-        &[case("bad", "; run: {} => 1\nFUNC:\n  NAME f\n")],
-        &Functions::default(),
-    );
+    let prepared = prepare_all(&[case("bad", "; run: {} => 1\nFUNC:\n  NAME f\n")]);
     let r = interpreter_report(&prepared);
     assert_eq!((r.passed, r.failed), (0, 1));
     assert!(
@@ -130,12 +169,16 @@ fn a_broken_case_fails_everywhere() {
         "{}",
         r.failures[0].got
     );
-    let b = backend_report(&prepared, "skewed", &Skewed, &Functions::default());
+    let b = skewed_report(&prepared);
     assert_eq!(b.failed, 1);
-    let none = prepare(&[case("norun", "FUNC:\n")], &Functions::default());
+    let none = prepare_all(&[case("norun", "FUNC:\n")]);
     assert!(interpreter_report(&none).failures[0]
         .got
-        .starts_with("bad run line"));
+        .starts_with("bad case directive"));
+    // A case stopped by a limit must say it needs the limit.
+    let unsaid = prepare_all(&[case("spin", &SPIN.replace("; needs: limit_steps\n", ""))]);
+    let got = &interpreter_report(&unsaid).failures[0].got;
+    assert!(got.contains("add `; needs: limit_steps`"), "{got}");
 }
 
 #[test]

@@ -321,7 +321,11 @@ mod tests {
 
     #[test]
     fn a_mismatch_shows_the_returned_variable_after_each_change() {
-        let fails = crate::interp::test_examples(&checked(DIVIDE), &RunOptions::default());
+        let fails = crate::executor::test_on_interpreter(
+            &checked(DIVIDE),
+            &isu_plugin_api::ExecLimits::DEFAULT,
+            &crate::functions::Functions::default(),
+        );
         let d = &fails[1];
         assert_eq!(d.code, Code::TestMismatch);
         assert_eq!(
@@ -338,7 +342,11 @@ mod tests {
 
     #[test]
     fn a_runtime_error_names_its_loop_round_and_what_it_read() {
-        let fails = crate::interp::test_examples(&checked(DIVIDE), &RunOptions::default());
+        let fails = crate::executor::test_on_interpreter(
+            &checked(DIVIDE),
+            &isu_plugin_api::ExecLimits::DEFAULT,
+            &crate::functions::Functions::default(),
+        );
         let d = &fails[0];
         assert_eq!(d.code, Code::TestError);
         assert_eq!(

@@ -679,7 +679,12 @@ fn io_examples_report_mismatches_and_errors() {
         ex(json!({"a": 1, "b": 0})),
     ];
     p.io.output = vec![ex(json!(2)), ex(json!(4)), ex(json!(0))];
-    let fails = test_examples(&p, &RunOptions::default());
+    use crate::executor::{self, Executor, Interpreter};
+    let interpreter = Interpreter::default();
+    let loaded = interpreter.load(&p).unwrap_or_else(|e| panic!("{e}"));
+    let limits = isu_plugin_api::ExecLimits::DEFAULT;
+    let fails = executor::test_examples(loaded.as_ref(), executor::INTERPRETER, &p, &limits)
+        .unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(fails.len(), 2);
     let m = &fails[0];
     assert_eq!((m.code, m.step.clone()), (Code::TestMismatch, id("S1")));

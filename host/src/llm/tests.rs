@@ -291,7 +291,12 @@ fn the_template_is_a_valid_program_that_passes_and_the_patch_applies() {
         .valid_program()
         .cloned()
         .unwrap_or_else(|| panic!("{:?}", fe.diags));
-    assert!(crate::interp::test_examples(&program, &Default::default()).is_empty());
+    let fails = crate::executor::test_on_interpreter(
+        &program,
+        &isu_plugin_api::ExecLimits::DEFAULT,
+        &crate::functions::Functions::default(),
+    );
+    assert!(fails.is_empty(), "{fails:?}");
     assert_eq!(
         crate::canon::print(&program),
         text,

@@ -1,5 +1,5 @@
 //! Running an operation: each calls the host library functions the matching
-//! CLI command calls (the pipeline, the interpreter, the patcher, the backend
+//! CLI command calls (the pipeline, the executors, the patcher, the backend
 //! plugins), and writes only inside the root through the CLI's write helpers.
 
 use super::objects::{self, Object, ProgramFile};
@@ -8,11 +8,11 @@ use super::Context;
 use crate::cli::build::write_artifacts;
 use crate::cli::write::{write_file, Options as WriteOptions};
 use crate::diag::{has_errors, Code, Diagnostic};
-use crate::interp::{self, RunOptions};
-use crate::plugins::target::{self as backend, BuildError, Executed};
+use crate::executor::{self, Executed, Loaded};
+use crate::plugins::target::{self as backend, BuildError};
 use crate::source::Source;
 use crate::{canon, patch, pipeline, syntax};
-use isu_plugin_api::{ExecLimits, Literal, Program};
+use isu_plugin_api::{CompileOptions, ExecLimits, Program, Settings};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -194,25 +194,37 @@ fn fmt(p: &ProgramFile, src: &Source, write: bool) -> Outcome {
 }
 
 /// The run limits: the arguments', never above the defaults.
-fn limits(args: &Map<String, Value>) -> RunOptions {
+fn limits(args: &Map<String, Value>) -> ExecLimits {
     let get = |name: &str, default: u64| {
         args.get(name)
             .and_then(Value::as_u64)
             .map_or(default, |n| n.min(default))
     };
-    let default = RunOptions::default();
-    RunOptions {
-        max_steps: get("max_steps", default.max_steps),
-        max_size: usize::try_from(get("max_size", default.max_size as u64))
-            .unwrap_or(default.max_size),
+    ExecLimits {
+        max_steps: get("max_steps", ExecLimits::DEFAULT.max_steps),
+        max_size: get("max_size", ExecLimits::DEFAULT.max_size),
     }
 }
 
-fn exec_limits(o: &RunOptions) -> ExecLimits {
-    ExecLimits {
-        max_steps: o.max_steps,
-        max_size: o.max_size as u64,
-    }
+/// Loads `program` into what runs it, as `isu run` and `isu test` do: the
+/// interpreter, or the backend of the `target` argument; then `go` with it.
+fn on_executor(
+    ctx: &Context,
+    program: &Program,
+    args: &Map<String, Value>,
+    go: impl FnOnce(&dyn Loaded, &str) -> Outcome,
+) -> Outcome {
+    let target = args.get("target").and_then(Value::as_str);
+    let name = target.unwrap_or(executor::INTERPRETER);
+    let executor = match executor::for_target(&ctx.registry, target, &Settings::new(), None) {
+        Ok(e) => e,
+        Err(e) => return refused(e, name),
+    };
+    let outcome = match executor.load(program) {
+        Ok(loaded) => go(loaded.as_ref(), name),
+        Err(e) => refused(e, name),
+    };
+    outcome
 }
 
 fn run(
@@ -222,37 +234,14 @@ fn run(
     args: &Map<String, Value>,
 ) -> Outcome {
     let input = args.get("args").cloned().unwrap_or(json!({}));
-    let options = limits(args);
-    let result = match args.get("target").and_then(Value::as_str) {
-        None => interp::run_with(program, &input, &options, None, &ctx.registry.functions),
-        Some(t) => {
-            let artifacts = match compile(ctx, program, t, &[]) {
-                Ok(a) => a,
-                Err(out) => return out,
-            };
-            let literal: Literal = match serde_json::from_value(input) {
-                Ok(l) => l,
-                Err(e) => {
-                    return Outcome::failed(Diagnostic::error(
-                        isu_lang::RuntimeCode::InvalidArgument,
-                        format!("the arguments are not Isu values: {e}"),
-                    ))
-                }
-            };
-            let Ok((_, b)) = ctx.registry.backend(t) else {
-                return Outcome::failed(no_backend(t));
-            };
-            match backend::execute(b.as_ref(), t, &artifacts, &literal, &exec_limits(&options)) {
-                Executed::Value(v) => Ok(v),
-                Executed::Error(d) => Err(d),
-                Executed::Failed(f) => return Outcome::failed(backend_failed(&f.to_string())),
-            }
+    on_executor(ctx, program, args, |loaded, _| {
+        match loaded.run(&input, &limits(args), None) {
+            Executed::Value { value, .. } => Outcome::new(diags)
+                .with("value", serde_json::to_value(&value).unwrap_or(Value::Null)),
+            Executed::Error(d) => Outcome::new([diags, vec![d]].concat()),
+            Executed::Failed(f) => Outcome::failed(backend_failed(&f.to_string())),
         }
-    };
-    match result {
-        Ok(v) => Outcome::new(diags).with("value", serde_json::to_value(&v).unwrap_or(Value::Null)),
-        Err(d) => Outcome::new([diags, vec![d]].concat()),
-    }
+    })
 }
 
 fn test(
@@ -261,30 +250,22 @@ fn test(
     diags: Vec<Diagnostic>,
     args: &Map<String, Value>,
 ) -> Outcome {
-    let options = limits(args);
-    let fails = match args.get("target").and_then(Value::as_str) {
-        None => interp::test_examples_with(program, &options, &ctx.registry.functions),
-        Some(t) => {
-            let artifacts = match compile(ctx, program, t, &[]) {
-                Ok(a) => a,
-                Err(out) => return out,
-            };
-            let Ok((_, b)) = ctx.registry.backend(t) else {
-                return Outcome::failed(no_backend(t));
-            };
-            match backend::test_examples(b.as_ref(), t, &artifacts, program, &exec_limits(&options))
-            {
-                Ok(fails) => fails,
-                Err(f) => return Outcome::failed(backend_failed(&f.to_string())),
+    on_executor(
+        ctx,
+        program,
+        args,
+        |loaded, name| match executor::test_examples(loaded, name, program, &limits(args)) {
+            Ok(fails) => {
+                let total = program.io.input.len();
+                let failed = fails.len().min(total);
+                Outcome::new([diags, fails].concat())
+                    .with("examples", total)
+                    .with("passed", total - failed)
+                    .with("failed", failed)
             }
-        }
-    };
-    let total = program.io.input.len();
-    let failed = fails.len().min(total);
-    Outcome::new([diags, fails].concat())
-        .with("examples", total)
-        .with("passed", total - failed)
-        .with("failed", failed)
+            Err(f) => Outcome::failed(backend_failed(&f.to_string())),
+        },
+    )
 }
 
 fn apply_patch(ctx: &Context, p: &ProgramFile, patch_text: &str, write: bool) -> Outcome {
@@ -366,11 +347,21 @@ fn compile(
     target: &str,
     emit: &[String],
 ) -> Result<Vec<isu_plugin_api::Artifact>, Outcome> {
-    backend::build(&ctx.registry, program, target, emit).map_err(|e| match e {
+    let options = CompileOptions {
+        target: target.to_owned(),
+        emit: emit.to_vec(),
+        ..CompileOptions::default()
+    };
+    backend::build(&ctx.registry, program, options).map_err(|e| refused(e, target))
+}
+
+/// A program an executor or a backend would not take, as the outcome to report.
+fn refused(e: BuildError, target: &str) -> Outcome {
+    match e {
         BuildError::Program(diags) => Outcome::new(diags),
         BuildError::NoBackend(m) => Outcome::failed(no_backend(target).with_hint(m)),
         other => Outcome::failed(backend_failed(&other.to_string())),
-    })
+    }
 }
 
 /// Writes a program's new text through the CLI's atomic write; then fetches

@@ -449,7 +449,10 @@ pub fn describe(ctx: &Context, object: &Object) -> (String, Value) {
                 json!({
                     "targets": info.targets,
                     "emits": info.emits,
-                    "lacks": info.lacks,
+                    "execute": info.execute,
+                    "features": info.features,
+                    "lacks": info.features.lacks(),
+                    "settings": info.settings,
                 }),
             ),
             None => (format!("the backend {name}"), json!({})),

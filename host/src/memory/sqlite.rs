@@ -39,6 +39,25 @@ pub struct SqliteStore {
     conn: Connection,
 }
 
+/// Puts the database in WAL mode. Switching a new database's journal needs
+/// it alone, and SQLite answers "database is locked" at once, without the
+/// busy handler, when another process opens it at the same moment: so the
+/// switch is tried again, for at most [`BUSY_TIMEOUT`].
+fn wal(conn: &Connection) -> rusqlite::Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        match conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(())) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl SqliteStore {
     /// Opens (or creates) the database and its schema.
     pub fn open(path: PathBuf, namespace: String) -> Result<SqliteStore, Diagnostic> {
@@ -47,8 +66,7 @@ impl SqliteStore {
         conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| fail("setting the busy timeout", e))?;
         // WAL lets readers go on while one process writes; it is kept in the file.
-        conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))
-            .map_err(|e| fail("opening", e))?;
+        wal(&conn).map_err(|e| fail("opening", e))?;
         conn.execute_batch("PRAGMA synchronous = NORMAL")
             .map_err(|e| fail("opening", e))?;
         let tx = conn

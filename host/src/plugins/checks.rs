@@ -3,8 +3,7 @@
 //! manifest entry, and it claims no target or namespace another plugin holds.
 
 use super::{Entry, Loaded, Plugin, PluginError};
-use isu_plugin_api::features::TYPE_FEATURES;
-use isu_plugin_api::Signature;
+use isu_plugin_api::{BackendInfo, Signature};
 
 fn refuse(entry: &Entry, code: &'static str, message: String, fix: String) -> PluginError {
     PluginError {
@@ -39,8 +38,9 @@ fn is_namespace(s: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn is_feature(s: &str) -> bool {
-    TYPE_FEATURES.contains(&s) || s.strip_prefix("call:").is_some_and(|f| !f.is_empty())
+/// A setting name: lower-case like `opt_level`.
+fn is_setting_name(s: &str) -> bool {
+    is_namespace(s)
 }
 
 const BUG: &str = "this is a bug in the plugin; report it to its authors";
@@ -65,16 +65,8 @@ pub fn check_info(entry: &Entry, loaded: &Loaded) -> Result<(), PluginError> {
                     BUG.into(),
                 ));
             }
-            if let Some(f) = info.lacks.iter().find(|f| !is_feature(f)) {
-                return Err(refuse(
-                    entry,
-                    "bad_info",
-                    format!(
-                        "it says it lacks {f:?}, which is no feature (known: {}, call:NAME)",
-                        TYPE_FEATURES.join(", ")
-                    ),
-                    BUG.into(),
-                ));
+            if let Some(problem) = backend_problem(info) {
+                return Err(refuse(entry, "bad_info", problem, BUG.into()));
             }
             if let Some(t) = entry.targets.iter().find(|t| !info.targets.contains(t)) {
                 return Err(refuse(
@@ -152,6 +144,50 @@ pub fn check_info(entry: &Entry, loaded: &Loaded) -> Result<(), PluginError> {
     Ok(())
 }
 
+/// What is wrong with a backend's info beyond its name and targets: the
+/// features it declares, what it executes, its settings.
+fn backend_problem(info: &BackendInfo) -> Option<String> {
+    let unknown = info.features.unknown();
+    if !unknown.is_empty() {
+        return Some(format!(
+            "it declares {}, which {} no feature of vocabulary {} (see `isu_plugin_api::feature_set`)",
+            unknown.join(", "),
+            if unknown.len() == 1 { "is" } else { "are" },
+            info.features.version
+        ));
+    }
+    if let Some(e) = info
+        .execute
+        .as_ref()
+        .filter(|e| !info.emits.contains(&e.artifact))
+    {
+        return Some(format!(
+            "it executes `{}` artifacts but emits only {}",
+            e.artifact,
+            info.emits.join(", ")
+        ));
+    }
+    let mut seen = Vec::new();
+    for s in &info.settings {
+        if !is_setting_name(&s.name) || seen.contains(&s.name.as_str()) {
+            return Some(format!(
+                "its setting name {:?} is repeated or not lower-case letters, digits and `_`",
+                s.name
+            ));
+        }
+        seen.push(&s.name);
+        if !s.values.is_empty() && !s.values.contains(&s.default) {
+            return Some(format!(
+                "the default `{}` of its setting `{}` is none of its values ({})",
+                s.default,
+                s.name,
+                s.values.join(", ")
+            ));
+        }
+    }
+    None
+}
+
 /// Checks that `loaded` claims no target or namespace an earlier plugin holds.
 pub fn check_against_others(
     entry: &Entry,
@@ -224,13 +260,41 @@ pub fn check_against_others(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use isu_plugin_api::{FeatureSet, SettingInfo};
+
+    #[test]
+    fn backend_infos_are_checked() {
+        let good = BackendInfo::new("b", "1.0.0", &["b"], FeatureSet::all_of(1))
+            .emitting(&["x"])
+            .executing("x", false)
+            .with_setting(SettingInfo::new("level", "l", &["0", "1"], "1"));
+        assert_eq!(backend_problem(&good), None);
+        let mut odd = good.clone();
+        odd.features.supported.push("floats".into());
+        assert_eq!(
+            backend_problem(&odd),
+            Some("it declares floats, which is no feature of vocabulary 1 (see `isu_plugin_api::feature_set`)".into())
+        );
+        let runs_other = good.clone().executing("y", true);
+        assert_eq!(
+            backend_problem(&runs_other),
+            Some("it executes `y` artifacts but emits only x".into())
+        );
+        let bad_default = good
+            .clone()
+            .with_setting(SettingInfo::new("mode", "m", &["a"], "b"));
+        assert!(backend_problem(&bad_default).is_some_and(|m| m.contains("default `b`")));
+        let twice = good
+            .clone()
+            .with_setting(SettingInfo::new("level", "l", &[], "1"));
+        assert!(backend_problem(&twice).is_some_and(|m| m.contains("repeated")));
+    }
 
     #[test]
     fn names() {
         assert!(is_word("python3") && is_word("llvm-ir") && !is_word("") && !is_word("3d"));
         assert!(is_function_name("IS_PRIME") && !is_function_name("gcd"));
         assert!(is_namespace("math") && !is_namespace("Math") && !is_namespace("a.b"));
-        assert!(is_feature("nested_array") && is_feature("call:LEN"));
-        assert!(!is_feature("call:") && !is_feature("floats"));
+        assert!(is_setting_name("opt_level") && !is_setting_name("Opt"));
     }
 }

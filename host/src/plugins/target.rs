@@ -1,14 +1,16 @@
 //! Building and running a program through the backend of a target: what
-//! `isu build`, `isu run --target`, `isu test --target` and the conformance
-//! runner share. A backend's answers are turned into host terms: the
+//! `isu build` and the backend executor ([`crate::executor::ViaBackend`])
+//! share. A backend's answers are turned into host terms: the
 //! program's own errors become [`Diagnostic`]s (same codes and steps as the
 //! interpreter's), failures of the backend itself stay [`BackendFailure`]s.
 
 use super::Registry;
 use crate::diag::{Code, Diagnostic};
+use crate::executor::Executed;
 use crate::functions::Functions;
 use isu_plugin_api::{
-    Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program, StepId,
+    Artifact, Backend, BackendCode, CompileOptions, ExecOptions, Literal, PluginDiagnostic,
+    Program, StepId,
 };
 use std::fmt;
 
@@ -32,6 +34,9 @@ impl fmt::Display for BackendFailure {
         if let Some(step) = &d.step {
             write!(f, " in step {step}")?;
         }
+        for note in &d.notes {
+            write!(f, "\n  note: {note}")?;
+        }
         if let Some(hint) = &d.hint {
             write!(f, "\n  hint: {hint}")?;
         }
@@ -48,6 +53,7 @@ impl BackendFailure {
             "step": self.diagnostic.step,
             "message": self.diagnostic.message,
             "hint": self.diagnostic.hint,
+            "notes": self.diagnostic.notes,
         })
     }
 }
@@ -65,12 +71,16 @@ pub enum Reported {
 /// Sorts a plugin's diagnostic into an error of the program or a failure of
 /// the backend.
 pub fn to_host(d: &PluginDiagnostic, target: &str) -> Reported {
-    let code = Code::from_text(&d.code).filter(|c| c.kind().as_str() == d.kind);
+    let code = Code::from_text(&d.code).filter(|c| c.kind().as_str() == d.kind.as_str());
     let step = d.step.as_deref().map(StepId::parse);
     match (code, step) {
         (Some(code), step @ (None | Some(Some(_)))) => {
-            let mut diag =
-                Diagnostic::error(code, d.message.clone()).in_step(step.flatten().as_ref());
+            let mut diag = Diagnostic::error(code, d.message.clone())
+                .in_step(step.flatten().as_ref())
+                .with_notes(d.notes.clone());
+            if let Some(span) = d.span {
+                diag = diag.at(span);
+            }
             if let Some(h) = &d.hint {
                 diag = diag.with_hint(h.clone());
             }
@@ -115,23 +125,26 @@ impl fmt::Display for BuildError {
     }
 }
 
-/// Compiles a canonical, validated program for `target` with `backend`,
-/// giving it the lowerings of the pack functions it calls.
+/// Compiles a canonical, validated program with `backend` for the target
+/// of `options`, with its emit kinds and settings (checked against the
+/// backend's), giving it the lowerings of the pack functions it calls.
 pub fn compile_with(
     packs: &Functions,
     backend: &dyn Backend,
     program: &Program,
-    target: &str,
-    emit: &[String],
+    mut options: CompileOptions,
 ) -> Result<Vec<Artifact>, BuildError> {
-    let lowerings = packs
+    let target = options.target.clone();
+    let target = target.as_str();
+    if let Err(d) = backend.info().check_settings(&options.settings) {
+        return Err(BuildError::Backend(vec![BackendFailure {
+            target: target.to_owned(),
+            diagnostic: d,
+        }]));
+    }
+    options.lowerings = packs
         .lowerings(program, target)
         .map_err(BuildError::NoLowering)?;
-    let options = CompileOptions {
-        target: target.to_owned(),
-        emit: emit.to_vec(),
-        lowerings,
-    };
     backend.compile(program, &options).map_err(|diags| {
         let mut program_errors = Vec::new();
         let mut failures = Vec::new();
@@ -145,7 +158,7 @@ pub fn compile_with(
             failures.push(BackendFailure {
                 target: target.to_owned(),
                 diagnostic: PluginDiagnostic::backend(
-                    "plugin_bad_output",
+                    BackendCode::PluginBadOutput,
                     "compile failed without saying why",
                 ),
             });
@@ -158,25 +171,16 @@ pub fn compile_with(
     })
 }
 
-/// Compiles a program for `target` with the registry's backend for it.
+/// Compiles a program with the registry's backend for the target of `options`.
 pub fn build(
     reg: &Registry,
     program: &Program,
-    target: &str,
-    emit: &[String],
+    options: CompileOptions,
 ) -> Result<Vec<Artifact>, BuildError> {
-    let (_, backend) = reg.backend(target).map_err(BuildError::NoBackend)?;
-    compile_with(&reg.functions, backend.as_ref(), program, target, emit)
-}
-
-/// What one execution through a backend gave.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Executed {
-    Value(Literal),
-    /// A runtime error of the program, as the interpreter would report it.
-    Error(Diagnostic),
-    /// The backend itself failed.
-    Failed(BackendFailure),
+    let (_, backend) = reg
+        .backend(&options.target)
+        .map_err(BuildError::NoBackend)?;
+    compile_with(&reg.functions, backend.as_ref(), program, options)
 }
 
 /// Runs compiled artifacts on `args` (a JSON object of the ARGS).
@@ -185,72 +189,15 @@ pub fn execute(
     target: &str,
     artifacts: &[Artifact],
     args: &Literal,
-    limits: &ExecLimits,
+    options: &ExecOptions,
 ) -> Executed {
-    match backend.execute(artifacts, args, limits) {
-        Ok(v) => Executed::Value(v),
+    match backend.execute(artifacts, args, options) {
+        Ok(value) => Executed::Value { value, step: None },
         Err(d) => match to_host(&d, target) {
             Reported::Program(diag) => Executed::Error(diag),
             Reported::Failure(f) => Executed::Failed(f),
         },
     }
-}
-
-/// Runs a program's IO examples through a backend, as `isu test --target`
-/// does: one `TestFail` per example that does not hold (`test_mismatch` with
-/// the expected and actual values, `test_error` naming the runtime error),
-/// in the shape the interpreter's `test_examples` gives; or the failure of
-/// the backend itself, which is no verdict on the program and ends the
-/// examples there (a missing `python3` would fail every one the same way).
-pub fn test_examples(
-    backend: &dyn Backend,
-    target: &str,
-    artifacts: &[Artifact],
-    program: &Program,
-    limits: &ExecLimits,
-) -> Result<Vec<Diagnostic>, Box<BackendFailure>> {
-    let mut fails = Vec::new();
-    for (i, (input, output)) in program.io.input.iter().zip(&program.io.output).enumerate() {
-        let name = format!("IO example INPUT[{i}]");
-        match execute(backend, target, artifacts, &input.value, limits) {
-            Executed::Value(actual) if actual == output.value => {}
-            Executed::Value(actual) => fails.push(
-                Diagnostic::error(
-                    Code::TestMismatch,
-                    format!(
-                        "{name}: expected {}, got {actual} (target {target})",
-                        output.value
-                    ),
-                )
-                .at(output.span)
-                .with_label(input.span, "with these arguments")
-                .with_expected(&output.value)
-                .with_actual(&actual),
-            ),
-            Executed::Error(e) => {
-                let step = e
-                    .step
-                    .as_ref()
-                    .map_or(String::new(), |s| format!(" at {s}"));
-                fails.push(
-                    Diagnostic::error(
-                        Code::TestError,
-                        format!(
-                            "{name} stopped with {}{step} (target {target}): {}",
-                            e.code, e.message
-                        ),
-                    )
-                    .at(output.span)
-                    .in_step(e.step.as_ref())
-                    .with_label(input.span, "with these arguments")
-                    .with_expected(&output.value)
-                    .with_actual(e.to_json()),
-                );
-            }
-            Executed::Failed(f) => return Err(Box::new(f)),
-        }
-    }
-    Ok(fails)
 }
 
 #[cfg(test)]
@@ -278,7 +225,7 @@ mod tests {
         let unknown = PluginDiagnostic::runtime("segfault", None, "boom");
         assert!(failure(&unknown).is_some());
         let wrong_kind = PluginDiagnostic {
-            kind: "StaticError".into(),
+            kind: isu_plugin_api::DiagnosticKind::StaticError,
             ..rt.clone()
         };
         assert!(failure(&wrong_kind).is_some());
@@ -287,10 +234,25 @@ mod tests {
             failure(&bad_step),
             Some("the `py` backend failed: x [int_overflow] in step line 3".into())
         );
-        let panicked = PluginDiagnostic::backend("plugin_panicked", "oops").with_hint("report it");
+        let panicked = PluginDiagnostic::backend(BackendCode::PluginPanicked, "oops")
+            .with_note("in compile")
+            .with_hint("report it");
         assert_eq!(
             failure(&panicked).as_deref(),
-            Some("the `py` backend failed: oops [plugin_panicked]\n  hint: report it")
+            Some("the `py` backend failed: oops [plugin_panicked]\n  note: in compile\n  hint: report it")
         );
+        let located = PluginDiagnostic::runtime("int_overflow", Some("S1"), "x")
+            .at(isu_plugin_api::Span {
+                lo: 3,
+                hi: 5,
+                line: 1,
+                col: 4,
+            })
+            .with_note("the sum of a and b");
+        let Reported::Program(d) = to_host(&located, "py") else {
+            panic!("not a program error");
+        };
+        assert_eq!(d.span.map(|s| (s.line, s.column)), Some((1, 4)));
+        assert_eq!(d.notes, ["the sum of a and b"]);
     }
 }

@@ -137,7 +137,7 @@ mod tests {
         };
         let lib = file("src/lib.rs");
         assert!(lib.contains("pub struct MyVmBackend;"), "{lib}");
-        assert!(lib.contains("targets: vec![\"my-vm\".into()]"), "{lib}");
+        assert!(lib.contains("&[\"my-vm\"]"), "{lib}");
         assert!(lib.contains("isu_plugin_api::export_backend!(MyVmBackend);"));
         for (path, text) in &c.files {
             if path.extension().is_some_and(|e| e == "rs") {

@@ -152,6 +152,17 @@ pub fn diagnostic() -> Value {
                     ),
                 }),
             ),
+            (
+                "notes",
+                described(
+                    json!({
+                        "type": "array",
+                        "minItems": 1,
+                        "items": { "type": "string", "minLength": 1 },
+                    }),
+                    "More lines of explanation (a backend's notes).",
+                ),
+            ),
         ],
         &["kind", "code", "severity", "message"],
     );

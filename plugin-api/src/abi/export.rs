@@ -9,10 +9,12 @@
 //! the host.
 
 use super::modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-use super::stable::{AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, AbiPackInfo};
+use super::stable::{diagnostic_json, diagnostics_json, from_json, to_json, AbiArtifact};
 use super::PLUGIN_API_VERSION;
-use crate::backend::{Artifact, Backend, CompileOptions, PluginDiagnostic};
-use crate::iir::{Program, IIR_FORMAT};
+use crate::backend::{Artifact, Backend, CompileOptions, ExecOptions, PluginDiagnostic};
+use crate::backend_codes::BackendCode;
+use crate::iir::Program;
+use crate::iir_format::IirFormat;
 use crate::literal::Literal;
 use crate::pack::Pack;
 use abi_stable::library::RootModuleResult;
@@ -29,16 +31,14 @@ pub use abi_stable::library::{CheckTypeLayout, LibHeader};
 /// a test checks it against abi_stable's.
 pub const ROOT_MODULE_LOADER_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
 
-/// The result type of an exported `info` of a backend.
-pub type BackendInfoResult = RResult<AbiBackendInfo, AbiDiagnostic>;
-/// The result type of an exported `compile`.
-pub type CompileResult = RResult<RVec<AbiArtifact>, RVec<AbiDiagnostic>>;
-/// The result type of an exported `execute` or pack `call`.
-pub type JsonResult = RResult<RString, AbiDiagnostic>;
-/// The result type of an exported `info` of a pack.
-pub type PackInfoResult = RResult<AbiPackInfo, AbiDiagnostic>;
+/// The result type of an exported `info`, `execute`, or pack `call`: JSON
+/// text, or a diagnostic as JSON.
+pub type JsonResult = RResult<RString, RString>;
+/// The result type of an exported `compile`: the artifacts, or a JSON array
+/// of diagnostics.
+pub type CompileResult = RResult<RVec<AbiArtifact>, RString>;
 /// The result type of an exported `lower`.
-pub type LowerResult = RResult<ROption<RString>, AbiDiagnostic>;
+pub type LowerResult = RResult<ROption<RString>, RString>;
 
 thread_local! {
     /// Where the last panic on this thread happened, recorded by the quiet
@@ -72,7 +72,7 @@ fn panic_diagnostic(what: &str, payload: &(dyn Any + Send)) -> PluginDiagnostic 
     let location = PANIC_LOCATION.with(|p| p.borrow_mut().take());
     let at = location.map(|l| format!(" at {l}")).unwrap_or_default();
     PluginDiagnostic::backend(
-        "plugin_panicked",
+        BackendCode::PluginPanicked,
         format!("the plugin panicked in {what}{at}: {message}"),
     )
     .with_hint("this is a bug in the plugin; report it to its authors")
@@ -84,15 +84,42 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, PluginDiagnostic> 
 }
 
 fn bad_input(message: String) -> PluginDiagnostic {
-    PluginDiagnostic::backend("plugin_bad_input", message)
+    PluginDiagnostic::backend(BackendCode::PluginBadInput, message)
         .with_hint("the host and the plugin disagree on the plugin API; rebuild the plugin")
 }
 
-/// The body of an exported backend `info`.
-pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> BackendInfoResult {
-    match guarded("info", || backend().info()) {
-        Ok(info) => RResult::ROk(AbiBackendInfo::from(&info)),
-        Err(d) => RResult::RErr(AbiDiagnostic::from(&d)),
+/// A JSON result of a call that may fail with one diagnostic.
+fn json_result(result: Result<Result<String, PluginDiagnostic>, PluginDiagnostic>) -> JsonResult {
+    match result.and_then(|r| r) {
+        Ok(json) => RResult::ROk(json.into()),
+        Err(d) => RResult::RErr(diagnostic_json(&d)),
+    }
+}
+
+/// The body of an exported backend `info`: the info as JSON.
+pub fn serve_backend_info<B: Backend>(backend: fn() -> &'static B) -> JsonResult {
+    json_result(guarded("info", || to_json(&backend().info(), "the info")))
+}
+
+/// The program of `iir_json`, if its format is one the backend reads.
+fn read_program<B: Backend>(backend: &B, iir_json: &str) -> Result<Program, PluginDiagnostic> {
+    let program: Program = from_json(iir_json, "the program", bad_input)?;
+    let reads: Vec<IirFormat> = backend
+        .info()
+        .iir
+        .iter()
+        .filter_map(|f| IirFormat::parse(f))
+        .collect();
+    match IirFormat::parse(&program.format) {
+        Some(written) if reads.iter().any(|r| r.reads(written)) => Ok(program),
+        _ => {
+            let reads: Vec<String> = reads.iter().map(ToString::to_string).collect();
+            Err(bad_input(format!(
+                "the program is IIR `{}`; this plugin reads {}",
+                program.format,
+                reads.join(", ")
+            )))
+        }
     }
 }
 
@@ -105,24 +132,27 @@ pub fn serve_compile<B: Backend>(
 ) -> CompileResult {
     let result = guarded(
         "compile",
-        || -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-            let program: Program = crate::json::from_str(iir_json.as_str())
-                .map_err(|e| vec![bad_input(format!("the program is not IIR JSON: {e}"))])?;
-            if program.format != IIR_FORMAT {
-                return Err(vec![bad_input(format!(
-                    "the program is IIR `{}`; this plugin reads `{IIR_FORMAT}`",
-                    program.format
-                ))]);
-            }
-            let options: CompileOptions = crate::json::from_str(options_json.as_str())
-                .map_err(|e| vec![bad_input(format!("the compile options are not valid: {e}"))])?;
-            backend().compile(&program, &options)
+        || -> Result<Vec<AbiArtifact>, Vec<PluginDiagnostic>> {
+            let b = backend();
+            let program = read_program(b, iir_json.as_str()).map_err(|d| vec![d])?;
+            let options: CompileOptions =
+                from_json(options_json.as_str(), "the compile options", bad_input)
+                    .map_err(|d| vec![d])?;
+            b.info()
+                .check_settings(&options.settings)
+                .map_err(|d| vec![d])?;
+            let artifacts = b.compile(&program, &options)?;
+            artifacts
+                .iter()
+                .map(AbiArtifact::from_artifact)
+                .collect::<Result<_, _>>()
+                .map_err(|d| vec![d])
         },
     );
     match result {
-        Ok(Ok(artifacts)) => RResult::ROk(artifacts.iter().map(AbiArtifact::from).collect()),
-        Ok(Err(diags)) => RResult::RErr(diags.iter().map(AbiDiagnostic::from).collect()),
-        Err(d) => RResult::RErr(RVec::from(vec![AbiDiagnostic::from(&d)])),
+        Ok(Ok(artifacts)) => RResult::ROk(artifacts.into()),
+        Ok(Err(diags)) => RResult::RErr(diagnostics_json(&diags)),
+        Err(d) => RResult::RErr(diagnostics_json(&[d])),
     }
 }
 
@@ -132,30 +162,31 @@ pub fn serve_execute<B: Backend>(
     backend: fn() -> &'static B,
     artifacts: RSlice<'_, AbiArtifact>,
     args_json: RStr<'_>,
-    limits: AbiLimits,
+    options_json: RStr<'_>,
 ) -> JsonResult {
-    let result = guarded("execute", || -> Result<String, PluginDiagnostic> {
-        let args: Literal = crate::json::from_str(args_json.as_str())
-            .map_err(|e| bad_input(format!("the arguments are not Isu JSON: {e}")))?;
-        let artifacts: Vec<Artifact> = artifacts.iter().map(Artifact::from).collect();
-        let value = backend().execute(&artifacts, &args, &limits.into())?;
-        Ok(value.to_string())
-    });
-    json_result(result)
-}
-
-fn json_result(result: Result<Result<String, PluginDiagnostic>, PluginDiagnostic>) -> JsonResult {
-    match result.and_then(|r| r) {
-        Ok(json) => RResult::ROk(json.into()),
-        Err(d) => RResult::RErr(AbiDiagnostic::from(&d)),
-    }
+    json_result(guarded(
+        "execute",
+        || -> Result<String, PluginDiagnostic> {
+            let b = backend();
+            let args: Literal = from_json(args_json.as_str(), "the arguments", bad_input)?;
+            let options: ExecOptions =
+                from_json(options_json.as_str(), "the execute options", bad_input)?;
+            b.info().check_settings(&options.settings)?;
+            let artifacts = artifacts
+                .iter()
+                .map(|a| a.to_artifact(bad_input))
+                .collect::<Result<Vec<Artifact>, _>>()?;
+            let value = b.execute(&artifacts, &args, &options)?;
+            Ok(value.to_string())
+        },
+    ))
 }
 
 /// The backend root module of three exported functions.
 pub fn backend_module(
-    info: extern "C" fn() -> BackendInfoResult,
+    info: extern "C" fn() -> JsonResult,
     compile: extern "C" fn(RStr<'_>, RStr<'_>) -> CompileResult,
-    execute: extern "C" fn(RSlice<'_, AbiArtifact>, RStr<'_>, AbiLimits) -> JsonResult,
+    execute: extern "C" fn(RSlice<'_, AbiArtifact>, RStr<'_>, RStr<'_>) -> JsonResult,
 ) -> BackendModRef {
     quiet_panics();
     BackendMod {
@@ -167,12 +198,9 @@ pub fn backend_module(
     .leak_into_prefix()
 }
 
-/// The body of an exported pack `info`.
-pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> PackInfoResult {
-    match guarded("info", || pack().info()) {
-        Ok(info) => RResult::ROk(AbiPackInfo::from(&info)),
-        Err(d) => RResult::RErr(AbiDiagnostic::from(&d)),
-    }
+/// The body of an exported pack `info`: the info as JSON.
+pub fn serve_pack_info<P: Pack>(pack: fn() -> &'static P) -> JsonResult {
+    json_result(guarded("info", || to_json(&pack().info(), "the info")))
 }
 
 /// The body of an exported `call`: reads the arguments JSON, calls [`Pack::call`].
@@ -182,13 +210,11 @@ pub fn serve_call<P: Pack>(
     args_json: RStr<'_>,
 ) -> JsonResult {
     let what = format!("call of {}", function.as_str());
-    let result = guarded(&what, || -> Result<String, PluginDiagnostic> {
-        let args: Vec<Literal> = crate::json::from_str(args_json.as_str())
-            .map_err(|e| bad_input(format!("the arguments are not a JSON array: {e}")))?;
+    json_result(guarded(&what, || -> Result<String, PluginDiagnostic> {
+        let args: Vec<Literal> = from_json(args_json.as_str(), "the arguments", bad_input)?;
         let value = pack().call(function.as_str(), &args)?;
         Ok(value.to_string())
-    });
-    json_result(result)
+    }))
 }
 
 /// The body of an exported `lower`: calls [`Pack::lower`].
@@ -200,13 +226,13 @@ pub fn serve_lower<P: Pack>(
     let what = format!("lowering of {}", function.as_str());
     match guarded(&what, || pack().lower(function.as_str(), target.as_str())) {
         Ok(lowering) => RResult::ROk(lowering.map(RString::from).into()),
-        Err(d) => RResult::RErr(AbiDiagnostic::from(&d)),
+        Err(d) => RResult::RErr(diagnostic_json(&d)),
     }
 }
 
 /// The pack root module of three exported functions.
 pub fn pack_module(
-    info: extern "C" fn() -> PackInfoResult,
+    info: extern "C" fn() -> JsonResult,
     call: extern "C" fn(RStr<'_>, RStr<'_>) -> JsonResult,
     lower: extern "C" fn(RStr<'_>, RStr<'_>) -> LowerResult,
 ) -> PackModRef {
@@ -258,7 +284,7 @@ macro_rules! export_backend {
                 static INSTANCE: ::std::sync::OnceLock<$backend> = ::std::sync::OnceLock::new();
                 INSTANCE.get_or_init(|| $make)
             }
-            extern "C" fn __isu_info() -> __isu::BackendInfoResult {
+            extern "C" fn __isu_info() -> __isu::JsonResult {
                 __isu::serve_backend_info(__isu_backend)
             }
             extern "C" fn __isu_compile(
@@ -270,9 +296,9 @@ macro_rules! export_backend {
             extern "C" fn __isu_execute(
                 artifacts: __isu::abi_stable::std_types::RSlice<'_, $crate::abi::AbiArtifact>,
                 args: __isu::abi_stable::std_types::RStr<'_>,
-                limits: $crate::abi::AbiLimits,
+                options: __isu::abi_stable::std_types::RStr<'_>,
             ) -> __isu::JsonResult {
-                __isu::serve_execute(__isu_backend, artifacts, args, limits)
+                __isu::serve_execute(__isu_backend, artifacts, args, options)
             }
             fn __isu_module() -> $crate::abi::BackendModRef {
                 __isu::backend_module(__isu_info, __isu_compile, __isu_execute)
@@ -309,7 +335,7 @@ macro_rules! export_pack {
                 static INSTANCE: ::std::sync::OnceLock<$pack> = ::std::sync::OnceLock::new();
                 INSTANCE.get_or_init(|| $make)
             }
-            extern "C" fn __isu_info() -> __isu::PackInfoResult {
+            extern "C" fn __isu_info() -> __isu::JsonResult {
                 __isu::serve_pack_info(__isu_pack)
             }
             extern "C" fn __isu_call(
@@ -345,7 +371,8 @@ macro_rules! export_pack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{BackendInfo, ExecLimits};
+    use crate::backend::{BackendInfo, ExecLimits, SettingInfo};
+    use crate::feature_set::FeatureSet;
 
     #[test]
     fn the_exported_symbol_is_abi_stables() {
@@ -355,62 +382,153 @@ mod tests {
         );
     }
 
-    #[derive(Default)]
-    struct Panicky;
+    /// Panics in `info` (when asked to), answers 1 to every execution, and
+    /// has one setting.
+    struct Panicky {
+        info_panics: bool,
+    }
 
     impl Backend for Panicky {
         fn info(&self) -> BackendInfo {
-            panic!("no info today")
+            if self.info_panics {
+                panic!("no info today")
+            }
+            BackendInfo::new("p", "0.1.0", &["p"], FeatureSet::all_of(1))
+                .with_setting(SettingInfo::new("level", "l", &["0", "1"], "0"))
         }
         fn compile(
             &self,
-            _: &Program,
+            program: &Program,
             _: &CompileOptions,
         ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-            Err(vec![])
+            Ok(vec![Artifact::new(
+                "n",
+                "n",
+                program.func.name.name.clone().into_bytes(),
+            )])
         }
         fn execute(
             &self,
             _: &[Artifact],
             _: &Literal,
-            _: &ExecLimits,
+            _: &ExecOptions,
         ) -> Result<Literal, PluginDiagnostic> {
             Ok(Literal::Int(1))
         }
     }
 
     fn panicky() -> &'static Panicky {
-        &Panicky
+        &Panicky { info_panics: true }
     }
+
+    fn calm() -> &'static Panicky {
+        &Panicky { info_panics: false }
+    }
+
+    fn diagnostic(json: &RString) -> PluginDiagnostic {
+        serde_json::from_str(json.as_str()).unwrap_or_else(|e| panic!("{e}: {json}"))
+    }
+
+    fn diagnostics(json: &RString) -> Vec<PluginDiagnostic> {
+        serde_json::from_str(json.as_str()).unwrap_or_else(|e| panic!("{e}: {json}"))
+    }
+
+    const TARGET: &str = r#"{"target": "p"}"#;
+    const OPTIONS: &str = r#"{"limits": {"max_steps": 1, "max_size": 1}}"#;
 
     #[test]
     fn panics_become_plugin_panicked_errors() {
         let RResult::RErr(d) = serve_backend_info(panicky) else {
             panic!("info did not fail");
         };
-        assert_eq!(d.code.as_str(), "plugin_panicked");
-        assert!(d.message.as_str().contains("in info"), "{}", d.message);
-        assert!(
-            d.message.as_str().ends_with("no info today"),
-            "{}",
-            d.message
-        );
+        let d = diagnostic(&d);
+        assert_eq!(d.code, "plugin_panicked");
+        assert!(d.message.contains("in info"), "{}", d.message);
+        assert!(d.message.ends_with("no info today"), "{}", d.message);
     }
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        let RResult::RErr(ds) = serve_compile(panicky, "{".into(), "{}".into()) else {
+        let RResult::RErr(ds) = serve_compile(calm, "{".into(), "{}".into()) else {
             panic!("compile of bad JSON did not fail");
         };
+        let ds = diagnostics(&ds);
         assert_eq!(ds.len(), 1);
-        assert_eq!(ds[0].code.as_str(), "plugin_bad_input");
-        let limits = AbiLimits {
-            max_steps: 1,
-            max_size: 1,
-        };
-        let ok = serve_execute(panicky, RSlice::from_slice(&[]), "{}".into(), limits);
+        assert_eq!(ds[0].code, "plugin_bad_input");
+        let ok = serve_execute(calm, RSlice::from_slice(&[]), "{}".into(), OPTIONS.into());
         assert_eq!(ok, RResult::ROk(RString::from("1")));
-        let bad = serve_execute(panicky, RSlice::from_slice(&[]), "[null]".into(), limits);
-        assert!(matches!(bad, RResult::RErr(d) if d.code.as_str() == "plugin_bad_input"));
+        let bad = serve_execute(
+            calm,
+            RSlice::from_slice(&[]),
+            "[null]".into(),
+            OPTIONS.into(),
+        );
+        assert!(matches!(bad, RResult::RErr(d) if diagnostic(&d).code == "plugin_bad_input"));
+        let no_limits = serve_execute(calm, RSlice::from_slice(&[]), "{}".into(), "{}".into());
+        assert!(matches!(no_limits, RResult::RErr(d) if diagnostic(&d).code == "plugin_bad_input"));
+    }
+
+    #[test]
+    fn settings_are_checked_before_the_backend_sees_them() {
+        let with = |level: &str| {
+            let options = ExecOptions {
+                limits: ExecLimits {
+                    max_steps: 1,
+                    max_size: 1,
+                },
+                settings: [("level".to_owned(), level.to_owned())].into(),
+            };
+            let json = serde_json::to_string(&options).unwrap_or_default();
+            serve_execute(
+                calm,
+                RSlice::from_slice(&[]),
+                "{}".into(),
+                json.as_str().into(),
+            )
+        };
+        assert_eq!(with("1"), RResult::ROk(RString::from("1")));
+        assert!(matches!(with("7"), RResult::RErr(d) if diagnostic(&d).code == "invalid_setting"));
+    }
+
+    /// A program as a newer host would write it: a later minor IIR format,
+    /// with annotations this crate does not know on the program, a step and
+    /// an expression.
+    fn from_a_newer_minor(format: &str) -> String {
+        let text = "{\"format\": \"FORMAT\", \"auto_id\": false, \"annotations\": {\"hot\": [\"S1\"]},
+            \"func\": {\"name\": {\"name\": \"one\", \"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0}},
+                      \"args\": [], \"returns\": \"int\", \"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0}},
+            \"io\": {\"input\": [], \"output\": [], \"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0}},
+            \"state\": [], \"locals\": [],
+            \"body\": {\"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0}, \"steps\": [
+              {\"id\": \"S1\", \"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0}, \"cost\": 3,
+               \"node\": {\"kind\": \"return\", \"expr\": {\"span\": {\"lo\": 0, \"hi\": 0, \"line\": 0, \"col\": 0},
+                  \"ty\": \"int\", \"range\": [1, 1], \"node\": {\"expr\": \"const\", \"value\": 1}}}}]}}";
+        text.replace("FORMAT", format)
+    }
+
+    #[test]
+    fn a_later_minor_format_with_annotations_is_read_and_another_major_refused() {
+        let newer = crate::iir_format::IirFormat {
+            minor: crate::iir_format::IirFormat::current().minor + 1,
+            ..crate::iir_format::IirFormat::current()
+        };
+        let json = from_a_newer_minor(&newer.to_string());
+        let artifacts = match serve_compile(calm, json.as_str().into(), TARGET.into()) {
+            RResult::ROk(a) => a,
+            RResult::RErr(e) => panic!("a later minor with annotations was refused: {e}"),
+        };
+        assert_eq!(artifacts[0].bytes.as_slice(), b"one");
+        let other_major = from_a_newer_minor("isu-iir/9.0");
+        let RResult::RErr(ds) = serve_compile(calm, other_major.as_str().into(), TARGET.into())
+        else {
+            panic!("another major was read");
+        };
+        let ds = diagnostics(&ds);
+        assert_eq!(ds[0].code, "plugin_bad_input");
+        assert!(
+            ds[0].message.contains("IIR `isu-iir/9.0`"),
+            "{}",
+            ds[0].message
+        );
     }
 }

@@ -8,16 +8,18 @@
 //! (abi_stable never unloads one).
 
 use super::modules::{BackendModRef, PackModRef};
-use super::stable::{AbiArtifact, AbiDiagnostic};
+use super::stable::{from_json, to_json, AbiArtifact};
 use super::{ApiVersion, VersionMismatch, PLUGIN_API_VERSION};
 use crate::backend::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, PluginDiagnostic,
+    Artifact, Backend, BackendInfo, CompileOptions, ExecOptions, PluginDiagnostic,
 };
+use crate::backend_codes::BackendCode;
 use crate::iir::Program;
+use crate::iir_format::IirFormat;
 use crate::literal::Literal;
 use crate::pack::{Pack, PackInfo};
-use abi_stable::library::{lib_header_from_path, AbiHeader, LibraryError, RootModule};
-use abi_stable::std_types::{RResult, RSlice};
+use abi_stable::library::{lib_header_from_path, AbiHeader, LibHeader, LibraryError, RootModule};
+use abi_stable::std_types::{RResult, RSlice, RString};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -70,6 +72,13 @@ pub enum LoadError {
     },
     /// The plugin's `info` failed.
     Info(PluginDiagnostic),
+    /// The backend reads no IIR format this host writes.
+    IirFormat {
+        /// The formats the backend says it reads.
+        reads: Vec<String>,
+        /// The format this host writes.
+        writes: String,
+    },
 }
 
 impl LoadError {
@@ -109,6 +118,9 @@ impl LoadError {
             LoadError::Init { .. } | LoadError::Info(_) => {
                 "this is a bug in the plugin; report it to its authors".into()
             }
+            LoadError::IirFormat { writes, .. } => format!(
+                "use a build of the plugin that reads {writes}, or an isu that writes a format the plugin reads"
+            ),
         }
     }
 
@@ -121,6 +133,19 @@ impl LoadError {
         }
     }
 
+    /// Every code [`LoadError::code`] gives.
+    pub const CODES: &'static [&'static str] = &[
+        "missing_file",
+        "not_a_library",
+        "not_a_plugin",
+        "abi_stable_version",
+        "layout_mismatch",
+        "plugin_api_version",
+        "init_failed",
+        "info_failed",
+        "iir_format",
+    ];
+
     /// A short stable name of the failure, for JSON reports.
     pub fn code(&self) -> &'static str {
         match self {
@@ -132,6 +157,7 @@ impl LoadError {
             LoadError::Version(_) => "plugin_api_version",
             LoadError::Init { .. } => "init_failed",
             LoadError::Info(_) => "info_failed",
+            LoadError::IirFormat { .. } => "iir_format",
         }
     }
 }
@@ -171,6 +197,15 @@ impl fmt::Display for LoadError {
                 write!(f, "its root module failed to initialize: {reason}")
             }
             LoadError::Info(d) => write!(f, "its info call failed: {}", d.message),
+            LoadError::IirFormat { reads, writes } => write!(
+                f,
+                "it reads IIR {}, and this isu writes {writes}",
+                if reads.is_empty() {
+                    "in no format it names".to_owned()
+                } else {
+                    reads.join(", ")
+                }
+            ),
         }
     }
 }
@@ -345,9 +380,24 @@ fn load_module<M: RootModule>(path: &Path, kind: &'static str) -> Result<M, Load
         });
     }
     let header = lib_header_from_path(path).map_err(|e| from_library_error(path, kind, e))?;
+    check_major(header)?;
     header
         .init_root_module::<M>()
         .map_err(|e| from_library_error(path, kind, e))
+}
+
+/// Refuses a root module of another plugin-API major version by its version
+/// strings (`MAJOR.MINOR.0`), before abi_stable compares layouts: a plugin
+/// of plugin API 1.x is told it is one, whatever its layout.
+fn check_major(header: &LibHeader) -> Result<(), LoadError> {
+    let text = header.version_strings().version;
+    let mut parts = text.as_str().split('.').map(|p| p.parse::<u32>());
+    let (Some(Ok(major)), Some(Ok(minor))) = (parts.next(), parts.next()) else {
+        return Ok(());
+    };
+    ApiVersion { major, minor }
+        .check(PLUGIN_API_VERSION)
+        .map_err(LoadError::Version)
 }
 
 /// A backend in a loaded plugin library: the plain [`Backend`] again.
@@ -356,6 +406,8 @@ pub struct ForeignBackend {
     module: BackendModRef,
     info: BackendInfo,
     api_version: ApiVersion,
+    /// The IIR format the programs are sent in.
+    format: IirFormat,
 }
 
 impl fmt::Debug for ForeignBackend {
@@ -363,26 +415,37 @@ impl fmt::Debug for ForeignBackend {
         f.debug_struct("ForeignBackend")
             .field("info", &self.info)
             .field("api_version", &self.api_version)
+            .field("format", &self.format)
             .finish_non_exhaustive()
     }
 }
 
 /// Loads the backend plugin library at `path`: abi_stable's version and
-/// layout checks, then the plugin-API version check, then its `info`.
+/// layout checks, the plugin-API version check, its `info`, then the IIR
+/// format check: the backend must read one this crate writes.
 pub fn load_backend(path: &Path) -> Result<ForeignBackend, LoadError> {
     let module: BackendModRef = load_module(path, "backend")?;
     let api_version = module.api_version();
     api_version
         .check(PLUGIN_API_VERSION)
         .map_err(LoadError::Version)?;
-    let info = match (module.info())() {
-        RResult::ROk(info) => BackendInfo::from(&info),
-        RResult::RErr(d) => return Err(LoadError::Info(PluginDiagnostic::from(&d))),
-    };
+    let info: BackendInfo = from_json_result((module.info())(), "info").map_err(LoadError::Info)?;
+    let reads: Vec<IirFormat> = info
+        .iir
+        .iter()
+        .filter_map(|f| IirFormat::parse(f))
+        .collect();
+    let format = IirFormat::newest_common(&[IirFormat::current()], &reads).ok_or_else(|| {
+        LoadError::IirFormat {
+            reads: info.iir.clone(),
+            writes: IirFormat::current().to_string(),
+        }
+    })?;
     Ok(ForeignBackend {
         module,
         info,
         api_version,
+        format,
     })
 }
 
@@ -391,21 +454,48 @@ impl ForeignBackend {
     pub fn api_version(&self) -> ApiVersion {
         self.api_version
     }
+
+    /// The IIR format programs are sent in: the newest this crate writes
+    /// that the backend reads.
+    pub fn iir_format(&self) -> IirFormat {
+        self.format
+    }
+
+    /// Compiles a program given as IIR JSON text, as it crosses the
+    /// boundary: what [`Backend::compile`] does after writing the program.
+    pub fn compile_json(
+        &self,
+        iir_json: &str,
+        options: &CompileOptions,
+    ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+        let opts = to_json(options, "the compile options").map_err(|e| vec![e])?;
+        match (self.module.compile())(iir_json.into(), opts.as_str().into()) {
+            RResult::ROk(artifacts) => artifacts
+                .iter()
+                .map(|a| a.to_artifact(bad_output))
+                .collect::<Result<_, _>>()
+                .map_err(|d| vec![d]),
+            RResult::RErr(json) => {
+                let diags: Vec<PluginDiagnostic> =
+                    from_json(json.as_str(), "the diagnostics of compile", bad_output)
+                        .map_err(|d| vec![d])?;
+                if diags.is_empty() {
+                    Err(vec![no_reason("compile")])
+                } else {
+                    Err(diags)
+                }
+            }
+        }
+    }
 }
 
-/// A host-side failure to serialize, which can only mean a bug in the host.
-fn host_bug(what: &str, e: serde_json::Error) -> PluginDiagnostic {
-    PluginDiagnostic::backend(
-        "host_bug",
-        format!("the host could not serialize {what}: {e}"),
-    )
+fn bad_output(message: String) -> PluginDiagnostic {
+    PluginDiagnostic::backend(BackendCode::PluginBadOutput, message)
+        .with_hint("this is a bug in the plugin; report it to its authors")
 }
 
 fn no_reason(what: &str) -> PluginDiagnostic {
-    PluginDiagnostic::backend(
-        "plugin_bad_output",
-        format!("the plugin's {what} failed without saying why"),
-    )
+    bad_output(format!("the plugin's {what} failed without saying why"))
 }
 
 impl Backend for ForeignBackend {
@@ -418,46 +508,54 @@ impl Backend for ForeignBackend {
         program: &Program,
         options: &CompileOptions,
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-        let iir = serde_json::to_string(program).map_err(|e| vec![host_bug("the program", e)])?;
-        let opts = serde_json::to_string(options).map_err(|e| vec![host_bug("the options", e)])?;
-        match (self.module.compile())(iir.as_str().into(), opts.as_str().into()) {
-            RResult::ROk(artifacts) => Ok(artifacts.iter().map(Artifact::from).collect()),
-            RResult::RErr(diags) if diags.is_empty() => Err(vec![no_reason("compile")]),
-            RResult::RErr(diags) => Err(diags.iter().map(PluginDiagnostic::from).collect()),
+        let mut iir = serde_json::to_value(program).map_err(|e| {
+            vec![PluginDiagnostic::backend(
+                BackendCode::HostBug,
+                format!("the program could not be written as JSON: {e}"),
+            )]
+        })?;
+        if let Some(format) = iir.get_mut("format") {
+            *format = self.format.to_string().into();
         }
+        self.compile_json(&iir.to_string(), options)
     }
 
     fn execute(
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        limits: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
-        let artifacts: Vec<AbiArtifact> = artifacts.iter().map(AbiArtifact::from).collect();
+        let artifacts: Vec<AbiArtifact> = artifacts
+            .iter()
+            .map(AbiArtifact::from_artifact)
+            .collect::<Result<_, _>>()?;
         let args = args.to_string();
+        let options = to_json(options, "the execute options")?;
         let result = (self.module.execute())(
             RSlice::from_slice(&artifacts),
             args.as_str().into(),
-            (*limits).into(),
+            options.as_str().into(),
         );
         from_json_result(result, "execute")
     }
 }
 
-fn from_json_result(
-    result: RResult<abi_stable::std_types::RString, AbiDiagnostic>,
+/// The answer of a call that gives JSON or one diagnostic.
+fn from_json_result<T: serde::de::DeserializeOwned>(
+    result: RResult<RString, RString>,
     what: &str,
-) -> Result<Literal, PluginDiagnostic> {
+) -> Result<T, PluginDiagnostic> {
     match result {
-        RResult::ROk(json) => crate::json::from_str(json.as_str()).map_err(|e| {
-            let shown: String = json.as_str().chars().take(80).collect();
-            PluginDiagnostic::backend(
-                "plugin_bad_output",
-                format!("the plugin's {what} returned `{shown}`, which is not an Isu value: {e}"),
+        RResult::ROk(json) => {
+            from_json(json.as_str(), &format!("the answer of {what}"), bad_output)
+        }
+        RResult::RErr(json) => {
+            Err(
+                from_json(json.as_str(), &format!("the error of {what}"), bad_output)
+                    .unwrap_or_else(|d| d),
             )
-            .with_hint("this is a bug in the plugin; report it to its authors")
-        }),
-        RResult::RErr(d) => Err(PluginDiagnostic::from(&d)),
+        }
     }
 }
 
@@ -485,10 +583,7 @@ pub fn load_pack(path: &Path) -> Result<ForeignPack, LoadError> {
     api_version
         .check(PLUGIN_API_VERSION)
         .map_err(LoadError::Version)?;
-    let info = match (module.info())() {
-        RResult::ROk(info) => PackInfo::from(&info),
-        RResult::RErr(d) => return Err(LoadError::Info(PluginDiagnostic::from(&d))),
-    };
+    let info: PackInfo = from_json_result((module.info())(), "info").map_err(LoadError::Info)?;
     Ok(ForeignPack {
         module,
         info,
@@ -511,7 +606,10 @@ impl ForeignPack {
     ) -> Result<Option<String>, PluginDiagnostic> {
         match (self.module.lower())(function.into(), target.into()) {
             RResult::ROk(source) => Ok(source.into_option().map(|s| s.into_string())),
-            RResult::RErr(d) => Err(PluginDiagnostic::from(&d)),
+            RResult::RErr(json) => {
+                Err(from_json(json.as_str(), "the error of lower", bad_output)
+                    .unwrap_or_else(|d| d))
+            }
         }
     }
 }
@@ -537,8 +635,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_refusal_code_is_listed() {
+        let d = PluginDiagnostic::backend(BackendCode::BackendFailed, "x");
+        let all = [
+            LoadError::Missing { path: "x".into() },
+            LoadError::Open {
+                path: "x".into(),
+                reason: "r".into(),
+            },
+            LoadError::NotAPlugin { path: "x".into() },
+            LoadError::AbiStable {
+                found: "f".into(),
+                expected: "e".into(),
+            },
+            LoadError::Layout {
+                expected_kind: "backend",
+                summary: "s".into(),
+                details: "d".into(),
+            },
+            LoadError::Version(VersionMismatch::Older {
+                plugin: ApiVersion { major: 1, minor: 0 },
+                host: PLUGIN_API_VERSION,
+            }),
+            LoadError::Init { reason: "r".into() },
+            LoadError::Info(d),
+            LoadError::IirFormat {
+                reads: vec![],
+                writes: "isu-iir/0.1".into(),
+            },
+        ];
+        let codes: Vec<&str> = all.iter().map(LoadError::code).collect();
+        assert_eq!(codes, LoadError::CODES);
+        assert_eq!(
+            all[8].to_string(),
+            "it reads IIR in no format it names, and this isu writes isu-iir/0.1"
+        );
+    }
+
+    #[test]
     fn what_a_plugin_answers_is_read_as_strict_json() {
-        let read = |json: &str| from_json_result(RResult::ROk(json.into()), "execute");
+        let read = |json: &str| from_json_result::<Literal>(RResult::ROk(json.into()), "execute");
         assert_eq!(
             read(r#"{"a": [1, -2]}"#).map(|l| l.to_string()),
             Ok(r#"{"a": [1, -2]}"#.to_owned())
@@ -552,7 +688,7 @@ mod tests {
             let e = read(bad).err();
             assert_eq!(
                 e.as_ref().map(|d| d.code.as_str()),
-                Some("plugin_bad_output"),
+                Some(BackendCode::PluginBadOutput.as_str()),
                 "{bad}: {e:?}"
             );
         }

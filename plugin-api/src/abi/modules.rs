@@ -2,9 +2,16 @@
 //!
 //! Both are abi_stable prefix types: a later minor plugin-API version may add
 //! fields after the last prefix field (read by the host as optional), never
-//! change or remove one before it.
+//! change or remove one before it. Everything but the bytes of artifacts
+//! crosses as JSON text, so what the JSON holds can grow by minor versions
+//! too (optional fields, ignored by older readers).
+//!
+//! An error crosses as JSON as well: one [`PluginDiagnostic`] for `info`,
+//! `execute` and the pack's calls, an array of them for `compile`.
+//!
+//! [`PluginDiagnostic`]: crate::PluginDiagnostic
 
-use super::stable::{AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, AbiPackInfo};
+use super::stable::AbiArtifact;
 use super::{ApiVersion, ROOT_MODULE_VERSION};
 use abi_stable::library::RootModule;
 use abi_stable::sabi_types::VersionStrings;
@@ -20,22 +27,23 @@ pub struct BackendMod {
     /// The plugin-API version the plugin was built against; the host checks
     /// it before any call.
     pub api_version: ApiVersion,
-    /// Who the backend is.
-    pub info: extern "C" fn() -> RResult<AbiBackendInfo, AbiDiagnostic>,
+    /// Who the backend is: [`BackendInfo`](crate::BackendInfo) as JSON.
+    pub info: extern "C" fn() -> RResult<RString, RString>,
     /// Compiles a program, given as its IIR JSON (canonical, validated,
     /// typed), with [`CompileOptions`](crate::CompileOptions) as JSON.
     pub compile: extern "C" fn(
         iir_json: RStr<'_>,
         options_json: RStr<'_>,
-    ) -> RResult<RVec<AbiArtifact>, RVec<AbiDiagnostic>>,
-    /// Runs compiled artifacts with the arguments (a JSON object) within the
-    /// limits; the result as JSON, or the runtime error.
+    ) -> RResult<RVec<AbiArtifact>, RString>,
+    /// Runs compiled artifacts with the arguments (a JSON object) and
+    /// [`ExecOptions`](crate::ExecOptions) as JSON; the result as JSON, or
+    /// the runtime error.
     #[sabi(last_prefix_field)]
     pub execute: extern "C" fn(
         artifacts: RSlice<'_, AbiArtifact>,
         args_json: RStr<'_>,
-        limits: AbiLimits,
-    ) -> RResult<RString, AbiDiagnostic>,
+        options_json: RStr<'_>,
+    ) -> RResult<RString, RString>,
 }
 
 impl RootModule for BackendModRef {
@@ -54,18 +62,16 @@ pub struct PackMod {
     /// The plugin-API version the plugin was built against; the host checks
     /// it before any call.
     pub api_version: ApiVersion,
-    /// The namespace and the functions with their signatures.
-    pub info: extern "C" fn() -> RResult<AbiPackInfo, AbiDiagnostic>,
+    /// The namespace and the functions with their signatures:
+    /// [`PackInfo`](crate::PackInfo) as JSON.
+    pub info: extern "C" fn() -> RResult<RString, RString>,
     /// Calls a function (name without namespace) with its arguments as a JSON
     /// array; the result as JSON, or the runtime error.
-    pub call:
-        extern "C" fn(function: RStr<'_>, args_json: RStr<'_>) -> RResult<RString, AbiDiagnostic>,
+    pub call: extern "C" fn(function: RStr<'_>, args_json: RStr<'_>) -> RResult<RString, RString>,
     /// The definition of a function for a target, or none.
     #[sabi(last_prefix_field)]
-    pub lower: extern "C" fn(
-        function: RStr<'_>,
-        target: RStr<'_>,
-    ) -> RResult<ROption<RString>, AbiDiagnostic>,
+    pub lower:
+        extern "C" fn(function: RStr<'_>, target: RStr<'_>) -> RResult<ROption<RString>, RString>,
 }
 
 impl RootModule for PackModRef {

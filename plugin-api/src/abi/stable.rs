@@ -1,265 +1,118 @@
-//! The FFI-safe types that cross the boundary, each the mirror of a plain
-//! type of this crate, with the conversions both ways.
+//! The FFI-safe types that cross the boundary besides JSON text: an artifact
+//! (its metadata as JSON, its bytes as bytes), and the JSON conversions both
+//! sides use.
 
-use crate::backend::{Artifact, BackendInfo, ExecLimits, PluginDiagnostic};
-use crate::pack::{PackFunction, PackInfo};
-use abi_stable::std_types::{ROption, RString, RVec};
+use crate::backend::{Artifact, ArtifactMeta, PluginDiagnostic};
+use crate::backend_codes::BackendCode;
+use abi_stable::std_types::{RString, RVec};
 use abi_stable::StableAbi;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-/// The stable mirror of [`PluginDiagnostic`]: plain strings, rendered by the host.
-#[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
-pub struct AbiDiagnostic {
-    /// [`PluginDiagnostic::kind`].
-    pub kind: RString,
-    /// [`PluginDiagnostic::code`].
-    pub code: RString,
-    /// [`PluginDiagnostic::step`].
-    pub step: ROption<RString>,
-    /// [`PluginDiagnostic::message`].
-    pub message: RString,
-    /// [`PluginDiagnostic::hint`].
-    pub hint: ROption<RString>,
-}
-
-/// The stable mirror of [`BackendInfo`].
-#[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
-pub struct AbiBackendInfo {
-    /// [`BackendInfo::name`].
-    pub name: RString,
-    /// [`BackendInfo::version`].
-    pub version: RString,
-    /// [`BackendInfo::targets`].
-    pub targets: RVec<RString>,
-    /// [`BackendInfo::emits`].
-    pub emits: RVec<RString>,
-    /// [`BackendInfo::lacks`].
-    pub lacks: RVec<RString>,
-}
-
-/// The stable mirror of [`Artifact`].
+/// One artifact: [`ArtifactMeta`] as JSON, and the bytes.
 #[repr(C)]
 #[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
 pub struct AbiArtifact {
-    /// [`Artifact::kind`].
-    pub kind: RString,
-    /// [`Artifact::file_name`].
-    pub file_name: RString,
+    /// The [`ArtifactMeta`] as JSON.
+    pub meta_json: RString,
     /// [`Artifact::bytes`].
     pub bytes: RVec<u8>,
 }
 
-/// The stable mirror of [`ExecLimits`].
-#[repr(C)]
-#[derive(StableAbi, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AbiLimits {
-    /// [`ExecLimits::max_steps`].
-    pub max_steps: u64,
-    /// [`ExecLimits::max_size`].
-    pub max_size: u64,
-}
-
-/// The stable mirror of [`PackInfo`].
-#[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
-pub struct AbiPackInfo {
-    /// [`PackInfo::namespace`].
-    pub namespace: RString,
-    /// [`PackInfo::version`].
-    pub version: RString,
-    /// [`PackInfo::functions`].
-    pub functions: RVec<AbiPackFunction>,
-}
-
-/// The stable mirror of [`PackFunction`].
-#[repr(C)]
-#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
-pub struct AbiPackFunction {
-    /// [`PackFunction::name`].
-    pub name: RString,
-    /// [`PackFunction::signature`].
-    pub signature: RString,
-    /// [`PackFunction::doc`].
-    pub doc: RString,
-}
-
-fn strings(v: &[String]) -> RVec<RString> {
-    v.iter().map(|s| RString::from(s.as_str())).collect()
-}
-
-fn plain(v: &RVec<RString>) -> Vec<String> {
-    v.iter().map(|s| s.as_str().to_owned()).collect()
-}
-
-fn opt(o: &ROption<RString>) -> Option<String> {
-    o.as_ref().map(|s| s.as_str().to_owned()).into_option()
-}
-
-fn ropt(o: &Option<String>) -> ROption<RString> {
-    o.as_deref().map(RString::from).into()
-}
-
-impl From<&PluginDiagnostic> for AbiDiagnostic {
-    fn from(d: &PluginDiagnostic) -> Self {
-        AbiDiagnostic {
-            kind: d.kind.as_str().into(),
-            code: d.code.as_str().into(),
-            step: ropt(&d.step),
-            message: d.message.as_str().into(),
-            hint: ropt(&d.hint),
-        }
-    }
-}
-
-impl From<&AbiDiagnostic> for PluginDiagnostic {
-    fn from(d: &AbiDiagnostic) -> Self {
-        PluginDiagnostic {
-            kind: d.kind.as_str().to_owned(),
-            code: d.code.as_str().to_owned(),
-            step: opt(&d.step),
-            message: d.message.as_str().to_owned(),
-            hint: opt(&d.hint),
-        }
-    }
-}
-
-impl From<&BackendInfo> for AbiBackendInfo {
-    fn from(i: &BackendInfo) -> Self {
-        AbiBackendInfo {
-            name: i.name.as_str().into(),
-            version: i.version.as_str().into(),
-            targets: strings(&i.targets),
-            emits: strings(&i.emits),
-            lacks: strings(&i.lacks),
-        }
-    }
-}
-
-impl From<&AbiBackendInfo> for BackendInfo {
-    fn from(i: &AbiBackendInfo) -> Self {
-        BackendInfo {
-            name: i.name.as_str().to_owned(),
-            version: i.version.as_str().to_owned(),
-            targets: plain(&i.targets),
-            emits: plain(&i.emits),
-            lacks: plain(&i.lacks),
-        }
-    }
-}
-
-impl From<&Artifact> for AbiArtifact {
-    fn from(a: &Artifact) -> Self {
-        AbiArtifact {
-            kind: a.kind.as_str().into(),
-            file_name: a.file_name.as_str().into(),
+impl AbiArtifact {
+    /// The stable form of `a`; its metadata that cannot be written as JSON
+    /// is a `host_bug`.
+    pub fn from_artifact(a: &Artifact) -> Result<AbiArtifact, PluginDiagnostic> {
+        Ok(AbiArtifact {
+            meta_json: to_json(&a.meta(), "an artifact's metadata")?.into(),
             bytes: a.bytes.as_slice().into(),
-        }
+        })
+    }
+
+    /// The plain artifact; `reader` says who reads it, for the diagnostic
+    /// of metadata that does not parse.
+    pub fn to_artifact(
+        &self,
+        bad: fn(String) -> PluginDiagnostic,
+    ) -> Result<Artifact, PluginDiagnostic> {
+        let meta: ArtifactMeta = from_json(self.meta_json.as_str(), "an artifact's metadata", bad)?;
+        Ok(Artifact::from_meta(meta, self.bytes.to_vec()))
     }
 }
 
-impl From<&AbiArtifact> for Artifact {
-    fn from(a: &AbiArtifact) -> Self {
-        Artifact {
-            kind: a.kind.as_str().to_owned(),
-            file_name: a.file_name.as_str().to_owned(),
-            bytes: a.bytes.to_vec(),
-        }
-    }
+/// `value` as JSON; failing can only mean a bug of the side that writes.
+pub(crate) fn to_json<T: Serialize + ?Sized>(
+    value: &T,
+    what: &str,
+) -> Result<String, PluginDiagnostic> {
+    serde_json::to_string(value).map_err(|e| {
+        PluginDiagnostic::backend(
+            BackendCode::HostBug,
+            format!("{what} could not be written as JSON: {e}"),
+        )
+    })
 }
 
-impl From<ExecLimits> for AbiLimits {
-    fn from(l: ExecLimits) -> Self {
-        AbiLimits {
-            max_steps: l.max_steps,
-            max_size: l.max_size,
-        }
-    }
+/// JSON text as a `T`, or the diagnostic `bad` makes of why not.
+pub(crate) fn from_json<T: DeserializeOwned>(
+    text: &str,
+    what: &str,
+    bad: fn(String) -> PluginDiagnostic,
+) -> Result<T, PluginDiagnostic> {
+    crate::json::from_str(text).map_err(|e| {
+        let shown: String = text.chars().take(80).collect();
+        bad(format!("{what} could not be read (`{shown}`): {e}"))
+    })
 }
 
-impl From<AbiLimits> for ExecLimits {
-    fn from(l: AbiLimits) -> Self {
-        ExecLimits {
-            max_steps: l.max_steps,
-            max_size: l.max_size,
-        }
-    }
+/// A diagnostic as JSON text (a diagnostic that cannot be written becomes
+/// one that says so).
+pub(crate) fn diagnostic_json(d: &PluginDiagnostic) -> RString {
+    to_json(d, "a diagnostic")
+        .or_else(|e| to_json(&e, "a diagnostic"))
+        .unwrap_or_default()
+        .into()
 }
 
-impl From<&PackInfo> for AbiPackInfo {
-    fn from(i: &PackInfo) -> Self {
-        AbiPackInfo {
-            namespace: i.namespace.as_str().into(),
-            version: i.version.as_str().into(),
-            functions: i
-                .functions
-                .iter()
-                .map(|f| AbiPackFunction {
-                    name: f.name.as_str().into(),
-                    signature: f.signature.as_str().into(),
-                    doc: f.doc.as_str().into(),
-                })
-                .collect(),
-        }
-    }
-}
-
-impl From<&AbiPackInfo> for PackInfo {
-    fn from(i: &AbiPackInfo) -> Self {
-        PackInfo {
-            namespace: i.namespace.as_str().to_owned(),
-            version: i.version.as_str().to_owned(),
-            functions: i
-                .functions
-                .iter()
-                .map(|f| PackFunction {
-                    name: f.name.as_str().to_owned(),
-                    signature: f.signature.as_str().to_owned(),
-                    doc: f.doc.as_str().to_owned(),
-                })
-                .collect(),
-        }
-    }
+/// Diagnostics as a JSON array.
+pub(crate) fn diagnostics_json(ds: &[PluginDiagnostic]) -> RString {
+    to_json(ds, "diagnostics")
+        .or_else(|e| to_json(&[e], "diagnostics"))
+        .unwrap_or_default()
+        .into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn bad(m: String) -> PluginDiagnostic {
+        PluginDiagnostic::backend(BackendCode::PluginBadOutput, m)
+    }
+
     #[test]
-    fn mirrors_convert_both_ways_without_loss() {
-        let d = PluginDiagnostic::runtime("int_overflow", Some("S2_1"), "too big").with_hint("h");
-        assert_eq!(PluginDiagnostic::from(&AbiDiagnostic::from(&d)), d);
-        let b = PluginDiagnostic::backend("backend_failed", "no python3");
-        assert_eq!(PluginDiagnostic::from(&AbiDiagnostic::from(&b)), b);
-        let info = BackendInfo {
-            name: "x".into(),
-            version: "1.2.3".into(),
-            targets: vec!["x".into(), "y".into()],
-            emits: vec!["py".into()],
-            lacks: vec!["map".into()],
+    fn artifacts_cross_without_loss() {
+        let a = Artifact::new("wasm", "f.wasm", vec![0, 97, 115, 109]);
+        let x = Artifact::new("executable", "f", vec![1]).as_executable();
+        for art in [a, x] {
+            let abi = AbiArtifact::from_artifact(&art);
+            assert_eq!(abi.and_then(|a| a.to_artifact(bad)), Ok(art));
+        }
+        let broken = AbiArtifact {
+            meta_json: "{\"kind\": 1}".into(),
+            bytes: RVec::new(),
         };
-        assert_eq!(BackendInfo::from(&AbiBackendInfo::from(&info)), info);
-        let art = Artifact {
-            kind: "wasm".into(),
-            file_name: "f.wasm".into(),
-            bytes: vec![0, 97, 115, 109],
-        };
-        assert_eq!(Artifact::from(&AbiArtifact::from(&art)), art);
-        let limits = ExecLimits {
-            max_steps: 7,
-            max_size: 9,
-        };
-        assert_eq!(ExecLimits::from(AbiLimits::from(limits)), limits);
-        let pack = PackInfo {
-            namespace: "math".into(),
-            version: "0.1.0".into(),
-            functions: vec![PackFunction {
-                name: "GCD".into(),
-                signature: "(int, int) -> int".into(),
-                doc: "d".into(),
-            }],
-        };
-        assert_eq!(PackInfo::from(&AbiPackInfo::from(&pack)), pack);
+        let err = broken.to_artifact(bad).err().map(|d| d.code);
+        assert_eq!(err.as_deref(), Some("plugin_bad_output"));
+    }
+
+    #[test]
+    fn diagnostics_cross_as_json() {
+        let d = PluginDiagnostic::runtime("int_overflow", Some("S2_1"), "too big").with_note("n");
+        let back: Result<PluginDiagnostic, _> = from_json(diagnostic_json(&d).as_str(), "d", bad);
+        assert_eq!(back, Ok(d.clone()));
+        let back: Result<Vec<PluginDiagnostic>, _> =
+            from_json(diagnostics_json(&[d.clone(), d.clone()]).as_str(), "d", bad);
+        assert_eq!(back, Ok(vec![d.clone(), d]));
     }
 }

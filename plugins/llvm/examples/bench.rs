@@ -125,7 +125,7 @@ fn run() -> Result<(), String> {
             c_result = lines.next().unwrap_or_default().replace(' ', "");
             c_best = c_best.min(ns(lines.next().unwrap_or_default(), "C")?);
         }
-        let args_json: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let args_json = isu_plugin_api::json::parse(json).map_err(|e| e.to_string())?;
         let opts = RunOptions {
             max_steps: 1_000_000_000_000,
             max_size: 100_000_000,

@@ -4,13 +4,13 @@
 //! --format json` writes them.
 
 use crate::native::Scratch;
-use isu_plugin_api::{ExecLimits, Literal, PluginDiagnostic};
+use isu_plugin_api::{BackendCode, ExecLimits, Literal, PluginDiagnostic};
 use serde::Deserialize;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn backend(message: impl Into<String>) -> PluginDiagnostic {
-    PluginDiagnostic::backend("backend_failed", message)
+    PluginDiagnostic::backend(BackendCode::BackendFailed, message)
 }
 
 /// What the executable prints with `--format json`.
@@ -63,7 +63,7 @@ pub fn run(
         .wait_with_output()
         .map_err(|e| backend(format!("waiting for {}: {e}", path.display())))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let report: Report = serde_json::from_str(stdout.trim()).map_err(|_| {
+    let report: Report = isu_plugin_api::json::from_str(stdout.trim()).map_err(|_| {
         backend(format!(
             "the executable ended ({}) without a JSON report: {}{}",
             out.status,
@@ -75,7 +75,7 @@ pub fn run(
         let value = report
             .value
             .ok_or_else(|| backend("the executable reported success without a value"))?;
-        return serde_json::from_value(value)
+        return isu_plugin_api::json::from_value(value)
             .map_err(|e| backend(format!("the executable's result is not an Isu value: {e}")));
     }
     let Some(d) = report.diagnostics.into_iter().next() else {
@@ -90,7 +90,10 @@ pub fn run(
             d.message,
         ))
     } else {
-        Err(PluginDiagnostic::backend(&d.code, d.message))
+        // The executable's own failures (`out_of_memory`, a bad argument
+        // file): a code of the shared table, else a failure of the backend.
+        let code = BackendCode::parse(&d.code).unwrap_or(BackendCode::BackendFailed);
+        Err(PluginDiagnostic::backend(code, d.message))
     }
 }
 

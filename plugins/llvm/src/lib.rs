@@ -20,7 +20,8 @@ pub mod native;
 
 use inkwell::context::Context;
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecLimits, ExecOptions,
+    FeatureSet, Literal, PluginDiagnostic, Program,
 };
 
 /// The artifact kinds, the default first: an executable, an object file,
@@ -38,7 +39,10 @@ impl LlvmBackend {
 }
 
 fn failed(message: impl Into<String>) -> Vec<PluginDiagnostic> {
-    vec![PluginDiagnostic::backend("backend_failed", message)]
+    vec![PluginDiagnostic::backend(
+        BackendCode::BackendFailed,
+        message,
+    )]
 }
 
 /// The file name of an artifact of `kind` for the function `name`.
@@ -59,7 +63,7 @@ pub fn build(
     let tm = module::target_machine().map_err(|e| failed(e.0))?;
     let cx = Context::create();
     let m = module::build(&cx, program, opts, &tm).map_err(|e| {
-        vec![PluginDiagnostic::backend("internal_error", e.0)
+        vec![PluginDiagnostic::backend(BackendCode::InvalidProgram, e.0)
             .with_hint("the program must be canonical and validated before compiling")]
     })?;
     let name = &program.func.name.name;
@@ -83,15 +87,17 @@ pub fn build(
             }
             other => {
                 return Err(vec![PluginDiagnostic::backend(
-                    "unsupported_emit",
+                    BackendCode::UnsupportedEmit,
                     format!("the llvm backend emits {}, not `{other}`", EMITS.join(", ")),
                 )])
             }
         };
-        out.push(Artifact {
-            kind: (*kind).to_owned(),
-            file_name: file_name(name, kind),
-            bytes,
+        let artifact = Artifact::new(kind, file_name(name, kind), bytes);
+        // The executable is written with the execute permission.
+        out.push(if *kind == "exe" {
+            artifact.as_executable()
+        } else {
+            artifact
         });
     }
     Ok(out)
@@ -99,13 +105,16 @@ pub fn build(
 
 impl Backend for LlvmBackend {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: "llvm".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            targets: vec!["llvm".into()],
-            emits: EMITS.iter().map(|s| (*s).to_owned()).collect(),
-            lacks: Vec::new(),
-        }
+        // The whole language as of feature vocabulary 1. `execute` runs the
+        // executable it built, native code: the host isolates it.
+        BackendInfo::new(
+            "llvm",
+            env!("CARGO_PKG_VERSION"),
+            &["llvm"],
+            FeatureSet::all_of(1),
+        )
+        .emitting(&EMITS)
+        .executing("exe", true)
     }
 
     fn compile(
@@ -115,7 +124,7 @@ impl Backend for LlvmBackend {
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
         if !options.target.is_empty() && options.target != "llvm" {
             return Err(vec![PluginDiagnostic::backend(
-                "unknown_target",
+                BackendCode::UnsupportedTarget,
                 format!(
                     "the llvm backend builds the target `llvm`, not `{}`",
                     options.target
@@ -132,7 +141,7 @@ impl Backend for LlvmBackend {
             .collect();
         if !packs.is_empty() {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_feature",
+                BackendCode::UnsupportedFeature,
                 format!(
                     "the llvm backend cannot call pack functions ({}): packs have no llvm lowering",
                     packs.join(", ")
@@ -156,15 +165,15 @@ impl Backend for LlvmBackend {
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        limits: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
         let exe = artifacts.iter().find(|a| a.kind == "exe").ok_or_else(|| {
             PluginDiagnostic::backend(
-                "backend_failed",
+                BackendCode::CannotExecute,
                 "no executable to run: build with --emit exe (the default)",
             )
         })?;
-        exec::run(&exe.bytes, &exe.file_name, args, limits)
+        exec::run(&exe.bytes, &exe.file_name, args, &options.limits)
     }
 }
 

@@ -6,7 +6,7 @@ use isu_backend_llvm::LlvmBackend;
 use isu_host::pipeline::check;
 use isu_host::Source;
 use isu_plugin_api::{
-    Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, CompileOptions, ExecLimits, ExecOptions, Literal, PluginDiagnostic, Program,
 };
 
 pub fn program(text: &str) -> Program {
@@ -30,7 +30,7 @@ pub fn compile(b: &LlvmBackend, p: &Program) -> Vec<Artifact> {
 }
 
 pub fn lit(json: &str) -> Literal {
-    serde_json::from_str(json).unwrap_or_else(|e| panic!("bad JSON {json}: {e}"))
+    isu_plugin_api::json::from_str(json).unwrap_or_else(|e| panic!("bad JSON {json}: {e}"))
 }
 
 pub const LIMITS: ExecLimits = ExecLimits {
@@ -43,7 +43,7 @@ pub fn run_with(text: &str, args: &str, limits: ExecLimits) -> String {
     let b = LlvmBackend::new();
     let p = program(text);
     let arts = compile(&b, &p);
-    show(b.execute(&arts, &lit(args), &limits))
+    show(b.execute(&arts, &lit(args), &ExecOptions::new(limits)))
 }
 
 pub fn run(text: &str, args: &str) -> String {

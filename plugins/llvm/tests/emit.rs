@@ -10,7 +10,7 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use isu_backend_llvm::native::Scratch;
 use isu_backend_llvm::LlvmBackend;
-use isu_plugin_api::{Backend, CompileOptions};
+use isu_plugin_api::{Backend, BackendCode, CompileOptions, ExecOptions};
 use std::process::Command;
 
 fn sum_evens() -> isu_plugin_api::Program {
@@ -45,7 +45,12 @@ fn info_names_the_target_and_emits() {
     assert_eq!(info.name, "llvm");
     assert_eq!(info.targets, ["llvm"]);
     assert_eq!(info.emits, ["exe", "obj", "ll", "bc"]);
-    assert!(info.lacks.is_empty());
+    assert!(info.features.lacks().is_empty());
+    let execute = info
+        .execute
+        .as_ref()
+        .map(|e| (e.artifact.as_str(), e.native));
+    assert_eq!(execute, Some(("exe", true)));
 }
 
 #[test]
@@ -64,6 +69,9 @@ fn every_kind_is_written_under_the_functions_name() {
             ("exe", "sum_evens")
         ]
     );
+    // Only the executable is marked to be written with the execute permission.
+    let executable: Vec<bool> = arts.iter().map(|a| a.executable).collect();
+    assert_eq!(executable, [false, false, false, true]);
     let default = LlvmBackend::new()
         .compile(&sum_evens(), &CompileOptions::default())
         .unwrap();
@@ -145,7 +153,7 @@ fn unknown_targets_and_emits_are_refused() {
         ..CompileOptions::default()
     };
     let e = b.compile(&p, &opts("wasm", &[])).unwrap_err();
-    assert_eq!(e[0].code, "unknown_target");
+    assert_eq!(e[0].code, "unsupported_target");
     let e = b.compile(&p, &opts("llvm", &["asm"])).unwrap_err();
     assert_eq!(e[0].code, "unsupported_emit");
     assert!(
@@ -160,17 +168,25 @@ fn execute_needs_an_executable() {
     let b = LlvmBackend::new();
     let arts = emit(&["ll"]);
     let e = b
-        .execute(&arts, &lit(r#"{"xs": [1]}"#), &LIMITS)
+        .execute(&arts, &lit(r#"{"xs": [1]}"#), &ExecOptions::new(LIMITS))
         .unwrap_err();
-    assert_eq!(e.kind, "BackendError");
+    assert_eq!(e.backend_code(), Some(BackendCode::CannotExecute));
     assert!(e.message.contains("--emit exe"), "{}", e.message);
     let arts = emit(&["exe"]);
     assert_eq!(
-        show(b.execute(&arts, &lit(r#"{"xs": [1, 2, 3, 4, 10]}"#), &LIMITS)),
+        show(b.execute(
+            &arts,
+            &lit(r#"{"xs": [1, 2, 3, 4, 10]}"#),
+            &ExecOptions::new(LIMITS)
+        )),
         "16"
     );
     assert_eq!(
-        show(b.execute(&arts, &lit(r#"{"xs": [1], "ys": []}"#), &LIMITS)),
+        show(b.execute(
+            &arts,
+            &lit(r#"{"xs": [1], "ys": []}"#),
+            &ExecOptions::new(LIMITS)
+        )),
         "error invalid_argument at -"
     );
 }

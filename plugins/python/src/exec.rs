@@ -1,18 +1,17 @@
 //! Running a compiled module: write it to a fresh temporary directory, run
-//! `python3 MODULE.py --max-steps N --max-size N` with the arguments as JSON
-//! on stdin, and read `{"ok": VALUE}` or `{"error": {...}}` from stdout.
-//! Anything else (no python3, a crash, garbage) is a `BackendError`.
+//! `python3 MODULE.py --max-steps N --max-size N` (the interpreter of the
+//! `python` setting) with the arguments as JSON on stdin, and read
+//! `{"ok": VALUE}` or `{"error": {...}}` from stdout. Anything else (no
+//! python3, a crash, garbage) is a `BackendError`.
 
-use isu_plugin_api::{Artifact, ExecLimits, Literal, PluginDiagnostic};
+use isu_plugin_api::{Artifact, BackendCode, ExecLimits, Literal, PluginDiagnostic};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
-
-/// The interpreter to run, unless `ISU_PYTHON` names another.
-const DEFAULT_PYTHON: &str = "python3";
+use std::sync::Mutex;
 
 /// What the module's `_main` prints.
 #[derive(Debug, Deserialize)]
@@ -33,23 +32,30 @@ struct RuntimeError {
 }
 
 fn failed(message: impl Into<String>) -> PluginDiagnostic {
-    PluginDiagnostic::backend("backend_failed", message)
+    PluginDiagnostic::backend(BackendCode::BackendFailed, message)
 }
 
+/// Runs the module among `artifacts` with `python` (a command or a path).
 pub fn execute(
     artifacts: &[Artifact],
     args: &Literal,
     limits: &ExecLimits,
+    python: &str,
 ) -> Result<Literal, PluginDiagnostic> {
     let module = artifacts
         .iter()
         .find(|a| a.kind == "python")
-        .ok_or_else(|| failed("no Python module among the artifacts"))?;
+        .ok_or_else(|| {
+            PluginDiagnostic::backend(
+                BackendCode::CannotExecute,
+                "no Python module among the artifacts",
+            )
+        })?;
     let dir = TempDir::new()?;
     let file = dir.path().join(file_name(&module.file_name));
     std::fs::write(&file, &module.bytes)
         .map_err(|e| failed(format!("cannot write {}: {e}", file.display())))?;
-    let python = interpreter()?;
+    let python = interpreter(python)?;
     let mut child = Command::new(&python)
         .arg("-I")
         .arg("-B")
@@ -100,15 +106,16 @@ pub fn execute(
     }
 }
 
-/// The Python interpreter's own path: `python3` (or `ISU_PYTHON`) may be a
-/// launcher script (pyenv's shims cost 200 ms a start), so it is asked once
-/// per process where the interpreter itself is.
-fn interpreter() -> Result<String, PluginDiagnostic> {
-    static FOUND: OnceLock<Result<String, String>> = OnceLock::new();
-    FOUND
-        .get_or_init(|| {
-            let name = std::env::var("ISU_PYTHON").unwrap_or_else(|_| DEFAULT_PYTHON.to_owned());
-            let out = Command::new(&name)
+/// The Python interpreter's own path: `python3` may be a launcher script
+/// (pyenv's shims cost 200 ms a start), so each name is asked once per
+/// process where the interpreter itself is.
+fn interpreter(name: &str) -> Result<String, PluginDiagnostic> {
+    static FOUND: Mutex<BTreeMap<String, Result<String, String>>> = Mutex::new(BTreeMap::new());
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    found
+        .entry(name.to_owned())
+        .or_insert_with(|| {
+            let out = Command::new(name)
                 .args(["-I", "-c", "import sys; print(sys.executable)"])
                 .stdin(Stdio::null())
                 .output()
@@ -125,7 +132,9 @@ fn interpreter() -> Result<String, PluginDiagnostic> {
         })
         .clone()
         .map_err(|m| {
-            failed(m).with_hint("install Python 3.9 or later as python3, or name it in ISU_PYTHON")
+            failed(m).with_hint(
+                "install Python 3.9 or later as python3, or name it with `--set python=PATH`",
+            )
         })
 }
 

@@ -26,11 +26,15 @@ pub mod text;
 mod writer;
 
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
+    PluginDiagnostic, Program, SettingInfo,
 };
 
 /// The artifact kind (and the only target) of this backend.
 pub const KIND: &str = "python";
+
+/// The setting naming the Python 3 interpreter `execute` runs.
+pub const SETTING_PYTHON: &str = "python";
 
 /// The Python backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -38,13 +42,21 @@ pub struct PythonBackend;
 
 impl Backend for PythonBackend {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: KIND.into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            targets: vec![KIND.into()],
-            emits: vec![KIND.into()],
-            lacks: Vec::new(),
-        }
+        // The whole language as of feature vocabulary 1.
+        BackendInfo::new(
+            KIND,
+            env!("CARGO_PKG_VERSION"),
+            &[KIND],
+            FeatureSet::all_of(1),
+        )
+        .emitting(&[KIND])
+        .executing(KIND, false)
+        .with_setting(SettingInfo::new(
+            SETTING_PYTHON,
+            "The Python 3 interpreter (3.9 or later) that runs the module: a command or a path.",
+            &[],
+            "python3",
+        ))
     }
 
     fn compile(
@@ -54,31 +66,31 @@ impl Backend for PythonBackend {
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
         if !options.target.is_empty() && options.target != KIND {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_feature",
+                BackendCode::UnsupportedTarget,
                 format!("the Python backend has no target `{}`", options.target),
             )]);
         }
         if let Some(other) = options.emit.iter().find(|k| *k != KIND) {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_emit",
+                BackendCode::UnsupportedEmit,
                 format!("the Python backend cannot emit `{other}`, only `{KIND}`"),
             )]);
         }
         let text = module::module(program, &options.lowerings).map_err(|d| vec![d])?;
-        Ok(vec![Artifact {
-            kind: KIND.into(),
-            file_name: format!("{}.py", names::function(&program.func.name.name)),
-            bytes: text.into_bytes(),
-        }])
+        let file_name = format!("{}.py", names::function(&program.func.name.name));
+        Ok(vec![Artifact::new(KIND, file_name, text.into_bytes())])
     }
 
     fn execute(
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        limits: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
-        exec::execute(artifacts, args, limits)
+        let info = self.info();
+        let python = isu_plugin_api::backend::setting(&info, &options.settings, SETTING_PYTHON)
+            .unwrap_or("python3");
+        exec::execute(artifacts, args, &options.limits, python)
     }
 }
 

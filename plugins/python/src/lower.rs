@@ -22,7 +22,7 @@ pub type R<T> = Result<T, PluginDiagnostic>;
 /// A program the backend cannot trust: not canonical or not validated. Only
 /// IIR built around the host's front end can cause it.
 pub fn invalid(message: impl Into<String>) -> PluginDiagnostic {
-    PluginDiagnostic::backend("invalid_program", message).with_hint(
+    PluginDiagnostic::backend(isu_plugin_api::BackendCode::InvalidProgram, message).with_hint(
         "the Python backend compiles canonical, validated IIR: run `isu check` on the program first",
     )
 }

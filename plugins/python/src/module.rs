@@ -229,7 +229,7 @@ fn check_names(program: &Program) -> R<()> {
 
 fn too_deep(what: &str) -> isu_plugin_api::PluginDiagnostic {
     isu_plugin_api::PluginDiagnostic::backend(
-        "unsupported_feature",
+        isu_plugin_api::BackendCode::UnsupportedFeature,
         format!("the program's {what} is deeper than Python accepts"),
     )
     .with_hint("split deeply nested expressions or blocks with LOCAL variables")

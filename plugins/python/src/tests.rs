@@ -3,7 +3,10 @@
 
 use crate::PythonBackend;
 use isu_plugin_api::build::*;
-use isu_plugin_api::{Backend, BinaryOp as B, CompileOptions, ExecLimits, Literal, Program, Type};
+use isu_plugin_api::{
+    Backend, BinaryOp as B, CompileOptions, DiagnosticKind, ExecLimits, ExecOptions, Literal,
+    Program, Type,
+};
 
 const LIMITS: ExecLimits = ExecLimits::DEFAULT;
 
@@ -20,9 +23,9 @@ fn run_with(p: &Program, args: &str, limits: ExecLimits) -> String {
         .compile(p, &CompileOptions::default())
         .expect("compiles");
     let args: Literal = serde_json::from_str(args).expect("args");
-    match PythonBackend.execute(&a, &args, &limits) {
+    match PythonBackend.execute(&a, &args, &ExecOptions::new(limits)) {
         Ok(v) => v.to_string(),
-        Err(d) if d.kind == "RuntimeError" => {
+        Err(d) if d.kind == DiagnosticKind::RuntimeError => {
             format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-"))
         }
         Err(d) => panic!("backend failure: {d:?}\n{}", source(p)),
@@ -114,12 +117,12 @@ fn with_packs(p: &Program, args: &str) -> String {
         .collect();
     let options = CompileOptions {
         target: "python".into(),
-        emit: vec![],
         lowerings,
+        ..CompileOptions::default()
     };
     let a = PythonBackend.compile(p, &options).expect("compiles");
     let args: Literal = serde_json::from_str(args).expect("args");
-    match PythonBackend.execute(&a, &args, &LIMITS) {
+    match PythonBackend.execute(&a, &args, &ExecOptions::new(LIMITS)) {
         Ok(v) => v.to_string(),
         Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
     }

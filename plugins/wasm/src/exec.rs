@@ -5,7 +5,7 @@
 use crate::abi::{self, ErrorCode};
 use crate::meta::Meta;
 use crate::values;
-use isu_plugin_api::{ExecLimits, Literal, PluginDiagnostic};
+use isu_plugin_api::{BackendCode, ExecLimits, Literal, PluginDiagnostic};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
@@ -26,13 +26,49 @@ impl std::fmt::Debug for Runner {
 }
 
 fn backend(message: impl Into<String>) -> PluginDiagnostic {
-    PluginDiagnostic::backend("backend_failed", message)
+    PluginDiagnostic::backend(BackendCode::BackendFailed, message)
+}
+
+/// How hard wasmtime's Cranelift optimizes a module (the `opt_level`
+/// setting), by Cranelift's names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OptLevel {
+    None,
+    #[default]
+    Speed,
+    SpeedAndSize,
+}
+
+impl OptLevel {
+    pub const ALL: [OptLevel; 3] = [OptLevel::None, OptLevel::Speed, OptLevel::SpeedAndSize];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OptLevel::None => "none",
+            OptLevel::Speed => "speed",
+            OptLevel::SpeedAndSize => "speed_and_size",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<OptLevel> {
+        OptLevel::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    fn wasmtime(self) -> wasmtime::OptLevel {
+        match self {
+            OptLevel::None => wasmtime::OptLevel::None,
+            OptLevel::Speed => wasmtime::OptLevel::Speed,
+            OptLevel::SpeedAndSize => wasmtime::OptLevel::SpeedAndSize,
+        }
+    }
 }
 
 impl Runner {
-    pub fn new() -> Result<Runner, PluginDiagnostic> {
-        let engine =
-            Engine::new(&wasmtime::Config::new()).map_err(|e| backend(format!("wasmtime: {e}")))?;
+    /// A runner whose engine optimizes at `level`.
+    pub fn new(level: OptLevel) -> Result<Runner, PluginDiagnostic> {
+        let mut config = wasmtime::Config::new();
+        config.cranelift_opt_level(level.wasmtime());
+        let engine = Engine::new(&config).map_err(|e| backend(format!("wasmtime: {e}")))?;
         Ok(Runner {
             engine,
             cache: Mutex::new(BTreeMap::new()),
@@ -223,7 +259,7 @@ impl Loaded {
             .and_then(|s| self.meta.steps.get(s))
             .map(|s| s.id.clone());
         if code == ErrorCode::OutOfMemory {
-            return PluginDiagnostic::backend(code.name(), code.summary());
+            return PluginDiagnostic::backend(BackendCode::OutOfMemory, code.summary());
         }
         let message = match &step_id {
             Some(s) => format!("{} (at {s})", code.summary()),

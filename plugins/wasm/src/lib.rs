@@ -25,20 +25,27 @@ pub mod values;
 use abi::{EXPORT_ALLOC, EXPORT_ERROR_CODE, EXPORT_ERROR_STEP, EXPORT_RESET, EXPORT_RESULT_LEN};
 use abi::{EXPORT_RUN, EXPORT_SET_LIMITS, SECTION_META};
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
+    PluginDiagnostic, Program, SettingInfo,
 };
 use module::{g, ModuleBuilder, Rt};
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 use wasm_encoder::{ExportKind, ValType};
 
 /// How fuel is counted, as the reference interpreter counts it: loop
 /// rounds only (`spec/semantics.md`, section 7).
 pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: false };
 
+/// The setting of how hard wasmtime's Cranelift optimizes a module before
+/// `execute` runs it.
+pub const SETTING_OPT_LEVEL: &str = "opt_level";
+
 /// The backend.
 #[derive(Debug, Default)]
 pub struct WasmBackend {
-    runner: OnceLock<Result<exec::Runner, PluginDiagnostic>>,
+    /// The wasmtime runner of each optimization level, made on first use.
+    runners: Mutex<BTreeMap<exec::OptLevel, Arc<exec::Runner>>>,
 }
 
 impl WasmBackend {
@@ -46,12 +53,20 @@ impl WasmBackend {
         WasmBackend::default()
     }
 
-    /// The wasmtime runner, made on first use.
-    pub fn runner(&self) -> Result<&exec::Runner, PluginDiagnostic> {
-        self.runner
-            .get_or_init(exec::Runner::new)
-            .as_ref()
-            .map_err(Clone::clone)
+    /// The wasmtime runner of the default optimization level.
+    pub fn runner(&self) -> Result<Arc<exec::Runner>, PluginDiagnostic> {
+        self.runner_at(exec::OptLevel::default())
+    }
+
+    /// The wasmtime runner of an optimization level, made on first use.
+    pub fn runner_at(&self, level: exec::OptLevel) -> Result<Arc<exec::Runner>, PluginDiagnostic> {
+        let mut runners = self.runners.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = runners.get(&level) {
+            return Ok(r.clone());
+        }
+        let r = Arc::new(exec::Runner::new(level)?);
+        runners.insert(level, r.clone());
+        Ok(r)
     }
 }
 
@@ -67,7 +82,7 @@ pub fn compile_module(program: &Program) -> Result<Compiled, PluginDiagnostic> {
     let mut mb = ModuleBuilder::new();
     let run = mb.declare(EXPORT_RUN, &[ValType::I32], &[ValType::I32]);
     let lowered = lower::lower_program(&mut mb, run, program, FUEL).map_err(|e| {
-        PluginDiagnostic::backend("internal_error", e.message)
+        PluginDiagnostic::backend(BackendCode::InternalError, e.message)
             .with_hint("the program must be canonical and validated before compiling")
     })?;
     mb.export(EXPORT_RUN, ExportKind::Func, run);
@@ -109,13 +124,23 @@ pub fn validate(wasm: &[u8]) -> Result<(), String> {
 
 impl Backend for WasmBackend {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: "wasm".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            targets: vec!["wasm".into()],
-            emits: vec!["wasm".into(), "js".into()],
-            lacks: Vec::new(),
-        }
+        let levels: Vec<&str> = exec::OptLevel::ALL.iter().map(|l| l.name()).collect();
+        // The whole language as of feature vocabulary 1. Wasmtime compiles
+        // the module to machine code and runs it in this process: native.
+        BackendInfo::new(
+            "wasm",
+            env!("CARGO_PKG_VERSION"),
+            &["wasm"],
+            FeatureSet::all_of(1),
+        )
+        .emitting(&["wasm", "js"])
+        .executing("wasm", true)
+        .with_setting(SettingInfo::new(
+            SETTING_OPT_LEVEL,
+            "How hard wasmtime's Cranelift optimizes the module that `execute` runs.",
+            &levels,
+            exec::OptLevel::default().name(),
+        ))
     }
 
     fn compile(
@@ -125,7 +150,7 @@ impl Backend for WasmBackend {
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
         if !options.target.is_empty() && options.target != "wasm" {
             return Err(vec![PluginDiagnostic::backend(
-                "unknown_target",
+                BackendCode::UnsupportedTarget,
                 format!(
                     "the wasm backend builds the target `wasm`, not `{}`",
                     options.target
@@ -139,7 +164,7 @@ impl Backend for WasmBackend {
                 "js" => want_js = true,
                 other => {
                     return Err(vec![PluginDiagnostic::backend(
-                        "unsupported_emit",
+                        BackendCode::UnsupportedEmit,
                         format!("the wasm backend emits `wasm` and `js`, not `{other}`"),
                     )])
                 }
@@ -155,7 +180,7 @@ impl Backend for WasmBackend {
             .collect();
         if !packs.is_empty() {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_feature",
+                BackendCode::UnsupportedFeature,
                 format!(
                     "the wasm backend cannot call pack functions ({}): packs have no wasm lowering",
                     packs.join(", ")
@@ -165,23 +190,16 @@ impl Backend for WasmBackend {
         let compiled = compile_module(program).map_err(|d| vec![d])?;
         if let Err(e) = validate(&compiled.wasm) {
             return Err(vec![PluginDiagnostic::backend(
-                "internal_error",
+                BackendCode::InternalError,
                 format!("the generated module does not validate: {e}"),
             )]);
         }
         let name = &program.func.name.name;
         let wasm_file = format!("{name}.wasm");
-        let mut out = vec![Artifact {
-            kind: "wasm".into(),
-            file_name: wasm_file.clone(),
-            bytes: compiled.wasm,
-        }];
+        let mut out = vec![Artifact::new("wasm", wasm_file.clone(), compiled.wasm)];
         if want_js {
-            out.push(Artifact {
-                kind: "js".into(),
-                file_name: format!("{name}.mjs"),
-                bytes: js::loader(&compiled.meta, &wasm_file).into_bytes(),
-            });
+            let loader = js::loader(&compiled.meta, &wasm_file).into_bytes();
+            out.push(Artifact::new("js", format!("{name}.mjs"), loader));
         }
         Ok(out)
     }
@@ -190,12 +208,22 @@ impl Backend for WasmBackend {
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        limits: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
         let wasm = artifacts.iter().find(|a| a.kind == "wasm").ok_or_else(|| {
-            PluginDiagnostic::backend("backend_failed", "no wasm artifact to run")
+            PluginDiagnostic::backend(BackendCode::CannotExecute, "no wasm artifact to run")
         })?;
-        self.runner()?.execute(&wasm.bytes, args, limits)
+        let level = match options.settings.get(SETTING_OPT_LEVEL) {
+            Some(name) => exec::OptLevel::parse(name).ok_or_else(|| {
+                PluginDiagnostic::backend(
+                    BackendCode::InvalidSetting,
+                    format!("`{name}` is not a value of the setting `{SETTING_OPT_LEVEL}`"),
+                )
+            })?,
+            None => exec::OptLevel::default(),
+        };
+        self.runner_at(level)?
+            .execute(&wasm.bytes, args, &options.limits)
     }
 }
 

@@ -6,7 +6,7 @@ use isu_backend_wasm::WasmBackend;
 use isu_host::pipeline::check;
 use isu_host::Source;
 use isu_plugin_api::{
-    Artifact, Backend, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, CompileOptions, ExecLimits, ExecOptions, Literal, PluginDiagnostic, Program,
 };
 
 pub fn program(text: &str) -> Program {
@@ -40,7 +40,12 @@ pub fn run_with(text: &str, args: &str, limits: ExecLimits) -> String {
     let b = WasmBackend::new();
     let p = program(text);
     let arts = compile(&b, &p);
-    show(b.execute(&arts, &lit(args), &limits))
+    show(b.execute(&arts, &lit(args), &ExecOptions::new(limits)))
+}
+
+/// The options of [`LIMITS`] without settings.
+pub fn options() -> ExecOptions {
+    ExecOptions::new(LIMITS)
 }
 
 pub fn run(text: &str, args: &str) -> String {

@@ -261,7 +261,7 @@ fn bad_arguments_are_invalid_argument_errors() {
 
 #[test]
 fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
-    use isu_host::cases::parse_runs;
+    use isu_host::cases;
     use isu_host::interp::{self, RunOptions};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
     for name in [
@@ -276,7 +276,7 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
         "map_string_keys_named_like_js",
     ] {
         let text = std::fs::read_to_string(format!("{dir}/{name}.isu")).unwrap();
-        let runs = parse_runs(&text).unwrap();
+        let runs = cases::parse(&text).unwrap().runs;
         let p = program(&text);
         let args: Vec<String> = runs.iter().map(|r| r.args.to_string()).collect();
         let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -6,9 +6,9 @@ use super::super::prompt::error_json;
 use super::super::task::Task;
 use crate::diag::{has_errors, Diagnostic};
 use crate::functions::Functions;
-use crate::interp::{self, RunOptions};
 use crate::source::Source;
 use crate::{canon, fix, patch, pipeline, syntax};
+use isu_plugin_api::ExecLimits;
 use isu_plugin_api::Program;
 use serde_json::{json, Value};
 
@@ -76,7 +76,7 @@ impl Candidate {
                 examples,
             };
         };
-        let fails = interp::test_examples_with(&program, &RunOptions::default(), packs);
+        let fails = crate::executor::test_on_interpreter(&program, &ExecLimits::DEFAULT, packs);
         let failed = fails.len().min(examples);
         Candidate {
             text,

@@ -25,7 +25,7 @@ impl Gen {
             let name = names::pack_function(func);
             if !self.packs.contains(&name) {
                 return Err(isu_plugin_api::PluginDiagnostic::backend(
-                    "unsupported_feature",
+                    isu_plugin_api::BackendCode::UnsupportedFeature,
                     format!("no Python definition of the pack function `{func}` was given"),
                 )
                 .with_hint("load the pack that defines it (isu-plugins.toml)"));

@@ -1,6 +1,5 @@
 //! What the backend's integration tests share: the Isu programs to compile
-//! (the conformance cases and the backend's own), checked by the host's
-//! front end.
+//! (the conformance cases), checked by the host's front end.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -11,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// One case file, checked.
 #[derive(Debug)]
 pub struct Case {
-    /// `conformance/arith_basic.isu`, `programs/values.isu`.
+    /// `arith_basic`: the file name without `.isu`.
     pub name: String,
     pub text: String,
     pub program: Program,
@@ -33,32 +32,22 @@ fn isu_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every conformance case and every program of the backend's own, checked;
-/// panics on one that does not check.
+/// Every conformance case, checked; panics on one that does not check.
 pub fn cases() -> Vec<Case> {
-    let dirs = [
-        ("conformance", repo().join("conformance/cases")),
-        (
-            "programs",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs"),
-        ),
-    ];
     let mut out = Vec::new();
-    for (label, dir) in dirs {
-        for file in isu_files(&dir) {
-            let text = std::fs::read_to_string(&file).unwrap();
-            let name = format!("{label}/{}", file.file_name().unwrap().to_string_lossy());
-            let fe = pipeline::check(&Source::new(name.clone(), text.clone()));
-            let program = fe
-                .valid_program()
-                .unwrap_or_else(|| panic!("{name} does not check: {:#?}", fe.diags))
-                .clone();
-            out.push(Case {
-                name,
-                text,
-                program,
-            });
-        }
+    for file in isu_files(&repo().join("conformance/cases")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let fe = pipeline::check(&Source::new(name.clone(), text.clone()));
+        let program = fe
+            .valid_program()
+            .unwrap_or_else(|| panic!("{name} does not check: {:#?}", fe.diags))
+            .clone();
+        out.push(Case {
+            name,
+            text,
+            program,
+        });
     }
     out
 }

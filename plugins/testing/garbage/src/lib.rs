@@ -3,28 +3,24 @@
 //! that is not JSON. The host must turn each into an error and go on.
 
 use isu_plugin_api::abi::__private::abi_stable::prefix_type::PrefixTypeTrait;
-use isu_plugin_api::abi::__private::abi_stable::std_types::{RResult, RSlice, RStr, RString, RVec};
+use isu_plugin_api::abi::__private::abi_stable::std_types::{RResult, RSlice, RStr};
 use isu_plugin_api::abi::__private::{self as isu, CompileResult, JsonResult};
-use isu_plugin_api::abi::{
-    AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, BackendMod, BackendModRef,
-    PLUGIN_API_VERSION,
-};
+use isu_plugin_api::abi::{AbiArtifact, BackendMod, BackendModRef, PLUGIN_API_VERSION};
 
-extern "C" fn info() -> RResult<AbiBackendInfo, AbiDiagnostic> {
-    RResult::ROk(AbiBackendInfo {
-        name: "garbage".into(),
-        version: "0.1.0".into(),
-        targets: vec![RString::from("garbage")].into(),
-        emits: vec![RString::from("text")].into(),
-        lacks: RVec::new(),
-    })
+extern "C" fn info() -> JsonResult {
+    RResult::ROk(
+        r#"{"name": "garbage", "version": "0.1.0", "targets": ["garbage"],
+            "iir": ["isu-iir/0.1"], "features": {"version": 1, "supported": ["int"]},
+            "emits": ["text"], "execute": {"artifact": "text"}}"#
+            .into(),
+    )
 }
 
 extern "C" fn compile(_: RStr<'_>, _: RStr<'_>) -> CompileResult {
-    RResult::RErr(RVec::new())
+    RResult::RErr("[]".into())
 }
 
-extern "C" fn execute(_: RSlice<'_, AbiArtifact>, _: RStr<'_>, _: AbiLimits) -> JsonResult {
+extern "C" fn execute(_: RSlice<'_, AbiArtifact>, _: RStr<'_>, _: RStr<'_>) -> JsonResult {
     RResult::ROk("{not json".into())
 }
 

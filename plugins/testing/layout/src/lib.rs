@@ -9,7 +9,7 @@ use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::sabi_types::VersionStrings;
 use abi_stable::std_types::{RResult, RStr, RString};
 use abi_stable::{declare_root_module_statics, export_root_module, StableAbi};
-use isu_plugin_api::abi::{AbiBackendInfo, AbiDiagnostic, ApiVersion, PLUGIN_API_VERSION};
+use isu_plugin_api::abi::{ApiVersion, PLUGIN_API_VERSION};
 
 #[repr(C)]
 #[derive(StableAbi, Debug)]
@@ -17,30 +17,28 @@ use isu_plugin_api::abi::{AbiBackendInfo, AbiDiagnostic, ApiVersion, PLUGIN_API_
 #[sabi(missing_field(option))]
 pub struct BackendMod {
     pub api_version: ApiVersion,
-    pub info: extern "C" fn() -> RResult<AbiBackendInfo, AbiDiagnostic>,
+    pub info: extern "C" fn() -> RResult<RString, RString>,
     #[sabi(last_prefix_field)]
-    pub execute:
-        extern "C" fn(args_json: RStr<'_>, max_steps: u64) -> RResult<RString, AbiDiagnostic>,
+    pub execute: extern "C" fn(args_json: RStr<'_>, max_steps: u64) -> RResult<RString, RString>,
 }
 
 impl RootModule for BackendModRef {
     declare_root_module_statics! {BackendModRef}
     const BASE_NAME: &'static str = "isu_backend";
     const NAME: &'static str = "isu backend";
-    const VERSION_STRINGS: VersionStrings = VersionStrings::new("1.0.0");
+    // The host's own version, so that only the layout differs.
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new("2.0.0");
 }
 
-extern "C" fn info() -> RResult<AbiBackendInfo, AbiDiagnostic> {
-    RResult::RErr(AbiDiagnostic {
-        kind: "BackendError".into(),
-        code: "backend_failed".into(),
-        step: None.into(),
-        message: "the host called a plugin it should have refused".into(),
-        hint: None.into(),
-    })
+extern "C" fn info() -> RResult<RString, RString> {
+    RResult::RErr(
+        r#"{"kind": "BackendError", "code": "backend_failed",
+            "message": "the host called a plugin it should have refused"}"#
+            .into(),
+    )
 }
 
-extern "C" fn execute(_: RStr<'_>, _: u64) -> RResult<RString, AbiDiagnostic> {
+extern "C" fn execute(_: RStr<'_>, _: u64) -> RResult<RString, RString> {
     RResult::ROk("0".into())
 }
 

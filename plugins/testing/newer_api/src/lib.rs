@@ -1,40 +1,31 @@
 //! A test fixture: a backend root module that says it was built for plugin
-//! API 2.0, a newer major version than the host's. Its layout is the host's,
+//! API 3.0, a newer major version than the host's. Its layout is the host's,
 //! so abi_stable's checks pass; the host's plugin-API check must refuse it
 //! before calling anything.
 
 use isu_plugin_api::abi::__private::abi_stable::prefix_type::PrefixTypeTrait;
-use isu_plugin_api::abi::__private::abi_stable::std_types::{RResult, RSlice, RStr, RVec};
+use isu_plugin_api::abi::__private::abi_stable::std_types::{RResult, RSlice, RStr};
 use isu_plugin_api::abi::__private::{self as isu, CompileResult, JsonResult};
-use isu_plugin_api::abi::{
-    AbiArtifact, AbiBackendInfo, AbiDiagnostic, AbiLimits, ApiVersion, BackendMod, BackendModRef,
-};
+use isu_plugin_api::abi::{AbiArtifact, ApiVersion, BackendMod, BackendModRef};
 
-fn refused() -> AbiDiagnostic {
-    AbiDiagnostic {
-        kind: "BackendError".into(),
-        code: "backend_failed".into(),
-        step: None.into(),
-        message: "the host called a plugin it should have refused".into(),
-        hint: None.into(),
-    }
-}
+const REFUSED: &str = r#"{"kind": "BackendError", "code": "backend_failed",
+    "message": "the host called a plugin it should have refused"}"#;
 
-extern "C" fn info() -> RResult<AbiBackendInfo, AbiDiagnostic> {
-    RResult::RErr(refused())
+extern "C" fn info() -> JsonResult {
+    RResult::RErr(REFUSED.into())
 }
 
 extern "C" fn compile(_: RStr<'_>, _: RStr<'_>) -> CompileResult {
-    RResult::RErr(RVec::from(vec![refused()]))
+    RResult::RErr(format!("[{REFUSED}]").into())
 }
 
-extern "C" fn execute(_: RSlice<'_, AbiArtifact>, _: RStr<'_>, _: AbiLimits) -> JsonResult {
-    RResult::RErr(refused())
+extern "C" fn execute(_: RSlice<'_, AbiArtifact>, _: RStr<'_>, _: RStr<'_>) -> JsonResult {
+    RResult::RErr(REFUSED.into())
 }
 
 fn module() -> BackendModRef {
     BackendMod {
-        api_version: ApiVersion { major: 2, minor: 0 },
+        api_version: ApiVersion { major: 3, minor: 0 },
         info,
         compile,
         execute,

@@ -95,7 +95,7 @@ impl Pack for MathPack {
             ("IS_PRIME", [Literal::Int(n)]) => Ok(Literal::Bool(is_prime(*n))),
             ("GCD" | "IS_PRIME", _) => Err(bad_args(function, args)),
             _ => Err(PluginDiagnostic::backend(
-                "unknown_function",
+                isu_plugin_api::BackendCode::UnknownFunction,
                 format!("the math pack has no function {function}"),
             )),
         }

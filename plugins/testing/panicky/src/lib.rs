@@ -2,7 +2,8 @@
 //! `execute` panic. The host must get an error value from each and go on.
 
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
+    PluginDiagnostic, Program,
 };
 
 #[derive(Debug, Default)]
@@ -10,13 +11,9 @@ pub struct Panicky;
 
 impl Backend for Panicky {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: "panicky".into(),
-            version: "0.1.0".into(),
-            targets: vec!["panicky".into()],
-            emits: vec!["text".into()],
-            lacks: Vec::new(),
-        }
+        BackendInfo::new("panicky", "0.1.0", &["panicky"], FeatureSet::all_of(1))
+            .emitting(&["text"])
+            .executing("text", false)
     }
 
     fn compile(
@@ -31,7 +28,7 @@ impl Backend for Panicky {
         &self,
         _: &[Artifact],
         _: &Literal,
-        _: &ExecLimits,
+        _: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
         panic!("execute went wrong")
     }

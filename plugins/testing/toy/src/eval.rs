@@ -2,15 +2,42 @@
 //! names the step the reference interpreter names.
 
 use isu_plugin_api::{
-    BinaryOp, Block, ExecLimits, Expr, ExprNode, Iter, Literal, Node, Place, PluginDiagnostic,
-    Program, Step, UnaryOp,
+    BackendCode, BinaryOp, Block, ExecLimits, Expr, ExprNode, Iter, Literal, Node, Place,
+    PluginDiagnostic, Program, Step, UnaryOp,
 };
 use std::collections::BTreeMap;
 
+/// The features of vocabulary 1 (`isu_plugin_api::feature_set`) this
+/// evaluator lacks, and with it the toy backend.
+pub const LACKS: &[&str] = &[
+    "array",
+    "call:CHARS",
+    "call:CONCAT",
+    "call:JOIN",
+    "call:LEN",
+    "call:LOWER",
+    "call:MAP_GET",
+    "call:MAP_GET_OR",
+    "call:MAP_HAS",
+    "call:MAP_KEYS",
+    "call:MAP_SET",
+    "call:PARSE_INT",
+    "call:POP",
+    "call:PUSH",
+    "call:REPEAT",
+    "call:SLICE",
+    "call:SPLIT_WHITESPACE",
+    "call:TO_STRING",
+    "limit_size",
+    "map",
+    "nested_array",
+    "string",
+];
+
 type Res<T> = Result<T, PluginDiagnostic>;
 
-/// A runtime error without its step; the statement that evaluated the
-/// expression adds it.
+/// A runtime error without its step (the statement that evaluated the
+/// expression adds it), or with a backend code a failure of the backend.
 struct Fail {
     code: &'static str,
     message: String,
@@ -25,7 +52,7 @@ fn fail<T>(code: &'static str, message: impl Into<String>) -> Result<T, Fail> {
 
 fn unsupported(what: &str) -> Fail {
     Fail {
-        code: "unsupported_feature",
+        code: BackendCode::UnsupportedFeature.as_str(),
         message: format!("the toy backend does not support {what}"),
     }
 }
@@ -88,6 +115,9 @@ pub fn run(program: &Program, args: &Literal, limits: &ExecLimits) -> Res<Litera
 }
 
 fn runtime(code: &str, step: Option<&Step>, message: impl Into<String>) -> PluginDiagnostic {
+    if let Some(code) = BackendCode::parse(code) {
+        return PluginDiagnostic::backend(code, message);
+    }
     let id = step.and_then(|s| s.id.as_ref()).map(|id| id.to_string());
     PluginDiagnostic::runtime(code, id.as_deref(), message)
 }
@@ -187,20 +217,18 @@ impl Machine {
     fn int(&mut self, e: &Expr) -> Result<i64, Fail> {
         match self.eval(e)? {
             Literal::Int(i) => Ok(i),
-            other => fail(
-                "unsupported_feature",
-                format!("expected an int, got {other}"),
-            ),
+            other => Err(unsupported(&format!(
+                "the value {other} (an int was expected)"
+            ))),
         }
     }
 
     fn bool(&mut self, e: &Expr) -> Result<bool, Fail> {
         match self.eval(e)? {
             Literal::Bool(b) => Ok(b),
-            other => fail(
-                "unsupported_feature",
-                format!("expected a bool, got {other}"),
-            ),
+            other => Err(unsupported(&format!(
+                "the value {other} (a bool was expected)"
+            ))),
         }
     }
 
@@ -216,7 +244,7 @@ impl Machine {
                     "uninitialized_read",
                     format!("{name} is read before it is assigned"),
                 ),
-                None => fail("unsupported_feature", format!("unknown variable {name}")),
+                None => Err(unsupported(&format!("the unknown variable {name}"))),
             },
             ExprNode::Unary { op, arg } => match op {
                 UnaryOp::Neg => {

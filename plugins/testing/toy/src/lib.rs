@@ -1,54 +1,29 @@
-//! The `toy` backend: a complete Isu backend in two small files, to read in
-//! ten minutes and to start a new backend from. Its target `toy` "compiles" a
-//! program to its own IIR JSON and "executes" that by walking it ([`eval`]).
-//! It handles ints and bools and the standard functions `ABS`, `MIN`, `MAX`,
-//! and declares everything else in [`BackendInfo::lacks`], so
+//! The toy backend, the worked minimal example of `spec/plugin-abi.md`: a
+//! backend in two small files that a new backend author can read in ten
+//! minutes. Its target `toy` "compiles" a program to its own IIR JSON and
+//! "executes" that by walking it ([`eval`]). It handles ints and bools and
+//! the standard functions `ABS`, `MIN`, `MAX`, and leaves everything else out
+//! of the features it declares ([`BackendInfo::features`]), so
 //! `isu conformance --target toy` reports the other cases as unsupported.
-//! `spec/plugin-abi.md` ("Writing a backend") walks through it.
 
 pub mod eval;
 
 use isu_plugin_api::{
-    Artifact, Backend, BackendInfo, CompileOptions, ExecLimits, Literal, PluginDiagnostic, Program,
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
+    PluginDiagnostic, Program,
 };
 
-/// The features the toy backend lacks, by the names of `isu_plugin_api::features`.
-pub const LACKS: &[&str] = &[
-    "array",
-    "call:CHARS",
-    "call:CONCAT",
-    "call:JOIN",
-    "call:LEN",
-    "call:LOWER",
-    "call:MAP_GET",
-    "call:MAP_GET_OR",
-    "call:MAP_HAS",
-    "call:MAP_KEYS",
-    "call:MAP_SET",
-    "call:PARSE_INT",
-    "call:POP",
-    "call:PUSH",
-    "call:REPEAT",
-    "call:SLICE",
-    "call:SPLIT_WHITESPACE",
-    "call:TO_STRING",
-    "map",
-    "nested_array",
-    "string",
-];
+pub use eval::LACKS;
 
 #[derive(Debug, Default)]
 pub struct ToyBackend;
 
 impl Backend for ToyBackend {
     fn info(&self) -> BackendInfo {
-        BackendInfo {
-            name: "toy".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            targets: vec!["toy".into()],
-            emits: vec!["iir-json".into()],
-            lacks: LACKS.iter().map(|s| (*s).to_owned()).collect(),
-        }
+        let features = FeatureSet::all_of_except(1, LACKS);
+        BackendInfo::new("toy", env!("CARGO_PKG_VERSION"), &["toy"], features)
+            .emitting(&["iir-json"])
+            .executing("iir-json", false)
     }
 
     fn compile(
@@ -58,43 +33,46 @@ impl Backend for ToyBackend {
     ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
         if let Some(kind) = options.emit.iter().find(|k| k.as_str() != "iir-json") {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_emit",
+                BackendCode::UnsupportedEmit,
                 format!("the toy backend emits only iir-json, not {kind}"),
             )]);
         }
         if let Some(l) = options.lowerings.first() {
             return Err(vec![PluginDiagnostic::backend(
-                "unsupported_feature",
+                BackendCode::UnsupportedFeature,
                 format!(
                     "the toy backend cannot call pack functions ({})",
                     l.function
                 ),
             )]);
         }
-        let json = serde_json::to_vec_pretty(program)
-            .map_err(|e| vec![PluginDiagnostic::backend("backend_failed", e.to_string())])?;
-        Ok(vec![Artifact {
-            kind: "iir-json".into(),
-            file_name: format!("{}.toy.json", program.func.name.name),
-            bytes: json,
-        }])
+        let json = serde_json::to_vec_pretty(program).map_err(|e| {
+            vec![PluginDiagnostic::backend(
+                BackendCode::BackendFailed,
+                e.to_string(),
+            )]
+        })?;
+        let file_name = format!("{}.toy.json", program.func.name.name);
+        Ok(vec![Artifact::new("iir-json", file_name, json)])
     }
 
     fn execute(
         &self,
         artifacts: &[Artifact],
         args: &Literal,
-        limits: &ExecLimits,
+        options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
         let Some(artifact) = artifacts.iter().find(|a| a.kind == "iir-json") else {
             return Err(PluginDiagnostic::backend(
-                "backend_failed",
+                BackendCode::CannotExecute,
                 "no iir-json artifact to execute",
             ));
         };
-        let program: Program = serde_json::from_slice(&artifact.bytes)
-            .map_err(|e| PluginDiagnostic::backend("backend_failed", e.to_string()))?;
-        eval::run(&program, args, limits)
+        let failed = |e: String| PluginDiagnostic::backend(BackendCode::BackendFailed, e);
+        let text = std::str::from_utf8(&artifact.bytes).map_err(|e| failed(e.to_string()))?;
+        let program: Program =
+            isu_plugin_api::json::from_str(text).map_err(|e| failed(e.to_string()))?;
+        eval::run(&program, args, &options.limits)
     }
 }
 

@@ -1,0 +1,480 @@
+//! Isolated execution: a backend run in a process of its own, the plugin
+//! host (`isu plugin-host FILE`, a hidden subcommand), which loads the one
+//! library and answers `compile` and `execute` as JSON lines on its standard
+//! input and output, in the manner of nushell's plugins
+//! (`spec/plugin-abi.md`, "Isolated execution").
+//!
+//! [`IsolatedBackend`] is the host's side: a [`Backend`] like any other, so
+//! the executor and the conformance runner use it unchanged. A plugin that
+//! aborts, faults or loops forever takes only its plugin host down: the call
+//! comes back as `plugin_crashed` (with the signal or exit status and the
+//! end of its standard error) or, past the wall-clock timeout, as
+//! `plugin_timeout` after the process is stopped; the next call starts a
+//! fresh plugin host. Idle plugin hosts are kept for the next call, one per
+//! caller thread at most, and end when the backend is dropped.
+
+mod server;
+pub mod wire;
+
+pub use server::serve;
+
+use isu_plugin_api::abi::ApiVersion;
+use isu_plugin_api::{
+    Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, Literal,
+    PluginDiagnostic, Program,
+};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL};
+
+/// The subcommand of `isu` that is the plugin host.
+pub const SUBCOMMAND: &str = "plugin-host";
+
+/// How much of a plugin host's standard error a failure quotes, at most.
+const STDERR_TAIL: usize = 2000;
+
+/// How to start a plugin host: the `isu` binary and the wall-clock limit of
+/// each call (`None`: no limit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCommand {
+    pub isu: PathBuf,
+    pub timeout: Option<Duration>,
+}
+
+impl HostCommand {
+    /// This very `isu`, with `timeout`.
+    pub fn this_isu(timeout: Option<Duration>) -> std::io::Result<HostCommand> {
+        Ok(HostCommand {
+            isu: std::env::current_exe()?,
+            timeout,
+        })
+    }
+}
+
+/// A running plugin host.
+struct Host {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<std::io::Result<String>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        // Closing its input ends a plugin host that is waiting for a request.
+        drop(self.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Why a plugin host could not answer.
+enum Lost {
+    /// It died: how, and the end of its standard error (maybe empty).
+    Died(String, String),
+    /// It did not answer in time, and was stopped.
+    TimedOut(Duration),
+    /// It answered what the protocol does not allow.
+    Garbled(String),
+}
+
+impl Host {
+    fn start(command: &HostCommand, library: &Path) -> std::io::Result<Host> {
+        let mut child = Command::new(&command.isu)
+            .arg(SUBCOMMAND)
+            .arg(library)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let stdout = child.stdout.take();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            if let Some(out) = stdout {
+                for line in BufReader::new(out).lines() {
+                    let end = line.is_err();
+                    if tx.send(line).is_err() || end {
+                        return;
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        if let Some(mut err) = child.stderr.take() {
+            let sink = stderr.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n @ 1..) = err.read(&mut buf) {
+                    let mut tail = sink.lock().unwrap_or_else(|e| e.into_inner());
+                    tail.extend_from_slice(&buf[..n]);
+                    let excess = tail.len().saturating_sub(STDERR_TAIL);
+                    tail.drain(..excess);
+                }
+            });
+        }
+        let stdin = child.stdin.take();
+        Ok(Host {
+            child,
+            stdin,
+            lines,
+            stderr,
+        })
+    }
+
+    /// The next line, within `timeout`.
+    fn read_line(&mut self, timeout: Option<Duration>) -> Result<String, Lost> {
+        let got = match timeout {
+            Some(t) => self.lines.recv_timeout(t),
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.death()),
+            Err(RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                Err(Lost::TimedOut(timeout.unwrap_or_default()))
+            }
+        }
+    }
+
+    /// How the process ended (it closed its output), and the end of its
+    /// standard error.
+    fn death(&mut self) -> Lost {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    break self.child.wait().ok();
+                }
+            }
+        };
+        // The reader of standard error may still be copying the last bytes.
+        std::thread::sleep(Duration::from_millis(20));
+        let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
+        let tail = String::from_utf8_lossy(&tail).trim().to_owned();
+        let how = status.map_or_else(|| "ended".to_owned(), |s| describe(&s));
+        Lost::Died(how, tail)
+    }
+
+    /// Sends one request and reads its response.
+    fn call(&mut self, id: u64, call: Call, timeout: Option<Duration>) -> Result<Reply, Lost> {
+        let request = Request { id, call };
+        let text = serde_json::to_string(&request)
+            .map_err(|e| Lost::Garbled(format!("the request could not be written: {e}")))?;
+        let sent = self.stdin.as_mut().map(|stdin| {
+            stdin
+                .write_all(text.as_bytes())
+                .and_then(|()| stdin.write_all(b"\n"))
+                .and_then(|()| stdin.flush())
+        });
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(self.death());
+        }
+        let line = self.read_line(timeout)?;
+        let response: Response = serde_json::from_str(&line).map_err(|e| {
+            let shown: String = line.chars().take(80).collect();
+            Lost::Garbled(format!("it answered `{shown}`, which is no response: {e}"))
+        })?;
+        if response.id != id {
+            return Err(Lost::Garbled(format!(
+                "it answered request {} instead of {id}",
+                response.id
+            )));
+        }
+        Ok(response.reply)
+    }
+}
+
+/// How a process ended, for a message: `died of signal 11 (SIGSEGV)`.
+fn describe(status: &ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            return format!("died of signal {signal}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => "ended".to_owned(),
+    }
+}
+
+/// Why a plugin host did not load its library: the loader's refusal as it
+/// reported it (`code` one of the loader's codes), or why the plugin host
+/// itself did not start (`init_failed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub code: String,
+    pub message: String,
+    pub fix: String,
+}
+
+impl Refused {
+    fn init(message: String) -> Refused {
+        Refused {
+            code: "init_failed".to_owned(),
+            message,
+            fix: "check that the plugin host (`isu plugin-host FILE`) runs on this machine".into(),
+        }
+    }
+}
+
+/// A backend run in plugin host processes.
+pub struct IsolatedBackend {
+    command: HostCommand,
+    library: PathBuf,
+    info: BackendInfo,
+    api_version: ApiVersion,
+    /// Plugin hosts waiting for a call.
+    idle: Mutex<Vec<Host>>,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for IsolatedBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IsolatedBackend")
+            .field("library", &self.library)
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A plugin-API version from its text, `MAJOR.MINOR`.
+fn parse_api_version(text: &str) -> Option<ApiVersion> {
+    let (major, minor) = text.split_once('.')?;
+    Some(ApiVersion {
+        major: major.parse().ok()?,
+        minor: minor.parse().ok()?,
+    })
+}
+
+impl IsolatedBackend {
+    /// Starts a plugin host for the backend library at `library` and reads
+    /// what it says: the backend's info, or why the library was refused (the
+    /// refusal the in-process loader would give).
+    pub fn start(command: &HostCommand, library: &Path) -> Result<IsolatedBackend, Refused> {
+        let mut host = Host::start(command, library).map_err(|e| {
+            Refused::init(format!(
+                "the plugin host `{} {SUBCOMMAND}` could not start: {e}",
+                command.isu.display()
+            ))
+        })?;
+        let line = host.read_line(command.timeout).map_err(|lost| {
+            Refused::init(match lost {
+                Lost::Died(how, tail) if tail.is_empty() => {
+                    format!("the plugin host {how} while loading it")
+                }
+                Lost::Died(how, tail) => {
+                    format!(
+                        "the plugin host {how} while loading it; its standard error ends: {tail}"
+                    )
+                }
+                Lost::TimedOut(t) => format!(
+                    "the plugin host did not answer within {} s while loading it",
+                    t.as_secs_f64()
+                ),
+                Lost::Garbled(m) => m,
+            })
+        })?;
+        let hello: Hello = serde_json::from_str(&line)
+            .map_err(|e| Refused::init(format!("the plugin host's first line is no hello: {e}")))?;
+        match hello {
+            Hello::Ready {
+                protocol,
+                api_version,
+                info,
+            } => {
+                if protocol != PROTOCOL {
+                    return Err(Refused::init(format!(
+                        "the plugin host speaks {protocol}, not {PROTOCOL}"
+                    )));
+                }
+                let api_version = parse_api_version(&api_version).ok_or_else(|| {
+                    Refused::init(format!(
+                        "the plugin host names the plugin API `{api_version}`"
+                    ))
+                })?;
+                Ok(IsolatedBackend {
+                    command: command.clone(),
+                    library: library.to_owned(),
+                    info,
+                    api_version,
+                    idle: Mutex::new(vec![host]),
+                    next_id: std::sync::atomic::AtomicU64::new(1),
+                })
+            }
+            Hello::Refused { code, message, fix } => Err(Refused { code, message, fix }),
+        }
+    }
+
+    /// The plugin-API version the plugin was built against.
+    pub fn api_version(&self) -> ApiVersion {
+        self.api_version
+    }
+
+    /// Makes one call on an idle plugin host (or a new one); a host that
+    /// answered goes back to the idle ones, one that did not is gone.
+    fn call(&self, what: &str, call: Call) -> Result<Reply, PluginDiagnostic> {
+        let idle = self.idle.lock().map(|mut i| i.pop()).unwrap_or(None);
+        let mut host = match idle {
+            Some(h) => h,
+            None => self.fresh_host()?,
+        };
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        match host.call(id, call, self.command.timeout) {
+            Ok(reply) => {
+                if let Ok(mut idle) = self.idle.lock() {
+                    idle.push(host);
+                }
+                Ok(reply)
+            }
+            Err(lost) => Err(self.lost(what, lost)),
+        }
+    }
+
+    /// A new plugin host, past its hello.
+    fn fresh_host(&self) -> Result<Host, PluginDiagnostic> {
+        let mut host = Host::start(&self.command, &self.library).map_err(|e| {
+            crashed(format!(
+                "the plugin host for {} could not start: {e}",
+                self.library.display()
+            ))
+        })?;
+        match host.read_line(self.command.timeout) {
+            Ok(line) if matches!(serde_json::from_str(&line), Ok(Hello::Ready { .. })) => Ok(host),
+            Ok(line) => Err(crashed(format!(
+                "the plugin host no longer loads {}: {line}",
+                self.library.display()
+            ))),
+            Err(lost) => Err(self.lost("loading", lost)),
+        }
+    }
+
+    fn lost(&self, what: &str, lost: Lost) -> PluginDiagnostic {
+        let name = &self.info.name;
+        match lost {
+            Lost::Died(how, tail) => {
+                let d = crashed(format!(
+                    "the plugin host of the `{name}` backend {how} in {what}"
+                ))
+                .with_hint(
+                    "the plugin crashed (not a panic, which it would report); report it to its authors",
+                );
+                if tail.is_empty() {
+                    d
+                } else {
+                    d.with_note(format!("its standard error ends: {tail}"))
+                }
+            }
+            Lost::TimedOut(t) => PluginDiagnostic::backend(
+                BackendCode::PluginTimeout,
+                format!(
+                    "the `{name}` backend did not answer {what} within {} s; its plugin host was stopped",
+                    t.as_secs_f64()
+                ),
+            )
+            .with_hint("a longer --timeout gives it more time; a plugin that never answers has a bug"),
+            Lost::Garbled(m) => PluginDiagnostic::backend(
+                BackendCode::PluginBadOutput,
+                format!("the plugin host of the `{name}` backend broke the protocol in {what}: {m}"),
+            ),
+        }
+    }
+}
+
+fn crashed(message: String) -> PluginDiagnostic {
+    PluginDiagnostic::backend(BackendCode::PluginCrashed, message)
+}
+
+impl Backend for IsolatedBackend {
+    fn info(&self) -> BackendInfo {
+        self.info.clone()
+    }
+
+    fn compile(
+        &self,
+        program: &Program,
+        options: &CompileOptions,
+    ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+        let call = Call::Compile {
+            program: Box::new(program.clone()),
+            options: options.clone(),
+        };
+        match self.call("compile", call).map_err(|d| vec![d])? {
+            Reply::Ok(value) => {
+                let wire: Vec<WireArtifact> =
+                    serde_json::from_value(value).map_err(|e| vec![garbled("compile", e)])?;
+                wire.iter()
+                    .map(WireArtifact::to_artifact)
+                    .collect::<Result<_, _>>()
+                    .map_err(|d| vec![d])
+            }
+            Reply::Err(value) => {
+                let diags: Vec<PluginDiagnostic> =
+                    serde_json::from_value(value).map_err(|e| vec![garbled("compile", e)])?;
+                Err(diags)
+            }
+        }
+    }
+
+    fn execute(
+        &self,
+        artifacts: &[Artifact],
+        args: &Literal,
+        options: &ExecOptions,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let call = Call::Execute {
+            artifacts: artifacts.iter().map(WireArtifact::from_artifact).collect(),
+            args: args.clone(),
+            options: options.clone(),
+        };
+        match self.call("execute", call)? {
+            Reply::Ok(value) => serde_json::from_value(value).map_err(|e| garbled("execute", e)),
+            Reply::Err(value) => {
+                let d: PluginDiagnostic =
+                    serde_json::from_value(value).map_err(|e| garbled("execute", e))?;
+                Err(d)
+            }
+        }
+    }
+}
+
+fn garbled(what: &str, e: serde_json::Error) -> PluginDiagnostic {
+    PluginDiagnostic::backend(
+        BackendCode::PluginBadOutput,
+        format!("the plugin host's answer to {what} is not what the protocol says: {e}"),
+    )
+}

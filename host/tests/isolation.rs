@@ -1,0 +1,240 @@
+//! Isolated execution: a backend that aborts, one that segfaults and one
+//! that loops forever (the fixture `plugins/testing/crashy`, one target
+//! each) take only their plugin host process down. Each crash is one failed
+//! case, the cases around it pass, and `isu` itself carries on and reports.
+
+mod common;
+
+use common::built;
+use isu_host::conformance::{self, Case, Options, Verdict};
+use isu_host::executor::ViaBackend;
+use isu_host::functions::Functions;
+use isu_host::plugins::isolated::{HostCommand, IsolatedBackend};
+use isu_plugin_api::Backend;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// `NAME(a: int) -> int`: `a + 1`, run on 1. The fixture crashes on the
+/// function names `crash` (in execute) and `crash_compile` (in compile).
+fn inc(name: &str) -> String {
+    format!(
+        "; run: {{\"a\": 1}} => 2\nFUNC:\n  NAME: {name}\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (add (var a) (const 1))\n  END\n"
+    )
+}
+
+/// The cases, a crash between working ones: `a_before`, `b_crash`,
+/// `c_crash_compile`, `d_after`.
+fn cases() -> Vec<Case> {
+    [
+        ("a_before", "before"),
+        ("b_crash", "crash"),
+        ("c_crash_compile", "crash_compile"),
+        ("d_after", "after"),
+    ]
+    .into_iter()
+    .map(|(case, func)| Case {
+        name: case.into(),
+        path: PathBuf::from(format!("{case}.isu")),
+        text: inc(func),
+    })
+    .collect()
+}
+
+const TIMEOUT: Duration = Duration::from_secs(3);
+
+fn command() -> HostCommand {
+    HostCommand {
+        isu: PathBuf::from(env!("CARGO_BIN_EXE_isu")),
+        timeout: Some(TIMEOUT),
+    }
+}
+
+/// The suite on the fixture's `target`, through the library: the verdicts.
+fn verdicts(target: &str) -> Vec<(String, Verdict)> {
+    let library = built::library("isu_test_crashy");
+    let backend = IsolatedBackend::start(&command(), &library);
+    let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
+    let features = backend.info().features;
+    let executor = ViaBackend::new(Arc::new(backend), target, Functions::default());
+    let options = Options { jobs: 1 };
+    let prepared = conformance::prepare(&cases(), &Functions::default(), &options);
+    conformance::backend_report(&prepared, &executor, &features, &options).verdicts
+}
+
+/// The one failure of a failed case.
+fn failure(v: &Verdict) -> String {
+    match v {
+        Verdict::Failed(fs) if fs.len() == 1 => fs[0].to_string(),
+        other => panic!("not one failure: {other:?}"),
+    }
+}
+
+fn check(target: &str, execute_says: &str, compile_says: &str) {
+    let v = verdicts(target);
+    let names: Vec<&str> = v.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["a_before", "b_crash", "c_crash_compile", "d_after"]);
+    assert_eq!(v[0].1, Verdict::Passed, "{target}");
+    assert_eq!(v[3].1, Verdict::Passed, "{target}: the suite goes on");
+    let crash = failure(&v[1].1);
+    assert!(crash.contains(execute_says), "{target}: {crash}");
+    let compile = failure(&v[2].1);
+    assert!(compile.contains("compile failed"), "{target}: {compile}");
+    assert!(compile.contains(compile_says), "{target}: {compile}");
+}
+
+#[test]
+fn an_abort_fails_its_case_and_the_suite_goes_on() {
+    check(
+        "abort",
+        "the plugin host of the `crashy` backend died of signal 6 (SIGABRT) in execute [plugin_crashed]",
+        "died of signal 6 (SIGABRT) in compile",
+    );
+}
+
+#[test]
+fn a_segfault_fails_its_case_and_the_suite_goes_on() {
+    check(
+        "segfault",
+        "the plugin host of the `crashy` backend died of signal 11 (SIGSEGV) in execute [plugin_crashed]",
+        "died of signal 11 (SIGSEGV) in compile",
+    );
+}
+
+#[test]
+fn a_plugin_that_never_answers_is_stopped_and_the_suite_goes_on() {
+    check(
+        "hang",
+        "the `crashy` backend did not answer execute within 3 s; its plugin host was stopped [plugin_timeout]",
+        "did not answer compile within 3 s",
+    );
+}
+
+/// A scratch folder with the cases and a manifest of the fixture.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("isolation-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cases_dir = dir.join("cases");
+    std::fs::create_dir_all(&cases_dir).unwrap_or_else(|e| panic!("{e}"));
+    for c in cases() {
+        std::fs::write(cases_dir.join(&c.path), &c.text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // The system layer's backends are left out: the suite runs on crashy only.
+    let manifest = format!(
+        "disable = [\"python\", \"wasm\", \"math\", \"llvm\"]\n\n[[plugin]]\nname = \"crashy\"\nkind = \"backend\"\nfile = {:?}\n",
+        built::library("isu_test_crashy").display().to_string()
+    );
+    std::fs::write(dir.join("isu-plugins.toml"), manifest).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+#[test]
+fn isu_conformance_survives_every_crash_and_reports_it() {
+    let dir = scratch("cli");
+    let out = Command::new(env!("CARGO_BIN_EXE_isu"))
+        .current_dir(&dir)
+        .args(["conformance", "--cases", "cases", "--timeout", "3"])
+        .args(["--format", "json", "--junit", "results.xml"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    // The built-in cases and the four of `cases/`: each crash fails its one
+    // case, and every other case still runs.
+    let cases = json["cases"].as_u64().unwrap_or_default();
+    assert_eq!(
+        cases,
+        json["builtin_cases"].as_u64().unwrap_or_default() + 4
+    );
+    assert_eq!(json["reports"][0]["passed"].as_u64(), Some(cases), "{text}");
+    let summary: Vec<(String, u64, bool)> = json["reports"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .map(|r| {
+                    let n = |k: &str| r[k].as_u64().unwrap_or(0);
+                    let all_ran = n("passed") + n("failed") + n("unsupported") == cases;
+                    (
+                        r["executor"].as_str().unwrap_or("").to_owned(),
+                        n("failed"),
+                        all_ran,
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let expected: Vec<(String, u64, bool)> = ["interpreter", "abort", "segfault", "hang"]
+        .iter()
+        .map(|e| (e.to_string(), if *e == "interpreter" { 0 } else { 2 }, true))
+        .collect();
+    assert_eq!(summary, expected, "{text}");
+    let xml = std::fs::read_to_string(dir.join("results.xml")).unwrap_or_default();
+    assert!(
+        xml.contains(&format!(
+            "<testsuite name=\"segfault\" tests=\"{cases}\" failures=\"2\" "
+        )),
+        "{xml}"
+    );
+    assert!(xml.contains("SIGSEGV"), "{xml}");
+}
+
+#[test]
+fn a_native_backend_runs_isolated_for_isu_run() {
+    let dir = scratch("run");
+    std::fs::write(dir.join("crash.isu"), inc("crash")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.join("fine.isu"), inc("fine")).unwrap_or_else(|e| panic!("{e}"));
+    let isu = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_isu"))
+            .current_dir(&dir)
+            .args(["run", file, "--target", "segfault", "--args", "{\"a\": 41}"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let fine = isu("fine.isu");
+    assert_eq!(fine.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&fine.stdout).trim(), "42");
+    let crash = isu("crash.isu");
+    let err = String::from_utf8_lossy(&crash.stderr);
+    assert_eq!(crash.status.code(), Some(8), "{err}");
+    assert!(
+        err.contains("died of signal 11 (SIGSEGV) in execute"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_plugin_host_refuses_what_the_loader_refuses_with_the_same_code() {
+    use isu_host::plugins::{manifest, Layer, Loading, Place, PluginKind, Registry};
+    let entry = |name: &str, krate: &str| {
+        format!(
+            "[[plugin]]\nname = \"{name}\"\nkind = \"backend\"\nfile = {:?}\n\n",
+            built::library(krate).display().to_string()
+        )
+    };
+    let text = entry("skewed", "isu_test_layout")
+        + &entry("old", "isu_test_api_v1")
+        + &entry("toy", "isu_backend_toy");
+    let place = Place::File("/nowhere/isu-plugins.toml".into());
+    let m = manifest::parse(&place, Layer::Flag, &text);
+    let m = m.unwrap_or_else(|e| panic!("{e}"));
+    let kinds = [PluginKind::Backend];
+    let isolated = Registry::load_with(&m, &kinds, &Loading::Isolated(command()));
+    let in_process = Registry::load_with(&m, &kinds, &Loading::InProcess);
+    let refusals = |reg: &Registry| -> Vec<(&'static str, String)> {
+        reg.errors()
+            .iter()
+            .map(|e| (e.code, e.message.clone()))
+            .collect()
+    };
+    assert_eq!(refusals(&isolated), refusals(&in_process));
+    let codes: Vec<&str> = refusals(&isolated).iter().map(|(c, _)| *c).collect();
+    assert_eq!(codes, ["layout_mismatch", "plugin_api_version"]);
+    assert_eq!(isolated.targets(), ["toy"]);
+}
