@@ -9,7 +9,7 @@
 use std::fmt;
 
 macro_rules! runtime_codes {
-    ($($variant:ident = $text:literal, $program:literal, $summary:literal;)*) => {
+    ($($variant:ident = $text:literal, $number:expr, $summary:literal;)*) => {
         /// A stable runtime error code. The text (`"int_overflow"`) never
         /// changes once published; new codes are only ever added.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -35,13 +35,16 @@ macro_rules! runtime_codes {
                 }
             }
 
-            /// Whether a run of a valid program can stop with this code on
-            /// any executor (a backend's compiled code reports it): false
-            /// for the codes of the host's own machinery (the trace sink,
-            /// packs, a program the validator did not check).
-            pub fn is_program_error(self) -> bool {
+            /// The stable number compiled code reports this error by (the
+            /// Wasm and LLVM backends' error numbers, `spec/wasm-abi.md`,
+            /// `spec/llvm-abi.md`), for the codes a run of a valid program
+            /// can stop with on any executor; `None` for the codes of the
+            /// host's own machinery (the trace sink, packs, a program the
+            /// validator did not check), which no compiled code raises. A
+            /// code keeps its number; new codes take new numbers.
+            pub fn number(self) -> Option<i32> {
                 match self {
-                    $(RuntimeCode::$variant => $program,)*
+                    $(RuntimeCode::$variant => $number,)*
                 }
             }
         }
@@ -49,23 +52,28 @@ macro_rules! runtime_codes {
 }
 
 runtime_codes! {
-    IntOverflow = "int_overflow", true, "an int result outside the 64-bit signed range";
-    DivisionByZero = "division_by_zero", true, "div or mod by zero";
-    IndexOutOfRange = "index_out_of_range", true, "an array or string index outside 0..LEN";
-    MissingKey = "missing_key", true, "a map read (index or MAP_GET) of a key the map does not hold";
-    ZeroStep = "zero_step", true, "a range ITER whose STEP is 0";
-    ParseIntFailed = "parse_int_failed", true, "PARSE_INT of text that is not a decimal int";
-    EmptyCollection = "empty_collection", true, "POP of an empty array";
-    NegativeCount = "negative_count", true, "REPEAT with a negative count";
-    UninitializedRead = "uninitialized_read", true, "a LOCAL read before any assignment to it";
-    NoReturn = "no_return", true, "the steps ended without a RETURN";
-    StepLimit = "step_limit", true, "the run used up its step budget (--max-steps)";
-    SizeLimit = "size_limit", true, "a string or collection grew past the size limit";
-    InvalidArgument = "invalid_argument", true, "a run's argument missing, unknown, or not of its ARGS type";
-    TraceWriteFailed = "trace_write_failed", false, "the trace sink (--trace) refused a write";
-    PackFailed = "pack_failed", false, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
-    InternalError = "internal_error", false, "the interpreter met a program the validator should have refused (a bug: please report it)";
+    IntOverflow = "int_overflow", Some(1), "an int result outside the 64-bit signed range";
+    DivisionByZero = "division_by_zero", Some(2), "div or mod by zero";
+    IndexOutOfRange = "index_out_of_range", Some(3), "an array or string index outside 0..LEN";
+    MissingKey = "missing_key", Some(4), "a map read (index or MAP_GET) of a key the map does not hold";
+    ZeroStep = "zero_step", Some(5), "a range ITER whose STEP is 0";
+    ParseIntFailed = "parse_int_failed", Some(6), "PARSE_INT of text that is not a decimal int";
+    EmptyCollection = "empty_collection", Some(7), "POP of an empty array";
+    NegativeCount = "negative_count", Some(8), "REPEAT with a negative count";
+    UninitializedRead = "uninitialized_read", Some(9), "a LOCAL read before any assignment to it";
+    NoReturn = "no_return", Some(10), "the steps ended without a RETURN";
+    StepLimit = "step_limit", Some(11), "the run used up its step budget (--max-steps)";
+    SizeLimit = "size_limit", Some(12), "a string or collection grew past the size limit";
+    InvalidArgument = "invalid_argument", Some(13), "a run's argument missing, unknown, or not of its ARGS type";
+    TraceWriteFailed = "trace_write_failed", None, "the trace sink (--trace) refused a write";
+    PackFailed = "pack_failed", None, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
+    InternalError = "internal_error", None, "the interpreter met a program the validator should have refused (a bug: please report it)";
 }
+
+/// The number compiled code reports running out of its own memory by: a
+/// failure of the executor (the backend code `out_of_memory`), not of the
+/// program, so no runtime code takes this number.
+pub const OUT_OF_MEMORY_NUMBER: i32 = 14;
 
 impl RuntimeCode {
     /// The code of this text, if it is one.
@@ -74,6 +82,20 @@ impl RuntimeCode {
             .iter()
             .copied()
             .find(|c| c.as_str() == text)
+    }
+
+    /// The code compiled code reports by `number`.
+    pub fn from_number(number: i32) -> Option<RuntimeCode> {
+        RuntimeCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.number() == Some(number))
+    }
+
+    /// Whether a run of a valid program can stop with this code on any
+    /// executor (a backend's compiled code reports it).
+    pub fn is_program_error(self) -> bool {
+        self.number().is_some()
     }
 
     /// The codes a valid program's run can stop with on any executor.
@@ -108,6 +130,13 @@ mod tests {
         }
         assert_eq!(RuntimeCode::from_text("type_mismatch"), None);
         assert!(!RuntimeCode::InternalError.is_program_error());
+        for c in RuntimeCode::program_errors() {
+            let n = c.number().unwrap_or(0);
+            assert!(n > 0, "{c}");
+            assert_eq!(RuntimeCode::from_number(n), Some(c));
+        }
+        assert_eq!(RuntimeCode::from_number(0), None);
+        assert_eq!(RuntimeCode::from_number(OUT_OF_MEMORY_NUMBER), None);
         assert!(RuntimeCode::program_errors().any(|c| c == RuntimeCode::StepLimit));
     }
 }

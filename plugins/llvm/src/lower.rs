@@ -15,7 +15,7 @@ mod konst;
 mod place;
 mod stmt;
 
-use crate::abi::{ErrorCode, What};
+use crate::abi::{RuntimeCode, What};
 use crate::debug::Debug;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context;
@@ -241,7 +241,7 @@ pub fn lower_program<'ctx>(
     l.block(&program.body)?;
     if l.reachable() {
         let site = l.site(What::Plain, program.body.span, None);
-        l.fail(ErrorCode::NoReturn, site, None)?;
+        l.fail(RuntimeCode::NoReturn, site, None)?;
     }
     l.slots.build_unconditional_branch(body)?;
     Ok(Lowered { sites: l.sites })
@@ -377,15 +377,18 @@ impl<'ctx> Lowering<'ctx, '_> {
     /// Stops the run with `code` at `site`, showing the values `ab`.
     pub fn fail(
         &mut self,
-        code: ErrorCode,
+        code: RuntimeCode,
         site: i32,
         ab: Option<(IntValue<'ctx>, IntValue<'ctx>)>,
     ) -> Res<()> {
+        let Some(number) = code.number() else {
+            return bug(format!("{code} is no error of a program's run"));
+        };
         let (a, b) = ab.unwrap_or((self.i64(0), self.i64(0)));
         self.call(
             "isu_fail",
             &[
-                self.i32(code.number()).into(),
+                self.i32(number).into(),
                 self.i32(site).into(),
                 a.into(),
                 b.into(),
@@ -400,7 +403,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn fail_if(
         &mut self,
         cond: IntValue<'ctx>,
-        code: ErrorCode,
+        code: RuntimeCode,
         site: i32,
         ab: Option<(IntValue<'ctx>, IntValue<'ctx>)>,
     ) -> Res<()> {
@@ -459,7 +462,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         let empty =
             self.b
                 .build_int_compare(inkwell::IntPredicate::EQ, fuel, i64t.const_zero(), "")?;
-        self.fail_if(empty, ErrorCode::StepLimit, site, None)?;
+        self.fail_if(empty, RuntimeCode::StepLimit, site, None)?;
         let left = self.b.build_int_sub(fuel, i64t.const_int(1, false), "")?;
         self.b.build_store(self.fuel, left)?;
         Ok(())

@@ -1,7 +1,7 @@
 //! The module's interface to its host, as `spec/wasm-abi.md` documents it:
 //! export names, runtime error numbers, and the custom sections.
 
-use isu_plugin_api::RuntimeCode;
+use isu_plugin_api::codes::{RuntimeCode, OUT_OF_MEMORY_NUMBER};
 
 /// Export names.
 pub const EXPORT_RUN: &str = "isu_run";
@@ -28,27 +28,6 @@ pub enum ErrorCode {
     OutOfMemory,
 }
 
-/// The error numbers of the runtime errors a module raises. Numbers are
-/// stable: a code keeps its number, new codes take new numbers.
-const NUMBERS: &[(i32, RuntimeCode)] = &[
-    (1, RuntimeCode::IntOverflow),
-    (2, RuntimeCode::DivisionByZero),
-    (3, RuntimeCode::IndexOutOfRange),
-    (4, RuntimeCode::MissingKey),
-    (5, RuntimeCode::ZeroStep),
-    (6, RuntimeCode::ParseIntFailed),
-    (7, RuntimeCode::EmptyCollection),
-    (8, RuntimeCode::NegativeCount),
-    (9, RuntimeCode::UninitializedRead),
-    (10, RuntimeCode::NoReturn),
-    (11, RuntimeCode::StepLimit),
-    (12, RuntimeCode::SizeLimit),
-    (13, RuntimeCode::InvalidArgument),
-];
-
-/// The number of [`ErrorCode::OutOfMemory`].
-const OUT_OF_MEMORY: i32 = 14;
-
 impl From<RuntimeCode> for ErrorCode {
     fn from(c: RuntimeCode) -> ErrorCode {
         ErrorCode::Runtime(c)
@@ -58,7 +37,7 @@ impl From<RuntimeCode> for ErrorCode {
 impl ErrorCode {
     /// Every error a module can report, by number.
     pub fn all() -> impl Iterator<Item = ErrorCode> {
-        let runtime = NUMBERS.iter().map(|&(_, c)| ErrorCode::Runtime(c));
+        let runtime = RuntimeCode::program_errors().map(ErrorCode::Runtime);
         runtime.chain(std::iter::once(ErrorCode::OutOfMemory))
     }
 
@@ -66,11 +45,8 @@ impl ErrorCode {
     /// which no module raises.
     pub fn number(self) -> i32 {
         match self {
-            ErrorCode::OutOfMemory => OUT_OF_MEMORY,
-            ErrorCode::Runtime(c) => NUMBERS
-                .iter()
-                .find(|&&(_, k)| k == c)
-                .map_or(0, |&(n, _)| n),
+            ErrorCode::OutOfMemory => OUT_OF_MEMORY_NUMBER,
+            ErrorCode::Runtime(c) => c.number().unwrap_or(0),
         }
     }
 

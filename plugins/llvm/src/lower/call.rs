@@ -3,10 +3,10 @@
 //! says whether its result is owned.
 
 use super::{bug, ty_of, Lowering, Res, Val};
-use crate::abi::{ErrorCode, What};
+use crate::abi::{RuntimeCode, What};
 use inkwell::values::BasicMetadataValueEnum;
 use inkwell::IntPredicate;
-use isu_plugin_api::{Expr, Span, Type};
+use isu_plugin_api::{Builtin as B, Expr, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn call_fn(&mut self, func: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val<'ctx>> {
@@ -17,8 +17,15 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
         let plain = self.site(What::Plain, span, None);
         let site = self.i32(plain);
-        let r = match (func, vals.as_slice(), tys.as_slice()) {
-            ("LEN", [x], [xt]) => {
+        let Some(b) = B::of(func) else {
+            return bug(format!("{func} is not a standard function"));
+        };
+        let (vals, tys) = (vals.as_slice(), tys.as_slice());
+        let r = match b {
+            B::Len => {
+                let ([x], [xt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let f = if *xt == Type::String {
                     "isu_nchars"
                 } else {
@@ -28,26 +35,38 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.release(*x, xt)?;
                 Val::borrowed(n)
             }
-            ("PUSH", [xs, v], [xt, vt]) => {
+            B::Push => {
+                let ([xs, v], [xt, vt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let xs = self.own(*xs, xt)?;
                 let v = self.own(*v, vt)?;
                 let s = self.to_slot(v, vt)?;
                 let t = self.tdesc(ty);
                 Val::owned(self.call("isu_push", &[xs.into(), s.into(), t.into(), site.into()])?)
             }
-            ("POP", [xs], [xt]) => {
+            B::Pop => {
+                let ([xs], [xt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let xs = self.own(*xs, xt)?;
                 let t = self.tdesc(ty);
                 Val::owned(self.call("isu_pop", &[xs.into(), t.into(), site.into()])?)
             }
-            ("CONCAT", [x, y], [xt, yt]) => {
+            B::Concat => {
+                let ([x, y], [xt, yt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let x = self.own(*x, xt)?;
                 let t = self.tdesc(ty);
                 let r = self.call("isu_concat", &[x.into(), y.v.into(), t.into(), site.into()])?;
                 self.release(*y, yt)?;
                 Val::owned(r)
             }
-            ("SLICE", [x, lo, hi], [xt, ..]) => {
+            B::Slice => {
+                let ([x, lo, hi], [xt, ..]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let s = self.site(What::Slice, span, None);
                 let t = self.tdesc(ty);
                 let r = self.call(
@@ -63,7 +82,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.release(*x, xt)?;
                 Val::owned(r)
             }
-            ("MAP_HAS", [m, k], [mt, kt]) => {
+            B::MapHas => {
+                let ([m, k], [mt, kt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let ks = self.to_slot(k.v, kt)?;
                 let kd = self.tdesc(kt);
                 let i = self
@@ -76,7 +98,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.release(*k, kt)?;
                 Val::borrowed(has)
             }
-            ("MAP_GET", [m, k], [mt, kt]) => {
+            B::MapGet => {
+                let ([m, k], [mt, kt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let ks = self.to_slot(k.v, kt)?;
                 let t = self.tdesc(mt);
                 let s = self
@@ -89,7 +114,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let v = self.of_slot(s, ty)?;
                 return self.project(*m, mt, v, ty);
             }
-            ("MAP_GET_OR", [m, k, d], [mt, kt, dt]) => {
+            B::MapGetOr => {
+                let ([m, k, d], [mt, kt, dt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let ks = self.to_slot(k.v, kt)?;
                 let ds = self.to_slot(d.v, dt)?;
                 let t = self.tdesc(mt);
@@ -114,7 +142,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.release(*d, dt)?;
                 r
             }
-            ("MAP_SET", [m, k, v], [mt, kt, vt]) => {
+            B::MapSet => {
+                let ([m, k, v], [mt, kt, vt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let m = self.own(*m, mt)?;
                 let k = self.own(*k, kt)?;
                 let v = self.own(*v, vt)?;
@@ -126,42 +157,77 @@ impl<'ctx> Lowering<'ctx, '_> {
                     &[m.into(), ks.into(), vs.into(), t.into(), site.into()],
                 )?)
             }
-            ("MAP_KEYS", [m], [mt]) => {
+            B::MapKeys => {
+                let ([m], [mt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let t = self.tdesc(mt);
                 let r = self.call("isu_map_keys", &[m.v.into(), t.into()])?;
                 self.release(*m, mt)?;
                 Val::owned(r)
             }
-            ("SPLIT_WHITESPACE", [s], [st]) => self.text_fn("isu_split_whitespace", *s, st, &[])?,
-            ("LOWER", [s], [st]) => self.text_fn("isu_lower", *s, st, &[])?,
-            ("CHARS", [s], [st]) => self.text_fn("isu_chars", *s, st, &[site.into()])?,
-            ("JOIN", [xs, sep], [xt, st]) => {
+            B::SplitWhitespace => {
+                let ([s], [st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                self.text_fn("isu_split_whitespace", *s, st, &[])?
+            }
+            B::Lower => {
+                let ([s], [st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                self.text_fn("isu_lower", *s, st, &[])?
+            }
+            B::Chars => {
+                let ([s], [st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                self.text_fn("isu_chars", *s, st, &[site.into()])?
+            }
+            B::Join => {
+                let ([xs, sep], [xt, st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let r = self.call("isu_join", &[xs.v.into(), sep.v.into(), site.into()])?;
                 self.release(*xs, xt)?;
                 self.release(*sep, st)?;
                 Val::owned(r)
             }
-            ("PARSE_INT", [s], [st]) => {
+            B::ParseInt => {
+                let ([s], [st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let r = self.call("isu_parse_int", &[s.v.into(), site.into()])?;
                 self.release(*s, st)?;
                 Val::borrowed(r)
             }
-            ("TO_STRING", [n], _) => Val::owned(self.call("isu_to_string", &[n.v.into()])?),
-            ("ABS", [n], _) => {
+            B::ToString => {
+                let ([n], _) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                Val::owned(self.call("isu_to_string", &[n.v.into()])?)
+            }
+            B::Abs => {
+                let ([n], _) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let x = n.int();
                 let s = self.site(What::Abs, span, None);
                 let min = self
                     .b
                     .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
-                self.fail_if(min, ErrorCode::IntOverflow, s, Some((x, x)))?;
+                self.fail_if(min, RuntimeCode::IntOverflow, s, Some((x, x)))?;
                 let neg = self.b.build_int_nsw_neg(x, "")?;
                 let below = self
                     .b
                     .build_int_compare(IntPredicate::SLT, x, self.i64(0), "")?;
                 Val::borrowed(self.b.build_select(below, neg, x, "abs")?)
             }
-            ("MIN" | "MAX", [x, y], _) => {
-                let pred = if func == "MIN" {
+            B::Min | B::Max => {
+                let ([x, y], _) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                let pred = if b == B::Min {
                     IntPredicate::SLT
                 } else {
                     IntPredicate::SGT
@@ -169,18 +235,15 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let c = self.b.build_int_compare(pred, x.int(), y.int(), "")?;
                 Val::borrowed(self.b.build_select(c, x.int(), y.int(), "")?)
             }
-            ("REPEAT", [v, n], [vt, _]) => {
+            B::Repeat => {
+                let ([v, n], [vt, _]) = (vals, tys) else {
+                    return arity(func, args);
+                };
                 let s = self.to_slot(v.v, vt)?;
                 let t = self.tdesc(vt);
                 let r = self.call("isu_repeat", &[s.into(), n.v.into(), t.into(), site.into()])?;
                 self.release(*v, vt)?;
                 Val::owned(r)
-            }
-            _ => {
-                return bug(format!(
-                    "the function {func} with {} arguments is not a standard function",
-                    args.len()
-                ))
             }
         };
         Ok(r)
@@ -200,4 +263,13 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.release(s, st)?;
         Ok(Val::owned(r))
     }
+}
+
+/// A call whose number of arguments is not its function's: the validator
+/// refuses those, so it is a bug of the host.
+fn arity<T>(func: &str, args: &[Expr]) -> Res<T> {
+    bug(format!(
+        "the function {func} with {} arguments is not a standard function",
+        args.len()
+    ))
 }

@@ -4,7 +4,7 @@
 
 use super::stmt::slot_width;
 use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val};
-use crate::abi::{ErrorCode, What};
+use crate::abi::{RuntimeCode, What};
 use inkwell::intrinsics::Intrinsic;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
@@ -28,7 +28,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 None => self.b.build_is_null(v.into_pointer_value(), "")?,
             };
             let site = self.site(What::Var, span, Some(name));
-            self.fail_if(unset, ErrorCode::UninitializedRead, site, None)?;
+            self.fail_if(unset, RuntimeCode::UninitializedRead, site, None)?;
         }
         Ok(Val::borrowed(v))
     }
@@ -58,7 +58,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                             self.i64(i64::MIN),
                             "",
                         )?;
-                        self.fail_if(min, ErrorCode::IntOverflow, site, Some((x, x)))?;
+                        self.fail_if(min, RuntimeCode::IntOverflow, site, Some((x, x)))?;
                         self.b.build_int_nsw_neg(x, "neg")?
                     }
                     UnaryOp::Not => self.b.build_not(x, "not")?,
@@ -154,13 +154,13 @@ impl<'ctx> Lowering<'ctx, '_> {
         };
         if let Some(name) = intrinsic {
             let (r, over) = self.overflow_op(name, x, y)?;
-            self.fail_if(over, ErrorCode::IntOverflow, site, Some((x, y)))?;
+            self.fail_if(over, RuntimeCode::IntOverflow, site, Some((x, y)))?;
             return Ok(r);
         }
         let zero = self
             .b
             .build_int_compare(IntPredicate::EQ, y, self.i64(0), "")?;
-        self.fail_if(zero, ErrorCode::DivisionByZero, site, Some((x, y)))?;
+        self.fail_if(zero, RuntimeCode::DivisionByZero, site, Some((x, y)))?;
         let minus_one = self
             .b
             .build_int_compare(IntPredicate::EQ, y, self.i64(-1), "")?;
@@ -169,7 +169,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 .b
                 .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
             let both = self.b.build_and(min, minus_one, "")?;
-            self.fail_if(both, ErrorCode::IntOverflow, site, Some((x, y)))?;
+            self.fail_if(both, RuntimeCode::IntOverflow, site, Some((x, y)))?;
             Ok(self.b.build_int_signed_div(x, y, "div")?)
         } else {
             // x mod -1 is 0 (LLVM's srem of MIN by -1 is undefined): divide by 1 then.
@@ -288,7 +288,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         let n = self.call("isu_len", &[xs.into()])?.into_int_value();
         let out = self.b.build_int_compare(IntPredicate::UGE, i, n, "")?;
         let site = self.site(What::Index, span, None);
-        self.fail_if(out, ErrorCode::IndexOutOfRange, site, Some((i, n)))
+        self.fail_if(out, RuntimeCode::IndexOutOfRange, site, Some((i, n)))
     }
 
     /// A value read out of a container: borrowed while the container is;

@@ -9,7 +9,7 @@
 
 use super::stmt::slot_width;
 use super::{bug, is_heap, ty_of, Lowering, Res, Val};
-use crate::abi::{ErrorCode, What};
+use crate::abi::{RuntimeCode, What};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 use isu_plugin_api::update::{in_place, Update};
@@ -92,7 +92,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                                 .build_int_compare(IntPredicate::SLT, i, self.i64(0), "")?;
                         let site = self.site(What::Plain, *span, None);
                         let len = self.call("isu_len", &[cur.into()])?.into_int_value();
-                        self.fail_if(missing, ErrorCode::MissingKey, site, Some((len, len)))?;
+                        self.fail_if(missing, RuntimeCode::MissingKey, site, Some((len, len)))?;
                         if !last {
                             let s = self
                                 .call("isu_entry_value", &[cur.into(), i.into()])?

@@ -2,7 +2,7 @@
 //! the step budget each loop round spends and the debug location of each step.
 
 use super::{bug, is_heap, ty_of, Lowering, Res, Val};
-use crate::abi::{ErrorCode, What};
+use crate::abi::{RuntimeCode, What};
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 use isu_plugin_api::update::{in_place, Update};
@@ -246,7 +246,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             let is_zero =
                 self.b
                     .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
-            self.fail_if(is_zero, ErrorCode::ZeroStep, site, None)?;
+            self.fail_if(is_zero, RuntimeCode::ZeroStep, site, None)?;
         }
         if holds_no_loop(body) {
             // A counted loop: its rounds are known before the first.
@@ -448,7 +448,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
         self.b.position_at_end(after);
         let short = self.b.build_not(enough, "")?;
-        self.fail_if(short, ErrorCode::StepLimit, limit, None)?;
+        self.fail_if(short, RuntimeCode::StepLimit, limit, None)?;
         let left = self.b.build_int_sub(fuel, trip, "")?;
         self.b.build_store(self.fuel, left)?;
         Ok(())
