@@ -2,8 +2,9 @@
 //! test's own build, `--profile dev --no-build`) is moved to another place,
 //! and its `isu` builds for Wasm and runs the conformance suite from an
 //! unrelated folder; the archive, unpacked elsewhere, loads its plugins too.
-//! The plugin libraries must be built (`cargo build --workspace`;
-//! `scripts/test.sh` does).
+//! The plugin libraries are built first (`common::built`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -41,10 +42,10 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
     let _ = std::fs::remove_dir_all(&scratch);
     let made = scratch.join("made");
     std::fs::create_dir_all(&made).unwrap_or_else(|e| panic!("{e}"));
-    // <target>/debug/isu: package this build.
-    let target = Path::new(env!("CARGO_BIN_EXE_isu"))
+    // <target>/debug: package this build, plugins included.
+    let profile = common::built::workspace();
+    let target = profile
         .parent()
-        .and_then(Path::parent)
         .unwrap_or_else(|| panic!("no target folder"));
     let dist = made.join("isu-dist");
     // Where LLVM 19 is missing the build leaves the LLVM backend out, and so

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::built_plugin as lib;
+use common::built::library as lib;
 use serde_json::{json, Map, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -7,7 +7,9 @@
 //! `cargo` is a stand-in that puts this test's build where `cargo build`
 //! would (cargo's profile folder, with `isu` and, unless `-p isu_host`, the
 //! plugin libraries), so the copy is not built again. The plugin libraries
-//! must be built (`cargo build --workspace`; `scripts/test.sh` does).
+//! are built first (`common::built`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -141,9 +143,8 @@ fn the_readme_commands_work_in_order_on_a_fresh_copy() {
     assert!(blocks >= 6, "{blocks} blocks to run");
     let script_path = tmp.join("readme.sh");
     std::fs::write(&script_path, text).unwrap_or_else(|e| panic!("{e}"));
-    let build = Path::new(env!("CARGO_BIN_EXE_isu"))
-        .parent()
-        .unwrap_or_else(|| panic!("no build folder"));
+    // `isu` and every plugin library, as `cargo build` leaves them.
+    let build = common::built::workspace();
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut paths = vec![bin.clone()];
     paths.extend(std::env::split_paths(&path));
@@ -151,7 +152,7 @@ fn the_readme_commands_work_in_order_on_a_fresh_copy() {
         .arg(&script_path)
         .current_dir(&clone)
         .env("PATH", std::env::join_paths(paths).unwrap_or_default())
-        .env("ISU_README_BUILD", build)
+        .env("ISU_README_BUILD", &build)
         .env("ISU_README_CARGO", &cargo)
         .env("HOME", tmp.join("home"))
         .env("XDG_CONFIG_HOME", tmp.join("config"))

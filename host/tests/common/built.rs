@@ -66,13 +66,20 @@ fn build() -> &'static Result<(), String> {
     })
 }
 
-/// The dynamic library of plugin crate `name`, built if need be.
-pub fn library(name: &str) -> PathBuf {
-    assert!(PLUGINS.contains(&name), "{name} is not a plugin crate");
+/// The folder of this profile's build (`target/debug`) with every plugin
+/// library of the workspace built in it, beside `isu`: where `isu` finds its
+/// system layer of plugins.
+pub fn workspace() -> PathBuf {
     if let Err(e) = build() {
         panic!("building the plugins failed:\n{e}");
     }
-    profile_dir().join(format!(
+    profile_dir()
+}
+
+/// The dynamic library of plugin crate `name`, built if need be.
+pub fn library(name: &str) -> PathBuf {
+    assert!(PLUGINS.contains(&name), "{name} is not a plugin crate");
+    workspace().join(format!(
         "{}{name}{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
