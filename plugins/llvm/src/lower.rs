@@ -25,6 +25,8 @@ use inkwell::values::{
     BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue,
 };
 use inkwell::AddressSpace;
+use isu_plugin_api::analysis::bounds::{Bounds, Env};
+use isu_plugin_api::analysis::Decls;
 use isu_plugin_api::{Program, Span, Type};
 use std::collections::BTreeMap;
 
@@ -129,6 +131,15 @@ pub struct Lowering<'ctx, 'm> {
     /// Constants already emitted, by (literal, type) text.
     pub consts: BTreeMap<(String, String), PointerValue<'ctx>>,
     pub dbg: &'m Debug<'ctx>,
+    /// The program's declarations, for the bounds' questions.
+    pub decls: Decls,
+    /// The value bounds of the program (`isu_lang::analysis::bounds`).
+    pub bounds: Bounds,
+    /// What the bounds say where the code being lowered runs: checks they
+    /// prove cannot fire are left out.
+    pub env: Env,
+    /// The checks emitted so far ([`Lowered::checks`]).
+    pub checks: Vec<(RuntimeCode, i32)>,
 }
 
 impl std::fmt::Debug for Lowering<'_, '_> {
@@ -143,6 +154,9 @@ impl std::fmt::Debug for Lowering<'_, '_> {
 #[derive(Debug)]
 pub struct Lowered {
     pub sites: Vec<Site>,
+    /// Every check the lowering emitted: its error and the index of its
+    /// step (-1 outside the steps), in emission order.
+    pub checks: Vec<(RuntimeCode, i32)>,
 }
 
 /// Lowers `program` into `run`, a function of `m` declared as `isu_run`.
@@ -184,6 +198,10 @@ pub fn lower_program<'ctx>(
         result,
         consts: BTreeMap::new(),
         dbg,
+        decls: Decls::of(program),
+        bounds: Bounds::of(program),
+        env: Env::default(),
+        checks: Vec::new(),
     };
     let decls = program
         .func
@@ -232,7 +250,8 @@ pub fn lower_program<'ctx>(
         let var = l.var(&d.name.name)?.slot;
         l.b.build_store(var, v)?;
     }
-    for s in &program.state {
+    for (i, s) in program.state.iter().enumerate() {
+        l.env = l.bounds.state(i);
         let v = l.expr(&s.init)?;
         let v = l.own(v, &s.ty)?;
         let var = l.var(&s.name.name)?.slot;
@@ -244,7 +263,10 @@ pub fn lower_program<'ctx>(
         l.fail(RuntimeCode::NoReturn, site, None)?;
     }
     l.slots.build_unconditional_branch(body)?;
-    Ok(Lowered { sites: l.sites })
+    Ok(Lowered {
+        sites: l.sites,
+        checks: l.checks,
+    })
 }
 
 /// Whether values of `ty` are pointers to counted heap objects.
@@ -384,6 +406,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         let Some(number) = code.number() else {
             return bug(format!("{code} is no error of a program's run"));
         };
+        let step = self.sites.get(site as usize).map_or(-1, |s| s.step);
+        self.checks.push((code, step));
         let (a, b) = ab.unwrap_or((self.i64(0), self.i64(0)));
         self.call(
             "isu_fail",

@@ -6,7 +6,7 @@
 //! (`main`, JSON, error reports) is a native object compiled with the plugin
 //! ([`DRIVER_O`]), linked beside the module's object.
 
-use crate::abi::{PROGRAM, RUN};
+use crate::abi::{RuntimeCode, PROGRAM, RUN};
 use crate::debug::Debug;
 use crate::lower::{self, LowerError, Site};
 use inkwell::context::Context;
@@ -19,6 +19,7 @@ use inkwell::targets::{
 use inkwell::values::{BasicValueEnum, PointerValue};
 use inkwell::{AddressSpace, OptimizationLevel};
 use isu_plugin_api::{ExecLimits, Program};
+use std::collections::BTreeMap;
 
 /// The core runtime (`runtime/core`) as bitcode, compiled by clang 19 when
 /// the plugin was built (`build.rs`).
@@ -71,6 +72,43 @@ pub fn build<'ctx>(
     opts: &Options,
     tm: &TargetMachine,
 ) -> Result<Module<'ctx>, BuildError> {
+    build_seeing_checks(cx, program, opts, tm, None)
+}
+
+/// The checks the lowering emits for `program` (before LLVM's optimizer,
+/// which may drop more): each runtime error with the ID of its step (`-`
+/// outside the steps), and how many. What tests read to see which checks
+/// the value bounds left out.
+pub fn checks(program: &Program) -> Result<BTreeMap<(RuntimeCode, String), usize>, BuildError> {
+    let tm = target_machine()?;
+    let cx = Context::create();
+    let opts = Options {
+        source: format!("{}.isu", program.func.name.name),
+        limits: ExecLimits::DEFAULT,
+        optimize: false,
+    };
+    let mut checks = Vec::new();
+    build_seeing_checks(&cx, program, &opts, &tm, Some(&mut checks))?;
+    let steps = program.steps();
+    let mut out = BTreeMap::new();
+    for (code, step) in checks {
+        let id = usize::try_from(step)
+            .ok()
+            .and_then(|i| steps.get(i))
+            .and_then(|s| s.id.as_ref())
+            .map_or("-".to_owned(), ToString::to_string);
+        *out.entry((code, id)).or_default() += 1;
+    }
+    Ok(out)
+}
+
+fn build_seeing_checks<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    opts: &Options,
+    tm: &TargetMachine,
+    checks: Option<&mut Vec<(RuntimeCode, i32)>>,
+) -> Result<Module<'ctx>, BuildError> {
     let buf = MemoryBuffer::create_from_memory_range_copy(CORE_BC, "isu_runtime");
     let rt = Module::parse_bitcode_from_buffer(&buf, cx)
         .map_err(|e| BuildError(format!("the runtime's bitcode does not load: {e}")))?;
@@ -83,6 +121,9 @@ pub fn build<'ctx>(
     let run = m.add_function(RUN, run_ty, None);
     let dbg = Debug::new(cx, &m, run, &opts.source, program.func.span.line);
     let lowered = lower::lower_program(cx, &m, &rt, run, program, &dbg)?;
+    if let Some(checks) = checks {
+        *checks = lowered.checks.clone();
+    }
     emit_program_table(cx, &m, program, opts, &lowered.sites)?;
     dbg.finish();
     m.link_in_module(rt)

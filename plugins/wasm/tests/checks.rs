@@ -59,40 +59,7 @@ fn count(c: &BTreeMap<(&'static str, String), usize>, code: RuntimeCode, step: &
         .unwrap_or(0)
 }
 
-const INSERTION_SORT: &str = "FUNC:
-  NAME: sort
-  ARGS: [a: int[]]
-  RETURNS: int[]
-LOCAL: [i: int, j: int, key: int]
-STEPS:
-  SEQ: BEGIN
-    S1: LOOP
-      ITER: (range i (const 1) (call LEN (var a)))
-      BODY: BEGIN
-        S1_1: ASSIGN
-          TARGET: key
-          EXPR: (index (var a) (var i))
-        S1_2: ASSIGN
-          TARGET: j
-          EXPR: (sub (var i) (const 1))
-        S1_3: LOOP
-          ITER: (while (and (ge (var j) (const 0)) (gt (index (var a) (var j)) (var key))))
-          BODY: BEGIN
-            S1_3_1: ASSIGN
-              TARGET: (index a (add (var j) (const 1)))
-              EXPR: (index (var a) (var j))
-            S1_3_2: ASSIGN
-              TARGET: j
-              EXPR: (sub (var j) (const 1))
-          END
-        S1_4: ASSIGN
-          TARGET: (index a (add (var j) (const 1)))
-          EXPR: (var key)
-      END
-    S2: RETURN
-      EXPR: (var a)
-  END
-";
+const INSERTION_SORT: &str = include_str!("../../../conformance/checks/insertion_sort.isu");
 
 #[test]
 fn insertion_sort_keeps_only_the_checks_the_bounds_cannot_drop() {
@@ -124,26 +91,7 @@ fn insertion_sort_keeps_only_the_checks_the_bounds_cannot_drop() {
 
 #[test]
 fn checks_stay_where_nothing_is_known() {
-    let text = "FUNC:
-  NAME: f
-  ARGS: [xs: int[], k: int, x: int]
-  RETURNS: int
-LOCAL: [y: int]
-STEPS:
-  SEQ: BEGIN
-    S1: ASSIGN
-      TARGET: y
-      EXPR: (add (var x) (const 1))
-    S2: ASSIGN
-      TARGET: y
-      EXPR: (mul (var y) (var y))
-    S3: ASSIGN
-      TARGET: (index xs (var k))
-      EXPR: (neg (var x))
-    S4: RETURN
-      EXPR: (add (index (var xs) (var k)) (div (var y) (var x)))
-  END
-";
+    let text = include_str!("../../../conformance/checks/unknown.isu");
     let c = checks(text);
     let index = RuntimeCode::IndexOutOfRange;
     let overflow = RuntimeCode::IntOverflow;
@@ -168,28 +116,7 @@ STEPS:
 fn bounded_arithmetic_drops_its_checks() {
     // i in 0..100 and (mod x 201) in -200..200: no sum, difference or
     // product below can overflow, and the divisor is never 0.
-    let text = "FUNC:
-  NAME: f
-  ARGS: [x: int]
-  RETURNS: int
-STATE: [s: int = (const 0)]
-LOCAL: [i: int, m: int]
-STEPS:
-  SEQ: BEGIN
-    S1: ASSIGN
-      TARGET: m
-      EXPR: (mod (var x) (const 201))
-    S2: LOOP
-      ITER: (range i (const 0) (const 100))
-      BODY: BEGIN
-        S2_1: ASSIGN
-          TARGET: s
-          EXPR: (sub (mul (var m) (var m)) (div (neg (var i)) (add (var i) (const 1))))
-      END
-    S3: RETURN
-      EXPR: (var s)
-  END
-";
+    let text = include_str!("../../../conformance/checks/bounded.isu");
     let c = checks(text);
     for code in [RuntimeCode::IntOverflow, RuntimeCode::DivisionByZero] {
         assert_eq!(count(&c, code, "S2_1"), 0, "{code}: {c:?}");

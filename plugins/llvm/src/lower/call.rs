@@ -6,6 +6,7 @@ use super::{bug, ty_of, Lowering, Res, Val};
 use crate::abi::{RuntimeCode, What};
 use inkwell::values::BasicMetadataValueEnum;
 use inkwell::IntPredicate;
+use isu_plugin_api::analysis::interval;
 use isu_plugin_api::{Builtin as B, Expr, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
@@ -212,11 +213,13 @@ impl<'ctx> Lowering<'ctx, '_> {
                     return arity(func, args);
                 };
                 let x = n.int();
-                let s = self.site(What::Abs, span, None);
-                let min = self
-                    .b
-                    .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
-                self.fail_if(min, RuntimeCode::IntOverflow, s, Some((x, x)))?;
+                if self.env.interval(&args[0]).contains(interval::MIN) {
+                    let s = self.site(What::Abs, span, None);
+                    let min =
+                        self.b
+                            .build_int_compare(IntPredicate::EQ, x, self.i64(i64::MIN), "")?;
+                    self.fail_if(min, RuntimeCode::IntOverflow, s, Some((x, x)))?;
+                }
                 let neg = self.b.build_int_nsw_neg(x, "")?;
                 let below = self
                     .b

@@ -1,6 +1,9 @@
 //! Expressions: each gives an LLVM value and says whether it is owned or
 //! borrowed. Int arithmetic is checked with LLVM's overflow intrinsics;
-//! errors name the step that holds the expression and its span.
+//! errors name the step that holds the expression and its span. Checks the
+//! value bounds (`isu_lang::analysis::bounds`) prove cannot fire are left
+//! out: an operation whose exact result fits in 64 bits, an index known to
+//! lie in its array.
 
 use super::stmt::slot_width;
 use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val};
@@ -8,6 +11,7 @@ use crate::abi::{RuntimeCode, What};
 use inkwell::intrinsics::Intrinsic;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
+use isu_plugin_api::analysis::interval;
 use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
 
 impl<'ctx> Lowering<'ctx, '_> {
@@ -50,6 +54,9 @@ impl<'ctx> Lowering<'ctx, '_> {
             ExprNode::Unary { op, arg } => {
                 let x = self.expr(arg)?.int();
                 let v = match op {
+                    UnaryOp::Neg if !self.env.interval(arg).contains(interval::MIN) => {
+                        self.b.build_int_nsw_neg(x, "neg")?
+                    }
                     UnaryOp::Neg => {
                         let site = self.site(What::Neg, e.span, None);
                         let min = self.b.build_int_compare(
@@ -77,6 +84,9 @@ impl<'ctx> Lowering<'ctx, '_> {
             Add | Sub | Mul | Div | Mod => {
                 let x = self.expr(lhs)?.int();
                 let y = self.expr(rhs)?.int();
+                if self.arith_cannot_fail(op, lhs, rhs) {
+                    return self.arith_unchecked(op, x, y).map(Val::borrowed);
+                }
                 self.arith(op, x, y, span).map(Val::borrowed)
             }
             And | Or => {
@@ -90,7 +100,13 @@ impl<'ctx> Lowering<'ctx, '_> {
                     self.b.build_conditional_branch(x, join, rhs_bb)?;
                 }
                 self.b.position_at_end(rhs_bb);
-                let y = self.expr(rhs)?.int();
+                // The right side runs only when the left is true (`and`) or
+                // false (`or`), and knows it.
+                let inner = self.env.learned(lhs, op == And);
+                let outer = std::mem::replace(&mut self.env, inner);
+                let y = self.expr(rhs);
+                self.env = outer;
+                let y = y?.int();
                 let rhs_end = self.b.get_insert_block();
                 self.b.build_unconditional_branch(join)?;
                 self.b.position_at_end(join);
@@ -103,6 +119,40 @@ impl<'ctx> Lowering<'ctx, '_> {
             }
             Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs),
         }
+    }
+
+    /// Whether the value bounds prove that `(op lhs rhs)` raises no error:
+    /// the exact result fits in 64 bits (`add`, `sub`, `mul`), the divisor
+    /// is not 0 and the division not MIN by -1 (`div`, and `mod`, whose
+    /// LLVM `srem` of MIN by -1 is undefined).
+    fn arith_cannot_fail(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> bool {
+        use BinaryOp::*;
+        let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
+        match op {
+            Add => (l + r).fits(),
+            Sub => (l - r).fits(),
+            Mul => self.env.product(lhs, rhs).fits(),
+            Div | Mod => !r.contains(0) && !(l.contains(interval::MIN) && r.contains(-1)),
+            _ => false,
+        }
+    }
+
+    /// `(op x y)` without checks, where [`Self::arith_cannot_fail`].
+    fn arith_unchecked(
+        &mut self,
+        op: BinaryOp,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Res<IntValue<'ctx>> {
+        use BinaryOp::*;
+        Ok(match op {
+            Add => self.b.build_int_nsw_add(x, y, "add")?,
+            Sub => self.b.build_int_nsw_sub(x, y, "sub")?,
+            Mul => self.b.build_int_nsw_mul(x, y, "mul")?,
+            Div => self.b.build_int_signed_div(x, y, "div")?,
+            Mod => self.b.build_int_signed_rem(x, y, "mod")?,
+            _ => return bug(format!("{op:?} is no arithmetic")),
+        })
     }
 
     /// `name.i64` of an overflow intrinsic: the result and whether it overflowed.
@@ -240,7 +290,11 @@ impl<'ctx> Lowering<'ctx, '_> {
         let (rty, v) = match &bty {
             Type::Array(e) => {
                 let i = self.expr(index)?.int();
-                let v = self.element(b.v, i, e, index.span)?;
+                let proven = match &base.node {
+                    ExprNode::Var { name } => self.env.index_in_bounds(index, name),
+                    _ => false,
+                };
+                let v = self.element(b.v, i, e, index.span, proven)?;
                 ((**e).clone(), v)
             }
             Type::Map(k, v) => {
@@ -262,15 +316,19 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.project(b, &bty, v, &rty)
     }
 
-    /// Element `i` of the array `xs` of `elem`s, its index checked.
+    /// Element `i` of the array `xs` of `elem`s, its index checked unless
+    /// the bounds prove it in range (`proven`).
     pub fn element(
         &mut self,
         xs: BasicValueEnum<'ctx>,
         i: IntValue<'ctx>,
         elem: &Type,
         span: Span,
+        proven: bool,
     ) -> Res<BasicValueEnum<'ctx>> {
-        self.check_index(xs, i, span)?;
+        if !proven {
+            self.check_index(xs, i, span)?;
+        }
         let w = self.i64(slot_width(elem));
         let s = self
             .call("isu_get", &[xs.into(), i.into(), w.into()])?

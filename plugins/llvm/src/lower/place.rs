@@ -34,13 +34,13 @@ impl<'ctx> Level<'ctx> {
 }
 
 /// The variable of a place and its keys from the variable outward, each with
-/// the span of its `(index ...)`.
-fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Expr, Span)>) -> (&'p str, Span) {
+/// its container's place and the span of its `(index ...)`.
+fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr, Span)>) -> (&'p str, Span) {
     match p {
         Place::Var { name, span } => (name, *span),
         Place::Index { base, index, span } => {
             let root = flatten(base, out);
-            out.push((index, *span));
+            out.push((base, index, *span));
             root
         }
     }
@@ -58,12 +58,14 @@ impl<'ctx> Lowering<'ctx, '_> {
         let mut cur = self.read_var(root, root_span)?.v;
         let mut ty = var.ty.clone();
         let mut levels: Vec<Level<'ctx>> = Vec::with_capacity(n);
-        for (j, (k, span)) in keys.iter().enumerate() {
+        for (j, &(container, k, span)) in keys.iter().enumerate() {
             let last = j + 1 == n;
             match ty.clone() {
                 Type::Array(e) => {
                     let i = self.expr(k)?;
-                    self.check_index(cur, i.int(), *span)?;
+                    if !self.env.target_in_bounds(container, k, &self.decls) {
+                        self.check_index(cur, i.int(), span)?;
+                    }
                     if !last {
                         let w = self.i64(slot_width(&e));
                         let s = self
@@ -90,7 +92,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                         let missing =
                             self.b
                                 .build_int_compare(IntPredicate::SLT, i, self.i64(0), "")?;
-                        let site = self.site(What::Plain, *span, None);
+                        let site = self.site(What::Plain, span, None);
                         let len = self.call("isu_len", &[cur.into()])?.into_int_value();
                         self.fail_if(missing, RuntimeCode::MissingKey, site, Some((len, len)))?;
                         if !last {

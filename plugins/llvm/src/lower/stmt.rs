@@ -28,6 +28,9 @@ impl<'ctx> Lowering<'ctx, '_> {
             self.b.position_at_end(dead);
         }
         self.dbg.at(self.cx, &self.b, s.span);
+        if let Some(id) = &s.id {
+            self.env = self.bounds.before(id);
+        }
         match &s.node {
             Node::Seq { block } => self.block(block)?,
             Node::Assign { target, expr } => self.assign(target, expr)?,
@@ -36,7 +39,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 then_block,
                 else_block,
             } => self.if_(cond, then_block, else_block)?,
-            Node::Loop { iter, body } => self.loop_(iter, body, s.span)?,
+            Node::Loop { iter, body } => self.loop_(iter, body, s)?,
             Node::Return { expr } => self.return_(expr, s.span)?,
         }
         self.step = outer;
@@ -179,8 +182,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         Ok(())
     }
 
-    fn loop_(&mut self, iter: &Iter, body: &Block, span: Span) -> Res<()> {
-        let limit = self.site(What::Plain, span, None);
+    fn loop_(&mut self, iter: &Iter, body: &Block, s: &Step) -> Res<()> {
+        let limit = self.site(What::Plain, s.span, None);
         match iter {
             Iter::Range {
                 var,
@@ -196,6 +199,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let exit = self.block_named("endwhile");
                 self.b.build_unconditional_branch(head)?;
                 self.b.position_at_end(head);
+                // COND runs before every round: what holds at the loop's head.
+                if let Some(id) = &s.id {
+                    self.env = self.bounds.head(id);
+                }
                 let c = self.expr(cond)?.int();
                 self.b.build_conditional_branch(c, round, exit)?;
                 self.b.position_at_end(round);
