@@ -132,7 +132,10 @@ impl<'ctx> Lowering<'ctx, '_> {
             Add => (l + r).fits(),
             Sub => (l - r).fits(),
             Mul => self.env.product(lhs, rhs).fits(),
-            Div | Mod => !r.contains(0) && !(l.contains(interval::MIN) && r.contains(-1)),
+            Div | Mod => {
+                let min_by_minus_one = l.contains(interval::MIN) && r.contains(-1);
+                !r.contains(0) && !min_by_minus_one
+            }
             _ => false,
         }
     }
