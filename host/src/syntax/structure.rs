@@ -763,6 +763,9 @@ pub fn context_at<'a>(toks: &[Spanned<'a>], live: &[usize], at: usize) -> Scanne
 /// The tokens of the step whose header starts at `header`: up to the next
 /// step header at its level, the END or `}` of its block, a section or patch
 /// keyword at its level, or the end. `live` lists the tokens not yet removed.
+/// Brackets left open at the start of a line that begins with a keyword or a
+/// step header were never closed (no expression spans such a line), so a
+/// step with an unclosed `(` still ends before its block's `END`.
 pub fn step_extent(toks: &[Spanned<'_>], live: &[usize], header: usize) -> (usize, usize) {
     // Past the header itself: `S2: IF` or `IF:`.
     let header_len = if matches!(toks[header].1, Tok::StepId(_)) {
@@ -810,7 +813,8 @@ fn extent(
     let Ok(start) = live.binary_search(&header) else {
         return (header, header + 1);
     };
-    let mut depth = 0usize;
+    // The brackets and blocks open inside the step.
+    let mut open: Vec<Delim> = Vec::new();
     let mut k = start + 1;
     while k < live.len() && k < start + header_len && Delim::opener(&toks[live[k]].1).is_none() {
         k += 1;
@@ -818,14 +822,21 @@ fn extent(
     while k < live.len() {
         let i = live[k];
         let tok = toks[i].1;
-        if Delim::opener(&tok).is_some() {
-            depth += 1;
+        let first_on_line = toks[live[k - 1]].0.line < toks[i].0.line;
+        if first_on_line && (matches!(tok, Tok::Kw(_)) || starts_unit(toks, live, k)) {
+            // No expression holds a line that starts with a keyword or a step
+            // header: brackets still open there were never closed.
+            while matches!(open.last(), Some(Delim::Paren | Delim::Bracket)) {
+                open.pop();
+            }
+        }
+        if let Some(d) = Delim::opener(&tok) {
+            open.push(d);
         } else if Delim::closer(&tok).is_some() {
-            if depth == 0 {
+            if open.pop().is_none() {
                 return (header, i);
             }
-            depth -= 1;
-        } else if depth == 0 && starts_unit(toks, live, k) {
+        } else if open.is_empty() && starts_unit(toks, live, k) {
             return (header, i);
         }
         k += 1;
