@@ -9,7 +9,7 @@
 //! block `S1, S2, ...`, the children of `S2` across all its blocks `S2_1,
 //! S2_2, ...`; a line that only looks like a header (`BREAK:`) is no step.
 
-use super::structure::{self, Event, Scanner, MAX_NESTING};
+use super::structure::{self, Scanner};
 use super::token::Spanned;
 use isu_plugin_api::StepId;
 use std::collections::HashMap;
@@ -39,24 +39,13 @@ pub fn outline(toks: &[Spanned<'_>]) -> Vec<OutlineStep> {
     let mut counts: HashMap<Option<usize>, u32> = HashMap::new();
     let mut out = Vec::new();
     for i in 0..toks.len() {
+        // The step being read before token `i` (brackets a keyword finds
+        // open were never closed: dropped first, as `step_over` would).
         if let Some(k) = sc.open_expression(&toks[i].1) {
             sc.pop_to(k);
         }
         let before = sc.level().and_then(|l| l.step).map(|s| s.header);
-        match sc.feed(toks, i, all.get(i + 1).copied()) {
-            Event::Other => {}
-            Event::Open(d) => {
-                if sc.stack.len() < MAX_NESTING {
-                    let f = sc.frame(toks, i, d, 0);
-                    sc.stack.push(f);
-                }
-            }
-            Event::Close(d) => {
-                if let Some(k) = sc.stack.iter().rposition(|f| f.delim == d) {
-                    sc.pop_to(k);
-                }
-            }
-        }
+        sc.step_over(toks, i, all.get(i + 1).copied());
         let Some(step) = sc.level().and_then(|l| l.step) else {
             continue;
         };

@@ -399,6 +399,31 @@ impl<'a> Scanner<'a> {
         (n > 0).then(|| self.stack.len() - n)
     }
 
+    /// Moves past token `i` without reporting anything: brackets a keyword
+    /// finds open are dropped, a closer closes the innermost frame of its
+    /// kind, and nesting past [`MAX_NESTING`] is not followed. What the
+    /// outline and [`context_at`] need from the structure of a text that may
+    /// be broken.
+    pub fn step_over(&mut self, toks: &[Spanned<'a>], i: usize, next: Option<usize>) {
+        if let Some(k) = self.open_expression(&toks[i].1) {
+            self.pop_to(k);
+        }
+        match self.feed(toks, i, next) {
+            Event::Other => {}
+            Event::Open(d) => {
+                if self.stack.len() < MAX_NESTING {
+                    let f = self.frame(toks, i, d, 0);
+                    self.stack.push(f);
+                }
+            }
+            Event::Close(d) => {
+                if let Some(k) = self.stack.iter().rposition(|f| f.delim == d) {
+                    self.pop_to(k);
+                }
+            }
+        }
+    }
+
     /// Pops frames down to (and including) the `k`-th from the bottom.
     pub fn pop_to(&mut self, k: usize) -> Vec<Frame<'a>> {
         self.stack.split_off(k)
@@ -739,23 +764,7 @@ pub fn context_at<'a>(toks: &[Spanned<'a>], live: &[usize], at: usize) -> Scanne
         if i >= at {
             break;
         }
-        if let Some(k) = sc.open_expression(&toks[i].1) {
-            sc.pop_to(k);
-        }
-        match sc.feed(toks, i, live.get(k + 1).copied()) {
-            Event::Other => {}
-            Event::Open(d) => {
-                if sc.stack.len() < MAX_NESTING {
-                    let f = sc.frame(toks, i, d, 0);
-                    sc.stack.push(f);
-                }
-            }
-            Event::Close(d) => {
-                if let Some(k) = sc.stack.iter().rposition(|f| f.delim == d) {
-                    sc.pop_to(k);
-                }
-            }
-        }
+        sc.step_over(toks, i, live.get(k + 1).copied());
     }
     sc
 }
