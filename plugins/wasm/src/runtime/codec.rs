@@ -198,7 +198,6 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             let n = a.local(I32);
             let i = a.local(I32);
             let total = a.local(I32);
-            let fk = mb.rt(Rt::EncSize((**k).clone()));
             let fv = mb.rt(Rt::EncSize((**val).clone()));
             a.get(v);
             load32(a, LEN);
@@ -207,9 +206,19 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             let (k, val) = ((**k).clone(), (**val).clone());
             for_range_mb(mb, a, i, n, |_, a| {
                 a.get(total);
-                elem_addr(a, v, i, 4);
-                load_val(a, &k, DATA);
-                a.i().call(fk).i32_add();
+                // A key names its entry: its bytes, but no JSON node of its own.
+                match &k {
+                    Type::String => {
+                        elem_addr(a, v, i, 4);
+                        load_val(a, &k, DATA);
+                        load32(a, LEN);
+                        a.i32(4).i().i32_add();
+                    }
+                    _ => {
+                        a.i32(8);
+                    }
+                }
+                a.i().i32_add();
                 elem_addr(a, v, i, 4);
                 load_val(a, &val, DATA + ENTRY_VALUE);
                 a.i().call(fv).i32_add();
