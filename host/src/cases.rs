@@ -10,6 +10,7 @@
 //! ; run: {} => error int_overflow at -
 //! ; limits: max_steps=1000 max_size=50
 //! ; needs: limit_steps
+//! ; checks: index_out_of_range S1_3_1=1 S1_4=1
 //! ```
 //!
 //! In a run, the left side is the arguments, a JSON object; the right side
@@ -20,11 +21,17 @@
 //! `needs:` names features of the feature vocabulary
 //! (`isu_plugin_api::feature_set`) the case needs beyond those its program
 //! shows (which the runner finds itself): a backend that does not declare
-//! them reports the case unsupported. Other leading comment lines are free
-//! text. Every harness reads cases through [`parse`].
+//! them reports the case unsupported. `checks:` is for the backends that
+//! leave out the checks the value bounds prove cannot fire
+//! (`isu_lang::analysis::bounds`): the checks of one runtime error such a
+//! backend emits, by step, every step not named having none (a line with a
+//! code alone: no check of it anywhere); the runs do not read it. Other
+//! leading comment lines are free text. Every harness reads cases through
+//! [`parse`].
 
 use crate::diag::Code;
-use isu_plugin_api::{feature_set, json, ExecLimits, Literal, StepId};
+use isu_plugin_api::{feature_set, json, ExecLimits, Literal, RuntimeCode, StepId};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// One `; run:` line.
@@ -84,12 +91,44 @@ pub struct CaseFile {
     pub limits: Option<ExecLimits>,
     /// The features of `; needs:`, sorted.
     pub needs: Vec<String>,
+    /// The checks of `; checks:` lines: for each runtime error named, how
+    /// many checks of it each step has (steps not named have none).
+    pub checks: BTreeMap<RuntimeCode, BTreeMap<String, usize>>,
 }
 
 impl CaseFile {
     /// The limits every run has: those of `; limits:`, else `defaults`.
     pub fn limits_or(&self, defaults: ExecLimits) -> ExecLimits {
         self.limits.unwrap_or(defaults)
+    }
+
+    /// How `got`, a backend's checks by runtime error and step ID, differs
+    /// from the `; checks:` lines: one line per difference, none when they
+    /// agree (errors the lines do not name are not compared).
+    pub fn checks_differ(&self, got: &BTreeMap<(RuntimeCode, String), usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        for (code, want) in &self.checks {
+            let have: BTreeMap<&str, usize> = got
+                .iter()
+                .filter(|((c, _), n)| c == code && **n > 0)
+                .map(|((_, step), n)| (step.as_str(), *n))
+                .collect();
+            let steps: std::collections::BTreeSet<&str> = want
+                .keys()
+                .map(String::as_str)
+                .chain(have.keys().copied())
+                .collect();
+            for step in steps {
+                let (w, h) = (
+                    want.get(step).copied().unwrap_or(0),
+                    have.get(step).copied().unwrap_or(0),
+                );
+                if w != h {
+                    out.push(format!("{code} at {step}: {h} checks, the case says {w}"));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -99,6 +138,7 @@ pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
     let mut runs = Vec::new();
     let mut limits = None;
     let mut needs = Vec::new();
+    let mut checks = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         if trimmed.is_empty() {
@@ -121,6 +161,11 @@ pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
             limits = Some(parse_limits(rest).map_err(err)?);
         } else if let Some(rest) = comment.strip_prefix("needs:") {
             needs.extend(parse_needs(rest).map_err(err)?);
+        } else if let Some(rest) = comment.strip_prefix("checks:") {
+            let (code, steps) = parse_checks(rest).map_err(err)?;
+            if checks.insert(code, steps).is_some() {
+                return Err(err(format!("a second `; checks:` line for {code}")));
+            }
         }
     }
     if runs.is_empty() {
@@ -135,6 +180,7 @@ pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
         runs,
         limits,
         needs,
+        checks,
     })
 }
 
@@ -224,13 +270,78 @@ fn parse_error(text: &str) -> Result<Expect, String> {
     Ok(Expect::Error { code, step })
 }
 
+/// `CODE STEP=N ...`: the checks of one runtime error, by step.
+fn parse_checks(rest: &str) -> Result<(RuntimeCode, BTreeMap<String, usize>), String> {
+    let mut words = rest.split_whitespace();
+    let Some(name) = words.next() else {
+        return Err("`; checks:` names no runtime error".into());
+    };
+    let code = RuntimeCode::from_text(name)
+        .filter(|c| c.is_program_error())
+        .ok_or_else(|| format!("`{name}` is not a runtime error of a program"))?;
+    let mut steps = BTreeMap::new();
+    for w in words {
+        let parsed = w.split_once('=').and_then(|(step, n)| {
+            let id = StepId::parse(step)?;
+            Some((id.to_string(), n.parse::<usize>().ok()?))
+        });
+        let Some((step, n)) = parsed else {
+            return Err(format!("`{w}` is not STEP=COUNT (as in S1_2=1)"));
+        };
+        if steps.insert(step, n).is_some() {
+            return Err(format!("a second count for the step of `{w}`"));
+        }
+    }
+    Ok((code, steps))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isu_lang::RuntimeCode;
 
     fn lit(s: &str) -> Literal {
         serde_json::from_str(s).unwrap_or(Literal::Bool(false))
+    }
+
+    #[test]
+    fn checks_lines_name_every_check_of_an_error_and_are_compared_exactly() {
+        let text = "; run: {} => 1\n\
+                    ; checks: index_out_of_range S1_2=1 S3=2\n\
+                    ; checks: int_overflow\n";
+        let file = parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let got: BTreeMap<(RuntimeCode, String), usize> = [
+            ((RuntimeCode::IndexOutOfRange, "S1_2".to_owned()), 1),
+            ((RuntimeCode::IndexOutOfRange, "S4".to_owned()), 1),
+            ((RuntimeCode::IntOverflow, "S3".to_owned()), 1),
+            ((RuntimeCode::DivisionByZero, "S3".to_owned()), 5),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            file.checks_differ(&got),
+            [
+                "int_overflow at S3: 1 checks, the case says 0",
+                "index_out_of_range at S3: 0 checks, the case says 2",
+                "index_out_of_range at S4: 1 checks, the case says 0",
+            ]
+        );
+        for (bad, why) in [
+            ("; checks: S1=1", "not a runtime error"),
+            ("; checks: internal_error", "not a runtime error"),
+            ("; checks: int_overflow S1", "is not STEP=COUNT"),
+            ("; checks: int_overflow S1=x", "is not STEP=COUNT"),
+            ("; checks: int_overflow S1=1 S1=2", "a second count"),
+            (
+                "; checks: int_overflow\n; checks: int_overflow",
+                "a second `; checks:`",
+            ),
+        ] {
+            let e = parse(&format!("; run: {{}} => 1\n{bad}\n")).map(|_| ());
+            assert!(
+                e.as_ref().is_err_and(|e| e.message.contains(why)),
+                "{bad}: {e:?}"
+            );
+        }
     }
 
     #[test]

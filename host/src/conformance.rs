@@ -21,6 +21,7 @@
 //! support and those it is known to fail, so that coverage cannot shrink
 //! silently; [`junit`] writes the reports as JUnit XML for CI.
 
+pub mod checks;
 pub mod expect;
 pub mod junit;
 mod suite;

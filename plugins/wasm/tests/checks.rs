@@ -1,125 +1,99 @@
-//! The checks the emitted code makes: overflow and index checks are left out
-//! where the language's value bounds (`isu_lang::analysis::bounds`) prove
-//! they cannot fire, and kept everywhere else. Every check raises through
-//! the runtime's `raise(code, step)` with both as constants, followed by
-//! `unreachable`, so the checks of each step can be counted in the code.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! The checks the emitted code makes are those the conformance cases'
+//! `; checks:` lines name: overflow and index checks are left out where the
+//! language's value bounds (`isu_lang::analysis::bounds`) prove they cannot
+//! fire, and kept everywhere else. Every check raises through the runtime's
+//! `raise(code, step)` with both as constants, followed by `unreachable`,
+//! except the overflow check of a product of operands past 32 bits, a call
+//! of the runtime's `isu_rt.MulChecked` with the step as a constant; so the
+//! checks of each step can be counted in the code. The runs of those cases
+//! are the suite's.
 
-mod common;
-use common::*;
 use isu_backend_wasm::abi::ErrorCode;
 use isu_backend_wasm::compile_module;
 use isu_backend_wasm::meta::Meta;
-use isu_plugin_api::RuntimeCode;
-use std::collections::BTreeMap;
-use wasmparser::{Operator, Parser, Payload};
+use isu_backend_wasm::srcmap::SourceMap;
+use isu_host::conformance::checks::{verify, Checks};
+use isu_plugin_api::{Program, RuntimeCode};
+use wasmparser::{KnownCustom, Name, Operator, Parser, Payload};
 
-/// `(code, step ID)` of every check in the entry function, with how many.
-fn checks(text: &str) -> BTreeMap<(&'static str, String), usize> {
-    let p = program(text);
-    let c = compile_module(&p).unwrap();
-    let meta = Meta::read(&c.wasm).unwrap();
-    let run = isu_backend_wasm::srcmap::SourceMap::read(&c.wasm)
-        .unwrap()
-        .func;
-    let mut out = BTreeMap::new();
-    let mut index = 0;
-    for payload in Parser::new(0).parse_all(&c.wasm) {
-        let Ok(Payload::CodeSectionEntry(body)) = payload else {
+/// The index of the function named `name` in the module's name section.
+fn function_named(wasm: &[u8], name: &str) -> Option<u32> {
+    for payload in Parser::new(0).parse_all(wasm) {
+        let Ok(Payload::CustomSection(c)) = payload else {
             continue;
         };
-        index += 1;
-        if index - 1 != run {
+        let KnownCustom::Name(reader) = c.as_known() else {
             continue;
-        }
-        let ops: Vec<Operator> = body
-            .get_operators_reader()
-            .unwrap()
-            .into_iter()
-            .map(Result::unwrap)
-            .collect();
-        for w in ops.windows(4) {
-            if let [Operator::I32Const { value: code }, Operator::I32Const { value: step }, Operator::Call { .. }, Operator::Unreachable] =
-                w
-            {
-                let name = ErrorCode::from_number(*code).unwrap().name();
-                // Step -1: no step (the final no_return).
-                let id =
-                    usize::try_from(*step).map_or("-".to_owned(), |s| meta.steps[s].id.clone());
-                *out.entry((name, id)).or_default() += 1;
+        };
+        for n in reader {
+            let Ok(Name::Function(map)) = n else {
+                continue;
+            };
+            for naming in map.into_iter().flatten() {
+                if naming.name == name {
+                    return Some(naming.index);
+                }
             }
         }
     }
-    out
+    None
 }
 
-fn count(c: &BTreeMap<(&'static str, String), usize>, code: RuntimeCode, step: &str) -> usize {
-    c.get(&(code.as_str(), step.to_owned()))
-        .copied()
-        .unwrap_or(0)
-}
-
-const INSERTION_SORT: &str = include_str!("../../../conformance/checks/insertion_sort.isu");
-
-#[test]
-fn insertion_sort_keeps_only_the_checks_the_bounds_cannot_drop() {
-    let c = checks(INSERTION_SORT);
-    let index = RuntimeCode::IndexOutOfRange;
-    let overflow = RuntimeCode::IntOverflow;
-    // a[i] in the range over LEN(a); j = i - 1 with i >= 1.
-    assert_eq!(count(&c, index, "S1_1"), 0, "{c:?}");
-    assert_eq!(count(&c, overflow, "S1_2"), 0, "{c:?}");
-    // a[j] on the right of (ge j 0), j moving only down from below LEN(a).
-    assert_eq!(count(&c, index, "S1_3"), 0, "{c:?}");
-    // a[j + 1] = a[j]: the read is in bounds, j + 1 cannot overflow, but
-    // nothing says j + 1 is below LEN(a): that check stays.
-    assert_eq!(count(&c, index, "S1_3_1"), 1, "{c:?}");
-    assert_eq!(count(&c, overflow, "S1_3_1"), 0, "{c:?}");
-    assert_eq!(count(&c, overflow, "S1_3_2"), 0, "{c:?}");
-    assert_eq!(count(&c, index, "S1_4"), 1, "{c:?}");
-    let total: usize = c
-        .iter()
-        .filter(|((code, _), _)| [index.as_str(), overflow.as_str()].contains(code))
-        .map(|(_, n)| n)
-        .sum();
-    assert_eq!(total, 2, "{c:?}");
-    assert_eq!(
-        run(INSERTION_SORT, r#"{"a": [3, -1, 2, 9, 0]}"#),
-        "[-1, 0, 2, 3, 9]"
-    );
-}
-
-#[test]
-fn checks_stay_where_nothing_is_known() {
-    let text = include_str!("../../../conformance/checks/unknown.isu");
-    let c = checks(text);
-    let index = RuntimeCode::IndexOutOfRange;
-    let overflow = RuntimeCode::IntOverflow;
-    assert_eq!(count(&c, overflow, "S1"), 1, "{c:?}");
-    assert_eq!(count(&c, overflow, "S3"), 1, "{c:?}");
-    assert_eq!(count(&c, index, "S3"), 1, "{c:?}");
-    // After S3 stored at xs[k], k is in bounds: the read needs no check.
-    assert_eq!(count(&c, index, "S4"), 0, "{c:?}");
-    assert_eq!(count(&c, RuntimeCode::DivisionByZero, "S4"), 1, "{c:?}");
-    assert_eq!(
-        run(text, r#"{"xs": [1], "k": 1, "x": 2}"#),
-        "error index_out_of_range at S3"
-    );
-    assert_eq!(
-        run(text, r#"{"xs": [1], "k": 0, "x": 9223372036854775807}"#),
-        "error int_overflow at S1"
-    );
-    assert_eq!(run(text, r#"{"xs": [1], "k": 0, "x": 3}"#), "2");
-}
-
-#[test]
-fn bounded_arithmetic_drops_its_checks() {
-    // i in 0..100 and (mod x 201) in -200..200: no sum, difference or
-    // product below can overflow, and the divisor is never 0.
-    let text = include_str!("../../../conformance/checks/bounded.isu");
-    let c = checks(text);
-    for code in [RuntimeCode::IntOverflow, RuntimeCode::DivisionByZero] {
-        assert_eq!(count(&c, code, "S2_1"), 0, "{code}: {c:?}");
+/// The runtime error and step ID of every check in the entry function.
+fn checks(p: &Program) -> Result<Checks, String> {
+    let c = compile_module(p).map_err(|e| format!("{e:?}"))?;
+    let meta = Meta::read(&c.wasm).ok_or("the module has no isu.meta")?;
+    let run = SourceMap::read(&c.wasm)
+        .ok_or("the module has no isu.srcmap")?
+        .func;
+    let mul_checked = function_named(&c.wasm, "isu_rt.MulChecked");
+    let step_id = |step: i32| {
+        usize::try_from(step)
+            .ok()
+            .and_then(|s| meta.steps.get(s))
+            .map_or("-".to_owned(), |s| s.id.clone())
+    };
+    let mut out = Checks::new();
+    let bodies = Parser::new(0)
+        .parse_all(&c.wasm)
+        .filter_map(|payload| match payload {
+            Ok(Payload::CodeSectionEntry(body)) => Some(body),
+            _ => None,
+        });
+    let Some(body) = bodies.into_iter().nth(run as usize) else {
+        return Err(format!("the module has no function {run}"));
+    };
+    let ops = body
+        .get_operators_reader()
+        .and_then(|r| r.into_iter().collect::<Result<Vec<Operator>, _>>())
+        .map_err(|e| e.to_string())?;
+    for w in ops.windows(4) {
+        match w {
+            [Operator::I32Const { value: code }, Operator::I32Const { value: step }, Operator::Call { .. }, Operator::Unreachable] =>
+            {
+                if let Some(ErrorCode::Runtime(code)) = ErrorCode::from_number(*code) {
+                    // Step -1: no step (the final no_return).
+                    *out.entry((code, step_id(*step))).or_default() += 1;
+                }
+            }
+            [_, _, Operator::I32Const { value: step }, Operator::Call { function_index }]
+                if Some(*function_index) == mul_checked =>
+            {
+                *out.entry((RuntimeCode::IntOverflow, step_id(*step)))
+                    .or_default() += 1;
+            }
+            _ => {}
+        }
     }
-    assert_eq!(run(text, r#"{"x": 205}"#), "16");
+    Ok(out)
+}
+
+#[test]
+fn the_checks_are_those_the_cases_name() {
+    let (differences, compared) = verify(checks);
+    assert!(
+        compared >= 3,
+        "only {compared} cases have `; checks:` lines"
+    );
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
