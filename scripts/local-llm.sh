@@ -135,6 +135,19 @@ build_isu() {
 	fi
 }
 
+# Stops the server this script started: TERM, then KILL after 10 s (uvicorn
+# waits for the generation in flight, which may run to max_tokens).
+stop_server() {
+	local i
+	kill "$server_pid" 2>/dev/null || return 0
+	for i in $(seq 1 10); do
+		kill -0 "$server_pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -KILL "$server_pid" 2>/dev/null || true
+	wait "$server_pid" 2>/dev/null || true
+}
+
 # Whether the flag $1 is among the rest of the arguments (as FLAG or FLAG=VALUE).
 given() {
 	local flag=$1 a
@@ -149,16 +162,17 @@ evaluate() {
 	[ -f "$tasks" ] || die "no task file $tasks"
 	setup
 	build_isu
-	local port pid run status=0 started
+	local port run status=0 started
 	port=$(free_port)
 	run=$dir/runs/$(date -u +%Y%m%dT%H%M%SZ)
 	mkdir -p "$run"
 	started=$SECONDS
 	(serve "$port") >"$dir/server.log" 2>&1 &
-	pid=$!
+	# Global, not local: the EXIT trap runs after this function has returned.
+	server_pid=$!
 	# Only the server this script started is stopped, whatever happens.
-	trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
-	wait_ready "$port" "$pid"
+	trap stop_server EXIT
+	wait_ready "$port" "$server_pid"
 	echo "local-llm.sh: serving $(basename "$(model)") on 127.0.0.1:$port (ready in $((SECONDS - started)) s); run in $run" >&2
 	started=$SECONDS
 	# The defaults, each left out when ARGS give the flag (isu takes a flag once).
