@@ -887,6 +887,25 @@ fn prompt_prints_the_reference() {
     }
     assert!(t.contains("S1_1: IF") && t.contains("REPLACE S1_1:"));
     assert_eq!(t, isu_host::llm::prompt::reference(&Default::default()));
+    // What it says of strings is what the validator does: indexing one is
+    // refused, the slice it points to instead is accepted.
+    assert!(t.contains("a string is not indexed: one character is (call SLICE s i (add i 1))"));
+    let first = |expr: &str| {
+        format!("META:\n  AUTO_ID: true\nFUNC:\n  NAME: first\n  ARGS: [s: string]\n  RETURNS: string\nIO:\n  INPUT: []\n  OUTPUT: []\nSTEPS:\n  SEQ: BEGIN\n    RETURN:\n      EXPR: {expr}\n  END\n")
+    };
+    let check = |text: String| {
+        let fe = isu_host::pipeline::check_with(
+            &isu_host::Source::new("first.isu", text.as_str()),
+            &Default::default(),
+        );
+        fe.diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code.as_str().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(check(first("(index (var s) (const 0))")), ["type_mismatch"]);
+    assert!(check(first("(call SLICE (var s) (const 0) (const 1))")).is_empty());
 }
 
 /// Replies by task: the function's name in the request decides.
@@ -1020,4 +1039,121 @@ fn eval_refuses_a_bad_task_file() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// Two tasks, both first written with a StaticError that a patch fixes.
+const TWICE: &str = r#"{"id": "a", "words": "add up", "name": "total", "args": "xs: int[]", "returns": "int", "examples": [{"input": {"xs": [1, 2]}, "output": 3}], "hidden": [{"input": {"xs": [5, 5]}, "output": 10}]}
+{"id": "b", "words": "sum them", "name": "total", "args": "xs: int[]", "returns": "int", "examples": [{"input": {"xs": [4]}, "output": 4}], "hidden": [{"input": {"xs": []}, "output": 0}]}
+"#;
+
+fn static_error_server() -> Server {
+    Server::with(|_, body| {
+        let body: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        let msgs = body["messages"].as_array().cloned().unwrap_or_default();
+        let last = msgs
+            .last()
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("");
+        if last.starts_with("Write this function") {
+            envelope("submit", &total_with("(add (var t) (const \"1\"))"), "sum")
+        } else {
+            envelope("patch", FIX, "types")
+        }
+    })
+}
+
+#[test]
+fn eval_with_lessons_uses_the_store_across_tasks_and_says_so() {
+    let d = dir("eval-lessons");
+    std::fs::write(d.join("tasks.jsonl"), TWICE).unwrap_or_else(|e| panic!("{e}"));
+    let store = d.join("memory.jsonl");
+    let run = |server: &Server, extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "tasks.jsonl",
+            "--url",
+            &server.url,
+            "--format",
+            "json",
+            "--logs",
+            "logs",
+        ];
+        args.extend(extra);
+        let out = isu(&args, &d);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap_or(Value::Null)
+    };
+    // Without lessons: the report says so, and the memory is not touched.
+    let server = static_error_server();
+    let without = run(&server, &[]);
+    assert_eq!(without["lessons"], false);
+    assert_eq!(without["store"], Value::Null);
+    assert_eq!(without["summary"]["passed"], 2);
+    assert!(!store.exists());
+    assert!(server
+        .bodies()
+        .iter()
+        .all(|b| !b.to_string().contains("Earlier repairs")));
+    // With lessons: task a keeps the lesson its patch taught, and task b's
+    // feedback holds it.
+    let server = static_error_server();
+    let with = run(
+        &server,
+        &["--lessons", "--store", "file://memory.jsonl", "--root", "."],
+    );
+    assert_eq!(with["lessons"], true);
+    assert_eq!(with["store"], "file://memory.jsonl");
+    assert_eq!(with["summary"]["passed"], 2);
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 4, "two rounds per task");
+    let feedback = |i: usize| {
+        let m = &bodies[i]["messages"];
+        m[m.as_array().map_or(1, Vec::len) - 1]["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    assert!(!feedback(1).contains("Earlier repairs"), "{}", feedback(1));
+    assert!(feedback(3).contains("Earlier repairs"), "{}", feedback(3));
+    assert!(feedback(3).contains(FIX.trim_end()), "{}", feedback(3));
+    let kept = jsonl(&store);
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(kept.iter().all(|k| k["record"]["code"] == "type_mismatch"));
+    // Each task's log replays, with the memory's recorded answers.
+    for id in ["a", "b"] {
+        let again = isu(&["replay", &format!("logs/{id}.jsonl")], &d);
+        assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    }
+    assert_eq!(jsonl(&store).len(), 2, "a replay keeps nothing");
+    // The table says whether lessons were on.
+    let server = static_error_server();
+    let table = |extra: &[&str]| {
+        let mut args = vec!["eval", "tasks.jsonl", "--url", &server.url];
+        args.extend(extra);
+        text(&isu(&args, &d).stdout)
+    };
+    assert!(table(&[]).ends_with("lessons: off\n"));
+    assert!(
+        table(&["--lessons", "--store", "file://memory.jsonl", "--root", "."])
+            .ends_with("lessons: on (store file://memory.jsonl)\n")
+    );
+    // A store outside the root is refused before the model is asked.
+    let out = isu(
+        &[
+            "eval",
+            "tasks.jsonl",
+            "--url",
+            "http://127.0.0.1:9",
+            "--lessons",
+            "--store",
+            "file://../outside.jsonl",
+            "--root",
+            ".",
+        ],
+        &d,
+    );
+    assert_eq!(out.status.code(), Some(10), "{}", text(&out.stderr));
+    // --store without --lessons is bad usage.
+    let out = isu(&["eval", "tasks.jsonl", "--store", "file://m.jsonl"], &d);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -1,7 +1,7 @@
 //! `isu eval TASKS.jsonl`: many tasks through the loop, judged on their
 //! hidden examples; a table and the figures, or one JSON document.
 
-use super::gen::{packs, ModelArgs};
+use super::gen::{packs, ModelArgs, StoreLessons};
 use super::output::print_json;
 use super::write::{Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
@@ -9,11 +9,13 @@ use crate::llm::eval::{self, Harness, TaskResult};
 use crate::llm::events::Log;
 use crate::llm::http::Http;
 use crate::llm::provider::Provider;
-use crate::llm::repair::{Clock, SystemClock};
+use crate::llm::repair::{Clock, Lessons, NoLessons, Options, SystemClock};
 use crate::llm::task::{read_tasks, Task};
+use crate::memory::{Lesson, DEFAULT_STORE};
 use anyhow::{Context, Result};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -31,6 +33,19 @@ pub struct Args {
     /// Write each task's event log here, as ID.jsonl (replayable).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Use the lessons memory in every task's loop, as `isu gen --lessons`
+    /// does: the tasks read the lessons earlier tasks (and runs) kept.
+    /// Compare a run with and one without.
+    #[arg(long)]
+    pub lessons: bool,
+    /// The lessons' store (with --lessons): file://PATH.jsonl or
+    /// sqlite://PATH#NAMESPACE, PATH relative to the project root.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_STORE, requires = "lessons")]
+    pub store: String,
+    /// The project root the store's path is confined to (with --lessons;
+    /// default: the nearest folder holding isu-plugins.toml or .git).
+    #[arg(long, value_name = "DIR", requires = "lessons")]
+    pub root: Option<PathBuf>,
     #[command(flatten)]
     pub format_flag: FormatFlag,
     /// How the command reports: its `--format`, else `isu --format`, else human.
@@ -54,6 +69,34 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 struct Live<'a> {
     config: crate::llm::http::HttpConfig,
     logs: Option<&'a Path>,
+    /// The store of `--lessons`, one for every task's loop.
+    store: Option<Mutex<StoreLessons>>,
+}
+
+/// The one store of a run, lent to a task's loop: each lookup and addition
+/// holds it alone, so tasks running at once see each other's lessons.
+struct Shared<'a>(&'a Mutex<StoreLessons>);
+
+impl Lessons for Shared<'_> {
+    fn find(
+        &mut self,
+        error: &crate::diag::Diagnostic,
+        step_kind: Option<&str>,
+    ) -> std::result::Result<Vec<Value>, String> {
+        let mut store = self
+            .0
+            .lock()
+            .map_err(|_| "the lessons store was dropped by a task that failed".to_owned())?;
+        store.find(error, step_kind)
+    }
+
+    fn keep(&mut self, lesson: &Lesson) -> std::result::Result<(), String> {
+        let mut store = self
+            .0
+            .lock()
+            .map_err(|_| "the lessons store was dropped by a task that failed".to_owned())?;
+        store.keep(lesson)
+    }
 }
 
 impl Harness for Live<'_> {
@@ -78,6 +121,12 @@ impl Harness for Live<'_> {
                 tracing::warn!("cannot create the log {}: {e}", path.display());
                 Log::new()
             }
+        }
+    }
+    fn lessons(&self) -> Box<dyn Lessons + '_> {
+        match &self.store {
+            Some(store) => Box::new(Shared(store)),
+            None => Box::new(NoLessons),
         }
     }
 }
@@ -123,17 +172,31 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         );
         return Ok(EXIT_USAGE);
     };
+    // A store that cannot be opened ends the run before anything is asked.
+    let store = if args.lessons {
+        Some(Mutex::new(StoreLessons::open(
+            &args.store,
+            args.root.as_deref(),
+        )?))
+    } else {
+        None
+    };
     if let Some(dir) = &args.logs {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let harness = Live {
         config,
         logs: args.logs.as_deref(),
+        store,
     };
     let format = args.format;
+    let options = Options {
+        lessons: args.lessons,
+        ..args.model.options()
+    };
     let results = eval::run(
         &tasks,
-        &args.model.options(),
+        &options,
         &args.model.model(),
         args.jobs as usize,
         &harness,
@@ -145,11 +208,30 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         },
     );
     let summary = eval::summarize(&results);
+    let store = args.lessons.then_some(args.store.as_str());
     match args.format {
-        Format::Json => print_json(&json!({ "tasks": results, "summary": summary }))?,
-        Format::Human => print!("{}", table(&results, &summary)),
+        Format::Json => print_json(&json!({
+            "model": args.model.model(),
+            "lessons": args.lessons,
+            "store": store,
+            "tasks": results,
+            "summary": summary,
+        }))?,
+        Format::Human => {
+            print!("{}", table(&results, &summary));
+            println!("{}", lessons_line(store));
+        }
     }
     Ok(0)
+}
+
+/// Whether the run used the lessons memory, and which store: the line that
+/// tells a run with lessons from one without.
+fn lessons_line(store: Option<&str>) -> String {
+    match store {
+        Some(url) => format!("lessons: on (store {url})"),
+        None => "lessons: off".to_owned(),
+    }
 }
 
 fn line(r: &TaskResult) -> String {

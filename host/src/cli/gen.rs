@@ -308,7 +308,7 @@ fn drive(
         }
     };
     let mut lessons: Box<dyn Lessons> = if run.lessons {
-        Box::new(StoreLessons::open(run)?)
+        Box::new(StoreLessons::open(&run.store, run.root.as_deref())?)
     } else {
         Box::new(NoLessons)
     };
@@ -350,19 +350,20 @@ fn drive(
 }
 
 /// The lessons memory of `--lessons`: a store of `spec/memory.md`.
-struct StoreLessons(Store);
+pub(super) struct StoreLessons(Store);
 
 impl StoreLessons {
-    /// Opens the store `run` names; a store that cannot be opened ends the
-    /// command with its InputError.
-    fn open(run: &RunArgs) -> Result<StoreLessons> {
+    /// Opens the store `store` names (`--store`), its path under `root`
+    /// (`--root`, else the project root found from here); a store that
+    /// cannot be opened ends the command with its InputError.
+    pub(super) fn open(store: &str, root: Option<&Path>) -> Result<StoreLessons> {
         let failure = |diag| anyhow::Error::new(super::Failure { diag, source: None });
-        let root = match &run.root {
+        let root = match root {
             Some(dir) => ProjectRoot::at(dir),
             None => ProjectRoot::discover(Path::new(".")),
         }
         .map_err(failure)?;
-        let url = StoreUrl::parse(&run.store).map_err(failure)?;
+        let url = StoreUrl::parse(store).map_err(failure)?;
         let store = Store::open(&url, &root).map_err(failure)?;
         Ok(StoreLessons(store))
     }

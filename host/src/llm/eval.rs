@@ -6,7 +6,7 @@
 use super::events::Log;
 use super::provider::Provider;
 use super::repair::candidate::Candidate;
-use super::repair::{self, Clock, Config, Options, Outcome, Status};
+use super::repair::{self, Clock, Config, Lessons, NoLessons, Options, Outcome, Status};
 use super::task::Task;
 use crate::functions::Functions;
 use serde::Serialize;
@@ -132,11 +132,16 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
 }
 
 /// What each task of a run needs that only the caller can make: a provider,
-/// a clock, and the log to write.
+/// a clock, the log to write, and the lessons memory.
 pub trait Harness: Sync {
     fn provider(&self) -> Box<dyn Provider>;
     fn clock(&self) -> Box<dyn Clock>;
     fn log(&self, task: &Task) -> Log;
+    /// The lessons memory a task's loop reads and adds to (with
+    /// `Options::lessons`); by default none.
+    fn lessons(&self) -> Box<dyn Lessons + '_> {
+        Box::new(NoLessons)
+    }
 }
 
 /// Runs every task through the loop on `jobs` threads; the results in task
@@ -166,10 +171,11 @@ pub fn run(
                 let mut provider = harness.provider();
                 let mut clock = harness.clock();
                 let mut log = harness.log(task);
+                let mut lessons = harness.lessons();
                 let outcome = repair::run(
                     &config,
                     provider.as_mut(),
-                    &mut repair::NoLessons,
+                    lessons.as_mut(),
                     clock.as_mut(),
                     &mut log,
                     packs,

@@ -180,7 +180,8 @@ pub fn reference(packs: &Functions) -> String {
         binary.join(" ")
     );
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
-    let _ = writeln!(out, "- (index a i): an element of an array (from 0), a character of a string, or a map's value (the key must be there)");
+    // The validator refuses `(index s i)` on a string (`type_mismatch`).
+    let _ = writeln!(out, "- (index a i): an element of an array (from 0), or a map's value (the key must be there); a string is not indexed: one character is (call SLICE s i (add i 1)), all of them (call CHARS s)");
     let _ = writeln!(
         out,
         "- (call FN args...): one of the functions below, collection first"
