@@ -4,9 +4,9 @@
 //! that passes the shown examples and, judged as `isu eval` judges, the
 //! hidden ones, in the interpreter with the standard functions only.
 
+use isu_host::functions::Functions;
 use isu_host::llm::eval::judge;
 use isu_host::llm::task::{read_tasks, Task};
-use isu_host::plugins::PackFunctions;
 use isu_host::source::Source;
 use isu_host::{canon, pipeline};
 use std::collections::BTreeSet;
@@ -28,7 +28,7 @@ fn task_files() -> Vec<PathBuf> {
 }
 
 /// Every problem of one task and its solution, as sentences.
-fn problems(task: &Task, solutions: &Path, packs: &PackFunctions) -> Vec<String> {
+fn problems(task: &Task, solutions: &Path, packs: &Functions) -> Vec<String> {
     let id = task.id();
     let mut out = Vec::new();
     if let Err(errors) = task.check(packs) {
@@ -94,7 +94,7 @@ fn problems(task: &Task, solutions: &Path, packs: &PackFunctions) -> Vec<String>
 fn every_shipped_task_parses_and_its_solution_passes_the_shown_and_hidden_examples() {
     let files = task_files();
     assert!(!files.is_empty(), "no task file in tasks/");
-    let packs = PackFunctions::default();
+    let packs = Functions::default();
     let mut all = Vec::new();
     for file in &files {
         let name = file.display().to_string();
