@@ -140,7 +140,7 @@ class Kernel:
         for target, extra in [("python", []), ("wasm", []), ("llvm", ["--emit", "exe"])]:
             if target in runners:
                 out = os.path.join(self.dir, target)
-                run([isu, "build", self.source, "--target", target, *extra, "-o", out])
+                run([isu, "build", self.source, "--target", target, *extra, "-o", out + os.sep])
         self.py_module = os.path.join(self.dir, "python", name + ".py")
         self.wasm_module = os.path.join(self.dir, "wasm", name + ".wasm")
         self.llvm_exe = os.path.join(self.dir, "llvm", name)
