@@ -78,7 +78,9 @@ def bin_dir(opts):
 
 
 def build(runners):
-    packages = ["-p", "isu_host", "--bin", "isu"]
+    # `--lib` too: with `--bin` alone cargo builds no other target of the
+    # packages, and the backends are their libraries.
+    packages = ["--lib", "-p", "isu_host", "--bin", "isu"]
     if "python" in runners:
         packages += ["-p", "isu_backend_python"]
     if "wasm" in runners:
