@@ -13,13 +13,14 @@
 //! for an array of arrays or maps, `map`), `call:NAME` for each standard
 //! function, and what the executor enforces (`limit_steps`: the step budget
 //! stops a run at the LOOP, as the interpreter's does; `limit_size`: the
-//! size limit, likewise). Pack functions (`call:math.GCD`) are not features:
+//! size limit, likewise; `limit_work`: the work of standard functions and
+//! copies spent from the same budget, `isu_lang::work`). Pack functions (`call:math.GCD`) are not features:
 //! a backend gets their definitions as lowerings.
 
 use serde::{Deserialize, Serialize};
 
 /// The newest version of the feature vocabulary.
-pub const FEATURE_SET_VERSION: u32 = 1;
+pub const FEATURE_SET_VERSION: u32 = 2;
 
 /// Every feature, with the vocabulary version that introduced it.
 pub const FEATURES: &[(&str, u32)] = &[
@@ -31,6 +32,7 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("map", 1),
     ("limit_steps", 1),
     ("limit_size", 1),
+    ("limit_work", 2),
     ("call:ABS", 1),
     ("call:CHARS", 1),
     ("call:CONCAT", 1),

@@ -8,7 +8,8 @@
 //!   [`codes`] the runtime error codes ([`codes::RuntimeCode`]);
 //! - [`limits`] holds the limits of a run ([`limits::ExecLimits::DEFAULT`],
 //!   every executor's default);
-//! - [`update`] is the in-place update rule of `spec/semantics.md` 4.3;
+//! - [`update`] is the in-place update rule of `spec/semantics.md` 4.3, and
+//!   [`work`] what calls and copies spend from a run's fuel (7);
 //! - [`analysis`] holds the passes every executor shares (definite
 //!   assignment, liveness, aliasing, value bounds, ...);
 //! - [`build`] makes typed IIR by hand, for tests.
@@ -30,6 +31,7 @@ pub mod stdlib;
 pub mod types;
 pub mod update;
 pub mod visit;
+pub mod work;
 
 /// This crate's version: the plugin-API version, as `isu_plugin_api`'s
 /// (which re-exports this crate).

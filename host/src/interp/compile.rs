@@ -10,6 +10,7 @@ use crate::functions::{Callable, Functions, PackFn};
 use crate::stdlib::Builtin;
 use isu_lang::analysis::vars;
 use isu_lang::update::{in_place, Update};
+use isu_lang::work;
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{
     BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, Type,
@@ -125,6 +126,9 @@ pub enum Ex {
     CmpXV(Cmp, Box<Ex>, Slot, Span),
     Call2(Builtin, Box<[Ex; 2]>, Span),
     Call3(Builtin, Box<[Ex; 3]>, Span),
+    /// An `EXPR` whose string, array or map value an `ASSIGN` copies: it
+    /// spends the value's length (`isu_lang::work::assign_copies`).
+    Copy(Box<Ex>, Span),
     /// A call of a pack function (`math.GCD`), whose result has type `ret`.
     Pack(Box<PackCall>, Span),
 }
@@ -447,7 +451,12 @@ impl Compiler {
         }
         let is_int = expr.ty == Some(Type::Int);
         let kind = Scalar::of(expr.ty.as_ref());
-        let expr = self.expr(expr)?;
+        let copies = work::assign_copies(target, expr);
+        let span = expr.span;
+        let mut expr = self.expr(expr)?;
+        if copies {
+            expr = Ex::Copy(Box::new(expr), span);
+        }
         Ok(if path.is_empty() && is_int {
             St::SetInt { step, slot, expr }
         } else if path.is_empty() {

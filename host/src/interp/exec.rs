@@ -9,7 +9,8 @@
 //! By concern: [`stmt`] runs statements (and spends the fuel), [`place`]
 //! writes element targets, [`eval`] evaluates values (borrowing where it
 //! can), [`ints`] and [`bools`] the int and bool expressions without boxing
-//! them, and [`fault`] builds the runtime errors.
+//! them, [`work`] spends what calls and copies cost, and [`fault`] builds
+//! the runtime errors.
 
 mod bools;
 mod eval;
@@ -17,6 +18,7 @@ mod fault;
 mod ints;
 mod place;
 mod stmt;
+mod work;
 
 use super::compile::{Compiled, Slot, StepIx};
 use super::trace::Tracer;
@@ -25,6 +27,7 @@ use crate::diag::{Diagnostic, VarValue};
 use fault::fault;
 pub use fault::Fault;
 use isu_lang::RuntimeCode;
+use std::cell::Cell;
 
 /// What a statement leaves behind: go on, or the function returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +46,8 @@ pub struct Budget {
 pub struct Machine<'c, 'w> {
     c: &'c Compiled,
     slots: Vec<Value>,
-    fuel: u64,
+    /// Expressions spend work through `&self`, so the fuel is a cell.
+    fuel: Cell<u64>,
     budget: Budget,
     /// The value of the RETURN that ended the run.
     ret: Value,
@@ -75,7 +79,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         Machine {
             c,
             slots,
-            fuel: budget.max_steps,
+            fuel: Cell::new(budget.max_steps),
             budget,
             ret: Value::Unset,
             ret_step: None,

@@ -48,6 +48,18 @@ impl Value {
         Value::Array(Rc::new(Items::from_values(items)))
     }
 
+    /// The length work counts (`isu_lang::work`): characters, elements or
+    /// entries; an int or a bool has none.
+    pub fn length(&self) -> u64 {
+        let n = match self {
+            Value::Str(s) => s.chars(),
+            Value::Array(xs) => xs.len(),
+            Value::Map(m) => m.len(),
+            Value::Unset | Value::Int(_) | Value::Bool(_) => 0,
+        };
+        n as u64
+    }
+
     /// A word for the kind of value, for internal error messages.
     pub fn kind_name(&self) -> &'static str {
         match self {

@@ -103,22 +103,34 @@ impl Machine<'_, '_> {
             | Ex::IndexMap(..) => self.eval_ref(e).map(Val::into_owned),
             Ex::Call1(b, a, span) => {
                 let a = self.eval_ref(a)?;
-                builtins::call1(*b, a.get(), self.budget.max_size).map_err(|f| located(f, *span))
+                let r = builtins::call1(*b, a.get(), self.budget.max_size)
+                    .map_err(|f| located(f, *span))?;
+                self.spend_call(*b, &[a.get()], Some(&r), *span)?;
+                Ok(r)
             }
             Ex::Call2(b, args, span) => {
                 let [a, c] = &**args;
                 let a = self.eval_ref(a)?;
                 let c = self.eval_ref(c)?;
-                builtins::call2(*b, a.get(), c.get(), self.budget.max_size)
-                    .map_err(|f| located(f, *span))
+                let r = builtins::call2(*b, a.get(), c.get(), self.budget.max_size)
+                    .map_err(|f| located(f, *span))?;
+                self.spend_call(*b, &[a.get(), c.get()], Some(&r), *span)?;
+                Ok(r)
             }
             Ex::Call3(b, args, span) => {
                 let [a, c, d] = &**args;
                 let a = self.eval_ref(a)?;
                 let c = self.eval_ref(c)?;
                 let d = self.eval_ref(d)?;
-                builtins::call3(*b, a.get(), c.get(), d.get(), self.budget.max_size)
-                    .map_err(|f| located(f, *span))
+                let r = builtins::call3(*b, a.get(), c.get(), d.get(), self.budget.max_size)
+                    .map_err(|f| located(f, *span))?;
+                self.spend_call(*b, &[a.get(), c.get(), d.get()], Some(&r), *span)?;
+                Ok(r)
+            }
+            Ex::Copy(e, span) => {
+                let v = self.eval(e)?;
+                self.spend_work(v.length(), *span)?;
+                Ok(v)
             }
             Ex::Pack(call, span) => self.call_pack(call, *span),
         }
@@ -271,6 +283,7 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)
         | Ex::Call3(_, _, s)
+        | Ex::Copy(_, s)
         | Ex::Pack(_, s) => *s,
         Ex::Const(_)
         | Ex::Not(_)

@@ -3,7 +3,7 @@
 
 use super::fault::{fault, located, unexpected, Fault, R};
 use super::place::place_mut;
-use super::{Flow, Machine};
+use super::{work, Flow, Machine};
 use crate::interp::builtins;
 use crate::interp::compile::{Slot, St, StepIx};
 use crate::interp::value::Value;
@@ -32,10 +32,11 @@ impl Machine<'_, '_> {
     /// Spends one unit of fuel for a round of the loop `step`.
     #[inline(always)]
     pub(super) fn spend(&mut self, step: StepIx) -> R<()> {
-        if self.fuel == 0 {
+        let fuel = self.fuel.get();
+        if fuel == 0 {
             return Err(self.out_of_fuel(step));
         }
-        self.fuel -= 1;
+        self.fuel.set(fuel - 1);
         Ok(())
     }
 
@@ -47,7 +48,7 @@ impl Machine<'_, '_> {
             RuntimeCode::StepLimit,
             span,
             format!(
-                "the run used up its budget of {} loop rounds",
+                "the run used up its budget of {} units (loop rounds and work)",
                 self.budget.max_steps
             ),
         );
@@ -180,6 +181,9 @@ impl Machine<'_, '_> {
             let place = place_mut(&mut self.slots, *slot, &keys, *target_span)?;
             let n = rest.len().min(2);
             builtins::update(*op, place, &args[..n], max).map_err(|f| located(f, *call_span))?;
+            let passed = [&Value::Unset, &args[0], &args[1]];
+            let units = work::call_units(op.builtin(), &passed[..=n], None, true);
+            work::spend(&self.fuel, self.budget.max_steps, units, *call_span)?;
             if let Some(t) = &mut self.tracer {
                 let c = self.c;
                 t.assign(

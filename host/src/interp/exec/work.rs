@@ -1,0 +1,87 @@
+//! Work: what calls of standard functions and copying assignments spend
+//! from the fuel besides loop rounds (`spec/semantics.md` 7, the table of
+//! `isu_lang::work`).
+
+use super::fault::{fault, Fault, R};
+use super::Machine;
+use crate::interp::value::Value;
+use crate::stdlib::Builtin;
+use isu_lang::work::{self, Measure};
+use isu_lang::RuntimeCode;
+use isu_plugin_api::Span;
+use std::cell::Cell;
+
+impl Machine<'_, '_> {
+    /// Spends the work of a call of `b` that returned `result` (see
+    /// [`call_units`]).
+    #[inline]
+    pub(super) fn spend_call(
+        &self,
+        b: Builtin,
+        args: &[&Value],
+        result: Option<&Value>,
+        span: Span,
+    ) -> R<()> {
+        self.spend_work(call_units(b, args, result, false), span)
+    }
+
+    /// Spends `units` of work at `span`: `step_limit` when fewer are left.
+    #[inline]
+    pub(super) fn spend_work(&self, units: u64, span: Span) -> R<()> {
+        spend(&self.fuel, self.budget.max_steps, units, span)
+    }
+}
+
+/// Spends `units` of `fuel` at `span` (a budget of `max` in all):
+/// `step_limit` when fewer are left.
+#[inline]
+pub(super) fn spend(fuel: &Cell<u64>, max: u64, units: u64, span: Span) -> R<()> {
+    let left = fuel.get();
+    if units > left {
+        return Err(out_of_work(units, left, max, span));
+    }
+    fuel.set(left - units);
+    Ok(())
+}
+
+/// The units a call of `b` spends: `args` as passed (for an in-place update,
+/// the place's value first), and its `result` when it returns one.
+#[inline]
+pub(super) fn call_units(
+    b: Builtin,
+    args: &[&Value],
+    result: Option<&Value>,
+    in_place: bool,
+) -> u64 {
+    let w = work::of(b);
+    if w.is_free() {
+        return 0;
+    }
+    let len = |i: usize| args.get(i).map_or(0, |v| v.length());
+    let result_len = result.map_or(0, Value::length);
+    w.measures(in_place).fold(0u64, |sum, m| {
+        let n = match m {
+            Measure::Arg(i) => len(i),
+            Measure::Result => result_len,
+            Measure::Repeated => result_len.saturating_mul(len(0)),
+        };
+        sum.saturating_add(n)
+    })
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_work(units: u64, left: u64, max: u64, span: Span) -> Box<Fault> {
+    let mut f = fault(
+        RuntimeCode::StepLimit,
+        span,
+        format!(
+            "this needs {units} units of work and {left} of the budget of {max} (loop rounds and work) are left"
+        ),
+    );
+    f.hint = Some(
+        "work on long strings and collections counts their length (spec/semantics.md 7); raise the limit (--max-steps) or touch less"
+            .into(),
+    );
+    f
+}
