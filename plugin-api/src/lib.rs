@@ -5,7 +5,8 @@
 //! dynamic-library boundary ([`abi`]), and, re-exported from `isu_lang`, the
 //! language itself: the IIR data model with its serde form ([`iir`]), the
 //! standard functions ([`stdlib`]), the runtime error codes ([`codes`]), the
-//! in-place update rule ([`update`]) and the analyses every executor shares
+//! in-place update rule ([`update`]), the work calls spend ([`work`]) and the
+//! analyses every executor shares
 //! ([`analysis`]). Plugins depend on this crate only, so it knows nothing of
 //! lalrpop, of the interpreter, or of any one backend.
 //!
@@ -28,7 +29,7 @@ pub mod pack;
 pub use isu_lang as lang;
 pub use isu_lang::{
     analysis, build, codes, feature_set, features, iir, limits, literal, stdlib, types, update,
-    visit,
+    visit, work,
 };
 
 pub use backend::{
