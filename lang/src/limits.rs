@@ -1,12 +1,14 @@
 //! The limits of one run, the same on every executor (`spec/semantics.md`,
-//! "Limits"): the fuel of loop rounds and the size values may grow to.
+//! "Limits"): the fuel loop rounds and work spend, and the size values may
+//! grow to.
 
 use serde::{Deserialize, Serialize};
 
 /// Limits of one execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecLimits {
-    /// Loop rounds (BODY runs of any LOOP) before `step_limit` at that LOOP.
+    /// The fuel: loop rounds (BODY runs of any LOOP) and the work of calls
+    /// and copies (`crate::work`) before `step_limit`.
     pub max_steps: u64,
     /// Elements of a collection or characters of a string before `size_limit`.
     pub max_size: u64,

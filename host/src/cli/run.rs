@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 /// The limits of a run, as flags.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Limits {
-    /// Loop rounds a run may make before it stops with `step_limit` at that LOOP.
+    /// The fuel of a run: loop rounds, and the work of calls and copies on long
+    /// values (spec/semantics.md 7), before it stops with `step_limit`.
     #[arg(long, default_value_t = ExecLimits::DEFAULT.max_steps)]
     pub max_steps: u64,
     /// Elements of a collection, or characters of a string, before `size_limit`.

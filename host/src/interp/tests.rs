@@ -451,7 +451,7 @@ fn the_step_budget_stops_endless_loops() {
         (d.code, d.step),
         (Code::from(RuntimeCode::StepLimit), id("S1"))
     );
-    // The budget counts loop rounds only: a loop of 3 rounds runs with a
+    // Without calls or copies the budget counts loop rounds: a loop of 3 rounds runs with a
     // budget of 3 and fails at the LOOP with 2; straight-line steps cost nothing.
     let q = P::new(Type::Int)
         .local("i", Type::Int)

@@ -93,7 +93,7 @@ const TARGET: Param = opt(
 const MAX_STEPS: Param = opt(
     "max_steps",
     Ty::Count,
-    "loop rounds before step_limit (at most the default, 10000000)",
+    "units of fuel (loop rounds and work, spec/semantics.md 7) before step_limit (at most the default, 10000000)",
 );
 const MAX_SIZE: Param = opt(
     "max_size",

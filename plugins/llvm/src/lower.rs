@@ -14,6 +14,7 @@ mod expr;
 mod konst;
 mod place;
 mod stmt;
+mod work;
 
 use crate::abi::{RuntimeCode, What};
 use crate::debug::Debug;

@@ -88,7 +88,7 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
         isu_buf_str(m, s->name ? s->name : "?");
         isu_buf_str(m, "` is read before any assignment to it");
         return;
-    case ISU_E_STEP_LIMIT: put_fmt(m, "the run used up its step budget of %lld loop rounds", isu_max_steps, 0); return;
+    case ISU_E_STEP_LIMIT: put_fmt(m, "the run used up its step budget of %lld units (loop rounds and work)", isu_max_steps, 0); return;
     case ISU_E_SIZE_LIMIT: put_fmt(m, "a value would hold %lld items, more than the size limit of %lld", a, b); return;
     default: isu_buf_str(m, code_name(code)); return;
     }

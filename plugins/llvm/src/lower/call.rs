@@ -7,7 +7,7 @@ use crate::abi::{RuntimeCode, What};
 use inkwell::values::BasicMetadataValueEnum;
 use inkwell::IntPredicate;
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::{Builtin as B, Expr, Span, Type};
+use isu_plugin_api::{work, Builtin as B, Expr, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn call_fn(&mut self, func: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val<'ctx>> {
@@ -22,6 +22,13 @@ impl<'ctx> Lowering<'ctx, '_> {
             return bug(format!("{func} is not a standard function"));
         };
         let (vals, tys) = (vals.as_slice(), tys.as_slice());
+        let free = work::of(b).is_free();
+        let lens = if free {
+            Vec::new()
+        } else {
+            let passed: Vec<_> = vals.iter().zip(tys).map(|(v, t)| (v.v, t)).collect();
+            self.measure_args(b, false, &passed)?
+        };
         let r = match b {
             B::Len => {
                 let ([x], [xt]) = (vals, tys) else {
@@ -249,6 +256,9 @@ impl<'ctx> Lowering<'ctx, '_> {
                 Val::owned(r)
             }
         };
+        if !free {
+            self.spend_call(b, false, &lens, Some((r.v, ty)), span)?;
+        }
         Ok(r)
     }
 

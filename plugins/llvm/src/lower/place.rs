@@ -13,6 +13,7 @@ use crate::abi::{RuntimeCode, What};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::work;
 use isu_plugin_api::{Expr, Place, Span, Type};
 
 /// One level of the path: the container's type and the key; for a map, the
@@ -120,6 +121,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         match update {
             None => {
                 let v = self.expr(expr)?;
+                if work::assign_copies(target, expr) {
+                    self.spend_copy(v.v, ty_of(expr)?, expr.span)?;
+                }
                 value = Some(self.own(v, ty_of(expr)?)?);
             }
             Some((op, rest)) => {

@@ -6,6 +6,7 @@ use crate::abi::{RuntimeCode, What};
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::work;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
@@ -82,6 +83,9 @@ impl<'ctx> Lowering<'ctx, '_> {
             self.b.build_store(var.slot, new)?;
         } else {
             let v = self.expr(expr)?;
+            if work::assign_copies(target, expr) {
+                self.spend_copy(v.v, &var.ty, expr.span)?;
+            }
             let v = self.own(v, &var.ty)?;
             if is_heap(&var.ty) {
                 let old = self.b.build_load(self.llty(&var.ty), var.slot, "old")?;
@@ -135,6 +139,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         args: &[(Val<'ctx>, Type)],
         span: Span,
     ) -> Res<inkwell::values::BasicValueEnum<'ctx>> {
+        let mut passed = vec![(cur, ty)];
+        passed.extend(args.iter().map(|(v, t)| (v.v, t)));
+        let lens = self.measure_args(op.builtin(), true, &passed)?;
         let site = self.site(What::Plain, span, None);
         let t = self.tdesc(ty);
         let site = self.i32(site);
@@ -162,6 +169,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             }
             _ => return bug(format!("{op:?} with {} more arguments", args.len())),
         };
+        self.spend_call(op.builtin(), true, &lens, None, span)?;
         Ok(new)
     }
 
@@ -255,7 +263,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                     .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
             self.fail_if(is_zero, RuntimeCode::ZeroStep, site, None)?;
         }
-        if holds_no_loop(body) {
+        if holds_no_loop(body) && !work::block_spends(body) {
             // A counted loop: its rounds are known before the first.
             let trip = self.trip_count(first, last, step, by_const)?;
             return self.counted(trip, limit, body, |l, r| {
@@ -334,7 +342,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             l.b.build_store(v.slot, x)?;
             l.mark_assigned(var)
         };
-        if holds_no_loop(body) {
+        if holds_no_loop(body) && !work::block_spends(body) {
             self.counted(n, limit, body, assign)?;
             return self.drop_value(xs, &seq_ty);
         }
