@@ -2,13 +2,18 @@
 //! "Work"), defined once: what each standard function spends, and which
 //! `ASSIGN`s spend the copy they make.
 //!
-//! Work is counted in the lengths of values: the characters of a string, the
-//! elements of an array, the entries of a map ([`counts`]: an int or a bool
-//! counts nothing). A call spends the lengths its row of [`of`] names, after
-//! it succeeds, from the same fuel as loop rounds; when fewer units are left
-//! than it needs, the run stops with `step_limit` at the call's step. So a
-//! function that reads, builds or stores a long value costs in proportion,
-//! and no step can do unbounded work for one unit of fuel.
+//! Work is counted in the sizes of values: the size of a string is its
+//! characters; of an array, its elements plus their sizes; of a map, its
+//! entries plus the sizes of their keys and values; an int or a bool has
+//! none ([`has_size`]). So a value's size is everything a copy of it copies,
+//! whether an executor shares parts of it or not. A call spends the sizes its
+//! row of [`of`] names, after it succeeds, from the same fuel as loop rounds;
+//! when fewer units are left than it needs, the run stops with `step_limit`
+//! at the call's step. So a function that reads, builds, stores or copies a
+//! big value costs in proportion, and no step can do unbounded work for one
+//! unit of fuel. An executor measures a size by walking the value only where
+//! it is not its length ([`size_is_length`]), and may stop walking once the
+//! size passes the fuel left.
 
 use crate::iir::{Block, Expr, ExprNode, Node, Place, Step};
 use crate::stdlib::Builtin;
@@ -16,24 +21,24 @@ use crate::types::Type;
 use crate::update;
 use crate::visit::{self, Visit};
 
-/// A length a call's work counts.
+/// A size a call's work counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
-    /// The length of argument `i` (0-based), as it was passed.
+    /// The size of argument `i` (0-based), as it was passed.
     Arg(usize),
-    /// The length of the result.
+    /// The size of the result.
     Result,
-    /// The length of the result times the length of argument 0: `REPEAT`
-    /// counts every copy of the value it repeats.
+    /// The size of `REPEAT`'s result, computed without walking it: its
+    /// length times one plus the size of argument 0.
     Repeated,
 }
 
 /// What one call of a standard function spends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallWork {
-    /// Lengths every call spends, summed.
+    /// Sizes every call spends, summed.
     pub always: &'static [Measure],
-    /// The argument the call copies, whose length it spends too unless the
+    /// The argument the call copies, whose size it spends too unless the
     /// call is an in-place update (`update::in_place`), which changes the
     /// collection where it lies.
     pub copied: Option<usize>,
@@ -45,7 +50,7 @@ impl CallWork {
         self.always.is_empty() && self.copied.is_none()
     }
 
-    /// The lengths an in-place update (`in_place`) or another call spends:
+    /// The sizes an in-place update (`in_place`) or another call spends:
     /// [`CallWork::always`], and the copied argument unless in place.
     pub fn measures(&self, in_place: bool) -> impl Iterator<Item = Measure> + '_ {
         let copied = if in_place { None } else { self.copied };
@@ -84,17 +89,15 @@ pub fn of(b: Builtin) -> CallWork {
         | Builtin::Max
         | Builtin::Min
         | Builtin::ToString => FREE,
-        // What they read.
-        Builtin::Chars
-        | Builtin::Lower
-        | Builtin::MapKeys
-        | Builtin::ParseInt
-        | Builtin::SplitWhitespace => spends(&[Arg(0)]),
-        // The elements read and the text built.
+        // The text they read.
+        Builtin::Chars | Builtin::Lower | Builtin::ParseInt | Builtin::SplitWhitespace => {
+            spends(&[Arg(0)])
+        }
+        // The strings read and the text built.
         Builtin::Join => spends(&[Arg(0), Result]),
         // What they build.
-        Builtin::Slice => spends(&[Result]),
-        Builtin::Repeat => spends(&[Result, Repeated]),
+        Builtin::MapKeys | Builtin::Slice => spends(&[Result]),
+        Builtin::Repeat => spends(&[Repeated]),
         // What they store, and the collection they copy unless in place.
         Builtin::Concat | Builtin::Push => stores(&[Arg(1)], 0),
         Builtin::MapSet => stores(&[Arg(1), Arg(2)], 0),
@@ -102,19 +105,31 @@ pub fn of(b: Builtin) -> CallWork {
     }
 }
 
-/// Whether a value of type `ty` has a length work counts: a string, an
-/// array or a map. An int or a bool counts nothing.
-pub fn counts(ty: &Type) -> bool {
+/// Whether values of type `ty` have a size: strings, arrays and maps. An
+/// int or a bool has none.
+pub fn has_size(ty: &Type) -> bool {
     matches!(ty, Type::String | Type::Array(_) | Type::Map(_, _))
 }
 
-/// Whether `ASSIGN target expr` spends the length of the value it assigns:
+/// Whether the size of a value of type `ty` is its length (characters,
+/// elements or entries), known without walking it: a string, or an array
+/// or map whose elements (and keys) have no size.
+pub fn size_is_length(ty: &Type) -> bool {
+    match ty {
+        Type::String => true,
+        Type::Array(e) => !has_size(e),
+        Type::Map(k, v) => !has_size(k) && !has_size(v),
+        Type::Int | Type::Bool => false,
+    }
+}
+
+/// Whether `ASSIGN target expr` spends the size of the value it assigns:
 /// the value is a string, array or map that `expr` reads from somewhere (a
 /// variable, an element, a constant, `MAP_GET`, `MAP_GET_OR`) rather than a
 /// call building it, so the assignment makes a copy (value semantics, 2.2).
 /// An in-place update spends only its call's work.
 pub fn assign_copies(target: &Place, expr: &Expr) -> bool {
-    if !expr.ty.as_ref().is_some_and(counts) || update::in_place(target, expr).is_some() {
+    if !expr.ty.as_ref().is_some_and(has_size) || update::in_place(target, expr).is_some() {
         return false;
     }
     match &expr.node {
@@ -131,11 +146,14 @@ pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
     let Some(b) = Builtin::of(func) else {
         return false;
     };
-    let arg_counts = |i: usize| args.get(i).and_then(|a| a.ty.as_ref()).is_some_and(counts);
+    let arg_has_size = |i: usize| {
+        args.get(i)
+            .and_then(|a| a.ty.as_ref())
+            .is_some_and(has_size)
+    };
     of(b).measures(false).any(|m| match m {
-        Measure::Arg(i) => arg_counts(i),
-        Measure::Result => ty.is_some_and(counts),
-        Measure::Repeated => ty.is_some_and(counts) && arg_counts(0),
+        Measure::Arg(i) => arg_has_size(i),
+        Measure::Result | Measure::Repeated => ty.is_some_and(has_size),
     })
 }
 
@@ -216,5 +234,19 @@ mod tests {
             assert!(of(b).is_free(), "{b:?}");
         }
         assert!(!of(Builtin::SplitWhitespace).is_free());
+    }
+
+    #[test]
+    fn sizes_are_lengths_only_for_flat_values() {
+        let arr = |t: Type| Type::Array(Box::new(t));
+        let map = |k: Type, v: Type| Type::Map(Box::new(k), Box::new(v));
+        assert!(size_is_length(&Type::String));
+        assert!(size_is_length(&arr(Type::Int)));
+        assert!(size_is_length(&map(Type::Int, Type::Bool)));
+        assert!(!size_is_length(&arr(Type::String)));
+        assert!(!size_is_length(&arr(arr(Type::Int))));
+        assert!(!size_is_length(&map(Type::String, Type::Int)));
+        assert!(!size_is_length(&Type::Int));
+        assert!(!has_size(&Type::Bool));
     }
 }

@@ -65,6 +65,15 @@ impl Ord for StrKey {
 impl Key {
     /// The key of an int or string value; `None` for any other value.
     #[inline]
+    /// The size work counts of the key (`isu_lang::work`): its characters,
+    /// none for an int.
+    pub fn size(&self) -> u64 {
+        match self {
+            Key::Int(_) => 0,
+            Key::Str(k) => k.text.chars() as u64,
+        }
+    }
+
     pub fn of(v: &Value) -> Option<Key> {
         match v {
             Value::Int(i) => Some(Key::Int(*i)),

@@ -48,8 +48,8 @@ impl Value {
         Value::Array(Rc::new(Items::from_values(items)))
     }
 
-    /// The length work counts (`isu_lang::work`): characters, elements or
-    /// entries; an int or a bool has none.
+    /// The length of a string, array or map (characters, elements or
+    /// entries); an int or a bool has none.
     pub fn length(&self) -> u64 {
         let n = match self {
             Value::Str(s) => s.chars(),
@@ -58,6 +58,40 @@ impl Value {
             Value::Unset | Value::Int(_) | Value::Bool(_) => 0,
         };
         n as u64
+    }
+
+    /// The size work counts (`isu_lang::work`): the characters of a string;
+    /// the elements of an array plus their sizes; the entries of a map plus
+    /// the sizes of their keys and values. The walk stops once the size
+    /// passes `limit`, returning some size above it.
+    pub fn size_upto(&self, limit: u64) -> u64 {
+        let vals: &[Value] = match self {
+            Value::Array(xs) => match &**xs {
+                Items::Vals(vs) => vs,
+                Items::Ints(_) | Items::Bools(_) => return self.length(),
+            },
+            Value::Map(m) => {
+                let mut n = 0u64;
+                for (k, v) in m.iter() {
+                    n = n.saturating_add(1 + k.size());
+                    n = n.saturating_add(v.size_upto(limit.saturating_sub(n)));
+                    if n > limit {
+                        break;
+                    }
+                }
+                return n;
+            }
+            _ => return self.length(),
+        };
+        let mut n = 0u64;
+        for v in vals {
+            n = n.saturating_add(1);
+            n = n.saturating_add(v.size_upto(limit.saturating_sub(n)));
+            if n > limit {
+                break;
+            }
+        }
+        n
     }
 
     /// A word for the kind of value, for internal error messages.

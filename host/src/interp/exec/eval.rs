@@ -129,7 +129,7 @@ impl Machine<'_, '_> {
             }
             Ex::Copy(e, span) => {
                 let v = self.eval(e)?;
-                self.spend_work(v.length(), *span)?;
+                self.spend_work(v.size_upto(self.fuel.get()), *span)?;
                 Ok(v)
             }
             Ex::Pack(call, span) => self.call_pack(call, *span),

@@ -182,7 +182,8 @@ impl Machine<'_, '_> {
             let n = rest.len().min(2);
             builtins::update(*op, place, &args[..n], max).map_err(|f| located(f, *call_span))?;
             let passed = [&Value::Unset, &args[0], &args[1]];
-            let units = work::call_units(op.builtin(), &passed[..=n], None, true);
+            let left = self.fuel.get();
+            let units = work::call_units(op.builtin(), &passed[..=n], None, true, left);
             work::spend(&self.fuel, self.budget.max_steps, units, *call_span)?;
             if let Some(t) = &mut self.tracer {
                 let c = self.c;

@@ -22,7 +22,8 @@ impl Machine<'_, '_> {
         result: Option<&Value>,
         span: Span,
     ) -> R<()> {
-        self.spend_work(call_units(b, args, result, false), span)
+        let units = call_units(b, args, result, false, self.fuel.get());
+        self.spend_work(units, span)
     }
 
     /// Spends `units` of work at `span`: `step_limit` when fewer are left.
@@ -45,25 +46,29 @@ pub(super) fn spend(fuel: &Cell<u64>, max: u64, units: u64, span: Span) -> R<()>
 }
 
 /// The units a call of `b` spends: `args` as passed (for an in-place update,
-/// the place's value first), and its `result` when it returns one.
+/// the place's value first), and its `result` when it returns one. Sizes are
+/// walked no further than past `left`, the fuel left.
 #[inline]
 pub(super) fn call_units(
     b: Builtin,
     args: &[&Value],
     result: Option<&Value>,
     in_place: bool,
+    left: u64,
 ) -> u64 {
     let w = work::of(b);
     if w.is_free() {
         return 0;
     }
-    let len = |i: usize| args.get(i).map_or(0, |v| v.length());
-    let result_len = result.map_or(0, Value::length);
+    let size = |v: Option<&Value>| v.map_or(0, |v| v.size_upto(left));
     w.measures(in_place).fold(0u64, |sum, m| {
         let n = match m {
-            Measure::Arg(i) => len(i),
-            Measure::Result => result_len,
-            Measure::Repeated => result_len.saturating_mul(len(0)),
+            Measure::Arg(i) => size(args.get(i).copied()),
+            Measure::Result => size(result),
+            Measure::Repeated => {
+                let each = size(args.first().copied()).saturating_add(1);
+                result.map_or(0, Value::length).saturating_mul(each)
+            }
         };
         sum.saturating_add(n)
     })
