@@ -193,6 +193,10 @@ int64_t isu_parse_int(const IsuObj *s, int32_t site);
  * size limit. */
 void isu_check_result(uint64_t v, const IsuType *t, int32_t site);
 
+/* Work (core/work.c): the size of a nested value, walked no further than
+ * past `limit`. */
+uint64_t isu_size(uint64_t v, const IsuType *t, uint64_t limit);
+
 /* JSON (json.c). */
 typedef struct IsuBuf {
     char *p;

@@ -1,7 +1,8 @@
 //! Work (`spec/semantics.md` 7): what calls of standard functions and
 //! copying assignments spend from the step budget, as `isu_lang::work`
-//! says. Lengths are measured from the static types: a call or a term whose
-//! type has no length (an int, a bool) emits nothing.
+//! says. Sizes are measured as the static types allow: a call or a term whose
+//! type has no size (an int, a bool) emits nothing, a flat value's size is
+//! its length.
 
 use super::{Lowering, Res};
 use crate::abi::{RuntimeCode, What};
@@ -11,21 +12,28 @@ use isu_plugin_api::work::{self, Measure};
 use isu_plugin_api::{Builtin, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
-    /// The length of `v` of type `ty` (characters, elements or entries), or
-    /// `None` when values of `ty` have none.
-    pub fn length(&mut self, v: BasicValueEnum<'ctx>, ty: &Type) -> Res<Option<IntValue<'ctx>>> {
-        if !work::counts(ty) {
+    /// The size of `v` of type `ty` (`work` counts it), or `None` when
+    /// values of `ty` have none: a flat value's length from its header, a
+    /// nested one's walked by the runtime no further than past the fuel left.
+    pub fn size(&mut self, v: BasicValueEnum<'ctx>, ty: &Type) -> Res<Option<IntValue<'ctx>>> {
+        if !work::has_size(ty) {
             return Ok(None);
         }
-        let f = if *ty == Type::String {
-            "isu_nchars"
+        let n = if !work::size_is_length(ty) {
+            let i64t = self.cx.i64_type();
+            let left = self.b.build_load(i64t, self.fuel, "fuel")?;
+            let t = self.tdesc(ty);
+            let slot = self.to_slot(v, ty)?;
+            self.call("isu_size", &[slot.into(), t.into(), left.into()])?
+        } else if *ty == Type::String {
+            self.call("isu_nchars", &[v.into()])?
         } else {
-            "isu_len"
+            self.call("isu_len", &[v.into()])?
         };
-        Ok(Some(self.call(f, &[v.into()])?.into_int_value()))
+        Ok(Some(n.into_int_value()))
     }
 
-    /// The lengths of the arguments a call of `b` spends, measured before the
+    /// The sizes of the arguments a call of `b` spends, measured before the
     /// call (which may take them): one entry per argument, `None` where the
     /// call does not count it or it has no length.
     pub fn measure_args(
@@ -43,7 +51,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             };
             if let (Some(&(v, ty)), Some(slot)) = (args.get(i), lens.get_mut(i)) {
                 if slot.is_none() {
-                    *slot = self.length(v, ty)?;
+                    *slot = self.size(v, ty)?;
                 }
             }
         }
@@ -51,7 +59,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     }
 
     /// Spends the work of a call of `b` that returned `result` of type `ty`,
-    /// with its argument lengths from [`Lowering::measure_args`].
+    /// with its argument sizes from [`Lowering::measure_args`].
     pub fn spend_call(
         &mut self,
         b: Builtin,
@@ -61,21 +69,21 @@ impl<'ctx> Lowering<'ctx, '_> {
         span: Span,
     ) -> Res<()> {
         let mut units: Option<IntValue<'ctx>> = None;
-        let wants_result = work::of(b)
-            .measures(in_place)
-            .any(|m| matches!(m, Measure::Result | Measure::Repeated));
-        let result_len = match result {
-            Some((v, ty)) if wants_result => self.length(v, ty)?,
-            _ => None,
-        };
         for m in work::of(b).measures(in_place) {
-            let n = match m {
-                Measure::Arg(i) => lens.get(i).copied().flatten(),
-                Measure::Result => result_len,
-                Measure::Repeated => match (result_len, lens.first().copied().flatten()) {
-                    (Some(r), Some(a)) => Some(self.b.build_int_mul(r, a, "")?),
-                    _ => None,
-                },
+            let n = match (m, result) {
+                (Measure::Arg(i), _) => lens.get(i).copied().flatten(),
+                (Measure::Result, Some((v, ty))) => self.size(v, ty)?,
+                // The result's length times one plus the size of the value.
+                (Measure::Repeated, Some((v, _))) => {
+                    let n = self.call("isu_len", &[v.into()])?.into_int_value();
+                    let one = self.cx.i64_type().const_int(1, false);
+                    let each = match lens.first().copied().flatten() {
+                        Some(a) => self.b.build_int_add(a, one, "")?,
+                        None => one,
+                    };
+                    Some(self.b.build_int_mul(n, each, "")?)
+                }
+                (Measure::Result | Measure::Repeated, None) => None,
             };
             units = match (units, n) {
                 (Some(u), Some(n)) => Some(self.b.build_int_add(u, n, "")?),
@@ -88,10 +96,10 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
     }
 
-    /// Spends the length of the value `v` of type `ty` that an `ASSIGN`
+    /// Spends the size of the value `v` of type `ty` that an `ASSIGN`
     /// copies (`work::assign_copies`), at the span of its `EXPR`.
     pub fn spend_copy(&mut self, v: BasicValueEnum<'ctx>, ty: &Type, span: Span) -> Res<()> {
-        match self.length(v, ty)? {
+        match self.size(v, ty)? {
             Some(n) => self.spend_units(n, span),
             None => Ok(()),
         }
