@@ -113,6 +113,13 @@ fn reads_and_builds_spend_as_in_the_interpreter() {
         ret("(call LEN (call REPEAT (call MAP_KEYS (var m)) (var k)))"),
         ret("(add (call LEN (var s)) (call MAP_GET_OR (call MAP_SET (const {}) (var s) (const 1)) (const \"a\") (const 7)))"),
         ret("(call LEN (call TO_STRING (call LEN (call JOIN (call CHARS (var s)) (var s)))))"),
+        // Constants' lengths are known when lowering.
+        ret("(call LEN (call REPEAT (const \"ab\") (var k)))"),
+        ret("(call LEN (call CONCAT (const \"xyé\") (var s)))"),
+        ret("(call LEN (call PUSH (const [\"a\", \"b\"]) (var s)))"),
+        ret("(call LEN (call CONCAT (const \"xy\") (const \"z\")))"),
+        ret("(call LEN (call CONCAT (const \"x\") (const \"\")))"),
+        ret("(call LEN (call MAP_SET (const {\"a\": 1}) (const \"bc\") (var k)))"),
     ]
     .to_vec();
     let cases: Vec<&str> = cases.iter().map(String::as_str).collect();

@@ -470,10 +470,10 @@ impl Lowering<'_> {
             Builtin::Push => {
                 let [xs, v] = arity(args)?;
                 let own = self.expr(xs, step)?;
-                self.work_arg(&mut w, 0, ty);
+                self.work_arg(&mut w, 0, xs);
                 self.own(own, ty);
                 let own = self.expr(v, step)?;
-                self.work_arg(&mut w, 1, elem(ty));
+                self.work_arg(&mut w, 1, v);
                 self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
@@ -483,7 +483,7 @@ impl Lowering<'_> {
             Builtin::Pop => {
                 let [xs] = arity(args)?;
                 let own = self.expr(xs, step)?;
-                self.work_arg(&mut w, 0, ty);
+                self.work_arg(&mut w, 0, xs);
                 self.own(own, ty);
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
                 self.a.i32(step).i().call(f);
@@ -493,10 +493,10 @@ impl Lowering<'_> {
             Builtin::Concat => {
                 let [x, y] = arity(args)?;
                 let own = self.expr(x, step)?;
-                self.work_arg(&mut w, 0, ty);
+                self.work_arg(&mut w, 0, x);
                 self.own(own, ty);
                 let own = self.expr(y, step)?;
-                self.work_arg(&mut w, 1, ty);
+                self.work_arg(&mut w, 1, y);
                 let h = self.hold(own, ty);
                 let f = match ty {
                     Type::String => self.mb.rt(Rt::ConcatStr),
@@ -510,7 +510,7 @@ impl Lowering<'_> {
             Builtin::Slice => {
                 let [x, lo, hi] = arity(args)?;
                 let own = self.expr(x, step)?;
-                self.work_arg(&mut w, 0, ty);
+                self.work_arg(&mut w, 0, x);
                 let h = self.hold(own, ty);
                 self.expr(lo, step)?;
                 self.expr(hi, step)?;
@@ -576,13 +576,13 @@ impl Lowering<'_> {
                 let (kt, vt) = key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(m, step)?;
-                self.work_arg(&mut w, 0, ty);
+                self.work_arg(&mut w, 0, m);
                 self.own(own, ty);
                 let own = self.expr(k, step)?;
-                self.work_arg(&mut w, 1, &kt);
+                self.work_arg(&mut w, 1, k);
                 self.own(own, &kt);
                 let own = self.expr(v, step)?;
-                self.work_arg(&mut w, 2, &vt);
+                self.work_arg(&mut w, 2, v);
                 self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
@@ -593,7 +593,7 @@ impl Lowering<'_> {
                 let [m] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let own = self.expr(m, step)?;
-                self.work_arg(&mut w, 0, &mt);
+                self.work_arg(&mut w, 0, m);
                 let h = self.hold(own, &mt);
                 let f = self.mb.rt(Rt::MapKeys(mt));
                 self.a.i().call(f);
@@ -604,7 +604,7 @@ impl Lowering<'_> {
             Builtin::SplitWhitespace | Builtin::Lower => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
-                self.work_arg(&mut w, 0, &Type::String);
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = if b == Builtin::Lower {
                     self.mb.rt(Rt::Lower)
@@ -619,7 +619,7 @@ impl Lowering<'_> {
             Builtin::Chars => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
-                self.work_arg(&mut w, 0, &Type::String);
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::Chars);
                 self.a.i32(step).i().call(f);
@@ -631,10 +631,10 @@ impl Lowering<'_> {
                 let [xs, sep] = arity(args)?;
                 let xt = arg_ty(0)?;
                 let own = self.expr(xs, step)?;
-                self.work_arg(&mut w, 0, &xt);
+                self.work_arg(&mut w, 0, xs);
                 let h1 = self.hold(own, &xt);
                 let own = self.expr(sep, step)?;
-                self.work_arg(&mut w, 1, &Type::String);
+                self.work_arg(&mut w, 1, sep);
                 let h2 = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::Join);
                 self.a.i32(step).i().call(f);
@@ -645,7 +645,7 @@ impl Lowering<'_> {
             Builtin::ParseInt => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
-                self.work_arg(&mut w, 0, &Type::String);
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::ParseInt);
                 self.a.i32(step).i().call(f);
@@ -697,7 +697,7 @@ impl Lowering<'_> {
                 let [v, n] = arity(args)?;
                 let vt = arg_ty(0)?;
                 let own = self.expr(v, step)?;
-                self.work_arg(&mut w, 0, &vt);
+                self.work_arg(&mut w, 0, v);
                 let h = self.hold(own, &vt);
                 self.expr(n, step)?;
                 let f = self.mb.rt(Rt::Repeat(vt));

@@ -123,7 +123,7 @@ impl Lowering<'_> {
                 let own = self.expr(expr, step)?;
                 if work::assign_copies(target, expr) {
                     // The copy's length, before anything is stored.
-                    self.work_copy(ty_of(expr)?, step);
+                    self.work_copy(expr, step);
                 }
                 self.own(own, ty_of(expr)?);
                 self.a.set(value);
@@ -139,7 +139,7 @@ impl Lowering<'_> {
                     let rty = ty_of(r)?.clone();
                     let l = self.a.local(crate::layout::val_type(&rty));
                     let own = self.expr(r, step)?;
-                    self.work_arg(&mut w, i + 1, &rty);
+                    self.work_arg(&mut w, i + 1, r);
                     let consumed = !(op == Update::Concat && i == 0);
                     if consumed {
                         self.own(own, &rty);

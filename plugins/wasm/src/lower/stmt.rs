@@ -75,7 +75,7 @@ impl Lowering<'_> {
                     let own = self.expr(expr, step)?;
                     if work::assign_copies(target, expr) {
                         // The copy's length, before anything is stored.
-                        self.work_copy(&var.ty, step);
+                        self.work_copy(expr, step);
                     }
                     self.own(own, &var.ty);
                     if is_heap(&var.ty) {
@@ -116,7 +116,7 @@ impl Lowering<'_> {
         match (op, rest) {
             (Update::Push, [v]) => {
                 let own = self.expr(v, step)?;
-                self.work_arg(&mut w, 1, elem(ty));
+                self.work_arg(&mut w, 1, v);
                 self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
@@ -129,17 +129,17 @@ impl Lowering<'_> {
                 let (kt, vt) = crate::layout::key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(k, step)?;
-                self.work_arg(&mut w, 1, &kt);
+                self.work_arg(&mut w, 1, k);
                 self.own(own, &kt);
                 let own = self.expr(v, step)?;
-                self.work_arg(&mut w, 2, &vt);
+                self.work_arg(&mut w, 2, v);
                 self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
             }
             (Update::Concat, [b]) => {
                 let own = self.expr(b, step)?;
-                self.work_arg(&mut w, 1, ty);
+                self.work_arg(&mut w, 1, b);
                 let held = self.hold(own, ty);
                 let f = match ty {
                     isu_plugin_api::Type::String => self.mb.rt(Rt::ConcatStr),

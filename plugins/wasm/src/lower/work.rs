@@ -16,7 +16,7 @@ use crate::asm::Local;
 use crate::layout::{CHARS, LEN};
 use crate::runtime::{self, load32, StepArg};
 use isu_plugin_api::lang::work::{self, Measure};
-use isu_plugin_api::{Builtin, Expr, RuntimeCode, Type};
+use isu_plugin_api::{Builtin, Expr, ExprNode, Literal, RuntimeCode, Type};
 use wasm_encoder::ValType;
 
 pub use isu_plugin_api::lang::work::assign_copies;
@@ -32,6 +32,8 @@ pub struct Work {
     repeated: bool,
     /// The sum so far (`None` until something was measured).
     acc: Option<Local>,
+    /// The lengths of constant arguments, known when lowering.
+    konst: u64,
     /// Argument 0's length, kept for `repeated`.
     arg0: Option<Local>,
 }
@@ -44,6 +46,7 @@ impl Work {
             result: false,
             repeated: false,
             acc: None,
+            konst: 0,
             arg0: None,
         }
     }
@@ -79,6 +82,20 @@ pub fn plan(b: Builtin, in_place: bool, args: &[&Type], ret: &Type) -> Work {
     w
 }
 
+/// The length of a constant string or array, known when lowering. (A map
+/// constant is left to run time: its JSON keys may name fewer entries.)
+fn static_length(e: &Expr) -> Option<u64> {
+    match &e.node {
+        ExprNode::Const {
+            value: Literal::Str(s),
+        } if e.ty == Some(Type::String) => u64::try_from(s.chars().count()).ok(),
+        ExprNode::Const {
+            value: Literal::Array(xs),
+        } if matches!(e.ty, Some(Type::Array(_))) => u64::try_from(xs.len()).ok(),
+        _ => None,
+    }
+}
+
 /// The types of a call's arguments (validation filled them in).
 pub fn arg_types(args: &[Expr]) -> Res<Vec<&Type>> {
     args.iter().map(super::ty_of).collect()
@@ -110,15 +127,28 @@ impl Lowering<'_> {
         self.a.i().i64_extend_i32_u();
     }
 
-    /// With argument `i` (of type `ty`) just evaluated on the stack: measures
-    /// it when `w` counts it; the stack is left as it was.
-    pub fn work_arg(&mut self, w: &mut Work, i: usize, ty: &Type) {
+    /// With argument `i` (the expression `arg`) just evaluated on the stack:
+    /// measures it when `w` counts it (a constant's length is known now);
+    /// the stack is left as it was.
+    pub fn work_arg(&mut self, w: &mut Work, i: usize, arg: &Expr) {
         let counted = w.args.get(i).copied().unwrap_or(false);
         let keep0 = i == 0 && w.repeated;
+        let Some(ty) = arg.ty.as_ref() else {
+            return;
+        };
         if !counted && !keep0 {
             return;
         }
-        self.push_length(ty);
+        match static_length(arg) {
+            Some(n) if !keep0 => {
+                w.konst = w.konst.saturating_add(n);
+                return;
+            }
+            Some(n) => {
+                self.a.i64(i64::try_from(n).unwrap_or(i64::MAX));
+            }
+            None => self.push_length(ty),
+        }
         if keep0 {
             let l = self.a.temp(ValType::I64);
             if counted {
@@ -167,35 +197,59 @@ impl Lowering<'_> {
     }
 
     /// Spends what `w` measured at `step`: `step_limit` when fewer units
-    /// are left. Emits nothing when nothing was measured.
+    /// are left. Emits nothing when nothing was measured, and compares with
+    /// a constant when only constants were.
     pub fn work_spend(&mut self, mut w: Work, step: i32) {
         if let Some(l0) = w.arg0.take() {
             self.a.release(l0);
         }
-        if let Some(acc) = w.acc.take() {
-            self.spend_units(acc, step);
-            self.a.release(acc);
+        let k = i64::try_from(w.konst).unwrap_or(i64::MAX);
+        match w.acc.take() {
+            None if k == 0 => {}
+            // One unit: the round's check.
+            None if k == 1 => self.spend(step),
+            None => {
+                self.a.i64(k);
+                self.spend_top(step);
+            }
+            Some(acc) => {
+                self.a.get(acc);
+                if k != 0 {
+                    self.a.i64(k).i().i64_add();
+                }
+                self.a.release(acc);
+                self.spend_top(step);
+            }
         }
     }
 
-    /// With a value of `ty` on the stack that an `ASSIGN` copies: spends its
-    /// length at `step` (nothing when `ty` has no length); the stack is left
-    /// as it was.
-    pub fn work_copy(&mut self, ty: &Type, step: i32) {
+    /// With a value (the expression `e`) on the stack that an `ASSIGN`
+    /// copies: spends its length at `step` (nothing when its type has no
+    /// length); the stack is left as it was.
+    pub fn work_copy(&mut self, e: &Expr, step: i32) {
+        let Some(ty) = e.ty.as_ref() else {
+            return;
+        };
         if length_field(ty).is_none() {
             return;
         }
         let mut w = Work::none();
-        self.push_length(ty);
-        self.work_add(&mut w);
+        match static_length(e) {
+            Some(n) => w.konst = n,
+            None => {
+                self.push_length(ty);
+                self.work_add(&mut w);
+            }
+        }
         self.work_spend(w, step);
     }
 
-    /// Spends the units in the `i64` local `units` at `step`: `step_limit`
+    /// Spends the units (`i64`) on top of the stack at `step`: `step_limit`
     /// when fewer are left (one unsigned comparison), else subtracts them.
-    pub fn spend_units(&mut self, units: Local, step: i32) {
+    fn spend_top(&mut self, step: i32) {
+        let units = self.a.temp(ValType::I64);
         let fuel = self.fuel;
-        self.a.get(units).get(fuel).i().i64_gt_u();
+        self.a.tee(units).get(fuel).i().i64_gt_u();
         runtime::raise_if(
             self.mb,
             &mut self.a,
@@ -204,5 +258,6 @@ impl Lowering<'_> {
         );
         self.a.get(fuel).get(units).i().i64_sub();
         self.a.set(fuel);
+        self.a.release(units);
     }
 }
