@@ -113,7 +113,18 @@ fn reads_and_builds_spend_as_in_the_interpreter() {
         ret("(call LEN (call REPEAT (call MAP_KEYS (var m)) (var k)))"),
         ret("(add (call LEN (var s)) (call MAP_GET_OR (call MAP_SET (const {}) (var s) (const 1)) (const \"a\") (const 7)))"),
         ret("(call LEN (call TO_STRING (call LEN (call JOIN (call CHARS (var s)) (var s)))))"),
-        // Constants' lengths are known when lowering.
+        // Nested values: sizes are walked.
+        ret("(call LEN (call REPEAT (call REPEAT (var k) (var k)) (var k)))"),
+        assign("ii", "(call REPEAT (call REPEAT (const 1) (var k)) (var k))")
+            + &assign("jj", "(var ii)")
+            + &assign("(index jj (const 0))", "(index (var ii) (const 1))")
+            + &ret("(call LEN (var jj))"),
+        assign("xss", "(call PUSH (call PUSH (const []) (var xs)) (call CHARS (var s)))")
+            + &assign("xss", "(call PUSH (var xss) (var xs))")
+            + &assign("cs", "(call CHARS (call JOIN (index (var xss) (const 0)) (var s)))")
+            + &ret("(call LEN (call REPEAT (var xss) (var k)))"),
+        // Constants' sizes are known when lowering.
+        ret("(call LEN (call PUSH (const [[\"ab\"], []]) (var xs)))"),
         ret("(call LEN (call REPEAT (const \"ab\") (var k)))"),
         ret("(call LEN (call CONCAT (const \"xyé\") (var s)))"),
         ret("(call LEN (call PUSH (const [\"a\", \"b\"]) (var s)))"),
@@ -125,7 +136,7 @@ fn reads_and_builds_spend_as_in_the_interpreter() {
     let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
     let text = scenarios(
         "which: int, s: string, xs: string[], m: map<string,int>, k: int",
-        "cs: string[], xss: string[][]",
+        "cs: string[], xss: string[][], ii: int[][], jj: int[][]",
         &cases,
         "    RETURN:\n      EXPR: (const 0)\n",
     );

@@ -16,7 +16,7 @@
 // throws an IsuError with `code` (e.g. "index_out_of_range") and `step` (e.g.
 // "S2_1", or null). Without `limits`, a call has the limits every Isu
 // executor has by default: a budget of @MAX_STEPS@ units (loop rounds, and
-// the lengths of the values standard functions and copies work on), values
+// the sizes of the values standard functions and copies work on), values
 // of @MAX_SIZE@.
 
 const META = @META@;

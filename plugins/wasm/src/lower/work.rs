@@ -3,39 +3,46 @@
 //! loop rounds, charged as the reference interpreter charges it.
 //!
 //! The charge is planned from the static types: a call whose row names no
-//! length of a string, array or map among its arguments and result emits
-//! nothing. Otherwise each measured argument's length (characters of a
-//! string, elements of an array, entries of a map) is added to an `i64`
+//! size of a string, array or map among its arguments and result emits
+//! nothing. Otherwise each measured argument's size is added to an `i64`
 //! scratch local right after the argument is evaluated (the runtime call
 //! may move or free it), the result's right after the call, and the sum is
 //! spent after the call succeeded, before anything uses its result: the
 //! call's own errors come first, then `step_limit` at the call's step.
+//!
+//! A flat value's size (`size_is_length`: a string, or an array or map of
+//! ints and bools) is its length, read from its header; a nested value's is
+//! walked by the runtime's `size` no further than past the fuel left when
+//! it is measured. The fuel only goes down until the charge, so a walk cut
+//! short gives a size above what is left then too: the same `step_limit`.
 
 use super::{Lowering, Res};
 use crate::asm::Local;
 use crate::layout::{CHARS, LEN};
+use crate::module::Rt;
 use crate::runtime::{self, load32, StepArg};
-use isu_plugin_api::lang::work::{self, Measure};
+use isu_plugin_api::work::{self, Measure};
 use isu_plugin_api::{Builtin, Expr, ExprNode, Literal, RuntimeCode, Type};
 use wasm_encoder::ValType;
 
-pub use isu_plugin_api::lang::work::assign_copies;
+pub use isu_plugin_api::work::assign_copies;
 
 /// What one call (or copy) spends, and the running sum of what was measured.
 #[derive(Debug)]
 pub struct Work {
-    /// Arguments whose length is added to the sum.
+    /// Arguments whose size is added to the sum.
     args: [bool; 3],
-    /// Whether the result's length is added.
+    /// Whether the result's size is added.
     result: bool,
-    /// Whether the result's length times argument 0's is added (`REPEAT`).
+    /// Whether `REPEAT`'s result size is added: its length times one plus
+    /// the size of argument 0.
     repeated: bool,
     /// The sum so far (`None` until something was measured).
     acc: Option<Local>,
-    /// The lengths of constant arguments, known when lowering.
+    /// The sizes of constant arguments, known when lowering.
     konst: u64,
-    /// Argument 0's length, kept for `repeated`.
-    arg0: Option<Local>,
+    /// One plus argument 0's size, kept for `repeated`.
+    each: Option<Local>,
 }
 
 impl Work {
@@ -47,17 +54,8 @@ impl Work {
             repeated: false,
             acc: None,
             konst: 0,
-            arg0: None,
+            each: None,
         }
-    }
-}
-
-/// The offset of the length work counts in a value of `ty`, if it has one.
-fn length_field(ty: &Type) -> Option<u64> {
-    match ty {
-        Type::String => Some(CHARS),
-        _ if work::counts(ty) => Some(LEN),
-        _ => None,
     }
 }
 
@@ -65,33 +63,43 @@ fn length_field(ty: &Type) -> Option<u64> {
 /// arguments of types `args` (as passed: for an in-place update, the
 /// place's type first) returning `ret`.
 pub fn plan(b: Builtin, in_place: bool, args: &[&Type], ret: &Type) -> Work {
-    let counts = |i: usize| args.get(i).is_some_and(|t| work::counts(t));
+    let sized = |i: usize| args.get(i).is_some_and(|t| work::has_size(t));
     let mut w = Work::none();
     for m in work::of(b).measures(in_place) {
         match m {
-            Measure::Arg(i) if i < 3 && counts(i) => {
+            Measure::Arg(i) if i < 3 && sized(i) => {
                 if let Some(a) = w.args.get_mut(i) {
                     *a = true;
                 }
             }
-            Measure::Result if work::counts(ret) => w.result = true,
-            Measure::Repeated if work::counts(ret) && counts(0) => w.repeated = true,
+            Measure::Result if work::has_size(ret) => w.result = true,
+            Measure::Repeated if work::has_size(ret) => w.repeated = true,
             _ => {}
         }
     }
     w
 }
 
-/// The length of a constant string or array, known when lowering. (A map
-/// constant is left to run time: its JSON keys may name fewer entries.)
-fn static_length(e: &Expr) -> Option<u64> {
+/// The size of a constant, known when lowering: a string, or an array of
+/// ints, bools, strings and such arrays. (A map constant is left to run
+/// time: its JSON keys may name fewer entries.)
+fn literal_size(l: &Literal) -> Option<u64> {
+    match l {
+        Literal::Int(_) | Literal::Bool(_) => Some(0),
+        Literal::Str(s) => u64::try_from(s.chars().count()).ok(),
+        Literal::Array(xs) => xs
+            .iter()
+            .try_fold(0u64, |n, x| n.checked_add(1)?.checked_add(literal_size(x)?)),
+        Literal::Object(_) => None,
+    }
+}
+
+/// The size of a constant string or array expression, known when lowering.
+fn static_size(e: &Expr) -> Option<u64> {
     match &e.node {
-        ExprNode::Const {
-            value: Literal::Str(s),
-        } if e.ty == Some(Type::String) => u64::try_from(s.chars().count()).ok(),
-        ExprNode::Const {
-            value: Literal::Array(xs),
-        } if matches!(e.ty, Some(Type::Array(_))) => u64::try_from(xs.len()).ok(),
+        ExprNode::Const { value } if matches!(e.ty, Some(Type::String | Type::Array(_))) => {
+            literal_size(value)
+        }
         _ => None,
     }
 }
@@ -117,29 +125,42 @@ impl Lowering<'_> {
         }
     }
 
-    /// With a value of `ty` on the stack, pushes its length as `i64` too.
-    fn push_length(&mut self, ty: &Type) {
-        let off = length_field(ty).unwrap_or(LEN);
+    /// With a value of `ty` (with a size) on the stack, pushes its size as
+    /// `i64` too: its length from the header when it is flat, else walked
+    /// no further than past the fuel left.
+    fn push_size(&mut self, ty: &Type) {
         let p = self.a.temp(ValType::I32);
         self.a.tee(p).get(p);
         self.a.release(p);
-        load32(&mut self.a, off);
-        self.a.i().i64_extend_i32_u();
+        match ty {
+            Type::String => {
+                load32(&mut self.a, CHARS);
+                self.a.i().i64_extend_i32_u();
+            }
+            _ if work::size_is_length(ty) => {
+                load32(&mut self.a, LEN);
+                self.a.i().i64_extend_i32_u();
+            }
+            _ => {
+                let f = self.mb.rt(Rt::Size(ty.clone()));
+                self.a.get(self.fuel).i().call(f);
+            }
+        }
     }
 
     /// With argument `i` (the expression `arg`) just evaluated on the stack:
-    /// measures it when `w` counts it (a constant's length is known now);
+    /// measures it when `w` counts it (a constant's size is known now);
     /// the stack is left as it was.
     pub fn work_arg(&mut self, w: &mut Work, i: usize, arg: &Expr) {
         let counted = w.args.get(i).copied().unwrap_or(false);
-        let keep0 = i == 0 && w.repeated;
         let Some(ty) = arg.ty.as_ref() else {
             return;
         };
+        let keep0 = i == 0 && w.repeated && work::has_size(ty);
         if !counted && !keep0 {
             return;
         }
-        match static_length(arg) {
+        match static_size(arg) {
             Some(n) if !keep0 => {
                 w.konst = w.konst.saturating_add(n);
                 return;
@@ -147,7 +168,7 @@ impl Lowering<'_> {
             Some(n) => {
                 self.a.i64(i64::try_from(n).unwrap_or(i64::MAX));
             }
-            None => self.push_length(ty),
+            None => self.push_size(ty),
         }
         if keep0 {
             let l = self.a.temp(ValType::I64);
@@ -156,7 +177,7 @@ impl Lowering<'_> {
             } else {
                 self.a.set(l);
             }
-            w.arg0 = Some(l);
+            w.each = Some(l);
         }
         if counted {
             self.work_add(w);
@@ -166,24 +187,40 @@ impl Lowering<'_> {
     /// With the call's result (of type `ty`) on the stack: measures it when
     /// `w` counts it; the stack is left as it was.
     pub fn work_result(&mut self, w: &mut Work, ty: &Type) {
-        if !w.result && !w.repeated {
-            return;
+        if w.result {
+            self.push_size(ty);
+            self.work_add(w);
         }
-        self.push_length(ty);
         if w.repeated {
+            // The result's length times one plus argument 0's size, as
+            // unsigned 64-bit numbers, saturating.
             let r = self.a.temp(ValType::I64);
+            let each = self.a.temp(ValType::I64);
+            let p = self.a.temp(ValType::I32);
+            self.a.tee(p).get(p);
+            self.a.release(p);
+            load32(&mut self.a, LEN);
+            self.a.i().i64_extend_i32_u();
             self.a.set(r);
-            if w.result {
-                self.a.get(r);
-                self.work_add(w);
+            match w.each.take() {
+                Some(l0) => {
+                    self.a.get(l0).i64(1).i().i64_add();
+                    self.a.release(l0);
+                }
+                None => {
+                    self.a.i64(1);
+                }
             }
-            if let Some(l0) = w.arg0.take() {
-                self.a.get(r).get(l0).i().i64_mul();
-                self.work_add(w);
-                self.a.release(l0);
-            }
+            self.a.set(each);
+            // r * each, or all ones when it does not fit: each > MAX / r.
+            self.a.get(r).get(each).i().i64_mul();
+            self.a.i64(-1);
+            self.a.get(each);
+            self.a.i64(-1);
+            self.a.i64(1).get(r).get(r).i().i64_eqz().select();
+            self.a.i().i64_div_u().i64_le_u().select();
+            self.a.release(each);
             self.a.release(r);
-        } else {
             self.work_add(w);
         }
     }
@@ -200,7 +237,7 @@ impl Lowering<'_> {
     /// are left. Emits nothing when nothing was measured, and compares with
     /// a constant when only constants were.
     pub fn work_spend(&mut self, mut w: Work, step: i32) {
-        if let Some(l0) = w.arg0.take() {
+        if let Some(l0) = w.each.take() {
             self.a.release(l0);
         }
         let k = i64::try_from(w.konst).unwrap_or(i64::MAX);
@@ -224,20 +261,20 @@ impl Lowering<'_> {
     }
 
     /// With a value (the expression `e`) on the stack that an `ASSIGN`
-    /// copies: spends its length at `step` (nothing when its type has no
-    /// length); the stack is left as it was.
+    /// copies: spends its size at `step` (nothing when its type has none);
+    /// the stack is left as it was.
     pub fn work_copy(&mut self, e: &Expr, step: i32) {
         let Some(ty) = e.ty.as_ref() else {
             return;
         };
-        if length_field(ty).is_none() {
+        if !work::has_size(ty) {
             return;
         }
         let mut w = Work::none();
-        match static_length(e) {
+        match static_size(e) {
             Some(n) => w.konst = n,
             None => {
-                self.push_length(ty);
+                self.push_size(ty);
                 self.work_add(&mut w);
             }
         }
