@@ -34,7 +34,8 @@ use std::sync::{Arc, Mutex};
 use wasm_encoder::{ExportKind, ValType};
 
 /// How fuel is counted, as the reference interpreter counts it: loop
-/// rounds only (`spec/semantics.md`, section 7).
+/// rounds, and the work of calls and copies (`spec/semantics.md`, section
+/// 7), but no unit per step.
 pub const FUEL: lower::FuelModel = lower::FuelModel { per_step: false };
 
 /// The setting of how hard wasmtime's Cranelift optimizes a module before
@@ -125,13 +126,15 @@ pub fn validate(wasm: &[u8]) -> Result<(), String> {
 impl Backend for WasmBackend {
     fn info(&self) -> BackendInfo {
         let levels: Vec<&str> = exec::OptLevel::ALL.iter().map(|l| l.name()).collect();
-        // The whole language as of feature vocabulary 1. Wasmtime compiles
-        // the module to machine code and runs it in this process: native.
+        // The whole language as of feature vocabulary 2 (with `limit_work`:
+        // the work of standard functions and copies spends fuel). Wasmtime
+        // compiles the module to machine code and runs it in this process:
+        // native.
         BackendInfo::new(
             "wasm",
             env!("CARGO_PKG_VERSION"),
             &["wasm"],
-            FeatureSet::all_of(1),
+            FeatureSet::all_of(2),
         )
         .emitting(&["wasm", "js"])
         .executing("wasm", true)

@@ -9,6 +9,7 @@ mod expr;
 mod konst;
 mod place;
 mod stmt;
+mod work;
 
 use crate::abi::ErrorCode;
 use crate::asm::{Asm, Local};

@@ -78,6 +78,9 @@ pub enum Rt {
     EncSize(Type),
     Enc(Type),
     Encode(Type),
+    /// The size work counts of a nested value, walked no further than past
+    /// a limit (`spec/semantics.md` 7).
+    Size(Type),
 }
 
 const I32: ValType = ValType::I32;
@@ -126,6 +129,7 @@ impl Rt {
             EncSize(t) => (vec![val_type(t)], vec![I32]),
             Enc(t) => (vec![val_type(t), I32], vec![I32]),
             Encode(t) => (vec![val_type(t), I32], vec![I32]),
+            Size(_) => (vec![I32, I64], vec![I64]),
         }
     }
 
@@ -146,7 +150,7 @@ impl Rt {
         match self {
             Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
             | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
-            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) => Some(t),
+            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) => Some(t),
             _ => None,
         }
     }

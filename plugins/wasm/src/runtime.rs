@@ -11,6 +11,7 @@ mod map;
 mod num;
 mod rc;
 mod text;
+mod work;
 
 use crate::abi::ErrorCode;
 use crate::asm::{mem, Asm, Local};
@@ -65,6 +66,7 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::EncSize(t) => codec::enc_size(mb, a, t),
         Rt::Enc(t) => codec::enc(mb, a, t),
         Rt::Encode(t) => codec::encode(mb, a, t),
+        Rt::Size(t) => work::size(mb, a, t),
     }
 }
 

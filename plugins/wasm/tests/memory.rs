@@ -95,6 +95,7 @@ fn errors_leave_the_instance_usable() {
         max_steps: 0,
         max_size: 10,
     };
-    // Fuel counts loop rounds: a program without loops runs on none.
+    // Fuel counts loop rounds and work: a program without loops whose
+    // calls and copies touch no string, array or map runs on none.
     assert_eq!(inst.call(&good, &small).unwrap().to_string(), "2");
 }

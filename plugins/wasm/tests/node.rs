@@ -311,3 +311,28 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
         }
     }
 }
+
+#[test]
+fn the_loaders_budget_counts_work() {
+    // CONCAT spends the lengths of both strings (not in place: t is another
+    // variable), from the same budget as loop rounds.
+    let text = func(
+        "s: string",
+        "int",
+        "t: string",
+        "    ASSIGN:\n      TARGET: t\n      EXPR: (call CONCAT (var s) (var s))\n    RETURN:\n      EXPR: (call LEN (var t))\n",
+    );
+    let driver = DRIVER_HEAD.replace("await load();", "await load(undefined, { maxSteps: 6 });")
+        + "console.log(show(() => f.run({ s: \"abé\" })));\nconsole.log(show(() => f.run({ s: \"abcd\" })));\n";
+    let lines = node_script(&text, &driver, "work");
+    let limits = isu_plugin_api::ExecLimits {
+        max_steps: 6,
+        ..LIMITS
+    };
+    let want = [
+        run_with(&text, r#"{"s": "abé"}"#, limits),
+        run_with(&text, r#"{"s": "abcd"}"#, limits),
+    ];
+    assert_eq!(want, ["6".to_owned(), "error step_limit at S1".to_owned()]);
+    assert_eq!(lines[1..], want);
+}

@@ -15,7 +15,9 @@
 // first, in numeric order, whatever the insertion order). A runtime error
 // throws an IsuError with `code` (e.g. "index_out_of_range") and `step` (e.g.
 // "S2_1", or null). Without `limits`, a call has the limits every Isu
-// executor has by default: @MAX_STEPS@ loop rounds, values of @MAX_SIZE@.
+// executor has by default: a budget of @MAX_STEPS@ units (loop rounds, and
+// the sizes of the values standard functions and copies work on), values
+// of @MAX_SIZE@.
 
 const META = @META@;
 const WASM_FILE = @FILE@;

@@ -4,7 +4,7 @@
 //! where the code runs prove the check cannot fire; errors name the step
 //! that holds the expression.
 
-use super::{bug, ty_of, Lowering, Own, Res};
+use super::{bug, ty_of, work, Lowering, Own, Res};
 use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
@@ -453,6 +453,8 @@ impl Lowering<'_> {
         let Some(b) = Builtin::of(func) else {
             return bug(format!("`{func}` is not a standard function"));
         };
+        let tys = work::arg_types(args)?;
+        let mut w = work::plan(b, false, &tys, ty);
         match b {
             Builtin::Len => {
                 let [x] = arity(args)?;
@@ -468,38 +470,47 @@ impl Lowering<'_> {
             Builtin::Push => {
                 let [xs, v] = arity(args)?;
                 let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
                 self.own(own, ty);
                 let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 1, v);
                 self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 Ok(Own::Owned)
             }
             Builtin::Pop => {
                 let [xs] = arity(args)?;
                 let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
                 self.own(own, ty);
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 Ok(Own::Owned)
             }
             Builtin::Concat => {
                 let [x, y] = arity(args)?;
                 let own = self.expr(x, step)?;
+                self.work_arg(&mut w, 0, x);
                 self.own(own, ty);
                 let own = self.expr(y, step)?;
+                self.work_arg(&mut w, 1, y);
                 let h = self.hold(own, ty);
                 let f = match ty {
                     Type::String => self.mb.rt(Rt::ConcatStr),
                     _ => self.mb.rt(Rt::ConcatArr(ty.clone())),
                 };
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
             Builtin::Slice => {
                 let [x, lo, hi] = arity(args)?;
                 let own = self.expr(x, step)?;
+                self.work_arg(&mut w, 0, x);
                 let h = self.hold(own, ty);
                 self.expr(lo, step)?;
                 self.expr(hi, step)?;
@@ -508,6 +519,7 @@ impl Lowering<'_> {
                     _ => self.mb.rt(Rt::SliceArr(ty.clone())),
                 };
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
@@ -564,28 +576,35 @@ impl Lowering<'_> {
                 let (kt, vt) = key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(m, step)?;
+                self.work_arg(&mut w, 0, m);
                 self.own(own, ty);
                 let own = self.expr(k, step)?;
+                self.work_arg(&mut w, 1, k);
                 self.own(own, &kt);
                 let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 2, v);
                 self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 Ok(Own::Owned)
             }
             Builtin::MapKeys => {
                 let [m] = arity(args)?;
                 let mt = arg_ty(0)?;
                 let own = self.expr(m, step)?;
+                self.work_arg(&mut w, 0, m);
                 let h = self.hold(own, &mt);
                 let f = self.mb.rt(Rt::MapKeys(mt));
                 self.a.i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
             Builtin::SplitWhitespace | Builtin::Lower => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = if b == Builtin::Lower {
                     self.mb.rt(Rt::Lower)
@@ -593,15 +612,18 @@ impl Lowering<'_> {
                     self.mb.rt(Rt::Split)
                 };
                 self.a.i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
             Builtin::Chars => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::Chars);
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
@@ -609,20 +631,25 @@ impl Lowering<'_> {
                 let [xs, sep] = arity(args)?;
                 let xt = arg_ty(0)?;
                 let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
                 let h1 = self.hold(own, &xt);
                 let own = self.expr(sep, step)?;
+                self.work_arg(&mut w, 1, sep);
                 let h2 = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::Join);
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h1, h2]);
                 Ok(Own::Owned)
             }
             Builtin::ParseInt => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
+                self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
                 let f = self.mb.rt(Rt::ParseInt);
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Borrowed)
             }
@@ -670,10 +697,12 @@ impl Lowering<'_> {
                 let [v, n] = arity(args)?;
                 let vt = arg_ty(0)?;
                 let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 0, v);
                 let h = self.hold(own, &vt);
                 self.expr(n, step)?;
                 let f = self.mb.rt(Rt::Repeat(vt));
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }

@@ -6,6 +6,7 @@
 //! When EXPR is `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P`
 //! itself, the element moves into the call and its result back into the slot.
 
+use super::work::{self, Work};
 use super::{ty_of, Lowering, Own, Res};
 use crate::asm::Local;
 use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
@@ -116,18 +117,29 @@ impl Lowering<'_> {
         // 2. EXPR, or the other arguments of the in-place call.
         let value = self.a.local(crate::layout::val_type(&leaf_ty));
         let mut rest_locals = Vec::new();
+        let mut w = Work::none();
         match update {
             None => {
                 let own = self.expr(expr, step)?;
+                if work::assign_copies(target, expr) {
+                    // The copy's length, before anything is stored.
+                    self.work_copy(expr, step);
+                }
                 self.own(own, ty_of(expr)?);
                 self.a.set(value);
             }
             Some((op, rest)) => {
+                // The call's work, spent once it succeeded (in place: not
+                // the element's length).
+                let mut tys = vec![&leaf_ty];
+                tys.extend(work::arg_types(rest)?);
+                w = work::plan(op.builtin(), true, &tys, &leaf_ty);
                 // Evaluated now, in order; passed after the place is unique.
                 for (i, r) in rest.iter().enumerate() {
                     let rty = ty_of(r)?.clone();
                     let l = self.a.local(crate::layout::val_type(&rty));
                     let own = self.expr(r, step)?;
+                    self.work_arg(&mut w, i + 1, r);
                     let consumed = !(op == Update::Concat && i == 0);
                     if consumed {
                         self.own(own, &rty);
@@ -240,6 +252,7 @@ impl Lowering<'_> {
                     }
                     self.call_update(*op, &child_ty, step);
                     store_val(&mut self.a, &child_ty, value_off);
+                    self.work_spend(std::mem::replace(&mut w, Work::none()), step);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Statements: SEQ, ASSIGN, IF, LOOP (range, each, while) and RETURN, with
 //! the fuel they spend and the code range each step covers.
 
-use super::{bug, ty_of, Lowering, Res, StepRange};
+use super::{bug, ty_of, work, Lowering, Res, StepRange};
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
@@ -73,6 +73,10 @@ impl Lowering<'_> {
                 } else {
                     let var = self.var(name)?.clone();
                     let own = self.expr(expr, step)?;
+                    if work::assign_copies(target, expr) {
+                        // The copy's length, before anything is stored.
+                        self.work_copy(expr, step);
+                    }
                     self.own(own, &var.ty);
                     if is_heap(&var.ty) {
                         self.a.get(var.local);
@@ -97,8 +101,8 @@ impl Lowering<'_> {
     }
 
     /// With the collection of type `ty` (owned) on the stack, evaluates the
-    /// rest of the arguments of `op` and calls it; the new collection is left
-    /// on the stack.
+    /// rest of the arguments of `op` and calls it, and spends its work (in
+    /// place: not the collection's); the new collection is left on the stack.
     pub fn apply_update(
         &mut self,
         op: Update,
@@ -106,9 +110,13 @@ impl Lowering<'_> {
         rest: &[Expr],
         step: i32,
     ) -> Res<()> {
+        let mut tys = vec![ty];
+        tys.extend(work::arg_types(rest)?);
+        let mut w = work::plan(op.builtin(), true, &tys, ty);
         match (op, rest) {
             (Update::Push, [v]) => {
                 let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 1, v);
                 self.own(own, elem(ty));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 self.a.i32(step).i().call(f);
@@ -121,14 +129,17 @@ impl Lowering<'_> {
                 let (kt, vt) = crate::layout::key_value(ty);
                 let (kt, vt) = (kt.clone(), vt.clone());
                 let own = self.expr(k, step)?;
+                self.work_arg(&mut w, 1, k);
                 self.own(own, &kt);
                 let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 2, v);
                 self.own(own, &vt);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 self.a.i32(step).i().call(f);
             }
             (Update::Concat, [b]) => {
                 let own = self.expr(b, step)?;
+                self.work_arg(&mut w, 1, b);
                 let held = self.hold(own, ty);
                 let f = match ty {
                     isu_plugin_api::Type::String => self.mb.rt(Rt::ConcatStr),
@@ -139,6 +150,7 @@ impl Lowering<'_> {
             }
             _ => return bug(format!("{op:?} with {} more arguments", rest.len())),
         }
+        self.work_spend(w, step);
         Ok(())
     }
 

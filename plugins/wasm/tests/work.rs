@@ -1,0 +1,262 @@
+//! The work budget (`spec/semantics.md` 7, `isu_lang::work`): every
+//! standard function that spends, in place and not, the copies an `ASSIGN`
+//! makes, in a `STATE` initializer and in loops, run under every budget from
+//! 0 to one unit more than the run needs, and with a small size limit; each
+//! outcome (the value, or the error's code and step) must be the reference
+//! interpreter's, so the charges, their order and their steps agree exactly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+use common::*;
+use isu_backend_wasm::WasmBackend;
+use isu_host::interp::{self, RunOptions};
+use isu_plugin_api::{Backend, ExecLimits, ExecOptions, Program};
+
+fn interpreted(p: &Program, args: &str, limits: ExecLimits) -> String {
+    let json: serde_json::Value = serde_json::from_str(args).unwrap();
+    let opts = RunOptions {
+        max_steps: limits.max_steps,
+        max_size: usize::try_from(limits.max_size).unwrap(),
+    };
+    match interp::run(p, &json, &opts, None) {
+        Ok(v) => v.to_string(),
+        Err(d) => format!(
+            "error {} at {}",
+            d.code.as_str(),
+            d.step.map_or("-".to_owned(), |s| s.to_string())
+        ),
+    }
+}
+
+/// Runs `text` on each of `runs` under every budget up to the one its run
+/// needs (found with the interpreter) and one more, with the size limits
+/// `sizes`; returns how many runs were compared.
+fn sweep(text: &str, runs: &[&str], sizes: &[u64]) -> usize {
+    let b = WasmBackend::new();
+    let p = program(text);
+    let arts = compile(&b, &p);
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for args in runs {
+        for &max_size in sizes {
+            let mut spent_all = false;
+            for max_steps in 0..400u64 {
+                let limits = ExecLimits {
+                    max_steps,
+                    max_size,
+                };
+                let want = interpreted(&p, args, limits);
+                let got = show(b.execute(&arts, &lit(args), &ExecOptions::new(limits)));
+                compared += 1;
+                if got != want {
+                    failures.push(format!(
+                        "args {args}, max_steps {max_steps}, max_size {max_size}: interpreter {want}, wasm {got}"
+                    ));
+                }
+                if !want.starts_with("error step_limit") {
+                    if spent_all {
+                        break;
+                    }
+                    spent_all = true;
+                }
+            }
+            assert!(spent_all, "{args}: more than 400 units");
+        }
+    }
+    assert!(failures.is_empty(), "{}\n{text}", failures.join("\n"));
+    compared
+}
+
+const SIZES: &[u64] = &[1000, 6];
+
+/// One step per scenario: `which` picks the one that runs.
+fn scenarios(args: &str, locals: &str, cases: &[&str], end: &str) -> String {
+    let mut steps = String::new();
+    for (i, c) in cases.iter().enumerate() {
+        steps.push_str(&format!(
+            "    IF:\n      COND: (eq (var which) (const {i}))\n      THEN: BEGIN\n{c}      END\n      ELSE: BEGIN\n      END\n"
+        ));
+    }
+    steps.push_str(end);
+    func(args, "int", locals, &steps)
+}
+
+fn assign(target: &str, expr: &str) -> String {
+    format!("        ASSIGN:\n          TARGET: {target}\n          EXPR: {expr}\n")
+}
+
+/// A LOOP of the scenario whose body is `body` (steps at the scenario's
+/// indentation).
+fn loop_(iter: &str, body: &str) -> String {
+    let body: String = body.lines().map(|l| format!("    {l}\n")).collect();
+    format!("        LOOP:\n          ITER: {iter}\n          BODY: BEGIN\n{body}          END\n")
+}
+
+fn ret(expr: &str) -> String {
+    format!("        RETURN:\n          EXPR: {expr}\n")
+}
+
+#[test]
+fn reads_and_builds_spend_as_in_the_interpreter() {
+    let cases: Vec<String> = [
+        assign("cs", "(call CHARS (var s))") + &ret("(call LEN (var cs))"),
+        ret("(call LEN (call LOWER (call CONCAT (var s) (var s))))"),
+        ret("(call PARSE_INT (var s))"),
+        ret("(call LEN (call SPLIT_WHITESPACE (var s)))"),
+        ret("(call LEN (call MAP_KEYS (var m)))"),
+        ret("(call LEN (call JOIN (var xs) (const \"-é-\")))"),
+        ret("(call LEN (call SLICE (var s) (const 1) (const 3)))"),
+        ret("(call LEN (call SLICE (var xs) (const 0) (const 2)))"),
+        assign("xss", "(call REPEAT (var xs) (var k))") + &ret("(call LEN (var xss))"),
+        ret("(call LEN (call REPEAT (var s) (var k)))"),
+        ret("(call LEN (call REPEAT (var k) (var k)))"),
+        ret("(call LEN (call REPEAT (call MAP_KEYS (var m)) (var k)))"),
+        ret("(add (call LEN (var s)) (call MAP_GET_OR (call MAP_SET (const {}) (var s) (const 1)) (const \"a\") (const 7)))"),
+        ret("(call LEN (call TO_STRING (call LEN (call JOIN (call CHARS (var s)) (var s)))))"),
+        // Nested values: sizes are walked.
+        ret("(call LEN (call REPEAT (call REPEAT (var k) (var k)) (var k)))"),
+        assign("ii", "(call REPEAT (call REPEAT (const 1) (var k)) (var k))")
+            + &assign("jj", "(var ii)")
+            + &assign("(index jj (const 0))", "(index (var ii) (const 1))")
+            + &ret("(call LEN (var jj))"),
+        assign("xss", "(call PUSH (call PUSH (const []) (var xs)) (call CHARS (var s)))")
+            + &assign("xss", "(call PUSH (var xss) (var xs))")
+            + &assign("cs", "(call CHARS (call JOIN (index (var xss) (const 0)) (var s)))")
+            + &ret("(call LEN (call REPEAT (var xss) (var k)))"),
+        // Constants' sizes are known when lowering.
+        ret("(call LEN (call PUSH (const [[\"ab\"], []]) (var xs)))"),
+        ret("(call LEN (call REPEAT (const \"ab\") (var k)))"),
+        ret("(call LEN (call CONCAT (const \"xyé\") (var s)))"),
+        ret("(call LEN (call PUSH (const [\"a\", \"b\"]) (var s)))"),
+        ret("(call LEN (call CONCAT (const \"xy\") (const \"z\")))"),
+        ret("(call LEN (call CONCAT (const \"x\") (const \"\")))"),
+        ret("(call LEN (call MAP_SET (const {\"a\": 1}) (const \"bc\") (var k)))"),
+    ]
+    .to_vec();
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let text = scenarios(
+        "which: int, s: string, xs: string[], m: map<string,int>, k: int",
+        "cs: string[], xss: string[][], ii: int[][], jj: int[][]",
+        &cases,
+        "    RETURN:\n      EXPR: (const 0)\n",
+    );
+    let mut runs = Vec::new();
+    let inputs = [
+        (r#""a é 1""#, r#"["ab", "ü"]"#, r#"{"a": 1, "b": 2}"#, 2),
+        (r#""12""#, r#"[]"#, r#"{}"#, 0),
+        (r#""  -7  ""#, r#"["x", "yz", "w"]"#, r#"{"é": 3}"#, 3),
+        (r#""Ab""#, r#"["abc"]"#, r#"{"a": 1}"#, -1),
+    ];
+    let all: Vec<String> = (0..cases.len())
+        .flat_map(|w| {
+            inputs.iter().map(move |(s, xs, m, k)| {
+                format!(r#"{{"which": {w}, "s": {s}, "xs": {xs}, "m": {m}, "k": {k}}}"#)
+            })
+        })
+        .collect();
+    runs.extend(all.iter().map(String::as_str));
+    let n = sweep(&text, &runs, SIZES);
+    eprintln!("{n} runs compared");
+}
+
+#[test]
+fn stores_and_copies_spend_as_in_the_interpreter() {
+    let cases: Vec<String> = [
+        // Not in place: the copied collection counts.
+        assign("ys", "(call PUSH (var xs) (var s))") + &ret("(call LEN (var ys))"),
+        assign("t", "(call CONCAT (var s) (var s))") + &ret("(call LEN (var t))"),
+        assign("n", "(call MAP_SET (var m) (var s) (var xs))") + &ret("(call LEN (var n))"),
+        assign("ys", "(call POP (var xs))") + &ret("(call LEN (var ys))"),
+        // In place: it does not.
+        assign("xs", "(call PUSH (var xs) (var s))") + &ret("(call LEN (var xs))"),
+        assign("s", "(call CONCAT (var s) (var s))") + &ret("(call LEN (var s))"),
+        assign("m", "(call MAP_SET (var m) (var s) (var xs))") + &ret("(call LEN (var m))"),
+        assign("xs", "(call POP (var xs))") + &ret("(call LEN (var xs))"),
+        // In place at an element.
+        assign("xss", "(call PUSH (const []) (var xs))")
+            + &assign(
+                "(index xss (const 0))",
+                "(call PUSH (index (var xss) (const 0)) (var s))",
+            )
+            + &ret("(call LEN (index (var xss) (const 0)))"),
+        assign("n", "(call MAP_SET (const {}) (const \"k\") (var xs))")
+            + &assign(
+                "(index n (const \"k\"))",
+                "(call CONCAT (index (var n) (const \"k\")) (var xs))",
+            )
+            + &ret("(call LEN (index (var n) (const \"k\")))"),
+        assign("n", "(call MAP_SET (const {}) (const \"k\") (var xs))")
+            + &assign(
+                "(index n (const \"k\"))",
+                "(call POP (index (var n) (const \"k\")))",
+            )
+            + &ret("(call LEN (index (var n) (const \"k\")))"),
+        // Copies.
+        assign("t", "(var s)") + &ret("(call LEN (var t))"),
+        assign("ys", "(var xs)") + &ret("(call LEN (var ys))"),
+        assign("n", "(var m)") + &ret("(call LEN (var n))"),
+        assign("t", "(const \"héllo\")") + &ret("(call LEN (var t))"),
+        assign("t", "(index (var xs) (const 0))") + &ret("(call LEN (var t))"),
+        assign("ys", "(call MAP_GET (var m) (var s))") + &ret("(call LEN (var ys))"),
+        assign("ys", "(call MAP_GET_OR (var m) (var s) (var xs))") + &ret("(call LEN (var ys))"),
+        assign("xss", "(call PUSH (const []) (var xs))")
+            + &assign("(index xss (const 0))", "(var xs)")
+            + &assign("(index (index xss (const 0)) (const 0))", "(var s)")
+            + &ret("(call LEN (index (var xss) (const 0)))"),
+        assign("n", "(var m)")
+            + &assign("(index n (var s))", "(var xs)")
+            + &assign("(index n (const \"new\"))", "(index (var n) (var s))")
+            + &ret("(call LEN (var n))"),
+        // Loops whose bodies spend.
+        loop_(
+            "(range i (const 0) (const 4))",
+            &(assign("s", "(call CONCAT (var s) (const \"ab\"))")
+                + &assign("xs", "(call PUSH (var xs) (var s))")),
+        ) + &ret("(call LEN (var xs))"),
+        assign("ys", "(const [])")
+            + &loop_(
+                "(each t (var xs))",
+                &assign("ys", "(call PUSH (var ys) (var t))"),
+            )
+            + &ret("(call LEN (var ys))"),
+        assign("i", "(const 0)")
+            + &loop_(
+                "(while (lt (call LEN (var s)) (const 9)))",
+                &assign(
+                    "s",
+                    "(call CONCAT (var s) (call CONCAT (var s) (const \"a\")))",
+                ),
+            )
+            + &ret("(call LEN (var s))"),
+    ]
+    .to_vec();
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let text = scenarios(
+        "which: int, s: string, xs: string[], m: map<string,string[]>",
+        "t: string, ys: string[], n: map<string,string[]>, xss: string[][], i: int",
+        &cases,
+        "    RETURN:\n      EXPR: (const 0)\n",
+    );
+    let inputs = [
+        (r#""ab""#, r#"["x", "yé"]"#, r#"{"ab": ["q"], "c": []}"#),
+        (r#""""#, r#"[]"#, r#"{}"#),
+        (r#""é""#, r#"["abc"]"#, r#"{"é": ["1", "2", "3"]}"#),
+    ];
+    let all: Vec<String> = (0..cases.len())
+        .flat_map(|w| {
+            inputs.iter().map(move |(s, xs, m)| {
+                format!(r#"{{"which": {w}, "s": {s}, "xs": {xs}, "m": {m}}}"#)
+            })
+        })
+        .collect();
+    let runs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let n = sweep(&text, &runs, SIZES);
+    eprintln!("{n} runs compared");
+}
+
+#[test]
+fn a_state_initializer_spends_at_no_step() {
+    let text = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [s: string]\n  RETURNS: int\nSTATE: [cs: string[] = (call CHARS (var s)), t: string = (var s), u: string = (call CONCAT (var s) (var s))]\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: t\n      EXPR: (var u)\n    RETURN:\n      EXPR: (add (call LEN (var cs)) (call LEN (var t)))\n  END\n";
+    let n = sweep(text, &[r#"{"s": "abé"}"#, r#"{"s": ""}"#], SIZES);
+    eprintln!("{n} runs compared");
+}
