@@ -18,8 +18,10 @@ import re as _re
 import sys as _sys
 
 # The default limits of a run, those of every Isu executor (written in when
-# this module was generated): loop rounds (each round of a LOOP spends one),
-# and the most elements, entries or characters a value may hold.
+# this module was generated): the step budget (each round of a LOOP spends
+# one unit; a standard function, or an ASSIGN that copies, spends the lengths
+# of the strings and collections it reads, builds or stores), and the most
+# elements, entries or characters a value may hold.
 MAX_STEPS = @MAX_STEPS@
 MAX_SIZE = @MAX_SIZE@
 
@@ -54,7 +56,20 @@ def _index_error() -> None:
 
 
 def _step_limit(step: str | None = None) -> None:
-    raise IsuError(_Code.STEP_LIMIT, "the run used up its budget of loop rounds", step)
+    raise IsuError(_Code.STEP_LIMIT, "the run used up its step budget (loop rounds and work)", step)
+
+
+def _out_of_work(_value: object) -> None:
+    """step_limit for the work of a call the fuel did not cover, called with
+    the call itself, so that the call's own error comes first."""
+    _step_limit()
+
+
+def _too_long(n: int, max_size: int, what: str) -> None:
+    """A result of length n that is too long, or whose work the fuel did not cover."""
+    if n > max_size:
+        _size_limit(what)
+    _step_limit()
 
 
 def _size_limit(what: str) -> None:
@@ -141,6 +156,12 @@ def _map_set_into(m: dict, k: object, v: object, max_size: int) -> dict:
         _size_limit("MAP_SET's result")
     m[k] = v
     return m
+
+
+def _map_set_counted(m: dict, k: object, v: object, max_size: int) -> tuple:
+    """MAP_SET on a map the caller owns, and the entries it held before (its work)."""
+    n = len(m)
+    return _map_set_into(m, k, v, max_size), n
 
 
 def _map_has(m: dict, k: object) -> bool:
