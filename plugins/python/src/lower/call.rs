@@ -81,7 +81,7 @@ impl Gen {
                 let v = self.own(&args[2])?;
                 let v = self.measure(&args[2], v)?;
                 // The entries the map held before it changed.
-                let call = Py::call("_map_set_counted", &[m, k.bind(), v.bind(), max]);
+                let call = Py::call("_map_set_counted", &[m, k.bind_arg(), v.bind_arg(), max]);
                 let mut units = vec![format!("(_r := {})[1]", call.text)];
                 units.extend(k.len());
                 units.extend(v.len());
@@ -110,7 +110,7 @@ impl Gen {
                 let xs = self.expr(&args[0])?;
                 let xs = self.measure(&args[0], xs)?;
                 let sep = self.expr(&args[1])?;
-                let call = Py::call("_join", &[xs.bind(), sep, max]);
+                let call = Py::call("_join", &[xs.bind_arg(), sep, max]);
                 let tail = xs.len().map(|l| format!(" + {l}")).unwrap_or_default();
                 Gen::spend_after(&call, &tail)
             }
@@ -173,9 +173,9 @@ impl Gen {
                 let n = self.expr(&args[1])?;
                 let call = if pytype::is_collection(&t) {
                     let copy = Py::atom(self.copies.function(&t));
-                    Py::call("_repeat_copies", &[x.bind(), n, max, copy])
+                    Py::call("_repeat_copies", &[x.bind_arg(), n, max, copy])
                 } else {
-                    Py::call("_repeat", &[x.bind(), n, max])
+                    Py::call("_repeat", &[x.bind_arg(), n, max])
                 };
                 // Every copy of the value, and the array of them.
                 let tail = match (x.fixed, x.len()) {

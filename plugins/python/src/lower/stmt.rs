@@ -290,7 +290,7 @@ impl Gen {
                     let v = self.own(arg(0)?)?;
                     let v = self.measure(arg(0)?, v)?;
                     lens.extend(v.len());
-                    Py::call("_push_into", &[place, v.bind(), max])
+                    Py::call("_push_into", &[place, v.bind_arg(), max])
                 }
                 Update::Pop => Py::call("_pop_from", &[place]),
                 Update::MapSet => {
@@ -300,13 +300,13 @@ impl Gen {
                     let v = self.measure(arg(1)?, v)?;
                     lens.extend(k.len());
                     lens.extend(v.len());
-                    Py::call("_map_set_into", &[place, k.bind(), v.bind(), max])
+                    Py::call("_map_set_into", &[place, k.bind_arg(), v.bind_arg(), max])
                 }
                 Update::Concat => {
                     let ys = self.elements(arg(0)?)?;
                     let ys = self.measure(arg(0)?, ys)?;
                     lens.extend(ys.len());
-                    Py::call("_extend_into", &[place, ys.bind(), max])
+                    Py::call("_extend_into", &[place, ys.bind_arg(), max])
                 }
             };
             self.w.line(call.text);
@@ -347,7 +347,10 @@ impl Gen {
                         .line(format!("{p}[{}] = {}", km.bind().text, vm.bind().text));
                     self.size_check(&p, "MAP_SET's result");
                 } else {
-                    let call = Py::call("_map_set_into", &[Py::atom(p), km.bind(), vm.bind(), max]);
+                    let call = Py::call(
+                        "_map_set_into",
+                        &[Py::atom(p), km.bind_arg(), vm.bind_arg(), max],
+                    );
                     self.w.line(call.text);
                 }
             }
@@ -363,7 +366,7 @@ impl Gen {
                 if t == Type::String {
                     self.w.line(format!("{p} += {}", s.bind().text));
                 } else {
-                    self.w.line(format!("{p}.extend({})", s.bind().text));
+                    self.w.line(format!("{p}.extend({})", s.bind_arg().text));
                 }
                 self.size_check(&p, "CONCAT's result");
             }
@@ -493,6 +496,9 @@ impl Gen {
         match copies {
             None => {}
             Some(Some(n)) => v = Gen::spend_before(&v, &n.to_string(), false),
+            Some(None) if v.is_simple() => {
+                v = Gen::spend_before(&v, &format!("len({})", v.text), false);
+            }
             Some(None) => v = Gen::spend_after(&v, ""),
         }
         if inline {

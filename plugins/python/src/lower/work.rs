@@ -103,6 +103,15 @@ impl Measured {
         }
     }
 
+    /// [`Measured::bind`] as an argument of a call, which needs no
+    /// parentheses around the binding (and linters refuse them).
+    pub fn bind_arg(&self) -> Py {
+        match &self.temp {
+            Some(t) => Py::new(format!("{t} := {}", self.text.text), Prec::Cond),
+            None => self.text.clone(),
+        }
+    }
+
     /// The argument read again after [`Measured::bind`] ran.
     pub fn reference(&self) -> Py {
         match &self.temp {
