@@ -7,11 +7,11 @@
 //! holds them (`own`), so the runtime's `_..._into` helpers may change them
 //! in place.
 
-use super::work::counts;
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
 use isu_plugin_api::analysis::interval;
+use isu_plugin_api::lang::work;
 use isu_plugin_api::{Builtin, Expr, Type};
 
 const MAX_SIZE: &str = "_max_size";
@@ -43,24 +43,29 @@ impl Gen {
         Ok(match b {
             Builtin::Len => Py::call("len", &[self.expr(&args[0])?]),
             // The calls that spend work (spec/semantics.md 7, lower/work.rs):
-            // a copied collection's length is told by the result's.
+            // a copied collection's size is told by the result's. PUSH:
+            // the sizes of `xs` and `v` are the result's but its one more
+            // element.
             Builtin::Push => {
                 let xs = self.own(&args[0])?;
                 let x = self.own(&args[1])?;
                 let call = Py::call("_push_into", &[xs, x, max]);
-                let tail = if counts(ty(&args[1])?) {
-                    " - 1 + len(_r[-1])"
-                } else {
-                    " - 1"
-                };
-                Gen::spend_after(&call, tail)
+                Gen::spend_after(&call, ty(e)?, " - 1")
             }
             Builtin::Pop => {
-                Gen::spend_after(&Py::call("_pop_from", &[self.own(&args[0])?]), " + 1")
+                let t = ty(&args[0])?.clone();
+                let xs = self.own(&args[0])?;
+                if work::size_is_length(&t) {
+                    Gen::spend_after(&Py::call("_pop_from", &[xs]), &t, " + 1")
+                } else {
+                    // The element removed is gone from the result.
+                    let call = Py::call("_pop_counted", &[xs, Py::atom(pytype::descriptor(&t))]);
+                    Gen::spend_pair(&call, &[])
+                }
             }
             Builtin::Slice => {
                 let parts = self.exprs(args)?;
-                Gen::spend_after(&Py::call("_slice", &parts), "")
+                Gen::spend_after(&Py::call("_slice", &parts), ty(e)?, "")
             }
             Builtin::MapHas => match self.map_has(args, false)? {
                 Some(py) => py,
@@ -80,24 +85,11 @@ impl Gen {
                 let k = self.measure(&args[1], k)?;
                 let v = self.own(&args[2])?;
                 let v = self.measure(&args[2], v)?;
-                // The entries the map held before it changed.
-                let call = Py::call("_map_set_counted", &[m, k.bind_arg(), v.bind_arg(), max]);
-                let mut units = vec![format!("(_r := {})[1]", call.text)];
-                units.extend(k.len());
-                units.extend(v.len());
-                let prec = if units.len() > 1 {
-                    Prec::Sum
-                } else {
-                    Prec::Primary
-                };
-                let units = Py::new(units.join(" + "), prec);
-                Py::new(
-                    format!(
-                        "_r[0] if (_fuel := {}) >= 0 else _step_limit()",
-                        Gen::fuel_less(&units)
-                    ),
-                    Prec::Cond,
-                )
+                // The size of the map before it changed.
+                let d = Py::atom(pytype::descriptor(ty(e)?));
+                let call = Py::call("_map_set_counted", &[m, k.bind_arg(), v.bind_arg(), max, d]);
+                let rest: Vec<String> = k.len().into_iter().chain(v.len()).collect();
+                Gen::spend_pair(&call, &rest)
             }
             Builtin::SplitWhitespace => {
                 let s = self.expr(&args[0])?;
@@ -112,9 +104,12 @@ impl Gen {
                 let sep = self.expr(&args[1])?;
                 let call = Py::call("_join", &[xs.bind_arg(), sep, max]);
                 let tail = xs.len().map(|l| format!(" + {l}")).unwrap_or_default();
-                Gen::spend_after(&call, &tail)
+                Gen::spend_after(&call, &Type::String, &tail)
             }
-            Builtin::Lower => Gen::spend_after(&Py::call("_lower", &self.exprs(args)?), ""),
+            // The size of `s` is the result's.
+            Builtin::Lower => {
+                Gen::spend_after(&Py::call("_lower", &self.exprs(args)?), &Type::String, "")
+            }
             Builtin::Abs => {
                 let a = self.expr(&args[0])?;
                 let f = if self.env.interval(&args[0]).contains(interval::MIN) {
@@ -144,7 +139,7 @@ impl Gen {
                 Type::Array(_) => {
                     let xs = self.own(&args[0])?;
                     let ys = self.elements(&args[1])?;
-                    Gen::spend_after(&Py::call("_extend_into", &[xs, ys, max]), "")
+                    Gen::spend_after(&Py::call("_extend_into", &[xs, ys, max]), ty(e)?, "")
                 }
                 other => return Err(invalid(format!("CONCAT of type {other}"))),
             },
@@ -156,7 +151,9 @@ impl Gen {
                 let units = s.len_bound().unwrap_or_default();
                 Gen::spend_before(&call, &units, true)
             }
-            Builtin::MapKeys => Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ""),
+            Builtin::MapKeys => {
+                Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, "")
+            }
             Builtin::MapGetOr => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
@@ -171,23 +168,29 @@ impl Gen {
                 let x = self.expr(&args[0])?;
                 let x = self.measure(&args[0], x)?;
                 let n = self.expr(&args[1])?;
-                let call = if pytype::is_collection(&t) {
+                if pytype::is_collection(&t) {
+                    // Copies are built only once the fuel covers them.
                     let copy = Py::atom(self.copies.function(&t));
-                    Py::call("_repeat_copies", &[x.bind_arg(), n, max, copy])
-                } else {
-                    Py::call("_repeat", &[x.bind_arg(), n, max])
-                };
-                // Every copy of the value, and the array of them.
+                    let d = Py::atom(pytype::descriptor(&t));
+                    let fuel = Py::atom("_fuel");
+                    let call = Py::call("_repeat_counted", &[x.bind_arg(), n, max, copy, d, fuel]);
+                    return Ok(Gen::spend_pair(&call, &[]));
+                }
+                let call = Py::call("_repeat", &[x.bind_arg(), n, max]);
+                // The array, and every copy of the value in it.
                 let tail = match (x.fixed, x.len()) {
                     (Some(k), _) => format!(" * {}", k + 1),
                     (None, Some(l)) => format!(" * (1 + {l})"),
                     (None, None) => String::new(),
                 };
-                Gen::spend_after(&call, &tail)
+                Gen::spend_after(&call, &Type::array(Type::Int), &tail)
             }
-            Builtin::Chars => {
-                Gen::spend_after(&Py::call("_chars", &[self.expr(&args[0])?, max]), "")
-            }
+            // The size of `s` is the result's length.
+            Builtin::Chars => Gen::spend_after(
+                &Py::call("_chars", &[self.expr(&args[0])?, max]),
+                &Type::String,
+                "",
+            ),
         })
     }
 

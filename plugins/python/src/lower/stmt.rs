@@ -1,7 +1,7 @@
 //! Isu statements as Python lines, each under the comment naming its step.
 
 use super::expr::{Arith, Codes};
-use super::work::{self, counts};
+use super::work::{self, has_size, size_of};
 use super::{invalid, ty, Gen, R};
 use crate::facts;
 use crate::py::{Prec, Py};
@@ -199,7 +199,7 @@ impl Gen {
                 match copies {
                     None | Some(Some(0)) => {}
                     Some(Some(n)) => self.spend_lines(&[n.to_string()]),
-                    Some(None) => self.spend_lines(&[format!("len({stored})")]),
+                    Some(None) => self.spend_lines(&[size_of(ty(expr)?, &stored)]),
                 }
                 Ok(())
             }
@@ -319,8 +319,9 @@ impl Gen {
                 let x = self.own(arg(0)?)?;
                 self.w.line(format!("{p}.append({})", x.text));
                 self.size_check(&p, "PUSH's result");
-                if counts(ty(arg(0)?)?) {
-                    lens.push(format!("len({p}[-1])"));
+                let t = ty(arg(0)?)?;
+                if has_size(t) {
+                    lens.push(size_of(t, &format!("{p}[-1]")));
                 }
             }
             Update::Pop => {
@@ -497,9 +498,9 @@ impl Gen {
             None => {}
             Some(Some(n)) => v = Gen::spend_before(&v, &n.to_string(), false),
             Some(None) if v.is_simple() => {
-                v = Gen::spend_before(&v, &format!("len({})", v.text), false);
+                v = Gen::spend_before(&v, &size_of(ty(expr)?, &v.text), false);
             }
-            Some(None) => v = Gen::spend_after(&v, ""),
+            Some(None) => v = Gen::spend_after(&v, ty(expr)?, ""),
         }
         if inline {
             let (b, _) = self.place_read(base)?;

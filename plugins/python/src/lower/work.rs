@@ -1,15 +1,18 @@
 //! The work a run spends besides loop rounds (spec/semantics.md 7, "Work";
 //! the table of `isu_lang::work`): a call of a standard function spends the
-//! lengths its row names after it succeeds, and an ASSIGN that copies a
-//! string, array or map spends its length, from the same `_fuel` as loop
+//! sizes its row names after it succeeds, and an ASSIGN that copies a
+//! string, array or map spends its size, from the same `_fuel` as loop
 //! rounds, in the order the reference interpreter spends them: the call's
 //! own errors first, then the charge, then whatever uses the value.
 //!
-//! The types say which lengths count: a call or copy of ints and bools
-//! spends nothing and gets no code. In an expression, a charge is inline:
+//! A size is a length (`len(x)`) where the type says so
+//! (`work::size_is_length`: strings, and arrays and maps of ints and
+//! bools); else the runtime's `_size(TYPE, x)` walks the value. The types
+//! say which sizes count: a call or copy of ints and bools spends nothing
+//! and gets no code. In an expression, a charge is inline:
 //! `_r if (_fuel := _fuel - len(_r := CALL)) >= 0 else _step_limit()`, the
 //! call's value bound to `_r`, which is read right after it is bound (so
-//! nesting never mixes temporaries up). A length that only an argument
+//! nesting never mixes temporaries up). A size that only an argument
 //! knows reads the argument again: a name or a constant as it is, anything
 //! else through a temporary (`_a0`, ...) bound where it is evaluated, each
 //! a name of its own within the statement. Statements (in-place updates,
@@ -18,12 +21,23 @@
 
 use super::{ty, Gen, R};
 use crate::py::{Prec, Py};
+use crate::pytype;
 use isu_plugin_api::lang::work::{self, Measure};
 use isu_plugin_api::update::in_place;
 use isu_plugin_api::visit::{self, Visit};
-use isu_plugin_api::{Block, Builtin, Expr, ExprNode, Literal, Node, Step};
+use isu_plugin_api::{Block, Builtin, Expr, ExprNode, Literal, Node, Step, Type};
 
-pub(super) use isu_plugin_api::lang::work::{assign_copies, call_spends, counts};
+pub(super) use isu_plugin_api::lang::work::{assign_copies, call_spends, has_size};
+
+/// The size work counts of the value `text` (a name, or an expression
+/// evaluated once) of type `ty`.
+pub(super) fn size_of(ty: &Type, text: &str) -> String {
+    if work::size_is_length(ty) {
+        format!("len({text})")
+    } else {
+        format!("_size({}, {text})", pytype::descriptor(ty))
+    }
+}
 
 /// Whether running `block` may spend work besides loop rounds: as
 /// `isu_lang::work::block_spends`, except that an in-place update counts
@@ -53,9 +67,10 @@ impl<'ast> Visit<'ast> for Finder {
                 if let ExprNode::Call { func, args } = &expr.node {
                     self.0 |= Builtin::of(func).is_some_and(|b| {
                         work::of(b).measures(true).any(|m| match m {
-                            Measure::Arg(i) => {
-                                args.get(i).and_then(|a| a.ty.as_ref()).is_some_and(counts)
-                            }
+                            Measure::Arg(i) => args
+                                .get(i)
+                                .and_then(|a| a.ty.as_ref())
+                                .is_some_and(has_size),
                             Measure::Result | Measure::Repeated => true,
                         })
                     });
@@ -87,10 +102,10 @@ pub(super) struct Measured {
     /// The temporary it is bound to, when reading the text again would
     /// evaluate it again.
     temp: Option<String>,
-    /// Its length, when a constant gives it.
+    /// Its size, when a constant gives it.
     pub fixed: Option<usize>,
-    /// Whether its type has a length at all.
-    counts: bool,
+    /// Its type, when it has a size at all.
+    sized: Option<Type>,
 }
 
 impl Measured {
@@ -120,46 +135,58 @@ impl Measured {
         }
     }
 
-    /// Its length read after it was bound; `None` for an int or a bool.
+    /// Its size read after it was bound; `None` for an int or a bool.
     pub fn len(&self) -> Option<String> {
-        if !self.counts {
-            return None;
-        }
+        let ty = self.sized.as_ref()?;
         Some(match self.fixed {
             Some(n) => n.to_string(),
-            None => format!("len({})", self.reference().text),
+            None => size_of(ty, &self.reference().text),
         })
     }
 
-    /// Its length where it is evaluated (binding the temporary).
+    /// Its size where it is evaluated (binding the temporary).
     pub fn len_bound(&self) -> Option<String> {
-        if !self.counts {
-            return None;
-        }
+        let ty = self.sized.as_ref()?;
         Some(match (&self.temp, self.fixed) {
             (_, Some(n)) => n.to_string(),
-            (Some(t), None) => format!("len({t} := {})", self.text.text),
-            (None, None) => format!("len({})", self.text.text),
+            (Some(t), None) => size_of(ty, &format!("{t} := {}", self.text.text)),
+            (None, None) => size_of(ty, &self.text.text),
         })
     }
 }
 
-/// The length of `e` when it is a constant string, array or map.
+/// The size of `e` when it is a constant string, array or map.
 pub(super) fn constant_len(e: &Expr) -> Option<usize> {
-    match &e.node {
-        ExprNode::Const { value } => literal_len(value),
+    match (&e.node, &e.ty) {
+        (ExprNode::Const { value }, Some(ty)) if has_size(ty) => literal_size(value, ty),
         _ => None,
     }
 }
 
-/// The length of a constant string, array or map.
-fn literal_len(v: &Literal) -> Option<usize> {
-    match v {
-        Literal::Str(s) => Some(s.chars().count()),
-        Literal::Array(xs) => Some(xs.len()),
-        Literal::Object(m) => Some(m.len()),
-        _ => None,
-    }
+/// The size of a constant of type `ty` (0 for an int or a bool).
+fn literal_size(v: &Literal, ty: &Type) -> Option<usize> {
+    Some(match (v, ty) {
+        (Literal::Str(s), Type::String) => s.chars().count(),
+        (Literal::Array(xs), Type::Array(e)) => {
+            let mut n = xs.len();
+            for x in xs {
+                n += literal_size(x, e)?;
+            }
+            n
+        }
+        (Literal::Object(m), Type::Map(k, t)) => {
+            let mut n = m.len();
+            for (key, x) in m {
+                if **k == Type::String {
+                    n += key.chars().count();
+                }
+                n += literal_size(x, t)?;
+            }
+            n
+        }
+        (Literal::Int(_), Type::Int) | (Literal::Bool(_), Type::Bool) => 0,
+        _ => return None,
+    })
 }
 
 /// `_fuel - UNITS`, with the parentheses UNITS needs; `-UNITS + _fuel` when
@@ -175,11 +202,6 @@ fn less(units: &Py) -> String {
 }
 
 impl Gen {
-    /// `_fuel - UNITS` (see `less`).
-    pub(super) fn fuel_less(units: &Py) -> String {
-        less(units)
-    }
-
     /// `arg`, lowered to `py`, as a charge after its call reads it.
     pub(super) fn measure(&mut self, arg: &Expr, py: Py) -> R<Measured> {
         self.measure_apart(arg, py, None)
@@ -194,13 +216,11 @@ impl Gen {
         py: Py,
         changed: Option<&str>,
     ) -> R<Measured> {
-        let counts = counts(ty(arg)?);
-        let fixed = match &arg.node {
-            ExprNode::Const { value } => literal_len(value),
-            _ => None,
-        };
+        let t = ty(arg)?;
+        let sized = has_size(t).then(|| t.clone());
+        let fixed = constant_len(arg);
         let again = py.is_simple() && changed != Some(py.text.as_str());
-        let temp = if counts && fixed.is_none() && !again {
+        let temp = if sized.is_some() && fixed.is_none() && !again {
             let t = format!("_a{}", self.temps);
             self.temps += 1;
             Some(t)
@@ -211,14 +231,14 @@ impl Gen {
             text: py,
             temp,
             fixed,
-            counts,
+            sized,
         })
     }
 
-    /// A call that spends the length of its result and then `tail` (text
-    /// after the result's length, reading `_r`: `" + len(xs)"`, `" - 1"`,
-    /// `" * 4"`), after it succeeded.
-    pub(super) fn spend_after(call: &Py, tail: &str) -> Py {
+    /// A call, of result type `ty`, that spends the size of its result and
+    /// then `tail` (text after the result's size, reading `_r`:
+    /// `" + len(xs)"`, `" - 1"`), after it succeeded.
+    pub(super) fn spend_after(call: &Py, ty: &Type, tail: &str) -> Py {
         let prec = if tail.is_empty() {
             Prec::Primary
         } else if tail.starts_with(" *") {
@@ -226,9 +246,31 @@ impl Gen {
         } else {
             Prec::Sum
         };
-        let units = Py::new(format!("len(_r := {}){tail}", call.text), prec);
+        let first = size_of(ty, &format!("_r := {}", call.text));
+        let units = Py::new(format!("{first}{tail}"), prec);
         Py::new(
             format!("_r if (_fuel := {}) >= 0 else _step_limit()", less(&units)),
+            Prec::Cond,
+        )
+    }
+
+    /// A call whose runtime helper returns its value and the units it
+    /// spends (`_map_set_counted`: the size of the map before), then `rest`
+    /// (sizes of arguments bound in it).
+    pub(super) fn spend_pair(call: &Py, rest: &[String]) -> Py {
+        let mut units = vec![format!("(_r := {})[1]", call.text)];
+        units.extend(rest.iter().cloned());
+        let prec = if units.len() > 1 {
+            Prec::Sum
+        } else {
+            Prec::Primary
+        };
+        let units = Py::new(units.join(" + "), prec);
+        Py::new(
+            format!(
+                "_r[0] if (_fuel := {}) >= 0 else _step_limit()",
+                less(&units)
+            ),
             Prec::Cond,
         )
     }
