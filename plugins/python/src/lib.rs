@@ -42,12 +42,13 @@ pub struct PythonBackend;
 
 impl Backend for PythonBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 1.
+        // The whole language as of feature vocabulary 2 (`limit_work`: the
+        // work budget, lower/work.rs).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(1),
+            FeatureSet::all_of(2),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

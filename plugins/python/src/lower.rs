@@ -4,11 +4,13 @@
 //! Expressions (`lower/expr.rs`, standard functions in `lower/call.rs`) become
 //! Python expressions that evaluate left to right as Isu does and raise
 //! exactly where Isu fails; statements (`lower/stmt.rs`) become lines, each
-//! tagged with its step for the error table.
+//! tagged with its step for the error table; `lower/work.rs` charges the work
+//! calls and copies spend from the fuel.
 
 mod call;
 mod expr;
 mod stmt;
+mod work;
 
 use crate::facts::Facts;
 use crate::pytype::Copies;
@@ -49,6 +51,9 @@ pub struct Gen {
     /// Variables the statement being written may store without a copy: it
     /// reads them once, and they are dead after it.
     dead: BTreeSet<String>,
+    /// The temporaries (`_a0`, `_a1`, ...) the statement being written has
+    /// bound to arguments whose length its work reads again.
+    temps: usize,
 }
 
 impl Gen {
@@ -61,6 +66,7 @@ impl Gen {
             step: None,
             packs,
             dead: BTreeSet::new(),
+            temps: 0,
         }
     }
 }

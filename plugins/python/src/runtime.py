@@ -18,8 +18,10 @@ import re as _re
 import sys as _sys
 
 # The default limits of a run, those of every Isu executor (written in when
-# this module was generated): loop rounds (each round of a LOOP spends one),
-# and the most elements, entries or characters a value may hold.
+# this module was generated): the step budget (each round of a LOOP spends
+# one unit; a standard function, or an ASSIGN that copies, spends the lengths
+# of the strings and collections it reads, builds or stores), and the most
+# elements, entries or characters a value may hold.
 MAX_STEPS = @MAX_STEPS@
 MAX_SIZE = @MAX_SIZE@
 
@@ -54,7 +56,20 @@ def _index_error() -> None:
 
 
 def _step_limit(step: str | None = None) -> None:
-    raise IsuError(_Code.STEP_LIMIT, "the run used up its budget of loop rounds", step)
+    raise IsuError(_Code.STEP_LIMIT, "the run used up its step budget (loop rounds and work)", step)
+
+
+def _out_of_work(_value: object) -> None:
+    """step_limit for the work of a call the fuel did not cover, called with
+    the call itself, so that the call's own error comes first."""
+    _step_limit()
+
+
+def _too_long(n: int, max_size: int, what: str) -> None:
+    """A result of length n that is too long, or whose work the fuel did not cover."""
+    if n > max_size:
+        _size_limit(what)
+    _step_limit()
 
 
 def _size_limit(what: str) -> None:
@@ -143,6 +158,57 @@ def _map_set_into(m: dict, k: object, v: object, max_size: int) -> dict:
     return m
 
 
+def _size(ty, v) -> int:
+    """The size work counts (spec/semantics.md 7) of v, of type ty: the
+    characters of a string; the elements of an array plus their sizes; the
+    entries of a map plus the sizes of their keys and values."""
+    if ty == "string":
+        return len(v)
+    if type(ty) is str:
+        return 0
+    if ty[0] == "array":
+        e = ty[1]
+        if e == "string":
+            return len(v) + sum(map(len, v))
+        if type(e) is str:
+            return len(v)
+        return len(v) + sum(_size(e, x) for x in v)
+    n = len(v)
+    if ty[1] == "string":
+        n += sum(map(len, v))
+    t = ty[2]
+    if t == "string":
+        n += sum(map(len, v.values()))
+    elif type(t) is not str:
+        n += sum(_size(t, x) for x in v.values())
+    return n
+
+
+def _map_set_counted(m: dict, k: object, v: object, max_size: int, ty) -> tuple:
+    """MAP_SET on a map the caller owns, and the size it had before (its work)."""
+    n = _size(ty, m)
+    return _map_set_into(m, k, v, max_size), n
+
+
+def _pop_counted(xs: list, ty) -> tuple:
+    """POP on an array the caller owns, and the size it had before (its work)."""
+    n = _size(ty, xs)
+    return _pop_from(xs), n
+
+
+def _repeat_counted(x: object, n: int, max_size: int, copy, ty, fuel: int) -> tuple:
+    """REPEAT of an array or map and its work, n times one plus the size of
+    x: the n independent copies are made only once the fuel covers them."""
+    if n < 0:
+        raise IsuError(_Code.NEGATIVE_COUNT, f"REPEAT with the count {n}, below 0")
+    if n > max_size:
+        _size_limit("REPEAT's result")
+    units = n * (1 + _size(ty, x))
+    if units > fuel:
+        _step_limit()
+    return [copy(x) for _ in range(n)], units
+
+
 def _map_has(m: dict, k: object) -> bool:
     """MAP_HAS where evaluating m before k matters."""
     return k in m
@@ -165,15 +231,6 @@ def _repeat(x: object, n: int, max_size: int) -> list:
     if n > max_size:
         _size_limit("REPEAT's result")
     return [x] * n
-
-
-def _repeat_copies(x: object, n: int, max_size: int, copy) -> list:
-    """REPEAT of an array or map: n independent copies of it."""
-    if n < 0:
-        raise IsuError(_Code.NEGATIVE_COUNT, f"REPEAT with the count {n}, below 0")
-    if n > max_size:
-        _size_limit("REPEAT's result")
-    return [copy(x) for _ in range(n)]
 
 
 def _join(xs: list, sep: str, max_size: int) -> str:

@@ -7,12 +7,12 @@
 //! holds them (`own`), so the runtime's `_..._into` helpers may change them
 //! in place.
 
-use super::expr::Codes;
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::{Builtin, Expr, ExprNode, Type};
+use isu_plugin_api::lang::work;
+use isu_plugin_api::{Builtin, Expr, Type};
 
 const MAX_SIZE: &str = "_max_size";
 
@@ -42,15 +42,30 @@ impl Gen {
         let max = Py::atom(MAX_SIZE);
         Ok(match b {
             Builtin::Len => Py::call("len", &[self.expr(&args[0])?]),
+            // The calls that spend work (spec/semantics.md 7, lower/work.rs):
+            // a copied collection's size is told by the result's. PUSH:
+            // the sizes of `xs` and `v` are the result's but its one more
+            // element.
             Builtin::Push => {
                 let xs = self.own(&args[0])?;
                 let x = self.own(&args[1])?;
-                Py::call("_push_into", &[xs, x, max])
+                let call = Py::call("_push_into", &[xs, x, max]);
+                Gen::spend_after(&call, ty(e)?, " - 1")
             }
-            Builtin::Pop => Py::call("_pop_from", &[self.own(&args[0])?]),
+            Builtin::Pop => {
+                let t = ty(&args[0])?.clone();
+                let xs = self.own(&args[0])?;
+                if work::size_is_length(&t) {
+                    Gen::spend_after(&Py::call("_pop_from", &[xs]), &t, " + 1")
+                } else {
+                    // The element removed is gone from the result.
+                    let call = Py::call("_pop_counted", &[xs, Py::atom(pytype::descriptor(&t))]);
+                    Gen::spend_pair(&call, &[])
+                }
+            }
             Builtin::Slice => {
                 let parts = self.exprs(args)?;
-                Py::call("_slice", &parts)
+                Gen::spend_after(&Py::call("_slice", &parts), ty(e)?, "")
             }
             Builtin::MapHas => match self.map_has(args, false)? {
                 Some(py) => py,
@@ -67,16 +82,34 @@ impl Gen {
             Builtin::MapSet => {
                 let m = self.own(&args[0])?;
                 let k = self.expr(&args[1])?;
+                let k = self.measure(&args[1], k)?;
                 let v = self.own(&args[2])?;
-                Py::call("_map_set_into", &[m, k, v, max])
+                let v = self.measure(&args[2], v)?;
+                // The size of the map before it changed.
+                let d = Py::atom(pytype::descriptor(ty(e)?));
+                let call = Py::call("_map_set_counted", &[m, k.bind_arg(), v.bind_arg(), max, d]);
+                let rest: Vec<String> = k.len().into_iter().chain(v.len()).collect();
+                Gen::spend_pair(&call, &rest)
             }
-            Builtin::SplitWhitespace => Py::call("_split_whitespace", &self.exprs(args)?),
+            Builtin::SplitWhitespace => {
+                let s = self.expr(&args[0])?;
+                let s = self.measure(&args[0], s)?;
+                let call = Py::call("_split_whitespace", &[s.reference()]);
+                let units = s.len_bound().unwrap_or_default();
+                Gen::spend_before(&call, &units, false)
+            }
             Builtin::Join => {
-                let mut parts = self.exprs(args)?;
-                parts.push(max);
-                Py::call("_join", &parts)
+                let xs = self.expr(&args[0])?;
+                let xs = self.measure(&args[0], xs)?;
+                let sep = self.expr(&args[1])?;
+                let call = Py::call("_join", &[xs.bind_arg(), sep, max]);
+                let tail = xs.len().map(|l| format!(" + {l}")).unwrap_or_default();
+                Gen::spend_after(&call, &Type::String, &tail)
             }
-            Builtin::Lower => Py::call("_lower", &self.exprs(args)?),
+            // The size of `s` is the result's.
+            Builtin::Lower => {
+                Gen::spend_after(&Py::call("_lower", &self.exprs(args)?), &Type::String, "")
+            }
             Builtin::Abs => {
                 let a = self.expr(&args[0])?;
                 let f = if self.env.interval(&args[0]).contains(interval::MIN) {
@@ -88,15 +121,17 @@ impl Gen {
             }
             Builtin::Min => Py::call("min", &self.exprs(args)?),
             Builtin::Max => Py::call("max", &self.exprs(args)?),
+            // Both lengths: the result's. Too long is `size_limit` before
+            // the charge is `step_limit`.
             Builtin::Concat => match ty(e)? {
                 Type::String => {
-                    let mut parts = Vec::new();
-                    self.concat_parts(e, &mut parts)?;
-                    let texts: Vec<String> = parts.iter().map(|p| p.at(Prec::Sum)).collect();
+                    let a = self.expr(&args[0])?;
+                    let b = self.expr(&args[1])?;
                     Py::new(
                         format!(
-                            "_s if len(_s := {}) <= _max_size else _size_limit(\"CONCAT's result\")",
-                            texts.join(" + ")
+                            "_s if (_n := len(_s := {} + {})) <= _max_size and (_fuel := _fuel - _n) >= 0 else _too_long(_n, _max_size, \"CONCAT's result\")",
+                            a.at(Prec::Sum),
+                            b.above(Prec::Sum)
                         ),
                         Prec::Cond,
                     )
@@ -104,13 +139,21 @@ impl Gen {
                 Type::Array(_) => {
                     let xs = self.own(&args[0])?;
                     let ys = self.elements(&args[1])?;
-                    Py::call("_extend_into", &[xs, ys, max])
+                    Gen::spend_after(&Py::call("_extend_into", &[xs, ys, max]), ty(e)?, "")
                 }
                 other => return Err(invalid(format!("CONCAT of type {other}"))),
             },
             Builtin::ToString => Py::call("str", &self.exprs(args)?),
-            Builtin::ParseInt => Py::call("_parse_int", &self.exprs(args)?),
-            Builtin::MapKeys => Py::call("sorted", &self.exprs(args)?),
+            Builtin::ParseInt => {
+                let s = self.expr(&args[0])?;
+                let s = self.measure(&args[0], s)?;
+                let call = Py::call("_parse_int", &[s.reference()]);
+                let units = s.len_bound().unwrap_or_default();
+                Gen::spend_before(&call, &units, true)
+            }
+            Builtin::MapKeys => {
+                Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, "")
+            }
             Builtin::MapGetOr => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
@@ -123,47 +166,32 @@ impl Gen {
             Builtin::Repeat => {
                 let t = ty(&args[0])?.clone();
                 let x = self.expr(&args[0])?;
+                let x = self.measure(&args[0], x)?;
                 let n = self.expr(&args[1])?;
                 if pytype::is_collection(&t) {
+                    // Copies are built only once the fuel covers them.
                     let copy = Py::atom(self.copies.function(&t));
-                    Py::call("_repeat_copies", &[x, n, max, copy])
-                } else {
-                    Py::call("_repeat", &[x, n, max])
+                    let d = Py::atom(pytype::descriptor(&t));
+                    let fuel = Py::atom("_fuel");
+                    let call = Py::call("_repeat_counted", &[x.bind_arg(), n, max, copy, d, fuel]);
+                    return Ok(Gen::spend_pair(&call, &[]));
                 }
+                let call = Py::call("_repeat", &[x.bind_arg(), n, max]);
+                // The array, and every copy of the value in it.
+                let tail = match (x.fixed, x.len()) {
+                    (Some(k), _) => format!(" * {}", k + 1),
+                    (None, Some(l)) => format!(" * (1 + {l})"),
+                    (None, None) => String::new(),
+                };
+                Gen::spend_after(&call, &Type::array(Type::Int), &tail)
             }
-            Builtin::Chars => Py::call("_chars", &[self.expr(&args[0])?, max]),
+            // The size of `s` is the result's length.
+            Builtin::Chars => Gen::spend_after(
+                &Py::call("_chars", &[self.expr(&args[0])?, max]),
+                &Type::String,
+                "",
+            ),
         })
-    }
-
-    /// The strings a CONCAT joins, with nested CONCATs joined into it: an
-    /// inner CONCAT too long makes the outer one too long, with the same
-    /// error in the same step, so one check at the end does for all (when
-    /// what is evaluated between them cannot fail another way).
-    fn concat_parts(&mut self, e: &Expr, out: &mut Vec<Py>) -> R<()> {
-        let ExprNode::Call { func, args } = &e.node else {
-            out.push(self.expr(e)?);
-            return Ok(());
-        };
-        let [a, b] = args.as_slice() else {
-            out.push(self.expr(e)?);
-            return Ok(());
-        };
-        if Builtin::of(func) != Some(Builtin::Concat) || e.ty != Some(Type::String) {
-            out.push(self.expr(e)?);
-            return Ok(());
-        }
-        let nested = |x: &Expr| matches!(&x.node, ExprNode::Call { func, .. } if Builtin::of(func) == Some(Builtin::Concat));
-        if nested(a) && self.codes(b).only(Codes::SIZE) {
-            self.concat_parts(a, out)?;
-        } else {
-            out.push(self.expr(a)?);
-        }
-        if nested(b) {
-            self.concat_parts(b, out)
-        } else {
-            out.push(self.expr(b)?);
-            Ok(())
-        }
     }
 
     fn exprs(&mut self, args: &[Expr]) -> R<Vec<Py>> {

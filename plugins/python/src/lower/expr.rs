@@ -7,6 +7,7 @@
 //! read right after they are bound, so nesting never mixes them up. Where an
 //! interval shows that a check cannot fire, it is left out.
 
+use super::work::call_spends;
 use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::pytype;
@@ -447,15 +448,18 @@ impl Gen {
                 }
                 (Some(b), _) => {
                     let f = b.info();
-                    let errors = f
+                    let mut errors = f
                         .errors
                         .iter()
                         .fold(Codes::NONE, |c, &e| c.with(Codes::of(e)));
                     if f.grows {
-                        errors.with(Codes::SIZE)
-                    } else {
-                        errors
+                        errors = errors.with(Codes::SIZE);
                     }
+                    // The work it spends may run out (lower/work.rs).
+                    if call_spends(func, args, e.ty.as_ref()) {
+                        errors = errors.with(Codes::STEP);
+                    }
+                    errors
                 }
             },
         };
@@ -495,6 +499,7 @@ impl Codes {
     pub const INDEX: Codes = Codes::of(RuntimeCode::IndexOutOfRange);
     pub const MISSING_KEY: Codes = Codes::of(RuntimeCode::MissingKey);
     pub const SIZE: Codes = Codes::of(RuntimeCode::SizeLimit);
+    pub const STEP: Codes = Codes::of(RuntimeCode::StepLimit);
     /// Anything (a function this module does not know).
     pub const ANY: Codes = Codes(u64::MAX);
 

@@ -1,6 +1,7 @@
 //! Isu statements as Python lines, each under the comment naming its step.
 
 use super::expr::{Arith, Codes};
+use super::work::{self, has_size, size_of};
 use super::{invalid, ty, Gen, R};
 use crate::facts;
 use crate::py::{Prec, Py};
@@ -68,6 +69,7 @@ impl Gen {
         }
         for (i, s) in program.state.iter().enumerate() {
             self.env = self.facts.bounds.state(i);
+            self.temps = 0;
             self.assign_var(&s.name.name, &s.init, true)?;
         }
         self.block(&program.body)?;
@@ -107,6 +109,7 @@ impl Gen {
         let outer = self.w.set_step(Some(id.to_string()));
         self.env = self.facts.bounds.before(id);
         self.step = Some(id.clone());
+        self.temps = 0;
         let r = match &s.node {
             Node::Seq { block } => self.block(block),
             Node::Assign { target, expr } => {
@@ -120,7 +123,15 @@ impl Gen {
                 then_block,
                 else_block,
             } => self.branch(cond, then_block, else_block),
-            Node::Loop { iter, body } => self.looping_step(id, iter, body),
+            Node::Loop { iter, body } => {
+                // Work in the rounds (or in a `while`'s COND) must find the
+                // fuel its rounds so far left.
+                let spends = match iter {
+                    Iter::While { .. } => work::step_spends(s),
+                    _ => work::block_spends(body),
+                };
+                self.looping_step(id, iter, body, spends)
+            }
             Node::Return { expr } => self.ret(expr),
         };
         self.w.set_step(outer);
@@ -172,16 +183,35 @@ impl Gen {
         if let Some(up) = in_place(target, expr) {
             return self.update(target, up);
         }
+        // The copy spends its length (spec/semantics.md 7) once EXPR is
+        // evaluated: a constant's is known, and a constant that is empty
+        // spends nothing.
+        let copies = if work::assign_copies(target, expr) {
+            Some(work::constant_len(expr))
+        } else {
+            None
+        };
         match target {
-            Place::Var { name, .. } => self.assign_var(name, expr, false),
-            Place::Index { .. } => self.assign_element(target, expr),
+            Place::Var { name, .. } => {
+                let stored = self.assign_var(name, expr, false)?;
+                // The store before the charge is not seen when the fuel
+                // does not cover it.
+                match copies {
+                    None | Some(Some(0)) => {}
+                    Some(Some(n)) => self.spend_lines(&[n.to_string()]),
+                    Some(None) => self.spend_lines(&[size_of(ty(expr)?, &stored)]),
+                }
+                Ok(())
+            }
+            Place::Index { .. } => self.assign_element(target, expr, copies),
         }
     }
 
     /// `x = EXPR` (annotated for STATE). Arithmetic at the top is checked
     /// after the assignment, by a statement, which reads better and runs
     /// faster than the inline check; the value is never seen if it fails.
-    fn assign_var(&mut self, name: &str, expr: &Expr, annotate: bool) -> R<()> {
+    /// Returns the Python name assigned.
+    fn assign_var(&mut self, name: &str, expr: &Expr, annotate: bool) -> R<String> {
         let var = self
             .facts
             .var(name)
@@ -213,7 +243,7 @@ impl Gen {
                 self.w.line(format!("{lhs} = {}", v.text));
             }
         }
-        Ok(())
+        Ok(target)
     }
 
     fn top_arith(&mut self, e: &Expr) -> R<Option<Arith>> {
@@ -233,8 +263,16 @@ impl Gen {
 
     /// `TARGET: P`, `EXPR: (call F P rest...)`: the list or dict at `P`
     /// changes in place (spec/semantics.md 4.3), with the same checks in the
-    /// same order as the call.
+    /// same order as the call, and then the work of the call (the lengths it
+    /// stores, not the collection's).
     fn update(&mut self, target: &Place, up: InPlace<'_>) -> R<()> {
+        let lens = self.update_lines(target, up)?;
+        self.spend_lines(&lens);
+        Ok(())
+    }
+
+    /// The lines of [`Gen::update`]; the lengths its work counts.
+    fn update_lines(&mut self, target: &Place, up: InPlace<'_>) -> R<Vec<String>> {
         let max = Py::atom("_max_size");
         let arg = |n: usize| {
             up.rest
@@ -246,25 +284,45 @@ impl Gen {
                 return self.concat_at(target, arg(0)?);
             }
             let (place, _) = self.place_read(target)?;
+            let mut lens = Vec::new();
             let call = match up.op {
-                Update::Push => Py::call("_push_into", &[place, self.own(arg(0)?)?, max]),
+                Update::Push => {
+                    let v = self.own(arg(0)?)?;
+                    let v = self.measure(arg(0)?, v)?;
+                    lens.extend(v.len());
+                    Py::call("_push_into", &[place, v.bind_arg(), max])
+                }
                 Update::Pop => Py::call("_pop_from", &[place]),
                 Update::MapSet => {
                     let k = self.expr(arg(0)?)?;
+                    let k = self.measure(arg(0)?, k)?;
                     let v = self.own(arg(1)?)?;
-                    Py::call("_map_set_into", &[place, k, v, max])
+                    let v = self.measure(arg(1)?, v)?;
+                    lens.extend(k.len());
+                    lens.extend(v.len());
+                    Py::call("_map_set_into", &[place, k.bind_arg(), v.bind_arg(), max])
                 }
-                Update::Concat => Py::call("_extend_into", &[place, self.elements(arg(0)?)?, max]),
+                Update::Concat => {
+                    let ys = self.elements(arg(0)?)?;
+                    let ys = self.measure(arg(0)?, ys)?;
+                    lens.extend(ys.len());
+                    Py::call("_extend_into", &[place, ys.bind_arg(), max])
+                }
             };
             self.w.line(call.text);
-            return Ok(());
+            return Ok(lens);
         };
         let p = self.var(name)?.text;
+        let mut lens = Vec::new();
         match up.op {
             Update::Push => {
                 let x = self.own(arg(0)?)?;
                 self.w.line(format!("{p}.append({})", x.text));
                 self.size_check(&p, "PUSH's result");
+                let t = ty(arg(0)?)?;
+                if has_size(t) {
+                    lens.push(size_of(t, &format!("{p}[-1]")));
+                }
             }
             Update::Pop => {
                 self.w.line(format!("if not {p}:"));
@@ -280,28 +338,41 @@ impl Gen {
                 }
                 let in_order = self.codes(v).commutes(before);
                 let kp = self.expr(k)?;
+                let km = self.measure(k, kp)?;
                 let vp = self.own(v)?;
+                let vm = self.measure(v, vp)?;
+                lens.extend(km.len());
+                lens.extend(vm.len());
                 if in_order {
-                    self.w.line(format!("{p}[{}] = {}", kp.text, vp.text));
+                    self.w
+                        .line(format!("{p}[{}] = {}", km.bind().text, vm.bind().text));
                     self.size_check(&p, "MAP_SET's result");
                 } else {
-                    let call = Py::call("_map_set_into", &[Py::atom(p), kp, vp, max]);
+                    let call = Py::call(
+                        "_map_set_into",
+                        &[Py::atom(p), km.bind_arg(), vm.bind_arg(), max],
+                    );
                     self.w.line(call.text);
                 }
             }
             Update::Concat => {
                 let t = ty(arg(0)?)?.clone();
-                if t == Type::String {
-                    let s = self.expr(arg(0)?)?;
-                    self.w.line(format!("{p} += {}", s.text));
+                let s = if t == Type::String {
+                    self.expr(arg(0)?)?
                 } else {
-                    let ys = self.elements(arg(0)?)?;
-                    self.w.line(format!("{p}.extend({})", ys.text));
+                    self.elements(arg(0)?)?
+                };
+                let s = self.measure_apart(arg(0)?, s, Some(&p))?;
+                lens.extend(s.len());
+                if t == Type::String {
+                    self.w.line(format!("{p} += {}", s.bind().text));
+                } else {
+                    self.w.line(format!("{p}.extend({})", s.bind_arg().text));
                 }
                 self.size_check(&p, "CONCAT's result");
             }
         }
-        Ok(())
+        Ok(lens)
     }
 
     /// `TARGET: (index B K)`, `EXPR: (call CONCAT (index B K) s)` on a
@@ -309,7 +380,7 @@ impl Gen {
     /// element is read, joined and stored back. The container and the key go
     /// into temporaries first, so each is evaluated (and checked) once, in
     /// Isu's order: B, K, the element's own read, `s`, the size check.
-    fn concat_at(&mut self, target: &Place, s: &Expr) -> R<()> {
+    fn concat_at(&mut self, target: &Place, s: &Expr) -> R<Vec<String>> {
         let Place::Index { base, index, .. } = target else {
             return Err(invalid("an element update of a variable"));
         };
@@ -319,13 +390,14 @@ impl Gen {
             _ => self.expr(index)?.text,
         };
         let t = self.expr(s)?;
+        let t = self.measure(s, t)?;
         self.w.line(format!("_p = {}", b.text));
         self.w.line(format!("_k = {key}"));
         self.w.line(format!(
             "_p[_k] = _s if len(_s := _p[_k] + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
-            t.at(Prec::Sum)
+            t.bind().at(Prec::Sum)
         ));
-        Ok(())
+        Ok(t.len().into_iter().collect())
     }
 
     fn size_check(&mut self, p: &str, what: &str) {
@@ -400,14 +472,36 @@ impl Gen {
     /// evaluates `v` first, which is the same when one of the two cannot
     /// fail (or `v` starts by reading `p[k]` itself); otherwise the keys go
     /// first, into temporaries.
-    fn assign_element(&mut self, target: &Place, expr: &Expr) -> R<()> {
+    /// `copies`: the ASSIGN copies a value, of this length when it is a
+    /// constant (lower/work.rs).
+    fn assign_element(
+        &mut self,
+        target: &Place,
+        expr: &Expr,
+        copies: Option<Option<usize>>,
+    ) -> R<()> {
         let Place::Index { base, index, .. } = target else {
             return Err(invalid("an element target without an index"));
         };
         let base_ty = self.place_type(base)?;
-        let inline = self.codes(expr).commutes(self.target_codes(target, true)?)
+        let copies = copies.filter(|n| *n != Some(0));
+        let mut codes = self.codes(expr);
+        if copies.is_some() {
+            codes = codes.with(Codes::STEP);
+        }
+        let inline = codes.commutes(self.target_codes(target, true)?)
             || facts::leads_with_read(expr, target);
-        let v = self.own(expr)?;
+        let mut v = self.own(expr)?;
+        // The copy spends its length once EXPR is evaluated, before the
+        // store (spec/semantics.md 7).
+        match copies {
+            None => {}
+            Some(Some(n)) => v = Gen::spend_before(&v, &n.to_string(), false),
+            Some(None) if v.is_simple() => {
+                v = Gen::spend_before(&v, &size_of(ty(expr)?, &v.text), false);
+            }
+            Some(None) => v = Gen::spend_after(&v, ty(expr)?, ""),
+        }
         if inline {
             let (b, _) = self.place_read(base)?;
             match base_ty {
@@ -489,9 +583,17 @@ impl Gen {
     /// by round, since nothing else spends fuel while it runs, and costs
     /// nothing per round. A `while` loop with no loop inside runs as a `for`
     /// over the rounds the fuel covers, which counts them at the cost of
-    /// Python's own loop; a loop with loops inside spends round by round.
-    fn looping_step(&mut self, id: &isu_plugin_api::StepId, iter: &Iter, body: &Block) -> R<()> {
-        let innermost = !facts::has_loop(body);
+    /// Python's own loop; a loop with loops inside, or whose rounds (or a
+    /// `while`'s COND) spend work (`spends`: lower/work.rs), spends round by
+    /// round.
+    fn looping_step(
+        &mut self,
+        id: &isu_plugin_api::StepId,
+        iter: &Iter,
+        body: &Block,
+        spends: bool,
+    ) -> R<()> {
+        let innermost = !facts::has_loop(body) && !spends;
         match iter {
             Iter::Range {
                 var,
@@ -648,7 +750,7 @@ impl Gen {
 
     /// `if COND: _step_limit("S1")`, COND one that cannot fail: lines that
     /// name their step themselves, so that the step need not be recorded.
-    fn step_limit_if(&mut self, cond: &str) {
+    pub(super) fn step_limit_if(&mut self, cond: &str) {
         let call = match self.w.step() {
             Some(id) => format!("_step_limit(\"{id}\")"),
             None => "_step_limit()".to_owned(),
