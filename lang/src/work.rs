@@ -143,6 +143,12 @@ pub fn assign_copies(target: &Place, expr: &Expr) -> bool {
 /// Whether a call of `func` with these arguments and result type may spend
 /// work (a pack function spends none).
 pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
+    may_spend(func, args, ty, false)
+}
+
+/// Whether a call, an in-place update (`in_place`) or not, may spend work:
+/// some size it counts is of a type that has one.
+fn may_spend(func: &str, args: &[Expr], ty: Option<&Type>, in_place: bool) -> bool {
     let Some(b) = Builtin::of(func) else {
         return false;
     };
@@ -151,7 +157,7 @@ pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
             .and_then(|a| a.ty.as_ref())
             .is_some_and(has_size)
     };
-    of(b).measures(false).any(|m| match m {
+    of(b).measures(in_place).any(|m| match m {
         Measure::Arg(i) => arg_has_size(i),
         Measure::Result | Measure::Repeated => ty.is_some_and(has_size),
     })
@@ -159,16 +165,18 @@ pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
 
 /// Whether running `block` may spend work besides loop rounds: a call that
 /// spends, or an `ASSIGN` that copies, anywhere in it (nested blocks and
-/// loops included). An executor that spends a loop's rounds all at once
-/// before it starts may do so only when its body spends nothing else.
+/// loops included). An in-place update counts only what it stores, as its
+/// charge does: `xs = PUSH(xs, i)` with `i` an int spends nothing. An
+/// executor that spends a loop's rounds all at once before it starts may do
+/// so only when its body spends nothing else.
 pub fn block_spends(block: &Block) -> bool {
     let mut f = Finder(false);
     f.visit_block(block);
     f.0
 }
 
-/// Whether `step` alone (with its nested blocks) may spend work besides
-/// loop rounds; see [`block_spends`].
+/// Whether `step` alone (with its nested blocks, and a LOOP's sequence or
+/// condition) may spend work besides loop rounds; see [`block_spends`].
 pub fn step_spends(step: &Step) -> bool {
     let mut f = Finder(false);
     f.visit_step(step);
@@ -180,6 +188,16 @@ struct Finder(bool);
 impl<'ast> Visit<'ast> for Finder {
     fn visit_step(&mut self, step: &'ast Step) {
         if let Node::Assign { target, expr } = &step.node {
+            if let (Some(_), ExprNode::Call { func, args }) =
+                (update::in_place(target, expr), &expr.node)
+            {
+                self.0 |= may_spend(func, args, expr.ty.as_ref(), true);
+                // The place is read where the target is walked; the rest
+                // of the arguments are evaluated as usual.
+                self.visit_place(target);
+                args.iter().skip(1).for_each(|a| self.visit_expr(a));
+                return;
+            }
             self.0 |= assign_copies(target, expr);
         }
         visit::walk_step(self, step);

@@ -11,7 +11,7 @@ use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::lang::work;
+use isu_plugin_api::work;
 use isu_plugin_api::{Builtin, Expr, Type};
 
 const MAX_SIZE: &str = "_max_size";

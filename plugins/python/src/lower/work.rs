@@ -22,12 +22,12 @@
 use super::{ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::pytype;
-use isu_plugin_api::lang::work::{self, Measure};
-use isu_plugin_api::update::in_place;
-use isu_plugin_api::visit::{self, Visit};
-use isu_plugin_api::{Block, Builtin, Expr, ExprNode, Literal, Node, Step, Type};
+use isu_plugin_api::work;
+use isu_plugin_api::{Expr, ExprNode, Literal, Type};
 
-pub(super) use isu_plugin_api::lang::work::{assign_copies, call_spends, has_size};
+pub(super) use isu_plugin_api::work::{
+    assign_copies, block_spends, call_spends, has_size, step_spends,
+};
 
 /// The size work counts of the value `text` (a name, or an expression
 /// evaluated once) of type `ty`.
@@ -36,60 +36,6 @@ pub(super) fn size_of(ty: &Type, text: &str) -> String {
         format!("len({text})")
     } else {
         format!("_size({}, {text})", pytype::descriptor(ty))
-    }
-}
-
-/// Whether running `block` may spend work besides loop rounds: as
-/// `isu_lang::work::block_spends`, except that an in-place update counts
-/// only what it stores, as its charge does: `xs = PUSH(xs, i)` with `i` an
-/// int spends nothing, and a loop of them may still spend its rounds at
-/// once.
-pub(super) fn block_spends(block: &Block) -> bool {
-    let mut f = Finder(false);
-    f.visit_block(block);
-    f.0
-}
-
-/// [`block_spends`] for one step (with its nested blocks, and a LOOP's
-/// COND and sequence).
-pub(super) fn step_spends(step: &Step) -> bool {
-    let mut f = Finder(false);
-    f.visit_step(step);
-    f.0
-}
-
-struct Finder(bool);
-
-impl<'ast> Visit<'ast> for Finder {
-    fn visit_step(&mut self, step: &'ast Step) {
-        if let Node::Assign { target, expr } = &step.node {
-            if in_place(target, expr).is_some() {
-                if let ExprNode::Call { func, args } = &expr.node {
-                    self.0 |= Builtin::of(func).is_some_and(|b| {
-                        work::of(b).measures(true).any(|m| match m {
-                            Measure::Arg(i) => args
-                                .get(i)
-                                .and_then(|a| a.ty.as_ref())
-                                .is_some_and(has_size),
-                            Measure::Result | Measure::Repeated => true,
-                        })
-                    });
-                    // The place is read where the target is walked.
-                    self.visit_place(target);
-                    args.iter().skip(1).for_each(|a| self.visit_expr(a));
-                }
-                return;
-            }
-            self.0 |= assign_copies(target, expr);
-        }
-        visit::walk_step(self, step);
-    }
-
-    fn visit_expr(&mut self, expr: &'ast Expr) {
-        if let ExprNode::Call { func, args } = &expr.node {
-            self.0 |= call_spends(func, args, expr.ty.as_ref());
-        }
-        visit::walk_expr(self, expr);
     }
 }
 
