@@ -25,6 +25,7 @@ pub mod checks;
 pub mod expect;
 pub mod junit;
 mod suite;
+pub mod sweep;
 
 pub use suite::check_backend;
 

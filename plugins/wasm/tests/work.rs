@@ -260,3 +260,15 @@ fn a_state_initializer_spends_at_no_step() {
     let n = sweep(text, &[r#"{"s": "abé"}"#, r#"{"s": ""}"#], SIZES);
     eprintln!("{n} runs compared");
 }
+
+/// The shared budget sweep (`isu_host::conformance::sweep`): the programs of
+/// `conformance/sweep/` under every small budget, as the other backends run
+/// them.
+#[test]
+fn the_shared_sweep_stops_where_the_interpreter_stops() {
+    let backend = std::sync::Arc::new(WasmBackend::new());
+    match isu_host::conformance::sweep::check_backend(backend, "wasm") {
+        Ok(report) => eprintln!("{}", report.summary()),
+        Err(e) => panic!("{e}"),
+    }
+}

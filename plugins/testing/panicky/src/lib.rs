@@ -3,7 +3,7 @@
 
 use isu_plugin_api::{
     Artifact, Backend, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
-    PluginDiagnostic, Program,
+    PluginDiagnostic, Program, FEATURE_SET_VERSION,
 };
 
 #[derive(Debug, Default)]
@@ -11,9 +11,15 @@ pub struct Panicky;
 
 impl Backend for Panicky {
     fn info(&self) -> BackendInfo {
-        BackendInfo::new("panicky", "0.1.0", &["panicky"], FeatureSet::all_of(1))
-            .emitting(&["text"])
-            .executing("text", false)
+        // Every feature: every case reaches `compile`, which panics.
+        BackendInfo::new(
+            "panicky",
+            "0.1.0",
+            &["panicky"],
+            FeatureSet::all_of(FEATURE_SET_VERSION),
+        )
+        .emitting(&["text"])
+        .executing("text", false)
     }
 
     fn compile(

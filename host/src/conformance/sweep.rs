@@ -1,0 +1,100 @@
+//! The budget sweep: programs run under every step budget from 0 up, and
+//! under two size limits, on a backend and on the interpreter, whose
+//! outcomes (the value, or the error's code and step) must agree. The
+//! conformance cases check each limit at a few budgets; the sweep checks
+//! every charge of the work budget (`spec/semantics.md` 7) where it falls
+//! and against the errors around it, on programs of strings, maps and
+//! nested arrays that the random programs of the differential test do not
+//! build. The programs are `conformance/sweep/*.isu`, in the form of the
+//! cases; their run lines give the arguments, and only the interpreter's
+//! outcome under each budget is the expectation (the results written on
+//! the run lines are not read).
+
+use super::{backend_report, prepare, Case, Options, Report};
+use crate::executor::ViaBackend;
+use crate::functions::Functions;
+use isu_plugin_api::Backend;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Budgets `0..BUDGETS`: each program's runs need fewer.
+pub const BUDGETS: u64 = 48;
+
+/// The size limits each budget runs with: the default-sized one, and one
+/// small enough that `size_limit` meets the charges.
+pub const SIZES: [u64; 2] = [1_000, 6];
+
+/// The folder of the sweep's programs.
+pub fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/sweep")
+}
+
+/// One case per program of `dir`, budget and size limit, named
+/// `PROGRAM_stepsN_sizeM`.
+pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let read = |e: std::io::Error| format!("{}: {e}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(read)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(read)?;
+    files.retain(|p| p.extension().is_some_and(|e| e == "isu"));
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("{}: no programs", dir.display()));
+    }
+    let mut cases = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for max_size in SIZES {
+            for steps in 0..BUDGETS {
+                cases.push(Case {
+                    name: format!("{stem}_steps{steps}_size{max_size}"),
+                    path: file.clone(),
+                    text: format!(
+                        "; limits: max_steps={steps} max_size={max_size}\n; needs: limit_steps limit_size limit_work\n{text}"
+                    ),
+                });
+            }
+        }
+    }
+    Ok(cases)
+}
+
+/// Runs the sweep on `backend` serving `target`: `Err` lists every
+/// outcome that differs from the interpreter's, and every case the backend
+/// does not support.
+pub fn check_backend(
+    backend: Arc<dyn Backend + Send + Sync>,
+    target: &str,
+) -> Result<Report, String> {
+    let cases = cases(&programs_dir())?;
+    let options = Options::default();
+    let packs = Functions::default();
+    let prepared = prepare(&cases, &packs, &options);
+    let features = backend.info().features;
+    let executor = ViaBackend::new(backend, target, packs);
+    let report = backend_report(&prepared, &executor, &features, &options);
+    let mut problems: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
+    problems.extend(
+        report
+            .unsupported_cases
+            .iter()
+            .map(|u| format!("{}: unsupported: {}", u.case, u.reason)),
+    );
+    if problems.is_empty() {
+        Ok(report)
+    } else {
+        Err(format!(
+            "{} ({} cases): {} difference(s) from the interpreter:\n{}",
+            report.summary(),
+            cases.len(),
+            problems.len(),
+            problems.join("\n")
+        ))
+    }
+}
