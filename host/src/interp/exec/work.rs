@@ -85,7 +85,7 @@ fn out_of_work(units: u64, left: u64, max: u64, span: Span) -> Box<Fault> {
         ),
     );
     f.hint = Some(
-        "work on long strings and collections counts their length (spec/semantics.md 7); raise the limit (--max-steps) or touch less"
+        "work on big strings and collections counts their size (spec/semantics.md 7); raise the limit (--max-steps) or touch less"
             .into(),
     );
     f
