@@ -6,7 +6,9 @@
 //! [--max-steps N] [--max-size N] [--repeat N]` prints the result as JSON;
 //! with `--repeat N` it calls the function N times on the one instance
 //! (the heap reset before each call, as `execute` does) and prints the
-//! least time a call took, in nanoseconds, on standard error.
+//! least time a call took, in nanoseconds, on standard error. With
+//! `--perfmap`, wasmtime writes `/tmp/perf-PID.map` so that `perf report`
+//! names the module's functions (`bench/README.md`, "Profiles").
 //! `bench/run.sh` uses it as its Wasm runner.
 
 use isu_backend_wasm::exec::{encode_args, Loaded};
@@ -17,7 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: run_wasm FILE.wasm ARGS.json [--max-steps N] [--max-size N] [--repeat N]";
+    "usage: run_wasm FILE.wasm ARGS.json [--max-steps N] [--max-size N] [--repeat N] [--perfmap]";
 
 fn main() -> ExitCode {
     match run() {
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
 fn run() -> Result<(), String> {
     let mut files = Vec::new();
     let mut repeat: u64 = 0;
+    let mut perfmap = false;
     let mut limits = ExecLimits {
         max_steps: 1_000_000_000_000,
         max_size: 100_000_000,
@@ -47,6 +50,7 @@ fn run() -> Result<(), String> {
             "--repeat" => repeat = count("--repeat")?,
             "--max-steps" => limits.max_steps = count("--max-steps")?,
             "--max-size" => limits.max_size = count("--max-size")?,
+            "--perfmap" => perfmap = true,
             _ if a.starts_with("--") => return Err(format!("unknown flag {a}\n{USAGE}")),
             _ => files.push(a),
         }
@@ -57,11 +61,20 @@ fn run() -> Result<(), String> {
     let wasm = std::fs::read(wasm_file).map_err(|e| format!("{wasm_file}: {e}"))?;
     let json = std::fs::read_to_string(args_file).map_err(|e| format!("{args_file}: {e}"))?;
     let lit: Literal = serde_json::from_str(&json).map_err(|e| format!("{args_file}: {e}"))?;
-    let backend = WasmBackend::new();
-    let runner = backend.runner().map_err(|d| d.message)?;
     let meta = Meta::read(&wasm).ok_or("the module has no readable isu.meta section")?;
-    let module = runner.module(&wasm).map_err(|d| d.message)?;
-    let mut inst = Loaded::new(runner.engine(), &module, meta.clone()).map_err(|d| d.message)?;
+    let engine = if perfmap {
+        let mut config = wasmtime::Config::new();
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        wasmtime::Engine::new(&config).map_err(|e| format!("wasmtime: {e}"))?
+    } else {
+        WasmBackend::new()
+            .runner()
+            .map_err(|d| d.message)?
+            .engine()
+            .clone()
+    };
+    let module = wasmtime::Module::new(&engine, &wasm).map_err(|e| format!("wasmtime: {e}"))?;
+    let mut inst = Loaded::new(&engine, &module, meta.clone()).map_err(|d| d.message)?;
     let mut best = u128::MAX;
     let mut result = None;
     for _ in 0..repeat.max(1) {
