@@ -93,6 +93,21 @@ fn plugin_abi_md_lists_every_backend_code_and_feature() {
     );
 }
 
+#[test]
+fn semantics_md_lists_the_work_of_every_standard_function() {
+    use isu_plugin_api::{stdlib::STDLIB, work};
+    let mut table = String::from("\n| call | spends |\n| --- | --- |\n");
+    for f in STDLIB {
+        table.push_str(&format!(
+            "| `{}` | {} |\n",
+            f.name,
+            work::of(f.builtin).describe()
+        ));
+    }
+    table.push('\n');
+    generated_section("semantics.md", "work", "lang/src/work.rs", &table);
+}
+
 /// `10,000,000`.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();

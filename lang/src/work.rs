@@ -105,6 +105,38 @@ pub fn of(b: Builtin) -> CallWork {
     }
 }
 
+impl CallWork {
+    /// What a call spends, in words, as `spec/semantics.md` 7 lists it
+    /// (generated from this table): "the size of argument 2, plus the size
+    /// of argument 1 unless in place".
+    pub fn describe(&self) -> String {
+        let term = |m: &Measure| match m {
+            Measure::Arg(i) => format!("the size of argument {}", i + 1),
+            Measure::Result => "the size of the result".to_owned(),
+            Measure::Repeated => {
+                "the size of the result (its length times one plus the size of argument 1)"
+                    .to_owned()
+            }
+        };
+        let mut parts: Vec<String> = self.always.iter().map(term).collect();
+        if let Some(i) = self.copied {
+            let copy = format!("the size of argument {} unless in place", i + 1);
+            if parts.is_empty() {
+                parts.push(format!(
+                    "nothing in place; {}",
+                    copy.replace(" unless in place", " otherwise")
+                ));
+            } else {
+                parts.push(copy);
+            }
+        }
+        match parts.len() {
+            0 => "nothing".to_owned(),
+            _ => parts.join(", plus "),
+        }
+    }
+}
+
 /// Whether values of type `ty` have a size: strings, arrays and maps. An
 /// int or a bool has none.
 pub fn has_size(ty: &Type) -> bool {
