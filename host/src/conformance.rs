@@ -36,7 +36,7 @@ use crate::functions::Functions;
 use crate::pipeline;
 use crate::plugins::target::{BackendFailure, BuildError};
 use crate::source::Source;
-use isu_plugin_api::{features, ExecLimits, FeatureSet, Program, RuntimeCode};
+use isu_plugin_api::{features, ExecLimits, FeatureSet, Node, Program, RuntimeCode, StepId};
 use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -243,6 +243,22 @@ fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, S
                 "a run ends in {code}, which only a backend enforcing the limit gives: add `; needs: {feature}`"
             ));
         }
+    }
+    // `step_limit` anywhere but at a LOOP (or in a STATE initializer) is the
+    // work of a call or a copy, which only a backend declaring it spends.
+    let at_work = oracle.iter().any(|o| match o {
+        Outcome::Error { code, step } if code == RuntimeCode::StepLimit.as_str() => step
+            .as_deref()
+            .and_then(StepId::parse)
+            .and_then(|id| program.find_step(&id))
+            .is_none_or(|s| !matches!(s.node, Node::Loop { .. })),
+        _ => false,
+    });
+    if at_work && !needs.iter().any(|n| n == "limit_work") {
+        return Err(
+            "a run ends in step_limit at a step that is no LOOP, spent by the work of a call or a copy, which only a backend enforcing it gives: add `; needs: limit_work`"
+                .into(),
+        );
     }
     Ok(PreparedRuns {
         program: program.clone(),

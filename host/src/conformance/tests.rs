@@ -179,6 +179,16 @@ fn a_broken_case_fails_everywhere() {
     let unsaid = prepare_all(&[case("spin", &SPIN.replace("; needs: limit_steps\n", ""))]);
     let got = &interpreter_report(&unsaid).failures[0].got;
     assert!(got.contains("add `; needs: limit_steps`"), "{got}");
+    // And a case stopped by work, that it needs the work budget.
+    let work = "; run: {} => error step_limit at S1\n; limits: max_steps=2\n; needs: limit_steps\nFUNC:\n  NAME: work\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (call LEN (call CHARS (const \"abc\")))\n  END\n";
+    let unsaid = prepare_all(&[case("work", work)]);
+    let got = &interpreter_report(&unsaid).failures[0].got;
+    assert!(got.contains("add `; needs: limit_work`"), "{got}");
+    let said = prepare_all(&[case(
+        "work",
+        &work.replace("limit_steps\n", "limit_steps limit_work\n"),
+    )]);
+    assert!(interpreter_report(&said).failures.is_empty());
 }
 
 #[test]
