@@ -4,7 +4,9 @@
 //! checked-in expectation file.
 
 use super::expect::Expectations;
-use super::{backend_report, builtin_cases, interpreter_report, prepare, Options, Report};
+use super::{
+    backend_report, builtin_cases, interpreter_report, prepare, Case, Options, Prepared, Report,
+};
 use crate::executor::ViaBackend;
 use crate::functions::Functions;
 use isu_plugin_api::Backend;
@@ -23,17 +25,12 @@ pub fn check_backend(
     expectations: &Path,
 ) -> Result<Report, String> {
     let cases = builtin_cases();
-    let options = Options::default();
-    let packs = Functions::default();
-    let prepared = prepare(&cases, &packs, &options);
+    let (prepared, report) = run_in_process(&cases, backend, target);
     let mut problems: Vec<String> = interpreter_report(&prepared)
         .failures
         .iter()
         .map(|f| format!("[interpreter] {f}"))
         .collect();
-    let features = backend.info().features;
-    let executor = ViaBackend::new(backend, target, packs);
-    let report = backend_report(&prepared, &executor, &features, &options);
     if std::env::var_os("ISU_BLESS").is_some_and(|v| v == "1") {
         let text = Expectations::of(&report).to_text(target);
         std::fs::write(expectations, text)
@@ -49,15 +46,45 @@ pub fn check_backend(
             Expectations::parse(&text).map_err(|e| format!("{}: {e}", expectations.display()))?;
         problems.extend(expected.differences(&report));
     }
+    verdict(
+        report,
+        cases.len(),
+        &problems,
+        &expectations.display().to_string(),
+    )
+}
+
+/// Prepares `cases` (the interpreter's outcomes) and runs them on `backend`
+/// serving `target`, called in-process through its trait.
+pub(super) fn run_in_process(
+    cases: &[Case],
+    backend: Arc<dyn Backend + Send + Sync>,
+    target: &str,
+) -> (Vec<Prepared>, Report) {
+    let options = Options::default();
+    let packs = Functions::default();
+    let prepared = prepare(cases, &packs, &options);
+    let features = backend.info().features;
+    let executor = ViaBackend::new(backend, target, packs);
+    let report = backend_report(&prepared, &executor, &features, &options);
+    (prepared, report)
+}
+
+/// `Ok(report)` without `problems`, else one error listing them: the
+/// differences of `cases` runs from `against`.
+pub(super) fn verdict(
+    report: Report,
+    cases: usize,
+    problems: &[String],
+    against: &str,
+) -> Result<Report, String> {
     if problems.is_empty() {
         Ok(report)
     } else {
         Err(format!(
-            "{} ({} cases): {} difference(s) from {}:\n{}",
+            "{} ({cases} cases): {} difference(s) from {against}:\n{}",
             report.summary(),
-            cases.len(),
             problems.len(),
-            expectations.display(),
             problems.join("\n")
         ))
     }

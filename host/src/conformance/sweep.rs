@@ -10,9 +10,8 @@
 //! outcome under each budget is the expectation (the results written on
 //! the run lines are not read).
 
-use super::{backend_report, prepare, Case, Options, Report};
-use crate::executor::ViaBackend;
-use crate::functions::Functions;
+use super::suite::{run_in_process, verdict};
+use super::{Case, Report};
 use isu_plugin_api::Backend;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -73,12 +72,7 @@ pub fn check_backend(
     target: &str,
 ) -> Result<Report, String> {
     let cases = cases(&programs_dir())?;
-    let options = Options::default();
-    let packs = Functions::default();
-    let prepared = prepare(&cases, &packs, &options);
-    let features = backend.info().features;
-    let executor = ViaBackend::new(backend, target, packs);
-    let report = backend_report(&prepared, &executor, &features, &options);
+    let (_, report) = run_in_process(&cases, backend, target);
     let mut problems: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
     problems.extend(
         report
@@ -86,15 +80,5 @@ pub fn check_backend(
             .iter()
             .map(|u| format!("{}: unsupported: {}", u.case, u.reason)),
     );
-    if problems.is_empty() {
-        Ok(report)
-    } else {
-        Err(format!(
-            "{} ({} cases): {} difference(s) from the interpreter:\n{}",
-            report.summary(),
-            cases.len(),
-            problems.len(),
-            problems.join("\n")
-        ))
-    }
+    verdict(report, cases.len(), &problems, "the interpreter")
 }
