@@ -91,13 +91,7 @@ impl Gen {
                 let rest: Vec<String> = k.len().into_iter().chain(v.len()).collect();
                 Gen::spend_pair(&call, &rest)
             }
-            Builtin::SplitWhitespace => {
-                let s = self.expr(&args[0])?;
-                let s = self.measure(&args[0], s)?;
-                let call = Py::call("_split_whitespace", &[s.reference()]);
-                let units = s.len_bound().unwrap_or_default();
-                Gen::spend_before(&call, &units, false)
-            }
+            Builtin::SplitWhitespace => self.text_read("_split_whitespace", &args[0], false)?,
             Builtin::Join => {
                 let xs = self.expr(&args[0])?;
                 let xs = self.measure(&args[0], xs)?;
@@ -144,13 +138,8 @@ impl Gen {
                 other => return Err(invalid(format!("CONCAT of type {other}"))),
             },
             Builtin::ToString => Py::call("str", &self.exprs(args)?),
-            Builtin::ParseInt => {
-                let s = self.expr(&args[0])?;
-                let s = self.measure(&args[0], s)?;
-                let call = Py::call("_parse_int", &[s.reference()]);
-                let units = s.len_bound().unwrap_or_default();
-                Gen::spend_before(&call, &units, true)
-            }
+            // PARSE_INT may fail itself, so its error comes before the charge.
+            Builtin::ParseInt => self.text_read("_parse_int", &args[0], true)?,
             Builtin::MapKeys => {
                 Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, "")
             }
@@ -192,6 +181,18 @@ impl Gen {
                 "",
             ),
         })
+    }
+
+    /// A call of the runtime function `func` on the string `arg`, which
+    /// spends only the string's length: charged before the call, since the
+    /// argument gives it (`fails`: the call may fail itself, see
+    /// [`Gen::spend_before`]).
+    fn text_read(&mut self, func: &str, arg: &Expr, fails: bool) -> R<Py> {
+        let s = self.expr(arg)?;
+        let s = self.measure(arg, s)?;
+        let call = Py::call(func, &[s.reference()]);
+        let units = s.len_bound().unwrap_or_default();
+        Ok(Gen::spend_before(&call, &units, fails))
     }
 
     fn exprs(&mut self, args: &[Expr]) -> R<Vec<Py>> {
