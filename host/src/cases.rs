@@ -8,7 +8,7 @@
 //! ; run: {"xs": [1, 2]} => 3
 //! ; run: {"xs": []} => error index_out_of_range at S2_1
 //! ; run: {} => error int_overflow at -
-//! ; limits: max_steps=1000 max_size=50
+//! ; limits: max_steps=1000 max_size=50 max_memory=200
 //! ; needs: limit_steps
 //! ; checks: index_out_of_range S1_3_1=1 S1_4=1
 //! ```
@@ -17,7 +17,8 @@
 //! is the expected result as JSON, or `error CODE at STEP` for a runtime
 //! error (`at -` when it has no step, as in a STATE initializer).
 //! `limits:` sets the limits every run of the case has on every executor
-//! (`max_steps`, `max_size`; the defaults of `spec/semantics.md` otherwise).
+//! (`max_steps`, `max_size`, `max_memory`; the defaults of
+//! `spec/semantics.md` otherwise).
 //! `needs:` names features of the feature vocabulary
 //! (`isu_plugin_api::feature_set`) the case needs beyond those its program
 //! shows (which the runner finds itself): a backend that does not declare
@@ -184,7 +185,8 @@ pub fn parse(text: &str) -> Result<CaseFile, CaseError> {
     })
 }
 
-/// `max_steps=N max_size=N` (either may be left out: its default stays).
+/// `max_steps=N max_size=N max_memory=N` (any may be left out: its default
+/// stays).
 fn parse_limits(text: &str) -> Result<ExecLimits, String> {
     let mut limits = ExecLimits::DEFAULT;
     let items: Vec<&str> = text
@@ -192,7 +194,7 @@ fn parse_limits(text: &str) -> Result<ExecLimits, String> {
         .filter(|w| !w.is_empty())
         .collect();
     if items.is_empty() {
-        return Err("`limits:` needs `max_steps=N` or `max_size=N`".into());
+        return Err("`limits:` needs `max_steps=N`, `max_size=N` or `max_memory=N`".into());
     }
     for item in items {
         let (name, value) = item
@@ -204,7 +206,12 @@ fn parse_limits(text: &str) -> Result<ExecLimits, String> {
         match name {
             "max_steps" => limits.max_steps = value,
             "max_size" => limits.max_size = value,
-            _ => return Err(format!("`{name}` is no limit (max_steps, max_size)")),
+            "max_memory" => limits.max_memory = value,
+            _ => {
+                return Err(format!(
+                    "`{name}` is no limit (max_steps, max_size, max_memory)"
+                ))
+            }
         }
     }
     Ok(limits)
@@ -439,14 +446,15 @@ mod tests {
 
     #[test]
     fn limits_and_needs_are_read() {
-        let text = "; run: {} => 1\n; limits: max_steps=1000, max_size=7\n\
+        let text = "; run: {} => 1\n; limits: max_steps=1000, max_size=7 max_memory=9\n\
                     ; needs: limit_steps call:LEN\n; needs: limit_steps\nFUNC:\n";
         let case = parse(text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             case.limits,
             Some(ExecLimits {
                 max_steps: 1000,
-                max_size: 7
+                max_size: 7,
+                max_memory: 9
             })
         );
         assert_eq!(case.needs, ["call:LEN", "limit_steps"]);
@@ -458,6 +466,7 @@ mod tests {
         let defaults = ExecLimits {
             max_steps: 1,
             max_size: 2,
+            max_memory: 3,
         };
         let plain = parse("; run: {} => 1\n").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plain.limits_or(defaults), defaults);

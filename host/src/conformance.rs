@@ -237,6 +237,7 @@ fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, S
     for (code, feature) in [
         (RuntimeCode::StepLimit, "limit_steps"),
         (RuntimeCode::SizeLimit, "limit_size"),
+        (RuntimeCode::MemoryLimit, "limit_memory"),
     ] {
         if oracle.iter().any(|o| o.is_error(code)) && !needs.iter().any(|n| n == feature) {
             return Err(format!(

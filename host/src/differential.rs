@@ -29,6 +29,7 @@ pub struct Differences {
 pub const LIMITS: ExecLimits = ExecLimits {
     max_steps: 10_000,
     max_size: 1000,
+    max_memory: 4000,
 };
 
 /// Generates programs from `seed` until `count` of them validate (trying at
@@ -38,10 +39,7 @@ pub const LIMITS: ExecLimits = ExecLimits {
 /// every executor must stop with `step_limit` at the same LOOP.
 pub fn compare(backend: &dyn Backend, count: usize, seed: u64) -> Differences {
     let mut gen = RandomPrograms::new(seed);
-    let opts = RunOptions {
-        max_steps: LIMITS.max_steps,
-        max_size: usize::try_from(LIMITS.max_size).unwrap_or(usize::MAX),
-    };
+    let opts = RunOptions::from(LIMITS);
     let mut out = Differences::default();
     let mut attempts = 0;
     while out.programs < count && attempts < count * 20 {

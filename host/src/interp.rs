@@ -135,6 +135,7 @@ fn execute<'c>(
     let budget = Budget {
         max_steps: opts.max_steps,
         max_size: opts.max_size,
+        max_memory: opts.max_memory,
     };
     let tracer = trace.map(Tracer::new);
     let mut m = Machine::new(compiled, args, budget, tracer);

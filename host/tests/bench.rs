@@ -101,6 +101,7 @@ fn every_kernel_checks_and_agrees_with_its_python_and_c() {
             let opts = RunOptions {
                 max_steps: 1_000_000_000,
                 max_size: 100_000_000,
+                max_memory: 1 << 40,
             };
             let isu: Value = serde_json::from_str(
                 &interp::run(program, given, &opts, None)

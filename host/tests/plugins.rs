@@ -96,6 +96,7 @@ fn args(a: i64) -> Literal {
 const LIMITS: ExecLimits = ExecLimits {
     max_steps: 1000,
     max_size: 1000,
+    max_memory: 4000,
 };
 
 fn options(target: &str) -> CompileOptions {

@@ -14,13 +14,14 @@
 //! function, and what the executor enforces (`limit_steps`: the step budget
 //! stops a run at the LOOP, as the interpreter's does; `limit_size`: the
 //! size limit, likewise; `limit_work`: the work of standard functions and
-//! copies spent from the same budget, `isu_lang::work`). Pack functions (`call:math.GCD`) are not features:
+//! copies spent from the same budget, `isu_lang::work`; `limit_memory`: the
+//! live size of the variables bounded by `max_memory`). Pack functions (`call:math.GCD`) are not features:
 //! a backend gets their definitions as lowerings.
 
 use serde::{Deserialize, Serialize};
 
 /// The newest version of the feature vocabulary.
-pub const FEATURE_SET_VERSION: u32 = 2;
+pub const FEATURE_SET_VERSION: u32 = 3;
 
 /// Every feature, with the vocabulary version that introduced it.
 pub const FEATURES: &[(&str, u32)] = &[
@@ -33,6 +34,7 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("limit_steps", 1),
     ("limit_size", 1),
     ("limit_work", 2),
+    ("limit_memory", 3),
     ("call:ABS", 1),
     ("call:CHARS", 1),
     ("call:CONCAT", 1),

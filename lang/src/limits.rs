@@ -1,6 +1,6 @@
 //! The limits of one run, the same on every executor (`spec/semantics.md`,
-//! "Limits"): the fuel loop rounds and work spend, and the size values may
-//! grow to.
+//! "Limits"): the fuel loop rounds and work spend, the size values may grow
+//! to, and the live size the variables of a run may hold together.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +12,14 @@ pub struct ExecLimits {
     pub max_steps: u64,
     /// Elements of a collection or characters of a string before `size_limit`.
     pub max_size: u64,
+    /// The live size (`crate::work` sizes summed over every variable of the
+    /// run) before `memory_limit`. Left out of a JSON form, the default.
+    #[serde(default = "default_max_memory")]
+    pub max_memory: u64,
+}
+
+fn default_max_memory() -> u64 {
+    ExecLimits::DEFAULT.max_memory
 }
 
 impl ExecLimits {
@@ -24,6 +32,7 @@ impl ExecLimits {
     pub const DEFAULT: ExecLimits = ExecLimits {
         max_steps: 10_000_000,
         max_size: 10_000_000,
+        max_memory: 1 << 24,
     };
 }
 

@@ -29,6 +29,10 @@ pub struct Limits {
     /// Elements of a collection, or characters of a string, before `size_limit`.
     #[arg(long, default_value_t = ExecLimits::DEFAULT.max_size)]
     pub max_size: u64,
+    /// The live size all variables of a run may hold together (characters,
+    /// elements and entries, spec/semantics.md 7), before `memory_limit`.
+    #[arg(long, default_value_t = ExecLimits::DEFAULT.max_memory)]
+    pub max_memory: u64,
 }
 
 impl Limits {
@@ -37,6 +41,7 @@ impl Limits {
         ExecLimits {
             max_steps: self.max_steps,
             max_size: self.max_size,
+            max_memory: self.max_memory,
         }
     }
 }

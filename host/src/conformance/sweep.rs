@@ -1,9 +1,10 @@
 //! The budget sweep: programs run under every step budget from 0 up, and
-//! under two size limits, on a backend and on the interpreter, whose
-//! outcomes (the value, or the error's code and step) must agree. The
-//! conformance cases check each limit at a few budgets; the sweep checks
-//! every charge of the work budget (`spec/semantics.md` 7) where it falls
-//! and against the errors around it, on programs of strings, maps and
+//! under two size limits, and under every memory limit from 0 up, on a
+//! backend and on the interpreter, whose outcomes (the value, or the
+//! error's code and step) must agree. The conformance cases check each
+//! limit at a few budgets; the sweep checks every charge of the work budget
+//! and every store the memory limit checks (`spec/semantics.md` 7) where
+//! it falls and against the errors around it, on programs of strings, maps and
 //! nested arrays that the random programs of the differential test do not
 //! build. The programs are `conformance/sweep/*.isu`, in the form of the
 //! cases; their run lines give the arguments, and only the interpreter's
@@ -16,7 +17,7 @@ use isu_plugin_api::Backend;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Budgets `0..BUDGETS`: each program's runs need fewer.
+/// Budgets and memory limits `0..BUDGETS`: each program's runs need fewer.
 pub const BUDGETS: u64 = 48;
 
 /// The size limits each budget runs with: the default-sized one, and one
@@ -29,7 +30,8 @@ pub fn programs_dir() -> PathBuf {
 }
 
 /// One case per program of `dir`, budget and size limit, named
-/// `PROGRAM_stepsN_sizeM`.
+/// `PROGRAM_stepsN_sizeM`, and one per memory limit, named `PROGRAM_memoryN`
+/// (the default budget and size limit).
 pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
     let read = |e: std::io::Error| format!("{}: {e}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -59,6 +61,15 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
                     ),
                 });
             }
+        }
+        for memory in 0..BUDGETS {
+            cases.push(Case {
+                name: format!("{stem}_memory{memory}"),
+                path: file.clone(),
+                text: format!(
+                    "; limits: max_memory={memory}\n; needs: limit_steps limit_size limit_work limit_memory\n{text}"
+                ),
+            });
         }
     }
     Ok(cases)

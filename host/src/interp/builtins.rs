@@ -174,45 +174,59 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
 
 /// Applies `op` to the value at `place` with the other arguments `rest`, in
 /// place: the result equals `callN(op, place, rest...)`, and on an error the
-/// place is unchanged.
+/// place is unchanged. (The machine runs the two halves apart, spending
+/// the work and checking the memory between them.)
+#[cfg(test)]
 pub fn update(op: Update, place: &mut Value, rest: &[Value], max: usize) -> Res<()> {
-    match (op, &mut *place, rest) {
-        (Update::Push, Value::Array(xs), [x]) => {
-            check_size("PUSH's result", xs.len() + 1, max)?;
-            Rc::make_mut(xs).push(x.clone());
-            Ok(())
+    check_update(op, place, rest, max)?;
+    apply_update(op, place, rest);
+    Ok(())
+}
+
+/// The errors of [`update`], found without changing anything: what the call
+/// fails with, if it does.
+pub fn check_update(op: Update, place: &Value, rest: &[Value], max: usize) -> Res<()> {
+    match (op, place, rest) {
+        (Update::Push, Value::Array(xs), [_]) => check_size("PUSH's result", xs.len() + 1, max),
+        (Update::Pop, Value::Array(xs), []) if xs.is_empty() => {
+            fail(RuntimeCode::EmptyCollection, "POP of an empty array")
         }
-        (Update::Pop, Value::Array(xs), []) => {
-            if xs.is_empty() {
-                return fail(RuntimeCode::EmptyCollection, "POP of an empty array");
-            }
-            Rc::make_mut(xs).pop();
-            Ok(())
-        }
-        (Update::MapSet, Value::Map(m), [k, v]) => {
-            let k = key(k)?;
-            if !m.contains_key(&k) {
+        (Update::Pop, Value::Array(_), []) => Ok(()),
+        (Update::MapSet, Value::Map(m), [k, _]) => {
+            if !m.contains_key(&key(k)?) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            Rc::make_mut(m).insert(k, v.clone());
             Ok(())
         }
         (Update::Concat, Value::Str(s), [Value::Str(t)]) => {
-            check_size("CONCAT's result", s.chars() + t.chars(), max)?;
-            Rc::make_mut(s).push_text(t);
-            Ok(())
+            check_size("CONCAT's result", s.chars() + t.chars(), max)
         }
         (Update::Concat, Value::Array(xs), [Value::Array(ys)]) => {
-            check_size("CONCAT's result", xs.len() + ys.len(), max)?;
-            Rc::make_mut(xs).extend(ys);
-            Ok(())
+            check_size("CONCAT's result", xs.len() + ys.len(), max)
         }
         _ => {
-            let place: &Value = place;
             let mut args = vec![place];
             args.extend(rest);
             bad_args(op.builtin(), &args)
         }
+    }
+}
+
+/// Applies an update [`check_update`] passed.
+pub fn apply_update(op: Update, place: &mut Value, rest: &[Value]) {
+    match (op, place, rest) {
+        (Update::Push, Value::Array(xs), [x]) => Rc::make_mut(xs).push(x.clone()),
+        (Update::Pop, Value::Array(xs), []) => {
+            Rc::make_mut(xs).pop();
+        }
+        (Update::MapSet, Value::Map(m), [k, v]) => {
+            if let Ok(k) = key(k) {
+                Rc::make_mut(m).insert(k, v.clone());
+            }
+        }
+        (Update::Concat, Value::Str(s), [Value::Str(t)]) => Rc::make_mut(s).push_text(t),
+        (Update::Concat, Value::Array(xs), [Value::Array(ys)]) => Rc::make_mut(xs).extend(ys),
+        _ => {}
     }
 }
 

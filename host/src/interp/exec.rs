@@ -9,13 +9,14 @@
 //! By concern: [`stmt`] runs statements (and spends the fuel), [`place`]
 //! writes element targets, [`eval`] evaluates values (borrowing where it
 //! can), [`ints`] and [`bools`] the int and bool expressions without boxing
-//! them, [`work`] spends what calls and copies cost, and [`fault`] builds
-//! the runtime errors.
+//! them, [`work`] spends what calls and copies cost, [`memory`] counts what
+//! the variables hold, and [`fault`] builds the runtime errors.
 
 mod bools;
 mod eval;
 mod fault;
 mod ints;
+mod memory;
 mod place;
 mod stmt;
 mod work;
@@ -41,6 +42,7 @@ pub enum Flow {
 pub struct Budget {
     pub max_steps: u64,
     pub max_size: usize,
+    pub max_memory: u64,
 }
 
 pub struct Machine<'c, 'w> {
@@ -49,6 +51,8 @@ pub struct Machine<'c, 'w> {
     /// Expressions spend work through `&self`, so the fuel is a cell.
     fuel: Cell<u64>,
     budget: Budget,
+    /// The live size of the variables (`memory`).
+    memory: memory::Memory,
     /// The value of the RETURN that ended the run.
     ret: Value,
     ret_step: Option<StepIx>,
@@ -74,6 +78,7 @@ impl<'c, 'w> Machine<'c, 'w> {
         budget: Budget,
         tracer: Option<Tracer<'w>>,
     ) -> Self {
+        let memory = memory::Memory::of_args(&args, c.vars.len(), budget.max_memory);
         let mut slots = args;
         slots.resize(c.vars.len(), Value::Unset);
         Machine {
@@ -81,6 +86,7 @@ impl<'c, 'w> Machine<'c, 'w> {
             slots,
             fuel: Cell::new(budget.max_steps),
             budget,
+            memory,
             ret: Value::Unset,
             ret_step: None,
             keys: Vec::new(),
@@ -97,7 +103,10 @@ impl<'c, 'w> Machine<'c, 'w> {
     /// that ended the run.
     pub fn run(&mut self) -> Result<Value, Box<Diagnostic>> {
         for (n, init) in self.c.state.iter().enumerate() {
-            match self.eval(&init.init) {
+            let held = self
+                .eval(&init.init)
+                .and_then(|v| self.memory.hold(init.slot, &v, init.span).map(|()| v));
+            match held {
                 Ok(v) => {
                     if let Some(t) = &mut self.tracer {
                         t.state(&self.c.vars[init.slot as usize].name, &v);

@@ -16,6 +16,10 @@ pub struct RunOptions {
     /// elements and entries, counted together) a result may have. Past it
     /// the run stops with `size_limit`.
     pub max_size: usize,
+    /// The most the variables of a run may hold together, in the units of
+    /// work (characters, elements and entries, `spec/semantics.md` 7): a
+    /// store that would make them hold more stops with `memory_limit`.
+    pub max_memory: u64,
 }
 
 /// The interpreter's limits for the limits every executor shares.
@@ -24,6 +28,7 @@ impl From<ExecLimits> for RunOptions {
         RunOptions {
             max_steps: l.max_steps,
             max_size: usize::try_from(l.max_size).unwrap_or(usize::MAX),
+            max_memory: l.max_memory,
         }
     }
 }

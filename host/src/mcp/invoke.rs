@@ -203,6 +203,7 @@ fn limits(args: &Map<String, Value>) -> ExecLimits {
     ExecLimits {
         max_steps: get("max_steps", ExecLimits::DEFAULT.max_steps),
         max_size: get("max_size", ExecLimits::DEFAULT.max_size),
+        max_memory: get("max_memory", ExecLimits::DEFAULT.max_memory),
     }
 }
 

@@ -100,6 +100,11 @@ const MAX_SIZE: Param = opt(
     Ty::Count,
     "elements or characters before size_limit (at most the default, 10000000)",
 );
+const MAX_MEMORY: Param = opt(
+    "max_memory",
+    Ty::Count,
+    "the live size of all variables before memory_limit (at most the default, 16777216)",
+);
 const OUT: Param = opt(
     "out",
     Ty::String,
@@ -136,13 +141,14 @@ pub const PROGRAM: Interface = Interface {
                 TARGET,
                 MAX_STEPS,
                 MAX_SIZE,
+                MAX_MEMORY,
             ],
             result: "value?: any",
         },
         Operation {
             name: "test",
             doc: "run the IO examples; each one that does not hold is a TestFail",
-            params: &[TARGET, MAX_STEPS, MAX_SIZE],
+            params: &[TARGET, MAX_STEPS, MAX_SIZE, MAX_MEMORY],
             result: "examples: int, passed: int, failed: int",
         },
         Operation {

@@ -475,6 +475,7 @@ mod tests {
                 limits: ExecLimits {
                     max_steps: 1,
                     max_size: 1,
+                    max_memory: 1,
                 },
                 settings: [("level".to_owned(), level.to_owned())].into(),
             };

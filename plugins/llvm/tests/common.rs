@@ -36,6 +36,7 @@ pub fn lit(json: &str) -> Literal {
 pub const LIMITS: ExecLimits = ExecLimits {
     max_steps: 100_000_000,
     max_size: 10_000_000,
+    max_memory: ExecLimits::DEFAULT.max_memory,
 };
 
 /// Runs `text` on the JSON `args`: the result as JSON text, or `error CODE at STEP`.

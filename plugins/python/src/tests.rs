@@ -424,6 +424,7 @@ fn while_loops_spend_fuel_round_by_round() {
     let small = ExecLimits {
         max_steps: 10,
         max_size: 100,
+        ..ExecLimits::DEFAULT
     };
     assert_eq!(run_with(&p, r#"{"n": 10}"#, small), "10");
     assert_eq!(

@@ -38,6 +38,7 @@ fn run() -> Result<(), String> {
     let mut limits = ExecLimits {
         max_steps: 1_000_000_000_000,
         max_size: 100_000_000,
+        max_memory: 1 << 40,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

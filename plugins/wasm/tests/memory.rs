@@ -94,6 +94,7 @@ fn errors_leave_the_instance_usable() {
     let small = ExecLimits {
         max_steps: 0,
         max_size: 10,
+        ..ExecLimits::DEFAULT
     };
     // Fuel counts loop rounds and work: a program without loops whose
     // calls and copies touch no string, array or map runs on none.

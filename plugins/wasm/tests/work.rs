@@ -14,10 +14,7 @@ use isu_plugin_api::{Backend, ExecLimits, ExecOptions, Program};
 
 fn interpreted(p: &Program, args: &str, limits: ExecLimits) -> String {
     let json: serde_json::Value = serde_json::from_str(args).unwrap();
-    let opts = RunOptions {
-        max_steps: limits.max_steps,
-        max_size: usize::try_from(limits.max_size).unwrap(),
-    };
+    let opts = RunOptions::from(limits);
     match interp::run(p, &json, &opts, None) {
         Ok(v) => v.to_string(),
         Err(d) => format!(
@@ -44,6 +41,7 @@ fn sweep(text: &str, runs: &[&str], sizes: &[u64]) -> usize {
                 let limits = ExecLimits {
                     max_steps,
                     max_size,
+                    ..ExecLimits::DEFAULT
                 };
                 let want = interpreted(&p, args, limits);
                 let got = show(b.execute(&arts, &lit(args), &ExecOptions::new(limits)));

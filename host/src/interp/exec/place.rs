@@ -41,7 +41,16 @@ impl Machine<'_, '_> {
                     Scalar::Other => self.eval(expr)?,
                 };
                 let stored = match self.slots.get_mut(s) {
-                    Some(Value::Array(xs)) => Rc::make_mut(xs).set(i, v),
+                    Some(cell @ Value::Array(_)) => {
+                        if kind == Scalar::Other {
+                            let key = Value::Int(i as i64);
+                            self.memory.hold_part(slot, cell, &key, &v, target_span)?;
+                        }
+                        match cell {
+                            Value::Array(xs) => Rc::make_mut(xs).set(i, v),
+                            _ => false,
+                        }
+                    }
                     _ => false,
                 };
                 if !stored {
@@ -69,19 +78,29 @@ impl Machine<'_, '_> {
                 let k = self.eval(index)?;
                 let key = builtins::key(&k).map_err(|f| located(f, index_span))?;
                 let v = self.eval(expr)?;
-                let Some(Value::Map(m)) = self.slots.get_mut(s) else {
+                let Some(cell @ Value::Map(_)) = self.slots.get_mut(s) else {
                     return Err(fault(
                         RuntimeCode::InternalError,
                         target_span,
                         "an element target moved",
                     ));
                 };
-                if m.len() >= max && !m.contains_key(&key) {
-                    return Err(located(
-                        builtins::too_big("the map", m.len() + 1, max),
-                        index_span,
-                    ));
+                if let Value::Map(m) = &*cell {
+                    if m.len() >= max && !m.contains_key(&key) {
+                        return Err(located(
+                            builtins::too_big("the map", m.len() + 1, max),
+                            index_span,
+                        ));
+                    }
                 }
+                self.memory.hold_part(slot, cell, &k, &v, target_span)?;
+                let Value::Map(m) = cell else {
+                    return Err(fault(
+                        RuntimeCode::InternalError,
+                        target_span,
+                        "an element target moved",
+                    ));
+                };
                 let m = Rc::make_mut(m);
                 if let Some(t) = &mut self.tracer {
                     let c = self.c;
@@ -123,6 +142,17 @@ impl Machine<'_, '_> {
             }
         };
         let parent = place_mut(&mut self.slots, slot, init, target_span)?;
+        if let Value::Map(m) = &*parent {
+            let k = builtins::key(last).map_err(|f| located(f, target_span))?;
+            if !m.contains_key(&k) && m.len() >= max {
+                let span = path.last().map_or(target_span, |s| s.span);
+                return Err(located(
+                    builtins::too_big("the map", m.len() + 1, max),
+                    span,
+                ));
+            }
+        }
+        self.memory.hold_part(slot, parent, last, &v, target_span)?;
         let tracing = self.tracer.is_some();
         let shown = match parent {
             Value::Array(xs) => {
@@ -143,13 +173,6 @@ impl Machine<'_, '_> {
             }
             Value::Map(m) => {
                 let last = builtins::key(last).map_err(|f| located(f, target_span))?;
-                if !m.contains_key(&last) && m.len() >= max {
-                    let span = path.last().map_or(target_span, |s| s.span);
-                    return Err(located(
-                        builtins::too_big("the map", m.len() + 1, max),
-                        span,
-                    ));
-                }
                 let shown = if tracing { Some(v.clone()) } else { None };
                 Rc::make_mut(m).insert(last, v);
                 shown

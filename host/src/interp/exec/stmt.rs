@@ -3,7 +3,7 @@
 
 use super::fault::{fault, located, unexpected, Fault, R};
 use super::place::place_mut;
-use super::{work, Flow, Machine};
+use super::{memory, work, Flow, Machine};
 use crate::interp::builtins;
 use crate::interp::compile::{Slot, St, StepIx};
 use crate::interp::value::Value;
@@ -67,6 +67,8 @@ impl Machine<'_, '_> {
             }
             St::Set { step, slot, expr } => {
                 let v = self.eval(expr)?;
+                self.memory
+                    .hold(*slot, &v, self.c.steps[*step as usize].span)?;
                 let s = *slot as usize;
                 self.slots[s] = v;
                 if let Some(t) = &mut self.tracer {
@@ -180,11 +182,15 @@ impl Machine<'_, '_> {
             let max = self.budget.max_size;
             let place = place_mut(&mut self.slots, *slot, &keys, *target_span)?;
             let n = rest.len().min(2);
-            builtins::update(*op, place, &args[..n], max).map_err(|f| located(f, *call_span))?;
+            let rest = &args[..n];
+            builtins::check_update(*op, place, rest, max).map_err(|f| located(f, *call_span))?;
             let passed = [&Value::Unset, &args[0], &args[1]];
             let left = self.fuel.get();
             let units = work::call_units(op.builtin(), &passed[..=n], None, true, left);
             work::spend(&self.fuel, self.budget.max_steps, units, *call_span)?;
+            let (old, new) = memory::update_sizes(*op, place, rest);
+            self.memory.replace(*slot, old, new, *target_span)?;
+            builtins::apply_update(*op, place, rest);
             if let Some(t) = &mut self.tracer {
                 let c = self.c;
                 t.assign(
@@ -288,6 +294,8 @@ impl Machine<'_, '_> {
         let mut rounds = 0;
         for x in xs.iter() {
             self.spend(*step)?;
+            self.memory
+                .hold(*var, &x, self.c.steps[*step as usize].span)?;
             rounds += 1;
             if let Some(t) = &mut self.tracer {
                 let c = self.c;

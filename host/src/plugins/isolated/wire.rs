@@ -115,6 +115,7 @@ mod tests {
                 options: ExecOptions::new(ExecLimits {
                     max_steps: 5,
                     max_size: 6,
+                    max_memory: 7,
                 }),
             },
         };
