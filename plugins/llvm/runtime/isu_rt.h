@@ -59,6 +59,7 @@ enum {
     ISU_E_STEP_LIMIT = 11,
     ISU_E_SIZE_LIMIT = 12,
     ISU_E_INVALID_ARGUMENT = 13,
+    ISU_E_MEMORY_LIMIT = 15,
 };
 
 /* What failed at an error site, for the message. */
@@ -106,6 +107,7 @@ typedef struct IsuProgram {
     /* The limits of a run when the command line sets none. */
     int64_t max_steps;
     int64_t max_size;
+    int64_t max_memory;
 } IsuProgram;
 
 /* Defined by the program module. */
@@ -115,6 +117,7 @@ void isu_run(const uint64_t *args, uint64_t *result);
 /* The limits of the run (spec/semantics.md, section 7), set by main. */
 extern int64_t isu_max_steps;
 extern int64_t isu_max_size;
+extern int64_t isu_max_memory;
 
 /* Errors. `isu_fail` stops the run with the error `code` at `site`; `a` and
  * `b` are the values the message shows (the operands, an index and a length). */
@@ -196,6 +199,10 @@ void isu_check_result(uint64_t v, const IsuType *t, int32_t site);
 /* Work (core/work.c): the size of a nested value, walked no further than
  * past `limit`. */
 uint64_t isu_size(uint64_t v, const IsuType *t, uint64_t limit);
+/* Memory: the size of an array's element, of a map entry's value (0 when
+ * there is none). */
+uint64_t isu_elem_size(const IsuObj *xs, int64_t i, const IsuType *et);
+uint64_t isu_entry_size(const IsuObj *m, int64_t i, const IsuType *vt);
 
 /* JSON (json.c). */
 typedef struct IsuBuf {

@@ -9,6 +9,8 @@ pub const RUN: &str = "isu_run";
 pub const PROGRAM: &str = "isu_program";
 /// The runtime's global holding the step budget of the run.
 pub const MAX_STEPS: &str = "isu_max_steps";
+/// The runtime's global holding the memory limit of the run.
+pub const MAX_MEMORY: &str = "isu_max_memory";
 
 /// The runtime errors go to the runtime by their numbers
 /// ([`RuntimeCode::number`], the language's), which `isu_rt.h` defines as

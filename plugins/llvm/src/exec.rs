@@ -48,6 +48,8 @@ pub fn run(
         .arg(limits.max_steps.to_string())
         .arg("--max-size")
         .arg(limits.max_size.to_string())
+        .arg("--max-memory")
+        .arg(limits.max_memory.to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -100,7 +102,7 @@ pub fn run(
 /// Spawns `cmd`, retrying while the executable is busy: another thread of
 /// this process may have forked while the file was open for writing, and its
 /// child holds the file until it calls exec.
-fn spawn(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+pub fn spawn(cmd: &mut Command) -> std::io::Result<std::process::Child> {
     const ETXTBSY: i32 = 26;
     let mut tries = 0;
     loop {

@@ -111,7 +111,7 @@ impl Backend for LlvmBackend {
             "llvm",
             env!("CARGO_PKG_VERSION"),
             &["llvm"],
-            FeatureSet::all_of(2),
+            FeatureSet::all_of(3),
         )
         .emitting(&EMITS)
         .executing("exe", true)

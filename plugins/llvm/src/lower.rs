@@ -12,6 +12,7 @@
 mod call;
 mod expr;
 mod konst;
+mod memory;
 mod place;
 mod stmt;
 mod work;
@@ -99,6 +100,8 @@ pub struct Var<'ctx> {
     pub ty: Type,
     pub flag: Option<PointerValue<'ctx>>,
     pub is_local: bool,
+    /// The size its value holds (`memory`), for a type that has one.
+    pub size: Option<PointerValue<'ctx>>,
 }
 
 /// One place where a runtime error can happen (`IsuSite` in the runtime).
@@ -126,6 +129,8 @@ pub struct Lowering<'ctx, 'm> {
     pub next_step: u32,
     /// The step budget left.
     pub fuel: PointerValue<'ctx>,
+    /// The live size of the variables (`memory`).
+    pub live: PointerValue<'ctx>,
     pub sites: Vec<Site>,
     pub ret_ty: Type,
     pub result: PointerValue<'ctx>,
@@ -183,6 +188,8 @@ pub fn lower_program<'ctx>(
     dbg.at_function(cx, &b);
     dbg.at_function(cx, &slots);
     let fuel = slots.build_alloca(cx.i64_type(), "fuel")?;
+    let live = slots.build_alloca(cx.i64_type(), "live")?;
+    slots.build_store(live, cx.i64_type().const_zero())?;
     let mut l = Lowering {
         cx,
         m,
@@ -194,6 +201,7 @@ pub fn lower_program<'ctx>(
         step: -1,
         next_step: 0,
         fuel,
+        live,
         sites: Vec::new(),
         ret_ty: program.func.returns.clone(),
         result,
@@ -227,11 +235,21 @@ pub fn lower_program<'ctx>(
         } else {
             None
         };
+        let size = if isu_plugin_api::work::has_size(ty) {
+            let size = l
+                .slots
+                .build_alloca(cx.i64_type(), &format!("{name}.size"))?;
+            l.slots.build_store(size, cx.i64_type().const_zero())?;
+            Some(size)
+        } else {
+            None
+        };
         let var = Var {
             slot,
             ty: ty.clone(),
             flag,
             is_local,
+            size,
         };
         if l.vars.insert(name.clone(), var).is_some() {
             return bug(format!("`{name}` is declared twice"));
@@ -248,15 +266,27 @@ pub fn lower_program<'ctx>(
             )?
             .into_int_value();
         let v = l.of_slot(slot, &d.ty)?;
-        let var = l.var(&d.name.name)?.slot;
-        l.b.build_store(var, v)?;
+        let var = l.var(&d.name.name)?.clone();
+        l.b.build_store(var.slot, v)?;
+        if let Some(size) = var.size {
+            // The arguments count from the start, unchecked (memory).
+            let n = l.full_size(v, &d.ty)?;
+            l.b.build_store(size, n)?;
+            let live =
+                l.b.build_load(cx.i64_type(), l.live, "live")?
+                    .into_int_value();
+            let live = l.b.build_int_add(live, n, "")?;
+            l.b.build_store(l.live, live)?;
+        }
     }
     for (i, s) in program.state.iter().enumerate() {
         l.env = l.bounds.state(i);
         let v = l.expr(&s.init)?;
         let v = l.own(v, &s.ty)?;
-        let var = l.var(&s.name.name)?.slot;
-        l.b.build_store(var, v)?;
+        let var = l.var(&s.name.name)?.clone();
+        let site = l.site(What::Plain, s.span, None);
+        l.hold_var(&var, v, site)?;
+        l.b.build_store(var.slot, v)?;
     }
     l.block(&program.body)?;
     if l.reachable() {

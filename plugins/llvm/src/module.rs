@@ -268,6 +268,7 @@ fn emit_program_table<'ctx>(
         sites_g.as_pointer_value().into(),
         i64t.const_int(opts.limits.max_steps, false).into(),
         i64t.const_int(opts.limits.max_size, false).into(),
+        i64t.const_int(opts.limits.max_memory, false).into(),
     ];
     let table = cx.const_struct(&fields, false);
     let g = m.add_global(table.get_type(), None, PROGRAM);

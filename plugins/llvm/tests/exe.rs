@@ -27,13 +27,15 @@ fn build_exe(dir: &Scratch, text: &str) -> PathBuf {
 }
 
 fn run_exe(exe: &Path, flags: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(exe)
-        .args(flags)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    // Written just now: another test's child may still hold it open.
+    let mut child = isu_backend_llvm::exec::spawn(
+        Command::new(exe)
+            .args(flags)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .unwrap();
     let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap()
 }

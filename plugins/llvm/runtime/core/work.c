@@ -30,3 +30,17 @@ uint64_t isu_size(uint64_t v, const IsuType *t, uint64_t limit) {
     }
     return n;
 }
+
+/* Memory (spec/semantics.md, section 7): the size of the element `i` of the
+ * array `xs` (elements of type `et`), 0 when there is none. */
+uint64_t isu_elem_size(const IsuObj *xs, int64_t i, const IsuType *et) {
+    if (i < 0 || i >= xs->len || et->kind < ISU_STRING) return 0;
+    return isu_size(isu_load_slot(ISU_DATA(xs) + 8 * i, 8), et, UINT64_MAX);
+}
+
+/* The size of the value of the entry `i` of the map `m` (values of type
+ * `vt`), 0 when `i` is no entry (`isu_map_find` found none). */
+uint64_t isu_entry_size(const IsuObj *m, int64_t i, const IsuType *vt) {
+    if (i < 0 || i >= m->len || vt->kind < ISU_STRING) return 0;
+    return isu_size(isu_load_slot(ISU_DATA(m) + 16 * i + 8, 8), vt, UINT64_MAX);
+}

@@ -2,7 +2,7 @@
  * input), runs the program, prints the result as JSON; a runtime error is
  * printed as `isu run` prints it and the exit code is `isu run`'s (5).
  *
- *   NAME [ARGS.json | -] [--max-steps N] [--max-size N] [--format human|json] [--repeat N]
+ *   NAME [ARGS.json | -] [--max-steps N] [--max-size N] [--max-memory N] [--format human|json] [--repeat N]
  *
  * `--repeat N` runs the function N times (each on freshly read arguments) and
  * prints the least time one run took, in nanoseconds, on standard error: the
@@ -20,6 +20,7 @@
 
 int64_t isu_max_steps;
 int64_t isu_max_size;
+int64_t isu_max_memory;
 
 static int format_json;
 
@@ -31,6 +32,8 @@ static const char *code_name(int32_t code) {
         "missing_key",        "zero_step",          "parse_int_failed", "empty_collection",
         "negative_count",     "uninitialized_read", "no_return",        "step_limit",
         "size_limit",         "invalid_argument",
+        /* 14: the executor's own out_of_memory, which isu_out_of_memory reports */
+        "internal_error",     "memory_limit",
     };
     if (code < 0 || code >= (int32_t)(sizeof names / sizeof names[0])) return "internal_error";
     return names[code];
@@ -90,6 +93,9 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
         return;
     case ISU_E_STEP_LIMIT: put_fmt(m, "the run used up its step budget of %lld units (loop rounds and work)", isu_max_steps, 0); return;
     case ISU_E_SIZE_LIMIT: put_fmt(m, "a value would hold %lld items, more than the size limit of %lld", a, b); return;
+    case ISU_E_MEMORY_LIMIT:
+        put_fmt(m, "this store adds at least %lld to what the variables hold, past the memory limit of %lld", a, b);
+        return;
     default: isu_buf_str(m, code_name(code)); return;
     }
 }
@@ -176,7 +182,7 @@ _Noreturn void isu_out_of_memory(void) {
 
 static _Noreturn void usage(const char *why) {
     fprintf(stderr,
-            "%s: %s\nusage: %s [ARGS.json | -] [--max-steps N] [--max-size N] [--format human|json] [--repeat N]\n"
+            "%s: %s\nusage: %s [ARGS.json | -] [--max-steps N] [--max-size N] [--max-memory N] [--format human|json] [--repeat N]\n"
             "Runs the Isu function `%s` on its arguments, a JSON object read from the file (or standard\n"
             "input), and prints the result as JSON.\n",
             isu_program.name, why, isu_program.name, isu_program.name);
@@ -228,12 +234,15 @@ int main(int argc, char **argv) {
     int64_t repeat = 0;
     isu_max_steps = isu_program.max_steps;
     isu_max_size = isu_program.max_size;
+    isu_max_memory = isu_program.max_memory;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--max-steps")) {
             isu_max_steps = count_arg(a, argv[++i]);
         } else if (!strcmp(a, "--max-size")) {
             isu_max_size = count_arg(a, argv[++i]);
+        } else if (!strcmp(a, "--max-memory")) {
+            isu_max_memory = count_arg(a, argv[++i]);
         } else if (!strcmp(a, "--repeat")) {
             repeat = count_arg(a, argv[++i]);
         } else if (!strcmp(a, "--format")) {

@@ -140,6 +140,24 @@ impl<'ctx> Lowering<'ctx, '_> {
             }
         }
 
+        // The memory the store adds, checked last (the in-place call checks
+        // its own after its work).
+        if let (None, Some(lv), Some(v), Some(_)) = (&update, levels.last(), value, var.size) {
+            let site = self.site(What::Plain, target.span(), None);
+            let (old, new) = match &lv.ty {
+                Type::Array(e) if work::has_size(e) => {
+                    let old = self.elem_size(cur, lv.index(), e)?;
+                    (old, self.full_size(v, e)?)
+                }
+                Type::Map(kt, vt) => {
+                    let n = self.full_size(v, vt)?;
+                    self.entry_sizes(cur, lv.key.v, kt, vt, n)?
+                }
+                _ => (self.i64(0), self.i64(0)),
+            };
+            self.hold(&var, old, new, site)?;
+        }
+
         // 3. The store: unique containers all the way down.
         let t = self.tdesc(&var.ty);
         let old = self.b.build_load(self.llty(&var.ty), var.slot, "")?;
@@ -221,7 +239,8 @@ impl<'ctx> Lowering<'ctx, '_> {
                     }
                     .into_int_value();
                     let elem = self.of_slot(s, &child_ty)?;
-                    let new = self.call_update(*op, elem, &child_ty, &rest_args, expr.span)?;
+                    let new =
+                        self.call_update(*op, elem, &child_ty, &var, &rest_args, expr.span)?;
                     let ns = self.to_slot(new, &child_ty)?;
                     if entry == 0 {
                         let w = self.i64(slot_width(&child_ty));

@@ -1,7 +1,7 @@
 //! Statements: SEQ, ASSIGN, IF, LOOP (range, each, while) and RETURN, with
 //! the step budget each loop round spends and the debug location of each step.
 
-use super::{bug, is_heap, ty_of, Lowering, Res, Val};
+use super::{bug, is_heap, ty_of, Lowering, Res, Val, Var};
 use crate::abi::{RuntimeCode, What};
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
@@ -79,7 +79,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             let (op, rest) = (u.op, u.rest);
             // The variable's reference moves into the call.
             let cur = self.read_var(name, *span)?;
-            let new = self.apply_update(op, cur.v, &var.ty, rest, expr.span)?;
+            let new = self.apply_update(op, cur.v, &var, rest, expr.span)?;
             self.b.build_store(var.slot, new)?;
         } else {
             let v = self.expr(expr)?;
@@ -87,6 +87,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.spend_copy(v.v, &var.ty, expr.span)?;
             }
             let v = self.own(v, &var.ty)?;
+            if var.size.is_some() {
+                let site = self.site(What::Plain, *span, None);
+                self.hold_var(&var, v, site)?;
+            }
             if is_heap(&var.ty) {
                 let old = self.b.build_load(self.llty(&var.ty), var.slot, "old")?;
                 self.drop_value(old, &var.ty)?;
@@ -104,13 +108,14 @@ impl<'ctx> Lowering<'ctx, '_> {
         Ok(())
     }
 
-    /// Applies the in-place function `op` to `cur` (owned, moved into the
-    /// call) with the rest of its arguments; the new value.
+    /// Applies the in-place function `op` to `cur`, the value of `var`
+    /// (owned, moved into the call), with the rest of its arguments; the new
+    /// value.
     pub fn apply_update(
         &mut self,
         op: Update,
         cur: inkwell::values::BasicValueEnum<'ctx>,
-        ty: &Type,
+        var: &Var<'ctx>,
         rest: &[Expr],
         span: Span,
     ) -> Res<inkwell::values::BasicValueEnum<'ctx>> {
@@ -126,22 +131,30 @@ impl<'ctx> Lowering<'ctx, '_> {
             };
             args.push((v, rty));
         }
-        self.call_update(op, cur, ty, &args, span)
+        let ty = var.ty.clone();
+        self.call_update(op, cur, &ty, var, &args, span)
     }
 
-    /// Calls the in-place function `op` on `cur` with the other arguments
-    /// evaluated (owned as the function takes them); drops what it borrowed.
+    /// Calls the in-place function `op` on `cur`, of type `ty`, a part of
+    /// `var` (or the whole), with the other arguments evaluated (owned as
+    /// the function takes them); drops what it borrowed. Its own errors,
+    /// then its work, then the memory its result adds to `var` are checked.
     pub fn call_update(
         &mut self,
         op: Update,
         cur: inkwell::values::BasicValueEnum<'ctx>,
         ty: &Type,
+        var: &Var<'ctx>,
         args: &[(Val<'ctx>, Type)],
         span: Span,
     ) -> Res<inkwell::values::BasicValueEnum<'ctx>> {
         let mut passed = vec![(cur, ty)];
         passed.extend(args.iter().map(|(v, t)| (v.v, t)));
         let lens = self.measure_args(op.builtin(), true, &passed)?;
+        let held = match var.size {
+            Some(_) => Some(self.update_sizes(op, cur, ty, args)?),
+            None => None,
+        };
         let site = self.site(What::Plain, span, None);
         let t = self.tdesc(ty);
         let site = self.i32(site);
@@ -170,7 +183,42 @@ impl<'ctx> Lowering<'ctx, '_> {
             _ => return bug(format!("{op:?} with {} more arguments", args.len())),
         };
         self.spend_call(op.builtin(), true, &lens, None, span)?;
+        if let Some((old, added)) = held {
+            let site = self.site(What::Plain, span, None);
+            self.hold(var, old, added, site)?;
+        }
         Ok(new)
+    }
+
+    /// The sizes an in-place `op` of `cur` by `args` takes away and puts in
+    /// (`spec/semantics.md` 7), measured before the call takes them.
+    fn update_sizes(
+        &mut self,
+        op: Update,
+        cur: inkwell::values::BasicValueEnum<'ctx>,
+        ty: &Type,
+        args: &[(Val<'ctx>, Type)],
+    ) -> Res<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let zero = self.i64(0);
+        let one = self.i64(1);
+        Ok(match (op, ty, args) {
+            (Update::Push, _, [(v, vt)]) => {
+                let n = self.full_size(v.v, vt)?;
+                (zero, self.b.build_int_add(n, one, "")?)
+            }
+            (Update::Concat, _, [(y, yt)]) => (zero, self.full_size(y.v, yt)?),
+            (Update::Pop, Type::Array(et), []) => {
+                let len = self.call("isu_len", &[cur.into()])?.into_int_value();
+                let last = self.b.build_int_sub(len, one, "")?;
+                let n = self.elem_size(cur, last, et)?;
+                (self.b.build_int_add(n, one, "")?, zero)
+            }
+            (Update::MapSet, Type::Map(kt, vt), [(k, _), (v, _)]) => {
+                let n = self.full_size(v.v, vt)?;
+                self.entry_sizes(cur, k.v, kt, vt, n)?
+            }
+            _ => (zero, zero),
+        })
     }
 
     fn if_(&mut self, cond: &Expr, then_b: &Block, else_b: &Block) -> Res<()> {
@@ -334,6 +382,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 .call("isu_get", &[xs.into(), k.into(), w.into()])?
                 .into_int_value();
             let x = l.of_slot(s, &ety)?;
+            l.hold_var(&v, x, limit)?;
             if is_heap(&ety) {
                 l.inc(x, &ety)?;
                 let old = l.b.build_load(l.llty(&ety), v.slot, "old")?;
