@@ -41,3 +41,21 @@ impl Default for ExecLimits {
         ExecLimits::DEFAULT
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_form_without_the_memory_limit_has_the_default() {
+        let old: Result<ExecLimits, _> = serde_json::from_str(r#"{"max_steps": 3, "max_size": 4}"#);
+        assert_eq!(
+            old.ok(),
+            Some(ExecLimits {
+                max_steps: 3,
+                max_size: 4,
+                max_memory: ExecLimits::DEFAULT.max_memory
+            })
+        );
+    }
+}

@@ -122,7 +122,7 @@ mod tests {
         let text = serde_json::to_string(&execute).unwrap_or_default();
         assert_eq!(
             text,
-            r#"{"id":7,"method":"execute","params":{"artifacts":[{"kind":"wasm","file_name":"f.wasm","base64":"AGFzbQ=="}],"args":{},"options":{"limits":{"max_steps":5,"max_size":6}}}}"#
+            r#"{"id":7,"method":"execute","params":{"artifacts":[{"kind":"wasm","file_name":"f.wasm","base64":"AGFzbQ=="}],"args":{},"options":{"limits":{"max_steps":5,"max_size":6,"max_memory":7}}}}"#
         );
         let back: Result<Request, _> = serde_json::from_str(&text);
         assert_eq!(back.ok(), Some(execute));
