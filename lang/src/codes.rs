@@ -66,6 +66,7 @@ runtime_codes! {
     SizeLimit = "size_limit", Some(12), "a string or collection grew past the size limit";
     InvalidArgument = "invalid_argument", Some(13), "a run's argument missing, unknown, or not of its ARGS type";
     MemoryLimit = "memory_limit", Some(15), "the variables of a run would hold more than the memory limit (--max-memory)";
+    EmptySeparator = "empty_separator", Some(16), "SPLIT with the empty string as its separator";
     TraceWriteFailed = "trace_write_failed", None, "the trace sink (--trace) refused a write";
     PackFailed = "pack_failed", None, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
     InternalError = "internal_error", None, "the interpreter met a program the validator should have refused (a bug: please report it)";

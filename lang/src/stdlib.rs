@@ -22,6 +22,10 @@ pub enum Builtin {
     Chars,
     /// `CONCAT`.
     Concat,
+    /// `CONTAINS`.
+    Contains,
+    /// `INDEX_OF`.
+    IndexOf,
     /// `JOIN`.
     Join,
     /// `LEN`.
@@ -52,10 +56,16 @@ pub enum Builtin {
     Repeat,
     /// `SLICE`.
     Slice,
+    /// `SORT`.
+    Sort,
+    /// `SPLIT`.
+    Split,
     /// `SPLIT_WHITESPACE`.
     SplitWhitespace,
     /// `TO_STRING`.
     ToString,
+    /// `UPPER`.
+    Upper,
 }
 
 /// A type pattern of a signature.
@@ -143,6 +153,28 @@ pub const STDLIB: &[StdFn] = &[
         doc: "Two strings, or two arrays, one after the other.",
         errors: &[],
         grows: true,
+    },
+    StdFn {
+        name: "CONTAINS",
+        builtin: Builtin::Contains,
+        overloads: &[
+            ov!([Pat::Str, Pat::Str] -> Pat::Bool),
+            ov!([ARR_T, Pat::T] -> Pat::Bool),
+        ],
+        doc: "Whether the second string occurs in the first (the empty string occurs in every string), or whether an element of the array equals the value.",
+        errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "INDEX_OF",
+        builtin: Builtin::IndexOf,
+        overloads: &[
+            ov!([Pat::Str, Pat::Str] -> Pat::Int),
+            ov!([ARR_T, Pat::T] -> Pat::Int),
+        ],
+        doc: "Where the second string first occurs in the first, in characters (0 for the empty string), or the index of the first element of the array equal to the value; -1 when there is none.",
+        errors: &[],
+        grows: false,
     },
     StdFn {
         name: "JOIN",
@@ -272,6 +304,25 @@ pub const STDLIB: &[StdFn] = &[
         grows: false,
     },
     StdFn {
+        name: "SORT",
+        builtin: Builtin::Sort,
+        overloads: &[
+            ov!([Pat::Array(&Pat::Int)] -> Pat::Array(&Pat::Int)),
+            ov!([Pat::Array(&Pat::Str)] -> Pat::Array(&Pat::Str)),
+        ],
+        doc: "The elements in ascending order: ints by value, strings by code point, as `lt` orders them.",
+        errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "SPLIT",
+        builtin: Builtin::Split,
+        overloads: &[ov!([Pat::Str, Pat::Str] -> Pat::Array(&Pat::Str))],
+        doc: "The pieces of the string between the occurrences of the separator, found from the left without overlapping; empty pieces are kept, so n separators give n + 1 pieces. An empty separator is an error.",
+        errors: &[RuntimeCode::EmptySeparator],
+        grows: true,
+    },
+    StdFn {
         name: "SPLIT_WHITESPACE",
         builtin: Builtin::SplitWhitespace,
         overloads: &[ov!([Pat::Str] -> Pat::Array(&Pat::Str))],
@@ -284,6 +335,14 @@ pub const STDLIB: &[StdFn] = &[
         builtin: Builtin::ToString,
         overloads: &[ov!([Pat::Int] -> Pat::Str)],
         doc: "The decimal text of an int, with '-' when negative.",
+        errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "UPPER",
+        builtin: Builtin::Upper,
+        overloads: &[ov!([Pat::Str] -> Pat::Str)],
+        doc: "The string with ASCII a-z turned to A-Z; every other character unchanged.",
         errors: &[],
         grows: false,
     },

@@ -90,9 +90,14 @@ pub fn of(b: Builtin) -> CallWork {
         | Builtin::Min
         | Builtin::ToString => FREE,
         // The text they read.
-        Builtin::Chars | Builtin::Lower | Builtin::ParseInt | Builtin::SplitWhitespace => {
-            spends(&[Arg(0)])
-        }
+        Builtin::Chars
+        | Builtin::Lower
+        | Builtin::Upper
+        | Builtin::ParseInt
+        | Builtin::SplitWhitespace
+        | Builtin::Split => spends(&[Arg(0)]),
+        // What they search or order.
+        Builtin::Contains | Builtin::IndexOf | Builtin::Sort => spends(&[Arg(0)]),
         // The strings read and the text built.
         Builtin::Join => spends(&[Arg(0), Result]),
         // What they build.

@@ -26,7 +26,7 @@
 use crate::syntax::Kw;
 use crate::syntax::{Anchor, Comments};
 use isu_plugin_api::literal::write_json_string;
-use isu_plugin_api::{Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, Step};
+use isu_plugin_api::{BinaryOp, Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, Step};
 use std::fmt::Write;
 
 /// The canonical Isu text of a program.
@@ -387,8 +387,24 @@ impl Printer<'_> {
                 self.out.push_str(op.name());
                 self.out.push(' ');
                 self.expr(lhs);
+                // `and` and `or` take their right-nested chains as more
+                // operands: `(and a (and b c))` is `(and a b c)`.
+                let mut rest = rhs;
+                while let ExprNode::Binary {
+                    op: inner,
+                    lhs,
+                    rhs,
+                } = &rest.node
+                {
+                    if *inner != *op || !matches!(op, BinaryOp::And | BinaryOp::Or) {
+                        break;
+                    }
+                    self.out.push(' ');
+                    self.expr(lhs);
+                    rest = rhs;
+                }
                 self.out.push(' ');
-                self.expr(rhs);
+                self.expr(rest);
                 self.out.push(')');
             }
             ExprNode::Index { base, index } => {

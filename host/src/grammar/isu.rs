@@ -385,7 +385,17 @@ fn steps(b: &mut Builder, ids: Ids) {
 
 fn expressions(b: &mut Builder, vocab: &Vocabulary) {
     let unary: Vec<Expr> = UnaryOp::ALL.iter().map(|o| lit(o.name())).collect();
-    let binary: Vec<Expr> = BinaryOp::ALL.iter().map(|o| lit(o.name())).collect();
+    let is_logic = |o: &&BinaryOp| matches!(o, BinaryOp::And | BinaryOp::Or);
+    let binary: Vec<Expr> = BinaryOp::ALL
+        .iter()
+        .filter(|o| !is_logic(o))
+        .map(|o| lit(o.name()))
+        .collect();
+    let logic: Vec<Expr> = BinaryOp::ALL
+        .iter()
+        .filter(is_logic)
+        .map(|o| lit(o.name()))
+        .collect();
     let operands = |n: usize| seq((0..n).map(|_| seq([lit(" "), rule("expr")])));
     let mut calls = Vec::new();
     for arity in vocab.arities() {
@@ -403,12 +413,24 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
             seq([lit("(var "), rule("name"), lit(")")]),
             seq([lit("("), rule("unary_op"), operands(1), lit(")")]),
             seq([lit("("), rule("binary_op"), operands(2), lit(")")]),
+            seq([
+                lit("("),
+                rule("logic_op"),
+                operands(2),
+                star(seq([lit(" "), rule("expr")])),
+                lit(")"),
+            ]),
             seq([lit("(index"), operands(2), lit(")")]),
             seq([lit("(call "), alt(calls), lit(")")]),
         ]),
     );
     b.rule("unary_op", "", alt(unary));
     b.rule("binary_op", "", alt(binary));
+    b.rule(
+        "logic_op",
+        "`and` and `or` take two or more operands.",
+        alt(logic),
+    );
     for arity in vocab.arities() {
         let names = vocab.of_arity(arity);
         b.rule(

@@ -75,6 +75,8 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
             n => Ok(Value::Array(Rc::new(xs.slice(0, n - 1)))),
         },
         (Builtin::Lower, Value::Str(s)) => Ok(Value::Str(Rc::new(s.to_ascii_lowercase()))),
+        (Builtin::Upper, Value::Str(s)) => Ok(Value::str(&s.as_str().to_ascii_uppercase())),
+        (Builtin::Sort, Value::Array(xs)) => Ok(Value::Array(Rc::new(sorted(xs)))),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
             Some(r) => Ok(Value::Int(r)),
             None => fail(
@@ -118,6 +120,22 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         (Builtin::MapHas, Value::Map(m), k) => Ok(Value::Bool(m.contains_key(&key(k)?))),
         (Builtin::MapGet, Value::Map(m), k) => map_get(m, k).cloned(),
         (Builtin::Join, Value::Array(xs), Value::Str(sep)) => join(xs, sep, max),
+        (Builtin::Split, Value::Str(s), Value::Str(sep)) => split(s, sep, max),
+        (Builtin::Contains, Value::Str(s), Value::Str(t)) => {
+            Ok(Value::Bool(s.as_str().contains(t.as_str())))
+        }
+        (Builtin::Contains, Value::Array(xs), x) => Ok(Value::Bool(xs.iter().any(|e| e == *x))),
+        (Builtin::IndexOf, Value::Str(s), Value::Str(t)) => {
+            let at = s.as_str().find(t.as_str()).map(|b| {
+                let before = s.as_str().get(..b).unwrap_or("");
+                before.chars().count()
+            });
+            Ok(Value::Int(at.map_or(-1, |i| i as i64)))
+        }
+        (Builtin::IndexOf, Value::Array(xs), x) => {
+            let at = xs.iter().position(|e| e == *x);
+            Ok(Value::Int(at.map_or(-1, |i| i as i64)))
+        }
         (Builtin::Min, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.min(y))),
         (Builtin::Max, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.max(y))),
         (Builtin::Concat, Value::Str(s), Value::Str(t)) => {
@@ -170,6 +188,43 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
         }
         _ => bad_args(b, &[a, c, d]),
     }
+}
+
+/// `SORT`: the elements in ascending order (equal elements are equal
+/// values, so no order among them can show).
+fn sorted(xs: &Items) -> Items {
+    match xs {
+        Items::Ints(v) => {
+            let mut v = v.clone();
+            v.sort_unstable();
+            Items::Ints(v)
+        }
+        Items::Bools(v) => {
+            let mut v = v.clone();
+            v.sort_unstable();
+            Items::Bools(v)
+        }
+        Items::Vals(v) => {
+            let mut v = v.clone();
+            v.sort();
+            Items::Vals(v)
+        }
+    }
+}
+
+/// `SPLIT`: the pieces between the separator's occurrences.
+fn split(s: &Text, sep: &Text, max: usize) -> Res<Value> {
+    if sep.as_str().is_empty() {
+        return fail(
+            RuntimeCode::EmptySeparator,
+            "SPLIT with the empty separator",
+        );
+    }
+    let pieces = s.as_str().matches(sep.as_str()).count() + 1;
+    check_size("SPLIT's result", pieces, max)?;
+    Ok(Value::array(
+        s.as_str().split(sep.as_str()).map(Value::str).collect(),
+    ))
 }
 
 /// Applies `op` to the value at `place` with the other arguments `rest`, in

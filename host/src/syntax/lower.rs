@@ -301,6 +301,14 @@ impl Lower<'_> {
                 }
             }
             "call" => self.call_expr(&op, operands, span)?,
+            "and" | "or" if operands.len() > 2 => {
+                let bin = if op.text == "and" {
+                    BinaryOp::And
+                } else {
+                    BinaryOp::Or
+                };
+                return self.chain(bin, operands, span);
+            }
             name => match BinaryOp::ALL.iter().find(|b| b.name() == name) {
                 Some(&bin) => {
                     let [lhs, rhs] = self.exact::<2>(&op, operands, span)?;
@@ -386,11 +394,46 @@ impl Lower<'_> {
         all?.try_into().ok()
     }
 
+    /// `(and A B C ...)`: the operands nested to the right, `(and A (and B
+    /// C))`, which evaluates them left to right and stops at the first that
+    /// decides (and prints back as written). Each inner node spans its
+    /// operands.
+    fn chain(&mut self, op: BinaryOp, operands: Vec<SExpr>, span: Span) -> Option<Expr> {
+        let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
+        let mut all = lowered.into_iter().collect::<Option<Vec<Expr>>>()?;
+        let mut acc = all.pop()?;
+        while let Some(lhs) = all.pop() {
+            let inner = if all.is_empty() {
+                span
+            } else {
+                lhs.span.to(acc.span)
+            };
+            acc = Expr::new(
+                ExprNode::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(acc),
+                },
+                inner,
+            );
+        }
+        Some(acc)
+    }
+
     fn wrong_count(&mut self, op: &Name, operands: &[SExpr], want: usize, span: Span) {
         let plural = if want == 1 { "operand" } else { "operands" };
         let found = operands.len();
+        if matches!(op.text.as_str(), "and" | "or") {
+            self.report(
+                Code::WrongOperandCount,
+                span,
+                format!("`{}` takes two or more operands, found {found}", op.text),
+                None,
+            );
+            return;
+        }
         let mut hint = None;
-        if found > 2 && want == 2 && matches!(op.text.as_str(), "and" | "or" | "add" | "mul") {
+        if found > 2 && want == 2 && matches!(op.text.as_str(), "add" | "mul") {
             hint = Some(format!("nest them: {}", self.nested(&op.text, operands)));
         } else if found > 2 && want == 2 {
             hint = Some(format!(
