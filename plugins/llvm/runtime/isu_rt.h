@@ -60,6 +60,7 @@ enum {
     ISU_E_SIZE_LIMIT = 12,
     ISU_E_INVALID_ARGUMENT = 13,
     ISU_E_MEMORY_LIMIT = 15,
+    ISU_E_EMPTY_SEPARATOR = 16,
 };
 
 /* What failed at an error site, for the message. */
@@ -170,6 +171,14 @@ IsuObj *isu_concat(IsuObj *x, const IsuObj *y, const IsuType *t, int32_t site);
 IsuObj *isu_slice(const IsuObj *x, int64_t lo, int64_t hi, const IsuType *t, int32_t site);
 IsuObj *isu_repeat(uint64_t v, int64_t n, const IsuType *elem, int32_t site);
 
+/* Searching and ordering (core/search.c). `isu_find`: where `t` first
+ * occurs in `s`, in characters, or -1; `isu_index_of`: the first element of
+ * `xs` equal to `x`, or -1; `isu_sort` consumes `xs` (its type `t`). */
+int64_t isu_find(const IsuObj *s, const IsuObj *t);
+IsuObj *isu_split(const IsuObj *s, const IsuObj *sep, int32_t site);
+int64_t isu_index_of(const IsuObj *xs, uint64_t x, const IsuType *elem);
+IsuObj *isu_sort(IsuObj *xs, const IsuType *t);
+
 /* Maps. */
 int64_t isu_map_find(const IsuObj *m, uint64_t key, const IsuType *kt);
 uint64_t isu_map_get(const IsuObj *m, uint64_t key, const IsuType *t, int32_t site);
@@ -188,6 +197,7 @@ int64_t isu_count_chars(const unsigned char *p, int64_t n);
 IsuObj *isu_split_whitespace(const IsuObj *s);
 IsuObj *isu_join(const IsuObj *xs, const IsuObj *sep, int32_t site);
 IsuObj *isu_lower(const IsuObj *s);
+IsuObj *isu_upper(const IsuObj *s);
 IsuObj *isu_chars(const IsuObj *s, int32_t site);
 IsuObj *isu_to_string(int64_t n);
 int64_t isu_parse_int(const IsuObj *s, int32_t site);

@@ -111,7 +111,7 @@ impl Backend for LlvmBackend {
             "llvm",
             env!("CARGO_PKG_VERSION"),
             &["llvm"],
-            FeatureSet::all_of(3),
+            FeatureSet::all_of(4),
         )
         .emitting(&EMITS)
         .executing("exe", true)

@@ -68,15 +68,21 @@ IsuObj *isu_join(const IsuObj *xs, const IsuObj *sep, int32_t site) {
     return q;
 }
 
-IsuObj *isu_lower(const IsuObj *s) {
+/* The string with the ASCII letters from `first` (`A` or `a`) on moved by
+ * `shift`; every other byte unchanged. */
+static IsuObj *ascii_case(const IsuObj *s, unsigned char first, int shift) {
     IsuObj *q = isu_obj_new(s->len, 1);
     const unsigned char *p = ISU_DATA(s);
     unsigned char *o = ISU_DATA(q);
-    for (int64_t i = 0; i < s->len; i++) o[i] = (unsigned char)(p[i] + ((unsigned)(p[i] - 'A') < 26 ? 32 : 0));
+    for (int64_t i = 0; i < s->len; i++) o[i] = (unsigned char)(p[i] + ((unsigned)(p[i] - first) < 26 ? shift : 0));
     q->len = s->len;
     q->chars = s->chars;
     return q;
 }
+
+IsuObj *isu_lower(const IsuObj *s) { return ascii_case(s, 'A', 32); }
+
+IsuObj *isu_upper(const IsuObj *s) { return ascii_case(s, 'a', -32); }
 
 IsuObj *isu_chars(const IsuObj *s, int32_t site) {
     isu_check_size(s->chars, site);

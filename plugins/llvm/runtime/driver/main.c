@@ -33,7 +33,7 @@ static const char *code_name(int32_t code) {
         "negative_count",     "uninitialized_read", "no_return",        "step_limit",
         "size_limit",         "invalid_argument",
         /* 14: the executor's own out_of_memory, which isu_out_of_memory reports */
-        "internal_error",     "memory_limit",
+        "internal_error",     "memory_limit",       "empty_separator",
     };
     if (code < 0 || code >= (int32_t)(sizeof names / sizeof names[0])) return "internal_error";
     return names[code];
@@ -93,6 +93,7 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
         return;
     case ISU_E_STEP_LIMIT: put_fmt(m, "the run used up its step budget of %lld units (loop rounds and work)", isu_max_steps, 0); return;
     case ISU_E_SIZE_LIMIT: put_fmt(m, "a value would hold %lld items, more than the size limit of %lld", a, b); return;
+    case ISU_E_EMPTY_SEPARATOR: isu_buf_str(m, "SPLIT with the empty separator"); return;
     case ISU_E_MEMORY_LIMIT:
         put_fmt(m, "this store adds at least %lld to what the variables hold, past the memory limit of %lld", a, b);
         return;

@@ -186,6 +186,53 @@ impl<'ctx> Lowering<'ctx, '_> {
                 };
                 self.text_fn("isu_lower", *s, st, &[])?
             }
+            B::Upper => {
+                let ([s], [st]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                self.text_fn("isu_upper", *s, st, &[])?
+            }
+            B::Split => {
+                let ([s, sep], [st, sept]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                let r = self.call("isu_split", &[s.v.into(), sep.v.into(), site.into()])?;
+                self.release(*s, st)?;
+                self.release(*sep, sept)?;
+                Val::owned(r)
+            }
+            B::Sort => {
+                let ([xs], [xt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                let xs = self.own(*xs, xt)?;
+                let t = self.tdesc(xt);
+                Val::owned(self.call("isu_sort", &[xs.into(), t.into()])?)
+            }
+            B::IndexOf | B::Contains => {
+                let ([x, y], [xt, yt]) = (vals, tys) else {
+                    return arity(func, args);
+                };
+                let at = match xt {
+                    Type::Array(e) => {
+                        let s = self.to_slot(y.v, yt)?;
+                        let ed = self.tdesc(e);
+                        self.call("isu_index_of", &[x.v.into(), s.into(), ed.into()])?
+                    }
+                    _ => self.call("isu_find", &[x.v.into(), y.v.into()])?,
+                }
+                .into_int_value();
+                self.release(*x, xt)?;
+                self.release(*y, yt)?;
+                if b == B::Contains {
+                    let found = self
+                        .b
+                        .build_int_compare(IntPredicate::SGE, at, self.i64(0), "")?;
+                    Val::borrowed(found)
+                } else {
+                    Val::borrowed(at)
+                }
+            }
             B::Chars => {
                 let ([s], [st]) = (vals, tys) else {
                     return arity(func, args);
