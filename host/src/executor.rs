@@ -156,12 +156,15 @@ impl Loaded for interp::Runnable {
 
 /// A backend serving one target as an executor: it compiles with the
 /// lowerings of the pack functions a program calls and with the settings
-/// given, and runs the artifacts.
+/// given, and runs the artifacts. A program it compiled once is not
+/// compiled again (compiling is deterministic and the limits are given when
+/// it runs), so runs of one program under many limits build it once.
 pub struct ViaBackend {
     pub backend: Arc<dyn Backend + Send + Sync>,
     pub target: String,
     pub packs: Functions,
     pub settings: Settings,
+    built: std::sync::Mutex<std::collections::BTreeMap<String, Vec<Artifact>>>,
 }
 
 impl std::fmt::Debug for ViaBackend {
@@ -184,11 +187,13 @@ impl ViaBackend {
             target: target.to_owned(),
             packs,
             settings: Settings::new(),
+            built: Default::default(),
         }
     }
 
     pub fn with_settings(mut self, settings: Settings) -> ViaBackend {
         self.settings = settings;
+        self.built = Default::default();
         self
     }
 }
@@ -204,7 +209,18 @@ impl Executor for ViaBackend {
             settings: self.settings.clone(),
             ..CompileOptions::default()
         };
-        let artifacts = target::compile_with(&self.packs, self.backend.as_ref(), program, options)?;
+        let key = serde_json::to_string(program).unwrap_or_default();
+        let known = self.built.lock().ok().and_then(|b| b.get(&key).cloned());
+        let artifacts = match known {
+            Some(a) => a,
+            None => {
+                let a = target::compile_with(&self.packs, self.backend.as_ref(), program, options)?;
+                if let Ok(mut b) = self.built.lock() {
+                    b.insert(key, a.clone());
+                }
+                a
+            }
+        };
         Ok(Box::new(Built {
             via: self,
             artifacts,

@@ -13,7 +13,7 @@
 
 use super::suite::{run_in_process, verdict};
 use super::{Case, Report};
-use isu_plugin_api::Backend;
+use isu_plugin_api::{Backend, ExecLimits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -51,25 +51,39 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for max_size in SIZES {
-            for steps in 0..BUDGETS {
-                cases.push(Case {
-                    name: format!("{stem}_steps{steps}_size{max_size}"),
-                    path: file.clone(),
-                    text: format!(
-                        "; limits: max_steps={steps} max_size={max_size}\n; needs: limit_steps limit_size limit_work\n{text}"
-                    ),
-                });
-            }
-        }
-        for memory in 0..BUDGETS {
+        let mut case = |name: String, limits: ExecLimits| {
+            // One width for every number, so that every case of a program
+            // has the same text but for the digits: its spans are the same,
+            // and an executor builds it once (`ViaBackend`).
+            let ExecLimits {
+                max_steps,
+                max_size,
+                max_memory,
+            } = limits;
             cases.push(Case {
-                name: format!("{stem}_memory{memory}"),
+                name,
                 path: file.clone(),
                 text: format!(
-                    "; limits: max_memory={memory}\n; needs: limit_steps limit_size limit_work limit_memory\n{text}"
+                    "; limits: max_steps={max_steps:020} max_size={max_size:020} max_memory={max_memory:020}\n; needs: limit_steps limit_size limit_work limit_memory\n{text}"
                 ),
             });
+        };
+        for max_size in SIZES {
+            for max_steps in 0..BUDGETS {
+                let limits = ExecLimits {
+                    max_steps,
+                    max_size,
+                    ..ExecLimits::DEFAULT
+                };
+                case(format!("{stem}_steps{max_steps}_size{max_size}"), limits);
+            }
+        }
+        for max_memory in 0..BUDGETS {
+            let limits = ExecLimits {
+                max_memory,
+                ..ExecLimits::DEFAULT
+            };
+            case(format!("{stem}_memory{max_memory}"), limits);
         }
     }
     Ok(cases)
