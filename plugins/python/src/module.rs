@@ -77,7 +77,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     ));
     w.raw("# program, not this file.");
     w.raw(format!(
-        "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] < ARGS.json"
+        "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json"
     ));
     w.raw(format!(
         "# Use: from {py_name} import {py_name}, run, IsuError"
@@ -94,7 +94,8 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         } else {
             w.raw(
                 line.replace("@MAX_STEPS@", &limits.max_steps.to_string())
-                    .replace("@MAX_SIZE@", &limits.max_size.to_string()),
+                    .replace("@MAX_SIZE@", &limits.max_size.to_string())
+                    .replace("@MAX_MEMORY@", &limits.max_memory.to_string()),
             );
         }
     }
@@ -130,7 +131,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
     let Gen {
-        facts, copies, w, ..
+        facts,
+        copies,
+        w,
+        mem,
+        ..
     } = gen;
     let mut w = w;
     if w.deepest() > MAX_INDENT {
@@ -180,6 +185,10 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         pytype::descriptor(&program.func.returns)
     ));
     w.raw(format!("_ENTRY = {py_name}"));
+    w.raw(format!(
+        "_COUNTS_MEMORY = {}",
+        if mem.counts { "True" } else { "False" }
+    ));
     w.blank();
     w.raw("if __name__ == \"__main__\":");
     w.raw("    _main()");
@@ -293,6 +302,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(&format!("\nMAX_SIZE = {}\n", d.max_size)));
+        assert!(text.contains(&format!("\nMAX_MEMORY = {}\n", d.max_memory)));
         assert!(!text.contains("@MAX_"));
     }
 
