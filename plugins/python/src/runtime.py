@@ -194,9 +194,7 @@ def _put(p, k, v, kty, vty, max_size: int, what: str) -> int:
     """p[k] = v, k an index of the list p already checked or a key of the
     dict p (a new key past the size limit fails), and how much the size of
     p grows by it (spec/semantics.md 7, the memory limit)."""
-    if type(p) is list:
-        d = _size(vty, v) - _size(vty, p[k])
-    elif k in p:
+    if type(p) is list or k in p:
         d = _size(vty, v) - _size(vty, p[k])
     else:
         if len(p) >= max_size:

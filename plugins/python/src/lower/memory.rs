@@ -51,6 +51,9 @@ pub(super) enum Delta {
     Adds(String),
     /// It changes it by `text`, which may be 0 or less.
     Changes(String),
+    /// A store into the dict `map`, whose length was `_was` before it, of
+    /// a value without a size: it adds `text` if the key was new.
+    NewKey { map: String, text: String },
 }
 
 impl Plan {
@@ -140,11 +143,9 @@ fn walk(
             Node::Loop {
                 iter: Iter::Each { var, .. },
                 ..
-            } => {
-                if has_size(&var_type(facts, &var.name)) {
-                    *counts = true;
-                    site(sites, &var.name, true);
-                }
+            } if has_size(&var_type(facts, &var.name)) => {
+                *counts = true;
+                site(sites, &var.name, true);
             }
             _ => {}
         }
@@ -184,17 +185,16 @@ impl Gen {
         if !sizes.is_empty() {
             self.w.plain(format!("_mem -= {}", sizes.join(" + ")));
         }
-        let args: Vec<&str> = program
-            .func
-            .args
-            .iter()
-            .map(|d| d.name.name.as_str())
-            .collect();
+        // A STATE variable's local starts at its initializer.
         let zeros: Vec<String> = self
             .mem
             .locals
             .iter()
-            .filter(|(name, _)| !args.contains(&name.as_str()))
+            .filter(|(name, _)| {
+                self.facts
+                    .var(name)
+                    .is_some_and(|v| v.section == Section::Local)
+            })
             .map(|(_, local)| local.clone())
             .collect();
         if !zeros.is_empty() {
@@ -204,8 +204,15 @@ impl Gen {
 
     /// After a store of the whole variable `name` (its value now in the
     /// Python name `stored`) by `expr` (None: a loop variable taking an
-    /// element).
-    pub(super) fn hold_var(&mut self, name: &str, stored: &str, expr: Option<&Expr>) -> R<()> {
+    /// element); `first`: the variable surely held nothing (a STATE
+    /// initializer).
+    pub(super) fn hold_var(
+        &mut self,
+        name: &str,
+        stored: &str,
+        expr: Option<&Expr>,
+        first: bool,
+    ) -> R<()> {
         let Some(var) = self.facts.var(name) else {
             return Ok(());
         };
@@ -222,6 +229,18 @@ impl Gen {
             None => size_of(&t, stored),
         };
         match self.mem.locals.get(name).cloned() {
+            Some(local) if first => match fixed {
+                Some(0) => self.w.plain(format!("{local} = 0")),
+                Some(n) => {
+                    self.w.plain(format!("{local} = {n}"));
+                    self.w.plain(format!("_mem -= {n}"));
+                    self.memory_limit_if("_mem < 0");
+                }
+                None => {
+                    self.w.plain(format!("_mem -= ({local} := {size})"));
+                    self.memory_limit_if(&format!("_mem < 0 and {local} > 0"));
+                }
+            },
             Some(local) if fixed == Some(0) => {
                 self.w.plain(format!("_mem += {local}"));
                 self.w.plain(format!("{local} = 0"));
@@ -249,6 +268,13 @@ impl Gen {
         let local = self.mem.locals.get(root).cloned();
         let (text, positive) = match d {
             Delta::Nothing => return,
+            Delta::NewKey { map, text } => {
+                self.w.plain(format!("if len({map}) > _was:"));
+                self.w.open();
+                self.add_memory(root, Delta::Adds(text));
+                self.w.close();
+                return;
+            }
             Delta::Adds(t) => (t, true),
             Delta::Changes(t) => (t, false),
         };

@@ -75,7 +75,7 @@ impl Gen {
             self.env = self.facts.bounds.state(i);
             self.temps = 0;
             let stored = self.assign_var(&s.name.name, &s.init, true)?;
-            self.hold_var(&s.name.name, &stored, Some(&s.init))?;
+            self.hold_var(&s.name.name, &stored, Some(&s.init), true)?;
         }
         self.block(&program.body)?;
         if block_completes(&program.body) {
@@ -207,7 +207,7 @@ impl Gen {
                     Some(None) => self.spend_lines(&[size_of(ty(expr)?, &stored)]),
                 }
                 // The memory limit is checked last (lower/memory.rs).
-                self.hold_var(name, &stored, Some(expr))
+                self.hold_var(name, &stored, Some(expr), false)
             }
             Place::Index { .. } => self.assign_element(target, expr, copies),
         }
@@ -403,9 +403,19 @@ impl Gen {
                 let vm = self.measure(v, vp)?;
                 lens.extend(km.len());
                 lens.extend(vm.len());
-                if self.counts_memory() {
+                let map_ty = self.place_type(target)?;
+                let flat = matches!(&map_ty, Type::Map(_, v) if !has_size(v));
+                if self.counts_memory() && flat {
+                    // A value without a size: the store adds an entry and
+                    // its key when the dict grew.
+                    self.w.plain(format!("_was = len({p})"));
+                    delta = Delta::NewKey {
+                        map: p.clone(),
+                        text: km.len().map_or("1".to_owned(), |n| format!("1 + {n}")),
+                    };
+                }
+                if self.counts_memory() && !flat {
                     // `_put` reads P, K and V in Isu's order.
-                    let map_ty = self.place_type(target)?;
                     self.w.line(Gen::put_call(
                         &map_ty,
                         &p,
@@ -470,6 +480,21 @@ impl Gen {
             t.bind().at(Prec::Sum)
         ));
         Ok(t.len().into_iter().collect())
+    }
+
+    /// After `_was = len(M)` and a store into the dict `M` of a value
+    /// without a size at the key `key` (when it has a size): a new entry
+    /// is checked against the size limit and then adds one and the key's
+    /// size to the live size (lower/memory.rs).
+    fn new_entry(&mut self, root: &str, m: &str, key: Option<&str>) {
+        self.w.plain(format!("if len({m}) > _was:"));
+        self.w.open();
+        self.w.plain(format!("if len({m}) > _max_size:"));
+        self.w
+            .block(|w| w.plain(format!("_size_limit({})", text::py_str("the map"))));
+        let adds = key.map_or("1".to_owned(), |k| format!("1 + len({k})"));
+        self.add_memory(root, Delta::Adds(adds));
+        self.w.close();
     }
 
     fn size_check(&mut self, p: &str, what: &str) {
@@ -564,7 +589,11 @@ impl Gen {
         // A store that may change the live size goes through `_put`, which
         // measures what it replaces (lower/memory.rs), after the keys.
         let counted = self.counts_memory() && memory::element_counts(&base_ty);
-        let inline = !counted
+        // A dict of values without a size: the store adds an entry and its
+        // key when the dict grew.
+        let flat_map = matches!(&base_ty, Type::Map(_, v) if !has_size(v));
+        let string_keys = matches!(&base_ty, Type::Map(k, _) if **k == Type::String);
+        let inline = (!counted || flat_map)
             && (codes.commutes(self.target_codes(target, true)?)
                 || facts::leads_with_read(expr, target));
         let mut v = self.own(expr)?;
@@ -587,15 +616,29 @@ impl Gen {
                         .line(format!("{}[{key}] = {}", b.at(Prec::Primary), v.text));
                 }
                 _ => {
-                    let key = self.expr(index)?.text;
+                    let key = self.expr(index)?;
                     let m = if matches!(**base, Place::Var { .. }) {
                         b.text
                     } else {
                         self.w.line(format!("_p = {}", b.text));
                         "_p".to_owned()
                     };
-                    self.w.line(format!("{m}[{key}] = {}", v.text));
-                    self.size_check(&m, "the map");
+                    if counted {
+                        // Isu reads the key before EXPR: it may go first.
+                        let k = if key.is_simple() || !string_keys {
+                            key.text
+                        } else {
+                            self.w.line(format!("_k = {}", key.text));
+                            "_k".to_owned()
+                        };
+                        self.w.plain(format!("_was = len({m})"));
+                        self.w.line(format!("{m}[{k}] = {}", v.text));
+                        let (root, _) = target.root();
+                        self.new_entry(root, &m, string_keys.then_some(k.as_str()));
+                    } else {
+                        self.w.line(format!("{m}[{}] = {}", key.text, v.text));
+                        self.size_check(&m, "the map");
+                    }
                 }
             }
             return Ok(());
@@ -627,6 +670,12 @@ impl Gen {
             if is_array {
                 self.w.line("if not 0 <= _k < len(_p):");
                 self.w.block(|w| w.line("_index_error()"));
+            }
+            if counted && flat_map {
+                self.w.plain("_was = len(_p)");
+                self.w.line(format!("_p[_k] = {}", v.text));
+                self.new_entry(root, "_p", string_keys.then_some("_k"));
+                continue;
             }
             if counted {
                 let put = Gen::put_call(&base_ty, "_p", "_k", &v.text, "the map");
@@ -805,7 +854,7 @@ impl Gen {
             self.w.open();
             self.spend_round();
             if each {
-                self.hold_var(var, &target, None)?;
+                self.hold_var(var, &target, None, false)?;
             }
             let r = self.block(body);
             self.w.close();
@@ -825,7 +874,7 @@ impl Gen {
         ));
         self.w.open();
         if each {
-            self.hold_var(var, &target, None)?;
+            self.hold_var(var, &target, None, false)?;
         }
         let r = self.block(body);
         self.w.close();
