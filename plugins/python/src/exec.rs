@@ -64,6 +64,8 @@ pub fn execute(
         .arg(limits.max_steps.to_string())
         .arg("--max-size")
         .arg(limits.max_size.to_string())
+        .arg("--max-memory")
+        .arg(limits.max_memory.to_string())
         .current_dir(dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -42,13 +42,14 @@ pub struct PythonBackend;
 
 impl Backend for PythonBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 2 (`limit_work`: the
-        // work budget, lower/work.rs).
+        // The whole language as of feature vocabulary 3 (`limit_work`: the
+        // work budget, lower/work.rs; `limit_memory`: the memory limit,
+        // lower/memory.rs).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(2),
+            FeatureSet::all_of(3),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

@@ -9,6 +9,7 @@
 
 mod call;
 mod expr;
+mod memory;
 mod stmt;
 mod work;
 
@@ -54,6 +55,8 @@ pub struct Gen {
     /// The temporaries (`_a0`, `_a1`, ...) the statement being written has
     /// bound to arguments whose length its work reads again.
     temps: usize,
+    /// What the function does about the memory limit (`lower/memory.rs`).
+    pub mem: memory::Plan,
 }
 
 impl Gen {
@@ -67,6 +70,7 @@ impl Gen {
             packs,
             dead: BTreeSet::new(),
             temps: 0,
+            mem: memory::Plan::default(),
         }
     }
 }

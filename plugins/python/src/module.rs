@@ -11,11 +11,14 @@ use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 /// The lint rules (ruff's) whose advice would change the program's shape
 /// rather than the code's: merging nested IFs, rewriting an IF as `max()` or
 /// `dict.get()` or a returned condition, chaining comparisons, folding what
-/// the program spells out. RUF100 (an exemption this program does not need)
-/// goes with them, since which of them a given program triggers varies.
+/// the program spells out; and SIM113 (`enumerate()` for a counter), which
+/// takes the size a variable holds (lower/memory.rs), grown by one for each
+/// element pushed in a loop, for a loop index. RUF100 (an exemption this
+/// program does not need) goes with them, since which of them a given
+/// program triggers varies.
 const LINT_EXEMPT: &[&str] = &[
-    "SIM102", "SIM103", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124", "PLR0133",
-    "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF100",
+    "SIM102", "SIM103", "SIM113", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124",
+    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF100",
 ];
 
 /// The runtime every module starts with.
@@ -77,7 +80,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     ));
     w.raw("# program, not this file.");
     w.raw(format!(
-        "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] < ARGS.json"
+        "# Run: python3 {py_name}.py [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json"
     ));
     w.raw(format!(
         "# Use: from {py_name} import {py_name}, run, IsuError"
@@ -94,7 +97,8 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         } else {
             w.raw(
                 line.replace("@MAX_STEPS@", &limits.max_steps.to_string())
-                    .replace("@MAX_SIZE@", &limits.max_size.to_string()),
+                    .replace("@MAX_SIZE@", &limits.max_size.to_string())
+                    .replace("@MAX_MEMORY@", &limits.max_memory.to_string()),
             );
         }
     }
@@ -130,7 +134,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
     let Gen {
-        facts, copies, w, ..
+        facts,
+        copies,
+        w,
+        mem,
+        ..
     } = gen;
     let mut w = w;
     if w.deepest() > MAX_INDENT {
@@ -180,6 +188,10 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         pytype::descriptor(&program.func.returns)
     ));
     w.raw(format!("_ENTRY = {py_name}"));
+    w.raw(format!(
+        "_COUNTS_MEMORY = {}",
+        if mem.counts { "True" } else { "False" }
+    ));
     w.blank();
     w.raw("if __name__ == \"__main__\":");
     w.raw("    _main()");
@@ -293,6 +305,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains(&format!("\nMAX_SIZE = {}\n", d.max_size)));
+        assert!(text.contains(&format!("\nMAX_MEMORY = {}\n", d.max_memory)));
         assert!(!text.contains("@MAX_"));
     }
 

@@ -21,9 +21,11 @@ import sys as _sys
 # this module was generated): the step budget (each round of a LOOP spends
 # one unit; a standard function, or an ASSIGN that copies, spends the lengths
 # of the strings and collections it reads, builds or stores), and the most
-# elements, entries or characters a value may hold.
+# elements, entries or characters a value may hold; and the most the
+# variables may hold together (each counts the size work counts of its value).
 MAX_STEPS = @MAX_STEPS@
 MAX_SIZE = @MAX_SIZE@
+MAX_MEMORY = @MAX_MEMORY@
 
 _INT_MIN = -9223372036854775808
 _INT_MAX = 9223372036854775807
@@ -63,6 +65,10 @@ def _out_of_work(_value: object) -> None:
     """step_limit for the work of a call the fuel did not cover, called with
     the call itself, so that the call's own error comes first."""
     _step_limit()
+
+
+def _memory_limit(step: str | None = None) -> None:
+    raise IsuError(_Code.MEMORY_LIMIT, "a store would make the variables hold more than the memory limit", step)
 
 
 def _too_long(n: int, max_size: int, what: str) -> None:
@@ -182,6 +188,28 @@ def _size(ty, v) -> int:
     elif type(t) is not str:
         n += sum(_size(t, x) for x in v.values())
     return n
+
+
+def _put(p, k, v, kty, vty, max_size: int, what: str) -> int:
+    """p[k] = v, k an index of the list p already checked or a key of the
+    dict p (a new key past the size limit fails), and how much the size of
+    p grows by it (spec/semantics.md 7, the memory limit)."""
+    if type(p) is list or k in p:
+        d = _size(vty, v) - _size(vty, p[k])
+    else:
+        if len(p) >= max_size:
+            _size_limit(what)
+        d = 1 + _size(kty, k) + _size(vty, v)
+    p[k] = v
+    return d
+
+
+def _popped(xs: list, ty) -> int:
+    """POP of an array (of elements of type ty) the caller owns, in place,
+    and how much its size shrinks by it: one and the size removed."""
+    if not xs:
+        _pop_empty()
+    return 1 + _size(ty, xs.pop())
 
 
 def _map_set_counted(m: dict, k: object, v: object, max_size: int, ty) -> tuple:
@@ -404,7 +432,7 @@ def _type_text(ty) -> str:
     return f"map<{_type_text(ty[1])},{_type_text(ty[2])}>"
 
 
-def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
+def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE, max_memory: int = MAX_MEMORY):
     """Runs the function on JSON-shaped arguments (an object, as json.loads
     gives it) and returns its JSON-shaped result; raises IsuError."""
     if type(args) is not dict:
@@ -417,7 +445,11 @@ def run(args: dict, max_steps: int = MAX_STEPS, max_size: int = MAX_SIZE):
     for name in sorted(args):
         if name not in dict(_ARGS):
             raise IsuError(_Code.INVALID_ARGUMENT, f"`{name}` is not an argument of {_FUNC_NAME}")
-    result = _ENTRY(*values, _fuel=max_steps, _max_size=max_size)
+    if _COUNTS_MEMORY:
+        result = _ENTRY(*values, _fuel=max_steps, _max_size=max_size, _mem=max_memory)
+    else:
+        # No store of this function can add to what its variables hold.
+        result = _ENTRY(*values, _fuel=max_steps, _max_size=max_size)
     return _to_json(_RETURNS, result)
 
 
@@ -433,18 +465,18 @@ def _object(pairs: list) -> dict:
 
 
 def _main() -> None:
-    """python3 THIS.py [--max-steps N] [--max-size N] < ARGS.json: prints
-    {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
-    limits = {"--max-steps": MAX_STEPS, "--max-size": MAX_SIZE}
+    """python3 THIS.py [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json:
+    prints {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
+    limits = {"--max-steps": MAX_STEPS, "--max-size": MAX_SIZE, "--max-memory": MAX_MEMORY}
     argv = _sys.argv[1:]
     while argv:
         flag, value, *argv = argv if len(argv) > 1 else (argv[0], "")
         if flag not in limits or not value.isdigit():
-            _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] < ARGS.json")
+            _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json")
         limits[flag] = int(value)
     try:
         args = _json.loads(_sys.stdin.read(), object_pairs_hook=_object)
-        out = {"ok": run(args, limits["--max-steps"], limits["--max-size"])}
+        out = {"ok": run(args, limits["--max-steps"], limits["--max-size"], limits["--max-memory"])}
     except IsuError as e:
         out = {"error": {"code": e.code, "step": e.step, "message": e.message}}
     except ValueError as e:

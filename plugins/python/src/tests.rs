@@ -564,3 +564,87 @@ fn an_operand_leaves_its_overflow_check_to_the_sum_only_when_that_is_the_same() 
         "error int_overflow at S1"
     );
 }
+
+/// PUSH of ints in a loop, CONCAT onto a string, an insert into a map of
+/// ints (and a store over its key, which adds nothing), a POP that gives one
+/// back and a MAP_SET that adds a key, under limits around the exact need
+/// (the conformance cases store strings; these store ints); and the code the
+/// hot loop gets.
+#[test]
+fn memory_is_counted_at_each_store_that_adds() {
+    let words = Type::map(Type::String, Type::Int);
+    let p = program(
+        "hold",
+        &[("n", Type::Int), ("s", Type::String)],
+        Type::Int,
+        vec![
+            ("xs", ints(), lit(Literal::Array(vec![]), ints())),
+            ("t", Type::String, string("")),
+            (
+                "m",
+                words.clone(),
+                lit(Literal::Object(Default::default()), words.clone()),
+            ),
+        ],
+        &[("i", Type::Int)],
+        vec![
+            range(
+                "S1",
+                "i",
+                int(0),
+                int_var("n"),
+                None,
+                vec![set(
+                    "S1_1",
+                    "xs",
+                    call("PUSH", vec![var("xs", ints()), int_var("i")], ints()),
+                )],
+            ),
+            set(
+                "S2",
+                "t",
+                call(
+                    "CONCAT",
+                    vec![var("t", Type::String), var("s", Type::String)],
+                    Type::String,
+                ),
+            ),
+            assign("S3", pidx(pvar("m"), var("s", Type::String)), int(1)),
+            // Stored again: the key is there, nothing is added.
+            assign("S4", pidx(pvar("m"), var("s", Type::String)), int(2)),
+            set("S5", "xs", call("POP", vec![var("xs", ints())], ints())),
+            set(
+                "S6",
+                "m",
+                call(
+                    "MAP_SET",
+                    vec![var("m", words.clone()), string("q"), int(5)],
+                    words.clone(),
+                ),
+            ),
+            ret("S7", call("LEN", vec![var("xs", ints())], Type::Int)),
+        ],
+    );
+    let args = r#"{"n": 3, "s": "ab"}"#;
+    // s 2, xs 3, t 2, m 1 + 2 (10 in all); then xs 2, and m 1 + 1 more.
+    let with = |max_memory| ExecLimits {
+        max_memory,
+        ..ExecLimits::DEFAULT
+    };
+    assert_eq!(run_with(&p, args, with(11)), "2");
+    assert_eq!(run_with(&p, args, with(10)), "error memory_limit at S6");
+    assert_eq!(run_with(&p, args, with(9)), "error memory_limit at S3");
+    assert_eq!(run_with(&p, args, with(6)), "error memory_limit at S2");
+    assert_eq!(run_with(&p, args, with(4)), "error memory_limit at S1_1");
+    // The arguments alone pass the limit: only a store that adds fails.
+    assert_eq!(
+        run_with(&p, r#"{"n": 0, "s": "ab"}"#, with(1)),
+        "error memory_limit at S2"
+    );
+    let text = function_text(&p);
+    assert!(
+        text.contains("xs.append(i)\n"),
+        "the hot loop appends as before:\n{text}"
+    );
+    assert!(!text.contains("_m_xs"), "xs's size needs no local:\n{text}");
+}

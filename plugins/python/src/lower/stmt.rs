@@ -1,6 +1,7 @@
 //! Isu statements as Python lines, each under the comment naming its step.
 
 use super::expr::{Arith, Codes};
+use super::memory::{self, Delta};
 use super::work::{self, has_size, size_of};
 use super::{invalid, ty, Gen, R};
 use crate::facts;
@@ -21,6 +22,7 @@ impl Gen {
     /// The generated function: signature, declarations, STATE, the steps,
     /// and the handler that gives every runtime error its step.
     pub fn function(&mut self, program: &Program) -> R<()> {
+        self.mem = memory::Plan::of(program, &self.facts);
         let mut params: Vec<String> = Vec::new();
         for d in &program.func.args {
             params.push(format!(
@@ -32,6 +34,7 @@ impl Gen {
         params.push("*".into());
         params.push("_fuel: int = MAX_STEPS".into());
         params.push("_max_size: int = MAX_SIZE".into());
+        params.extend(self.memory_param().map(str::to_owned));
         self.w.raw(format!(
             "def {}({}) -> {}:",
             names::function(&program.func.name.name),
@@ -62,6 +65,7 @@ impl Gen {
                 self.w.line(format!("{} = {}", py.text, copy.text));
             }
         }
+        self.memory_entry(program);
         self.w.line("try:");
         self.w.open();
         if !program.state.is_empty() {
@@ -70,7 +74,8 @@ impl Gen {
         for (i, s) in program.state.iter().enumerate() {
             self.env = self.facts.bounds.state(i);
             self.temps = 0;
-            self.assign_var(&s.name.name, &s.init, true)?;
+            let stored = self.assign_var(&s.name.name, &s.init, true)?;
+            self.hold_var(&s.name.name, &stored, Some(&s.init), true)?;
         }
         self.block(&program.body)?;
         if block_completes(&program.body) {
@@ -201,7 +206,8 @@ impl Gen {
                     Some(Some(n)) => self.spend_lines(&[n.to_string()]),
                     Some(None) => self.spend_lines(&[size_of(ty(expr)?, &stored)]),
                 }
-                Ok(())
+                // The memory limit is checked last (lower/memory.rs).
+                self.hold_var(name, &stored, Some(expr), false)
             }
             Place::Index { .. } => self.assign_element(target, expr, copies),
         }
@@ -266,13 +272,17 @@ impl Gen {
     /// same order as the call, and then the work of the call (the lengths it
     /// stores, not the collection's).
     fn update(&mut self, target: &Place, up: InPlace<'_>) -> R<()> {
-        let lens = self.update_lines(target, up)?;
+        let (lens, delta) = self.update_lines(target, up)?;
         self.spend_lines(&lens);
+        let (root, _) = target.root();
+        self.add_memory(root, delta);
         Ok(())
     }
 
-    /// The lines of [`Gen::update`]; the lengths its work counts.
-    fn update_lines(&mut self, target: &Place, up: InPlace<'_>) -> R<Vec<String>> {
+    /// The lines of [`Gen::update`]; the lengths its work counts, and how
+    /// it changes the live size (lower/memory.rs: a POP's lines take it
+    /// away themselves; the others add it after the work).
+    fn update_lines(&mut self, target: &Place, up: InPlace<'_>) -> R<(Vec<String>, Delta)> {
         let max = Py::atom("_max_size");
         let arg = |n: usize| {
             up.rest
@@ -281,18 +291,41 @@ impl Gen {
         };
         let Place::Var { name, .. } = target else {
             if up.op == Update::Concat && ty(up.place)? == &Type::String {
-                return self.concat_at(target, arg(0)?);
+                let lens = self.concat_at(target, arg(0)?)?;
+                let delta = grows(lens.first());
+                return Ok((lens, delta));
             }
-            let (place, _) = self.place_read(target)?;
+            let (root, _) = target.root();
+            let (place, place_ty) = self.place_read(target)?;
             let mut lens = Vec::new();
+            let mut delta = Delta::Nothing;
             let call = match up.op {
                 Update::Push => {
                     let v = self.own(arg(0)?)?;
                     let v = self.measure(arg(0)?, v)?;
+                    delta = match v.len() {
+                        Some(n) => Delta::Adds(format!("1 + {n}")),
+                        None => Delta::Adds("1".to_owned()),
+                    };
                     lens.extend(v.len());
                     Py::call("_push_into", &[place, v.bind_arg(), max])
                 }
-                Update::Pop => Py::call("_pop_from", &[place]),
+                Update::Pop => match pytype::element(&place_ty) {
+                    Some(e) if self.counts_memory() && has_size(e) => {
+                        let e = pytype::descriptor(e);
+                        self.w.line(format!(
+                            "_g = {}",
+                            Py::call("_popped", &[place, Py::atom(e)]).text
+                        ));
+                        self.remove_memory(root, "_g");
+                        return Ok((lens, delta));
+                    }
+                    _ => {
+                        self.w.line(Py::call("_pop_from", &[place]).text);
+                        self.remove_memory(root, "1");
+                        return Ok((lens, delta));
+                    }
+                },
                 Update::MapSet => {
                     let k = self.expr(arg(0)?)?;
                     let k = self.measure(arg(0)?, k)?;
@@ -300,20 +333,32 @@ impl Gen {
                     let v = self.measure(arg(1)?, v)?;
                     lens.extend(k.len());
                     lens.extend(v.len());
+                    if self.counts_memory() {
+                        self.w.line(Gen::put_call(
+                            &place_ty,
+                            &place.text,
+                            &k.bind_arg().text,
+                            &v.bind_arg().text,
+                            "MAP_SET's result",
+                        ));
+                        return Ok((lens, Delta::Changes("_g".to_owned())));
+                    }
                     Py::call("_map_set_into", &[place, k.bind_arg(), v.bind_arg(), max])
                 }
                 Update::Concat => {
                     let ys = self.elements(arg(0)?)?;
                     let ys = self.measure(arg(0)?, ys)?;
                     lens.extend(ys.len());
+                    delta = grows(lens.first());
                     Py::call("_extend_into", &[place, ys.bind_arg(), max])
                 }
             };
             self.w.line(call.text);
-            return Ok(lens);
+            return Ok((lens, delta));
         };
         let p = self.var(name)?.text;
         let mut lens = Vec::new();
+        let mut delta = Delta::Nothing;
         match up.op {
             Update::Push => {
                 let x = self.own(arg(0)?)?;
@@ -321,13 +366,28 @@ impl Gen {
                 self.size_check(&p, "PUSH's result");
                 let t = ty(arg(0)?)?;
                 if has_size(t) {
-                    lens.push(size_of(t, &format!("{p}[-1]")));
+                    let last = size_of(t, &format!("{p}[-1]"));
+                    delta = Delta::Adds(format!("1 + {last}"));
+                    lens.push(last);
+                } else {
+                    delta = Delta::Adds("1".to_owned());
                 }
             }
             Update::Pop => {
                 self.w.line(format!("if not {p}:"));
                 self.w.block(|w| w.line("_pop_empty()"));
-                self.w.line(format!("del {p}[-1]"));
+                let var_ty = self.place_type(target)?;
+                match pytype::element(&var_ty) {
+                    Some(e) if self.counts_memory() && has_size(e) => {
+                        let removed = size_of(e, &format!("{p}.pop()"));
+                        self.w.line(format!("_g = 1 + {removed}"));
+                        self.remove_memory(name, "_g");
+                    }
+                    _ => {
+                        self.w.line(format!("del {p}[-1]"));
+                        self.remove_memory(name, "1");
+                    }
+                }
             }
             Update::MapSet => {
                 let (k, v) = (arg(0)?, arg(1)?);
@@ -343,7 +403,28 @@ impl Gen {
                 let vm = self.measure(v, vp)?;
                 lens.extend(km.len());
                 lens.extend(vm.len());
-                if in_order {
+                let map_ty = self.place_type(target)?;
+                let flat = matches!(&map_ty, Type::Map(_, v) if !has_size(v));
+                if self.counts_memory() && flat {
+                    // A value without a size: the store adds an entry and
+                    // its key when the dict grew.
+                    self.w.plain(format!("_was = len({p})"));
+                    delta = Delta::NewKey {
+                        map: p.clone(),
+                        text: km.len().map_or("1".to_owned(), |n| format!("1 + {n}")),
+                    };
+                }
+                if self.counts_memory() && !flat {
+                    // `_put` reads P, K and V in Isu's order.
+                    self.w.line(Gen::put_call(
+                        &map_ty,
+                        &p,
+                        &km.bind_arg().text,
+                        &vm.bind_arg().text,
+                        "MAP_SET's result",
+                    ));
+                    delta = Delta::Changes("_g".to_owned());
+                } else if in_order {
                     self.w
                         .line(format!("{p}[{}] = {}", km.bind().text, vm.bind().text));
                     self.size_check(&p, "MAP_SET's result");
@@ -364,6 +445,7 @@ impl Gen {
                 };
                 let s = self.measure_apart(arg(0)?, s, Some(&p))?;
                 lens.extend(s.len());
+                delta = grows(lens.first());
                 if t == Type::String {
                     self.w.line(format!("{p} += {}", s.bind().text));
                 } else {
@@ -372,7 +454,7 @@ impl Gen {
                 self.size_check(&p, "CONCAT's result");
             }
         }
-        Ok(lens)
+        Ok((lens, delta))
     }
 
     /// `TARGET: (index B K)`, `EXPR: (call CONCAT (index B K) s)` on a
@@ -398,6 +480,21 @@ impl Gen {
             t.bind().at(Prec::Sum)
         ));
         Ok(t.len().into_iter().collect())
+    }
+
+    /// After `_was = len(M)` and a store into the dict `M` of a value
+    /// without a size at the key `key` (when it has a size): a new entry
+    /// is checked against the size limit and then adds one and the key's
+    /// size to the live size (lower/memory.rs).
+    fn new_entry(&mut self, root: &str, m: &str, key: Option<&str>) {
+        self.w.plain(format!("if len({m}) > _was:"));
+        self.w.open();
+        self.w.plain(format!("if len({m}) > _max_size:"));
+        self.w
+            .block(|w| w.plain(format!("_size_limit({})", text::py_str("the map"))));
+        let adds = key.map_or("1".to_owned(), |k| format!("1 + len({k})"));
+        self.add_memory(root, Delta::Adds(adds));
+        self.w.close();
     }
 
     fn size_check(&mut self, p: &str, what: &str) {
@@ -489,8 +586,16 @@ impl Gen {
         if copies.is_some() {
             codes = codes.with(Codes::STEP);
         }
-        let inline = codes.commutes(self.target_codes(target, true)?)
-            || facts::leads_with_read(expr, target);
+        // A store that may change the live size goes through `_put`, which
+        // measures what it replaces (lower/memory.rs), after the keys.
+        let counted = self.counts_memory() && memory::element_counts(&base_ty);
+        // A dict of values without a size: the store adds an entry and its
+        // key when the dict grew.
+        let flat_map = matches!(&base_ty, Type::Map(_, v) if !has_size(v));
+        let string_keys = matches!(&base_ty, Type::Map(k, _) if **k == Type::String);
+        let inline = (!counted || flat_map)
+            && (codes.commutes(self.target_codes(target, true)?)
+                || facts::leads_with_read(expr, target));
         let mut v = self.own(expr)?;
         // The copy spends its length once EXPR is evaluated, before the
         // store (spec/semantics.md 7).
@@ -511,15 +616,29 @@ impl Gen {
                         .line(format!("{}[{key}] = {}", b.at(Prec::Primary), v.text));
                 }
                 _ => {
-                    let key = self.expr(index)?.text;
+                    let key = self.expr(index)?;
                     let m = if matches!(**base, Place::Var { .. }) {
                         b.text
                     } else {
                         self.w.line(format!("_p = {}", b.text));
                         "_p".to_owned()
                     };
-                    self.w.line(format!("{m}[{key}] = {}", v.text));
-                    self.size_check(&m, "the map");
+                    if counted {
+                        // Isu reads the key before EXPR: it may go first.
+                        let k = if key.is_simple() || !string_keys {
+                            key.text
+                        } else {
+                            self.w.line(format!("_k = {}", key.text));
+                            "_k".to_owned()
+                        };
+                        self.w.plain(format!("_was = len({m})"));
+                        self.w.line(format!("{m}[{k}] = {}", v.text));
+                        let (root, _) = target.root();
+                        self.new_entry(root, &m, string_keys.then_some(k.as_str()));
+                    } else {
+                        self.w.line(format!("{m}[{}] = {}", key.text, v.text));
+                        self.size_check(&m, "the map");
+                    }
                 }
             }
             return Ok(());
@@ -551,6 +670,18 @@ impl Gen {
             if is_array {
                 self.w.line("if not 0 <= _k < len(_p):");
                 self.w.block(|w| w.line("_index_error()"));
+            }
+            if counted && flat_map {
+                self.w.plain("_was = len(_p)");
+                self.w.line(format!("_p[_k] = {}", v.text));
+                self.new_entry(root, "_p", string_keys.then_some("_k"));
+                continue;
+            }
+            if counted {
+                let put = Gen::put_call(&base_ty, "_p", "_k", &v.text, "the map");
+                self.w.line(put);
+                self.add_memory(root, Delta::Changes("_g".to_owned()));
+                continue;
             }
             self.w.line(format!("_p[_k] = {}", v.text));
             if !is_array {
@@ -637,7 +768,7 @@ impl Gen {
                 } else {
                     "_rounds"
                 };
-                self.for_loop(&var.name, seq, count, innermost, body)
+                self.for_loop(&var.name, seq, count, innermost, body, false)
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
@@ -661,7 +792,7 @@ impl Gen {
                 } else {
                     s
                 };
-                self.for_loop(&var.name, s, "len", innermost, body)
+                self.for_loop(&var.name, s, "len", innermost, body, true)
             }
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
@@ -700,8 +831,10 @@ impl Gen {
         }
     }
 
-    /// A `for` loop over `seq` (a range or an array); `count` is the function
-    /// that counts its rounds.
+    /// A `for` loop over `seq` (a range or an array: `each`); `count` is the
+    /// function that counts its rounds. The variable of an `each` loop takes
+    /// each element once the round's unit is spent, a store the memory limit
+    /// checks (lower/memory.rs).
     fn for_loop(
         &mut self,
         var: &str,
@@ -709,6 +842,7 @@ impl Gen {
         count: &str,
         innermost: bool,
         body: &Block,
+        each: bool,
     ) -> R<()> {
         let target = if self.facts.is_read(var) {
             self.var(var)?.text
@@ -719,6 +853,9 @@ impl Gen {
             self.w.line(format!("for {target} in {}:", seq.text));
             self.w.open();
             self.spend_round();
+            if each {
+                self.hold_var(var, &target, None, false)?;
+            }
             let r = self.block(body);
             self.w.close();
             return r;
@@ -736,6 +873,9 @@ impl Gen {
             "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
         ));
         self.w.open();
+        if each {
+            self.hold_var(var, &target, None, false)?;
+        }
         let r = self.block(body);
         self.w.close();
         // The rounds the fuel covered ran; one more would have been needed.
@@ -772,5 +912,16 @@ impl Gen {
             self.w.line(format!("return {}", v.text));
         }
         Ok(())
+    }
+}
+
+/// How an update that appends a value of size `len` (None: no size)
+/// changes the live size.
+fn grows(len: Option<&String>) -> Delta {
+    match len {
+        None => Delta::Nothing,
+        Some(n) if n == "0" => Delta::Nothing,
+        Some(n) if n.chars().all(|c| c.is_ascii_digit()) => Delta::Adds(n.clone()),
+        Some(n) => Delta::Changes(n.clone()),
     }
 }
