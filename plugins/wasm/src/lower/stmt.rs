@@ -113,7 +113,7 @@ impl Lowering<'_> {
         let mut tys = vec![ty];
         tys.extend(work::arg_types(rest)?);
         let mut w = work::plan(op.builtin(), true, &tys, ty);
-        let mut delta = None;
+        let delta;
         match (op, rest) {
             (Update::Push, [v]) => {
                 let own = self.expr(v, step)?;
@@ -123,13 +123,13 @@ impl Lowering<'_> {
                 let f = self.mb.rt(Rt::Push(ty.clone()));
                 let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
-                delta = Some(d);
+                delta = d;
             }
             (Update::Pop, []) => {
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
                 let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
-                delta = Some(d);
+                delta = d;
             }
             (Update::MapSet, [k, v]) => {
                 let (kt, vt) = crate::layout::key_value(ty);
@@ -145,7 +145,7 @@ impl Lowering<'_> {
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
                 let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
-                delta = Some(d);
+                delta = d;
             }
             (Update::Concat, [b]) => {
                 let own = self.expr(b, step)?;
@@ -158,16 +158,16 @@ impl Lowering<'_> {
                 };
                 let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
-                delta = Some(d);
+                delta = d;
                 self.release_held(vec![held]);
             }
             _ => return bug(format!("{op:?} with {} more arguments", rest.len())),
         }
         self.work_spend(w, step);
-        if let (Some(d), Some(sz)) = (delta, var.size) {
+        if let Some(sz) = var.size {
             let r = self.a.temp(ValType::I32);
             self.a.tee(r);
-            self.update_done(d, r, sz, step);
+            self.update_done(delta, r, sz, step);
             self.a.release(r);
         }
         for l in kept {
