@@ -58,6 +58,14 @@ pub enum Delta {
     },
 }
 
+impl Delta {
+    /// Whether [`Lowering::update_done`] reads the update's result (only a
+    /// `MAP_SET`'s, for whether its key was new).
+    pub fn reads_result(&self) -> bool {
+        matches!(self, Delta::Map { .. })
+    }
+}
+
 impl Lowering<'_> {
     /// With a value of `ty` (which has a size) on the stack, replaces it by
     /// its size (`i64`).

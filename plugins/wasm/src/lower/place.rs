@@ -287,7 +287,9 @@ impl Lowering<'_> {
                     }
                     self.call_update(*op, &child_ty, step);
                     let res = self.a.temp(crate::layout::val_type(&child_ty));
-                    self.a.tee(res);
+                    if delta.as_ref().is_some_and(|d| d.reads_result()) {
+                        self.a.tee(res);
+                    }
                     store_val(&mut self.a, &child_ty, value_off);
                     self.work_spend(std::mem::replace(&mut w, Work::none()), step);
                     if let (Some(d), Some(sz)) = (delta, var.size) {

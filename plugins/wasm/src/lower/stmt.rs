@@ -166,7 +166,9 @@ impl Lowering<'_> {
         self.work_spend(w, step);
         if let Some(sz) = var.size {
             let r = self.a.temp(ValType::I32);
-            self.a.tee(r);
+            if delta.reads_result() {
+                self.a.tee(r);
+            }
             self.update_done(delta, r, sz, step);
             self.a.release(r);
         }
