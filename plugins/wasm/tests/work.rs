@@ -456,3 +456,36 @@ fn stores_count_memory_as_in_the_interpreter() {
     let n = sweep(&text, &runs, SIZES);
     eprintln!("{n} runs compared");
 }
+
+/// A store that adds fails when the live size after it passes the limit,
+/// even when the arguments alone already pass it and the value stored is
+/// nested (walked no further than needed): `a` (4 units) takes `b` (10),
+/// adding 6 to 14. (The interpreter's walk, cut short past a room of 0,
+/// measures `b` as 2 and stores it under limits 0 to 13: spec/semantics.md
+/// 7 says it fails, as here.)
+#[test]
+fn a_nested_store_that_adds_fails_past_the_limit_even_over_it_already() {
+    let text = func(
+        "a: int[][], b: int[][]",
+        "int",
+        "",
+        "    ASSIGN:\n      TARGET: a\n      EXPR: (var b)\n    RETURN:\n      EXPR: (call LEN (var a))\n",
+    );
+    let b = WasmBackend::new();
+    let p = program(&text);
+    let arts = compile(&b, &p);
+    let args = lit(r#"{"a": [[1, 2, 3]], "b": [[1], [1], [1], [1], [1]]}"#);
+    for max_memory in [0, 1, 13, 14, 19, 20] {
+        let limits = ExecLimits {
+            max_memory,
+            ..ExecLimits::DEFAULT
+        };
+        let got = show(b.execute(&arts, &args, &ExecOptions::new(limits)));
+        let want = if max_memory < 20 {
+            "error memory_limit at S1"
+        } else {
+            "5"
+        };
+        assert_eq!(got, want, "max_memory {max_memory}");
+    }
+}

@@ -180,7 +180,11 @@ impl Lowering<'_> {
         } else {
             // A nested value is walked no further than past what may be
             // stored: the room left, or the size replaced if larger (a walk
-            // cut short then surely passes both).
+            // cut short then surely passes both, so it fails as the spec
+            // says). The interpreter's walk stops past the room alone: when
+            // the arguments already pass the limit (room 0), a walk cut
+            // short there can come out below the size replaced, and it
+            // stores a value that adds; this walk does not.
             let live = self.live;
             let limit = self.a.temp(ValType::I64);
             let others = self.a.temp(ValType::I64);
