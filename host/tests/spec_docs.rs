@@ -135,7 +135,10 @@ fn the_default_limits_in_the_specs_are_those_of_the_code() {
             "spec/semantics.md lacks {wanted}"
         );
     }
-    let wanted = format!("the defaults are {} and {}", d.max_steps, d.max_size);
+    let wanted = format!(
+        "the defaults are {}, {} and {}",
+        d.max_steps, d.max_size, d.max_memory
+    );
     assert!(
         read("wasm-abi.md").contains(&wanted),
         "spec/wasm-abi.md lacks {wanted}"

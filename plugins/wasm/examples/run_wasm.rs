@@ -3,7 +3,7 @@
 //! instance, the arguments written, the function called, the result read),
 //! as a command with the benchmark interface of the LLVM backend's
 //! executables (`spec/llvm-abi.md`): `run_wasm FILE.wasm ARGS.json
-//! [--max-steps N] [--max-size N] [--repeat N]` prints the result as JSON;
+//! [--max-steps N] [--max-size N] [--max-memory N] [--repeat N]` prints the result as JSON;
 //! with `--repeat N` it calls the function N times on the one instance
 //! (the heap reset before each call, as `execute` does) and prints the
 //! least time a call took, in nanoseconds, on standard error. With
@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: run_wasm FILE.wasm ARGS.json [--max-steps N] [--max-size N] [--repeat N] [--perfmap]";
+    "usage: run_wasm FILE.wasm ARGS.json [--max-steps N] [--max-size N] [--max-memory N] [--repeat N] [--perfmap]";
 
 fn main() -> ExitCode {
     match run() {
@@ -51,6 +51,7 @@ fn run() -> Result<(), String> {
             "--repeat" => repeat = count("--repeat")?,
             "--max-steps" => limits.max_steps = count("--max-steps")?,
             "--max-size" => limits.max_size = count("--max-size")?,
+            "--max-memory" => limits.max_memory = count("--max-memory")?,
             "--perfmap" => perfmap = true,
             _ if a.starts_with("--") => return Err(format!("unknown flag {a}\n{USAGE}")),
             _ => files.push(a),

@@ -17,7 +17,8 @@ pub const SECTION_META: &str = "isu.meta";
 pub const SECTION_SRCMAP: &str = "isu.srcmap";
 
 /// The version of this ABI, in `isu.meta`.
-pub const ABI_VERSION: u32 = 1;
+/// (2: `isu_set_limits` takes the memory limit too.)
+pub const ABI_VERSION: u32 = 2;
 
 /// Why a call stopped, as the module reports it (`isu_error_code`): one of
 /// the language's runtime errors, or the module running out of linear

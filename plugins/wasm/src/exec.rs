@@ -154,7 +154,7 @@ pub struct Loaded {
     run: TypedFunc<i32, i32>,
     reset: TypedFunc<(), ()>,
     alloc: TypedFunc<i32, i32>,
-    set_limits: TypedFunc<(i64, i64), ()>,
+    set_limits: TypedFunc<(i64, i64, i64), ()>,
     result_len: TypedFunc<(), i32>,
     error_code: TypedFunc<(), i32>,
     error_step: TypedFunc<(), i32>,
@@ -212,8 +212,9 @@ impl Loaded {
         let fail = |what: &str, e: wasmtime::Error| backend(format!("{what}: {e}"));
         let steps = i64::try_from(limits.max_steps).unwrap_or(i64::MAX);
         let size = i64::try_from(limits.max_size).unwrap_or(i64::MAX);
+        let memory = i64::try_from(limits.max_memory).unwrap_or(i64::MAX);
         self.set_limits
-            .call(&mut self.store, (steps, size))
+            .call(&mut self.store, (steps, size, memory))
             .map_err(|e| fail("isu_set_limits", e))?;
         self.reset
             .call(&mut self.store, ())

@@ -13,6 +13,7 @@ pub fn loader(meta: &Meta, wasm_file: &str) -> String {
         .replace("@NAME@", &meta.name)
         .replace("@MAX_STEPS@", &ExecLimits::DEFAULT.max_steps.to_string())
         .replace("@MAX_SIZE@", &ExecLimits::DEFAULT.max_size.to_string())
+        .replace("@MAX_MEMORY@", &ExecLimits::DEFAULT.max_memory.to_string())
         .replace("@FILE@", &file_json)
         .replace("@META@", &meta_json)
 }
@@ -26,9 +27,12 @@ mod tests {
         let d = isu_plugin_api::ExecLimits::DEFAULT;
         let text = super::TEMPLATE
             .replace("@MAX_STEPS@", &d.max_steps.to_string())
-            .replace("@MAX_SIZE@", &d.max_size.to_string());
+            .replace("@MAX_SIZE@", &d.max_size.to_string())
+            .replace("@MAX_MEMORY@", &d.max_memory.to_string());
         assert!(text.contains(&format!("limits.maxSteps ?? {}n", d.max_steps)));
         assert!(text.contains(&format!("limits.maxSize ?? {}n", d.max_size)));
+        assert!(text.contains(&format!("limits.maxMemory ?? {}n", d.max_memory)));
+        assert!(!text.contains("@MAX_"));
         assert!(super::TEMPLATE.contains("@MAX_STEPS@"));
     }
 }

@@ -91,10 +91,12 @@ pub fn compile_module(program: &Program) -> Result<Compiled, PluginDiagnostic> {
     mb.export(EXPORT_RESET, ExportKind::Func, reset);
     let alloc = mb.rt(Rt::Alloc);
     mb.export(EXPORT_ALLOC, ExportKind::Func, alloc);
-    let set_limits = mb.declare(EXPORT_SET_LIMITS, &[ValType::I64, ValType::I64], &[]);
-    let mut a = asm::Asm::new(&[ValType::I64, ValType::I64]);
+    let limits = [ValType::I64; 3];
+    let set_limits = mb.declare(EXPORT_SET_LIMITS, &limits, &[]);
+    let mut a = asm::Asm::new(&limits);
     a.get(a.param(0)).i().global_set(g::MAX_STEPS);
     a.get(a.param(1)).i().global_set(g::MAX_SIZE);
+    a.get(a.param(2)).i().global_set(g::MAX_MEMORY);
     mb.define(set_limits, a.finish());
     mb.export(EXPORT_SET_LIMITS, ExportKind::Func, set_limits);
     for (name, global) in [
@@ -126,15 +128,16 @@ pub fn validate(wasm: &[u8]) -> Result<(), String> {
 impl Backend for WasmBackend {
     fn info(&self) -> BackendInfo {
         let levels: Vec<&str> = exec::OptLevel::ALL.iter().map(|l| l.name()).collect();
-        // The whole language as of feature vocabulary 2 (with `limit_work`:
-        // the work of standard functions and copies spends fuel). Wasmtime
+        // The whole language as of feature vocabulary 3 (with `limit_work`:
+        // the work of standard functions and copies spends fuel; and
+        // `limit_memory`: the variables' live size is bounded). Wasmtime
         // compiles the module to machine code and runs it in this process:
         // native.
         BackendInfo::new(
             "wasm",
             env!("CARGO_PKG_VERSION"),
             &["wasm"],
-            FeatureSet::all_of(2),
+            FeatureSet::all_of(3),
         )
         .emitting(&["wasm", "js"])
         .executing("wasm", true)

@@ -7,6 +7,7 @@
 
 mod expr;
 mod konst;
+mod memory;
 mod place;
 mod stmt;
 mod work;
@@ -56,6 +57,9 @@ pub struct Var {
     pub flag: Option<Local>,
     /// A LOCAL (only those can be read unassigned).
     pub is_local: bool,
+    /// For a string, array or map: the size of its value (`i64`), its share
+    /// of the live size ([`memory`]).
+    pub size: Option<Local>,
 }
 
 /// One step's code range in the entry function, for the source map.
@@ -96,6 +100,8 @@ pub struct Lowering<'m> {
     /// The next step's index (steps are numbered in structural pre-order).
     pub next_step: u32,
     pub fuel: Local,
+    /// The live size of the variables (`i64`, [`memory`]).
+    pub live: Local,
     pub fuel_model: FuelModel,
     pub ranges: Vec<StepRange>,
     pub ret_ty: Type,
@@ -121,6 +127,7 @@ pub fn lower_program(
     let mut a = Asm::new(&[ValType::I32]);
     let args_ptr = a.param(0);
     let fuel = a.local(ValType::I64);
+    let live = a.local(ValType::I64);
     let mut vars = BTreeMap::new();
     let decls = program
         .func
@@ -132,6 +139,7 @@ pub fn lower_program(
     for (name, ty, is_local) in decls {
         let local = a.local(val_type(ty));
         let flag = (is_local && !is_heap(ty)).then(|| a.local(ValType::I32));
+        let size = isu_plugin_api::work::has_size(ty).then(|| a.local(ValType::I64));
         if vars
             .insert(
                 name.clone(),
@@ -140,6 +148,7 @@ pub fn lower_program(
                     ty: ty.clone(),
                     flag,
                     is_local,
+                    size,
                 },
             )
             .is_some()
@@ -158,6 +167,7 @@ pub fn lower_program(
         env: Env::default(),
         next_step: 0,
         fuel,
+        live,
         fuel_model,
         ranges: Vec::new(),
         ret_ty: program.func.returns.clone(),
@@ -176,11 +186,13 @@ pub fn lower_program(
         let local = l.var(&d.name.name)?.local;
         l.a.i().call(dec);
         l.a.set(local);
+        l.mem_arg(&d.name.name)?;
     }
     for (i, s) in program.state.iter().enumerate() {
         l.env = l.bounds.state(i);
         let own = l.expr(&s.init, -1)?;
         l.own(own, &s.ty);
+        l.mem_hold(&s.name.name, -1)?;
         let local = l.var(&s.name.name)?.local;
         l.a.set(local);
     }

@@ -35,6 +35,8 @@ pub mod g {
     pub const NODES: u32 = 8;
     /// The step whose RETURN is being encoded (`i32`).
     pub const RET_STEP: u32 = 9;
+    /// The memory limit (`i64`, unsigned).
+    pub const MAX_MEMORY: u32 = 10;
 }
 
 /// A runtime function, specialised by type where its code depends on it.
@@ -332,6 +334,10 @@ impl ModuleBuilder {
         globals.global(mutable(I32), &ConstExpr::i32_const(0));
         globals.global(mutable(I64), &ConstExpr::i64_const(0));
         globals.global(mutable(I32), &ConstExpr::i32_const(-1));
+        globals.global(
+            mutable(I64),
+            &ConstExpr::i64_const(ExecLimits::DEFAULT.max_memory as i64),
+        );
 
         let mut exports = ExportSection::new();
         exports.export("memory", ExportKind::Memory, 0);

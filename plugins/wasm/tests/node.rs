@@ -336,3 +336,24 @@ fn the_loaders_budget_counts_work() {
     assert_eq!(want, ["6".to_owned(), "error step_limit at S1".to_owned()]);
     assert_eq!(lines[1..], want);
 }
+
+#[test]
+fn the_loader_passes_the_memory_limit() {
+    // `t` holds twice `s`: 3 + 6 units for "abc", 2 + 4 for "ab".
+    let text = func(
+        "s: string",
+        "int",
+        "t: string",
+        "    ASSIGN:\n      TARGET: t\n      EXPR: (call CONCAT (var s) (var s))\n    RETURN:\n      EXPR: (call LEN (var t))\n",
+    );
+    let driver = format!(
+        "{DRIVER_HEAD}const g = await load(undefined, {{ maxMemory: 8 }});\n\
+         for (const s of [\"ab\", \"abc\"]) {{\n  console.log(show(() => g.run({{ s }})));\n  console.log(show(() => f.run({{ s }})));\n}}\n"
+    );
+    let lines = node_script(&text, &driver, "memory-limit");
+    assert_eq!(
+        lines[1..],
+        ["4", "4", "error memory_limit at S1", "6"],
+        "{lines:?}"
+    );
+}

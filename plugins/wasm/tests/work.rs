@@ -67,6 +67,47 @@ fn sweep(text: &str, runs: &[&str], sizes: &[u64]) -> usize {
 
 const SIZES: &[u64] = &[1000, 6];
 
+/// Runs `text` on each of `runs` under every memory limit from 0 to one
+/// past the most its variables hold (found with the interpreter: the
+/// first limit it runs under), with the default budget; returns how many
+/// runs were compared and how many of them stopped with `memory_limit`.
+fn memory_sweep(text: &str, runs: &[&str]) -> (usize, usize) {
+    let b = WasmBackend::new();
+    let p = program(text);
+    let arts = compile(&b, &p);
+    let (mut compared, mut stopped) = (0, 0);
+    let mut failures = Vec::new();
+    for args in runs {
+        let mut passed = false;
+        for max_memory in 0..400u64 {
+            let limits = ExecLimits {
+                max_memory,
+                ..ExecLimits::DEFAULT
+            };
+            let want = interpreted(&p, args, limits);
+            let got = show(b.execute(&arts, &lit(args), &ExecOptions::new(limits)));
+            compared += 1;
+            if want.starts_with("error memory_limit") {
+                stopped += 1;
+            }
+            if got != want {
+                failures.push(format!(
+                    "args {args}, max_memory {max_memory}: interpreter {want}, wasm {got}"
+                ));
+            }
+            if !want.starts_with("error memory_limit") {
+                if passed {
+                    break;
+                }
+                passed = true;
+            }
+        }
+        assert!(passed, "{args}: more than 400 units of memory");
+    }
+    assert!(failures.is_empty(), "{}\n{text}", failures.join("\n"));
+    (compared, stopped)
+}
+
 /// One step per scenario: `which` picks the one that runs.
 fn scenarios(args: &str, locals: &str, cases: &[&str], end: &str) -> String {
     let mut steps = String::new();
@@ -155,6 +196,8 @@ fn reads_and_builds_spend_as_in_the_interpreter() {
     runs.extend(all.iter().map(String::as_str));
     let n = sweep(&text, &runs, SIZES);
     eprintln!("{n} runs compared");
+    let (n, stopped) = memory_sweep(&text, &runs);
+    eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
 }
 
 #[test]
@@ -250,13 +293,20 @@ fn stores_and_copies_spend_as_in_the_interpreter() {
     let runs: Vec<&str> = all.iter().map(String::as_str).collect();
     let n = sweep(&text, &runs, SIZES);
     eprintln!("{n} runs compared");
+    let (n, stopped) = memory_sweep(&text, &runs);
+    eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
+    assert!(stopped > 0);
 }
 
 #[test]
 fn a_state_initializer_spends_at_no_step() {
     let text = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [s: string]\n  RETURNS: int\nSTATE: [cs: string[] = (call CHARS (var s)), t: string = (var s), u: string = (call CONCAT (var s) (var s))]\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: t\n      EXPR: (var u)\n    RETURN:\n      EXPR: (add (call LEN (var cs)) (call LEN (var t)))\n  END\n";
-    let n = sweep(text, &[r#"{"s": "abé"}"#, r#"{"s": ""}"#], SIZES);
+    let runs = [r#"{"s": "abé"}"#, r#"{"s": ""}"#];
+    let n = sweep(text, &runs, SIZES);
     eprintln!("{n} runs compared");
+    let (n, stopped) = memory_sweep(text, &runs);
+    eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
+    assert!(stopped > 0);
 }
 
 /// The shared budget sweep (`isu_host::conformance::sweep`): the programs of
@@ -268,5 +318,174 @@ fn the_shared_sweep_stops_where_the_interpreter_stops() {
     match isu_host::conformance::sweep::check_backend(backend, "wasm") {
         Ok(report) => eprintln!("{}", report.summary()),
         Err(e) => panic!("{e}"),
+    }
+}
+
+/// The memory limit (`spec/semantics.md` 7): every kind of store, under
+/// every memory limit up to the one the run needs, as in the interpreter.
+#[test]
+fn stores_count_memory_as_in_the_interpreter() {
+    let cases: Vec<String> = [
+        // Whole variables: larger, smaller, and back.
+        assign("t", "(call CONCAT (var s) (var s))")
+            + &assign("t", "(var s)")
+            + &assign("t", "(const \"\")")
+            + &assign("s", "(const \"abcdefgh\")")
+            + &ret("(call LEN (var t))"),
+        assign("r", "(index (var xss) (const 0))")
+            + &assign("acc", "(var r)")
+            + &assign("acc", "(const [])")
+            + &ret("(call LEN (var r))"),
+        // In place: PUSH, POP, CONCAT, MAP_SET, of ints and of sized values.
+        assign("is", "(call PUSH (var is) (const 7))")
+            + &assign("is", "(call POP (var is))")
+            + &assign("is", "(call POP (var is))")
+            + &assign("is", "(call CONCAT (var is) (var is))")
+            + &ret("(call LEN (var is))"),
+        assign("xss", "(call PUSH (var xss) (call CHARS (var s)))")
+            + &assign("xss", "(call POP (var xss))")
+            + &assign("xss", "(call CONCAT (var xss) (var xss))")
+            + &assign("xss", "(call POP (var xss))")
+            + &ret("(call LEN (var xss))"),
+        assign("s", "(call CONCAT (var s) (var s))") + &ret("(call LEN (var s))"),
+        assign("mi", "(call MAP_SET (var mi) (const 1) (const 5))")
+            + &assign("mi", "(call MAP_SET (var mi) (const 1) (const 6))")
+            + &assign("mi", "(call MAP_SET (var mi) (const 2) (const 6))")
+            + &ret("(call LEN (var mi))"),
+        assign("ms", "(call MAP_SET (var ms) (const \"a\") (var s))")
+            + &assign("ms", "(call MAP_SET (var ms) (const \"a\") (const \"\"))")
+            + &assign(
+                "ms",
+                "(call MAP_SET (var ms) (var s) (call CONCAT (var s) (var s)))",
+            )
+            + &ret("(call LEN (var ms))"),
+        // Elements: of ints (a new map key adds), of sized values, nested.
+        assign("(index mi (const 3))", "(const 1)")
+            + &assign("(index mi (const 3))", "(const 2)")
+            + &assign("(index is (const 0))", "(const 9)")
+            + &ret("(call LEN (var mi))"),
+        assign("(index ms (const \"a\"))", "(var s)")
+            + &assign("(index ms (const \"a\"))", "(const \"z\")")
+            + &assign("(index ms (var s))", "(call CONCAT (var s) (const \"!\"))")
+            + &ret("(call LEN (var ms))"),
+        assign("(index xss (const 0))", "(call CHARS (var s))")
+            + &assign(
+                "(index (index xss (const 0)) (const 0))",
+                "(const \"long one\")",
+            )
+            + &assign("(index (index xss (const 0)) (const 0))", "(const \"\")")
+            + &ret("(call LEN (var xss))"),
+        assign(
+            "(index xss (const 0))",
+            "(call PUSH (index (var xss) (const 0)) (var s))",
+        ) + &assign(
+            "(index xss (const 0))",
+            "(call POP (index (var xss) (const 0)))",
+        ) + &assign(
+            "(index xss (const 0))",
+            "(call CONCAT (index (var xss) (const 0)) (index (var xss) (const 0)))",
+        ) + &ret("(call LEN (index (var xss) (const 0)))"),
+        assign("mx", "(const {})")
+            + &assign("(index mx (var s))", "(call CHARS (var s))")
+            + &assign(
+                "(index mx (var s))",
+                "(call PUSH (index (var mx) (var s)) (const \"q\"))",
+            )
+            + &assign("(index mx (var s))", "(call POP (index (var mx) (var s)))")
+            + &assign("(index (index mx (var s)) (const 0))", "(const \"abc\")")
+            + &ret("(call LEN (var mx))"),
+        assign("mm", "(const {})")
+            + &assign("(index mm (const 1))", "(var ms)")
+            + &assign(
+                "(index mm (const 1))",
+                "(call MAP_SET (index (var mm) (const 1)) (const \"k\") (var s))",
+            )
+            + &assign(
+                "(index mm (const 1))",
+                "(call MAP_SET (index (var mm) (const 1)) (const \"k\") (const \"\"))",
+            )
+            + &assign("(index (index mm (const 1)) (var s))", "(var s)")
+            + &ret("(call LEN (var mm))"),
+        // Loop variables, and a loop that keeps every version.
+        loop_(
+            "(each r (var xss))",
+            &assign("t", "(call JOIN (var r) (const \"\"))"),
+        ) + &ret("(call LEN (var t))"),
+        loop_(
+            "(range k (const 0) (const 4))",
+            &(assign("t", "(call CONCAT (var t) (var s))")
+                + &assign("acc", "(call PUSH (var acc) (var t))")),
+        ) + &ret("(call LEN (var acc))"),
+    ]
+    .to_vec();
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let text = scenarios(
+        "which: int, s: string, xss: string[][], ms: map<string,string>, mi: map<int,int>, is: int[]",
+        "t: string, acc: string[], r: string[], k: int, mx: map<string,string[]>, mm: map<int,map<string,string>>",
+        &cases,
+        "    RETURN:\n      EXPR: (const 0)\n",
+    );
+    let inputs = [
+        (
+            r#""ab""#,
+            r#"[["x", "yé"], []]"#,
+            r#"{"ab": "q", "c": ""}"#,
+            r#"{"1": 2}"#,
+            "[1, 2]",
+        ),
+        (r#""é""#, r#"[[], ["abc"]]"#, r#"{}"#, r#"{}"#, "[4]"),
+        (
+            r#""abcdefghijklmnop""#,
+            r#"[["a", "b", "c"], ["d"], ["e", "f"]]"#,
+            r#"{"x": "abcdefghijkl"}"#,
+            r#"{"1": 1, "2": 2, "3": 3}"#,
+            "[1, 2, 3, 4, 5]",
+        ),
+    ];
+    let all: Vec<String> = (0..cases.len())
+        .flat_map(|w| {
+            inputs.iter().map(move |(s, xss, ms, mi, is)| {
+                format!(r#"{{"which": {w}, "s": {s}, "xss": {xss}, "ms": {ms}, "mi": {mi}, "is": {is}}}"#)
+            })
+        })
+        .collect();
+    let runs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let (n, stopped) = memory_sweep(&text, &runs);
+    eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
+    assert!(stopped > 0);
+    let n = sweep(&text, &runs, SIZES);
+    eprintln!("{n} runs compared");
+}
+
+/// A store that adds fails when the live size after it passes the limit,
+/// even when the arguments alone already pass it and the value stored is
+/// nested (walked no further than needed): `a` (4 units) takes `b` (10),
+/// adding 6 to 14. (The interpreter's walk, cut short past a room of 0,
+/// measures `b` as 2 and stores it under limits 0 to 13: spec/semantics.md
+/// 7 says it fails, as here.)
+#[test]
+fn a_nested_store_that_adds_fails_past_the_limit_even_over_it_already() {
+    let text = func(
+        "a: int[][], b: int[][]",
+        "int",
+        "",
+        "    ASSIGN:\n      TARGET: a\n      EXPR: (var b)\n    RETURN:\n      EXPR: (call LEN (var a))\n",
+    );
+    let b = WasmBackend::new();
+    let p = program(&text);
+    let arts = compile(&b, &p);
+    let args = lit(r#"{"a": [[1, 2, 3]], "b": [[1], [1], [1], [1], [1]]}"#);
+    for max_memory in [0, 1, 13, 14, 19, 20] {
+        let limits = ExecLimits {
+            max_memory,
+            ..ExecLimits::DEFAULT
+        };
+        let got = show(b.execute(&arts, &args, &ExecOptions::new(limits)));
+        let want = if max_memory < 20 {
+            "error memory_limit at S1"
+        } else {
+            "5"
+        };
+        assert_eq!(got, want, "max_memory {max_memory}");
     }
 }

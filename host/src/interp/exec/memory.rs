@@ -43,7 +43,9 @@ impl Memory {
         if old == 0 && matches!(v, Value::Int(_) | Value::Bool(_)) {
             return Ok(());
         }
-        let new = v.size_upto(self.room(old));
+        // Walked past the room or the old size, whichever is more: a walk
+        // cut short then reads as more than both, so it fails as it must.
+        let new = v.size_upto(self.room(old).max(old));
         self.replace(slot, old, new, span)
     }
 

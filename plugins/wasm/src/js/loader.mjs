@@ -17,7 +17,8 @@
 // "S2_1", or null). Without `limits`, a call has the limits every Isu
 // executor has by default: a budget of @MAX_STEPS@ units (loop rounds, and
 // the sizes of the values standard functions and copies work on), values
-// of @MAX_SIZE@.
+// of @MAX_SIZE@, and variables holding @MAX_MEMORY@ in all (characters,
+// elements and entries).
 
 const META = @META@;
 const WASM_FILE = @FILE@;
@@ -160,19 +161,21 @@ async function readBytes(source) {
 }
 
 /** Loads the module (bytes, a URL, or by default the .wasm beside this file)
- * and returns the function. `limits` may set `maxSteps` and `maxSize`. */
+ * and returns the function. `limits` may set `maxSteps`, `maxSize` and
+ * `maxMemory`. */
 export async function load(source, limits = {}) {
   const { instance } = await WebAssembly.instantiate(await readBytes(source), {});
   const x = instance.exports;
   const maxSteps = BigInt(limits.maxSteps ?? @MAX_STEPS@n);
   const maxSize = BigInt(limits.maxSize ?? @MAX_SIZE@n);
+  const maxMemory = BigInt(limits.maxMemory ?? @MAX_MEMORY@n);
   function call(...args) {
     if (args.length !== META.args.length) {
       throw invalid(`${META.name} takes ${META.args.length} arguments, not ${args.length}`);
     }
     const w = new Writer();
     META.args.forEach((a, i) => encode(w, args[i], a.type, `the argument \`${a.name}\``));
-    x.isu_set_limits(maxSteps, maxSize);
+    x.isu_set_limits(maxSteps, maxSize, maxMemory);
     x.isu_reset();
     const at = x.isu_alloc(w.len);
     new Uint8Array(x.memory.buffer, at, w.len).set(w.buf.subarray(0, w.len));

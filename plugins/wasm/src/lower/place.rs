@@ -6,6 +6,7 @@
 //! When EXPR is `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P`
 //! itself, the element moves into the call and its result back into the slot.
 
+use super::memory::Upto;
 use super::work::{self, Work};
 use super::{ty_of, Lowering, Own, Res};
 use crate::asm::Local;
@@ -13,6 +14,7 @@ use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val, store_val};
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::work::has_size;
 use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Expr, Place, Type};
 use wasm_encoder::{BlockType, ValType};
@@ -202,6 +204,15 @@ impl Lowering<'_> {
             }
             match (&update, &lv.ty) {
                 (None, Type::Array(_)) => {
+                    if let (Some(sz), true) = (var.size, has_size(&child_ty)) {
+                        // The new element's size less the old one's.
+                        self.size_of_local(value, &child_ty);
+                        self.a.get(addr);
+                        load_val(&mut self.a, &child_ty, value_off);
+                        self.size_top(&child_ty, Upto::Exact);
+                        self.a.i().i64_sub();
+                        self.mem_add_top(sz, step);
+                    }
                     if is_heap(&child_ty) {
                         self.a.get(addr);
                         load_val(&mut self.a, &child_ty, value_off);
@@ -215,6 +226,10 @@ impl Lowering<'_> {
                     let set = self.mb.rt(Rt::MapSet(lv.ty.clone()));
                     let (kt, _) = key_value(&lv.ty);
                     let kt = kt.clone();
+                    // What the insert adds, measured before it.
+                    let delta = var
+                        .size
+                        .map(|_| self.update_delta(Update::MapSet, &lv.ty, cur, &[lv.key, value]));
                     if let Some(h) = holder {
                         self.a.get(h);
                     }
@@ -223,6 +238,8 @@ impl Lowering<'_> {
                         runtime::emit_inc(self.mb, &mut self.a, &kt);
                     }
                     self.a.get(value).i32(step).i().call(set);
+                    let res = self.a.temp(ValType::I32);
+                    self.a.tee(res);
                     match holder {
                         Some(_) => {
                             // The map sits in its parent's slot (an array slot
@@ -237,12 +254,30 @@ impl Lowering<'_> {
                             self.a.set(var.local);
                         }
                     }
+                    if let (Some(d), Some(sz)) = (delta, var.size) {
+                        self.update_done(d, res, sz, step);
+                    }
+                    self.a.release(res);
                     // The key was handed to MAP_SET (with a reference of its own).
                     if lv.key_own == Own::Owned {
                         // Nothing more: the owned key itself was consumed.
                     }
                 }
                 (Some((op, _)), _) => {
+                    // What the update adds, measured before it.
+                    let delta = match var.size {
+                        Some(_) => {
+                            let elt = self.a.temp(crate::layout::val_type(&child_ty));
+                            self.a.get(addr);
+                            load_val(&mut self.a, &child_ty, value_off);
+                            self.a.set(elt);
+                            let rest: Vec<Local> = rest_locals.iter().map(|r| r.0).collect();
+                            let d = self.update_delta(*op, &child_ty, elt, &rest);
+                            self.a.release(elt);
+                            Some(d)
+                        }
+                        None => None,
+                    };
                     // The element moves into the call; the result goes back.
                     self.a.get(addr);
                     self.a.get(addr);
@@ -251,8 +286,16 @@ impl Lowering<'_> {
                         self.a.get(*l);
                     }
                     self.call_update(*op, &child_ty, step);
+                    let res = self.a.temp(crate::layout::val_type(&child_ty));
+                    if delta.as_ref().is_some_and(|d| d.reads_result()) {
+                        self.a.tee(res);
+                    }
                     store_val(&mut self.a, &child_ty, value_off);
                     self.work_spend(std::mem::replace(&mut w, Work::none()), step);
+                    if let (Some(d), Some(sz)) = (delta, var.size) {
+                        self.update_done(d, res, sz, step);
+                    }
+                    self.a.release(res);
                 }
             }
         }

@@ -1,11 +1,12 @@
 //! Statements: SEQ, ASSIGN, IF, LOOP (range, each, while) and RETURN, with
 //! the fuel they spend and the code range each step covers.
 
-use super::{bug, ty_of, work, Lowering, Res, StepRange};
+use super::{bug, ty_of, work, Lowering, Res, StepRange, Var};
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::work::has_size;
 use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Node, Place, Step};
 use wasm_encoder::{BlockType, ValType};
@@ -68,7 +69,7 @@ impl Lowering<'_> {
                     let var = self.var(name)?.clone();
                     // The variable's reference moves into the call.
                     self.read_var(name, step)?;
-                    self.apply_update(up.op, &var.ty, up.rest, step)?;
+                    self.apply_update(up.op, &var, up.rest, step)?;
                     self.a.set(var.local);
                 } else {
                     let var = self.var(name)?.clone();
@@ -78,6 +79,7 @@ impl Lowering<'_> {
                         self.work_copy(expr, step);
                     }
                     self.own(own, &var.ty);
+                    self.mem_hold(name, step)?;
                     if is_heap(&var.ty) {
                         self.a.get(var.local);
                         runtime::emit_drop(self.mb, &mut self.a, &var.ty);
@@ -100,30 +102,34 @@ impl Lowering<'_> {
         Ok(())
     }
 
-    /// With the collection of type `ty` (owned) on the stack, evaluates the
-    /// rest of the arguments of `op` and calls it, and spends its work (in
-    /// place: not the collection's); the new collection is left on the stack.
-    pub fn apply_update(
-        &mut self,
-        op: Update,
-        ty: &isu_plugin_api::Type,
-        rest: &[Expr],
-        step: i32,
-    ) -> Res<()> {
+    /// With the collection of the variable `var` (owned) on the stack,
+    /// evaluates the rest of the arguments of `op` and calls it, spends its
+    /// work (in place: not the collection's), and checks and counts what it
+    /// adds to the live size; the new collection is left on the stack.
+    pub fn apply_update(&mut self, op: Update, var: &Var, rest: &[Expr], step: i32) -> Res<()> {
+        let ty = &var.ty;
+        // The arguments, kept for measuring what the update adds.
+        let mut kept = Vec::new();
         let mut tys = vec![ty];
         tys.extend(work::arg_types(rest)?);
         let mut w = work::plan(op.builtin(), true, &tys, ty);
+        let delta;
         match (op, rest) {
             (Update::Push, [v]) => {
                 let own = self.expr(v, step)?;
                 self.work_arg(&mut w, 1, v);
                 self.own(own, elem(ty));
+                self.keep(&mut kept, elem(ty), has_size(elem(ty)));
                 let f = self.mb.rt(Rt::Push(ty.clone()));
+                let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
+                delta = d;
             }
             (Update::Pop, []) => {
                 let f = self.mb.rt(Rt::Pop(ty.clone()));
+                let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
+                delta = d;
             }
             (Update::MapSet, [k, v]) => {
                 let (kt, vt) = crate::layout::key_value(ty);
@@ -131,27 +137,55 @@ impl Lowering<'_> {
                 let own = self.expr(k, step)?;
                 self.work_arg(&mut w, 1, k);
                 self.own(own, &kt);
+                self.keep(&mut kept, &kt, true);
                 let own = self.expr(v, step)?;
                 self.work_arg(&mut w, 2, v);
                 self.own(own, &vt);
+                self.keep(&mut kept, &vt, true);
                 let f = self.mb.rt(Rt::MapSet(ty.clone()));
+                let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
+                delta = d;
             }
             (Update::Concat, [b]) => {
                 let own = self.expr(b, step)?;
                 self.work_arg(&mut w, 1, b);
+                self.keep(&mut kept, ty, true);
                 let held = self.hold(own, ty);
                 let f = match ty {
                     isu_plugin_api::Type::String => self.mb.rt(Rt::ConcatStr),
                     _ => self.mb.rt(Rt::ConcatArr(ty.clone())),
                 };
+                let d = self.update_delta(op, ty, var.local, &kept);
                 self.a.i32(step).i().call(f);
+                delta = d;
                 self.release_held(vec![held]);
             }
             _ => return bug(format!("{op:?} with {} more arguments", rest.len())),
         }
         self.work_spend(w, step);
+        if let Some(sz) = var.size {
+            let r = self.a.temp(ValType::I32);
+            if delta.reads_result() {
+                self.a.tee(r);
+            }
+            self.update_done(delta, r, sz, step);
+            self.a.release(r);
+        }
+        for l in kept {
+            self.a.release(l);
+        }
         Ok(())
+    }
+
+    /// Keeps a copy of the value of `ty` on the stack in a scratch local
+    /// (when `needed`), for measuring it later.
+    fn keep(&mut self, kept: &mut Vec<crate::asm::Local>, ty: &isu_plugin_api::Type, needed: bool) {
+        if needed {
+            let l = self.a.temp(crate::layout::val_type(ty));
+            self.a.tee(l);
+            kept.push(l);
+        }
     }
 
     fn if_(&mut self, cond: &Expr, then_b: &Block, else_b: &Block, step: i32) -> Res<()> {
@@ -337,6 +371,8 @@ impl Lowering<'_> {
         self.spend(step);
         runtime::elem_addr(&mut self.a, xs, i, crate::layout::slot_shift(&ety));
         load_val(&mut self.a, &ety, DATA);
+        // The variable takes the element: counted after the round's unit.
+        self.mem_hold(var, step)?;
         if is_heap(&ety) {
             runtime::emit_inc(self.mb, &mut self.a, &ety);
             self.a.get(v.local);
