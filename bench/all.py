@@ -59,6 +59,8 @@ RATIOS = {
 SELF_REPEATING = {"c", "wasm", "llvm"}
 MAX_STEPS = "1000000000000"
 MAX_SIZE = "100000000"
+MAX_MEMORY = "1000000000000"
+LIMITS = ["--max-steps", MAX_STEPS, "--max-size", MAX_SIZE, "--max-memory", MAX_MEMORY]
 
 
 def fail(message):
@@ -156,17 +158,13 @@ class Kernel:
         if runner == "cpython":
             return [sys.executable, os.path.join(HERE, self.name + ".py"), text], None
         if runner == "interp":
-            return [self.isu, "run", self.source, "--args", "@" + path, "--max-steps", MAX_STEPS,
-                    "--max-size", MAX_SIZE], None
+            return [self.isu, "run", self.source, "--args", "@" + path, *LIMITS], None
         if runner == "python":
-            return [sys.executable, self.py_module, "--max-steps", MAX_STEPS, "--max-size",
-                    MAX_SIZE], text
+            return [sys.executable, self.py_module, *LIMITS], text
         if runner == "wasm":
-            return [self.run_wasm, self.wasm_module, path, "--max-steps", MAX_STEPS, "--max-size",
-                    MAX_SIZE, "--repeat", str(repeat)], None
+            return [self.run_wasm, self.wasm_module, path, *LIMITS, "--repeat", str(repeat)], None
         if runner == "llvm":
-            return [self.llvm_exe, path, "--max-steps", MAX_STEPS, "--max-size", MAX_SIZE,
-                    "--repeat", str(repeat)], None
+            return [self.llvm_exe, path, *LIMITS, "--repeat", str(repeat)], None
         raise ValueError(runner)
 
     def once(self, runner, which, repeat):
