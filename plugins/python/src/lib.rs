@@ -42,14 +42,15 @@ pub struct PythonBackend;
 
 impl Backend for PythonBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 3 (`limit_work`: the
+        // The whole language as of feature vocabulary 4 (SORT, SPLIT, UPPER,
+        // CONTAINS and INDEX_OF: lower/call.rs; `limit_work`: the
         // work budget, lower/work.rs; `limit_memory`: the memory limit,
         // lower/memory.rs).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(3),
+            FeatureSet::all_of(4),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

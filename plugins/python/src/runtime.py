@@ -298,6 +298,38 @@ def _lower(s: str) -> str:
     return s.translate(_ASCII_LOWER)
 
 
+_ASCII_UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
+
+
+def _upper(s: str) -> str:
+    """UPPER: ASCII a-z to A-Z, every other character unchanged (str.upper
+    would change other letters too, and make "SS" of "\u00df")."""
+    if s.isascii():
+        return s.upper()
+    return s.translate(_ASCII_UPPER)
+
+
+def _split(s: str, sep: str, max_size: int) -> list:
+    """SPLIT: the pieces between the occurrences of sep (str.split keeps
+    empty pieces too); at most len(s) + 1 of them, so they are counted once
+    made."""
+    if not sep:
+        raise IsuError(_Code.EMPTY_SEPARATOR, "SPLIT with the empty separator")
+    pieces = s.split(sep)
+    if len(pieces) > max_size:
+        _size_limit("SPLIT's result")
+    return pieces
+
+
+def _index_of(xs: list, x: object) -> int:
+    """INDEX_OF of an array: the first index of an element equal to x
+    (Python's == is Isu's eq on values of one type), or -1."""
+    try:
+        return xs.index(x)
+    except ValueError:
+        return -1
+
+
 _DECIMAL = _re.compile(r"-?[0-9]+")
 
 

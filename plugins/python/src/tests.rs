@@ -521,6 +521,103 @@ fn strings_and_their_functions() {
 }
 
 #[test]
+fn sort_split_upper_contains_index_of() {
+    // UPPER(s) split at t, sorted, joined with "|"; then where t is in s (in
+    // characters) and whether it is.
+    let s = || var("s", Type::String);
+    let t = || var("t", Type::String);
+    let strs = Type::array(Type::String);
+    let p = program(
+        "vocab",
+        &[("s", Type::String), ("t", Type::String)],
+        strs.clone(),
+        vec![],
+        &[],
+        vec![ret(
+            "S1",
+            call(
+                "PUSH",
+                vec![
+                    call(
+                        "PUSH",
+                        vec![
+                            call(
+                                "PUSH",
+                                vec![
+                                    lit(Literal::Array(vec![]), strs.clone()),
+                                    call(
+                                        "JOIN",
+                                        vec![
+                                            call(
+                                                "SORT",
+                                                vec![call(
+                                                    "SPLIT",
+                                                    vec![
+                                                        call("UPPER", vec![s()], Type::String),
+                                                        t(),
+                                                    ],
+                                                    strs.clone(),
+                                                )],
+                                                strs.clone(),
+                                            ),
+                                            string("|"),
+                                        ],
+                                        Type::String,
+                                    ),
+                                ],
+                                strs.clone(),
+                            ),
+                            call(
+                                "TO_STRING",
+                                vec![call("INDEX_OF", vec![s(), t()], Type::Int)],
+                                Type::String,
+                            ),
+                        ],
+                        strs.clone(),
+                    ),
+                    call(
+                        "TO_STRING",
+                        vec![call(
+                            "INDEX_OF",
+                            vec![
+                                lit(
+                                    Literal::Array(vec![Literal::Bool(false), Literal::Bool(true)]),
+                                    Type::array(Type::Bool),
+                                ),
+                                call("CONTAINS", vec![s(), t()], Type::Bool),
+                            ],
+                            Type::Int,
+                        )],
+                        Type::String,
+                    ),
+                ],
+                strs,
+            ),
+        )],
+    );
+    // Only ASCII letters change case (str.upper would make "SS" of "ß");
+    // positions count characters; an empty needle is found at 0.
+    assert_eq!(
+        run(&p, r#"{"s": "straße, àb, a", "t": ", "}"#),
+        r#"["A|STRAßE|àB", "6", "1"]"#
+    );
+    assert_eq!(
+        run(&p, r#"{"s": "ñandú, ñu", "t": "ñu"}"#),
+        r#"["ñANDú, ñU", "7", "1"]"#
+    );
+    assert_eq!(run(&p, r#"{"s": "ab", "t": "x"}"#), r#"["AB", "-1", "0"]"#);
+    assert_eq!(
+        run(&p, r#"{"s": "ab", "t": ""}"#),
+        "error empty_separator at S1"
+    );
+    let text = function_text(&p);
+    assert!(
+        text.contains("s.find(t)") && text.contains("t in s"),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_operand_leaves_its_overflow_check_to_the_sum_only_when_that_is_the_same() {
     // (add (mul a a) (abs c)): a*a >= 0 and ABS(c) >= 0, so the sum is above
     // MAX whenever the product is: one check.

@@ -180,6 +180,67 @@ impl Gen {
                 &Type::String,
                 "",
             ),
+            // The size of `s` is the result's.
+            Builtin::Upper => {
+                Gen::spend_after(&Py::call("_upper", &self.exprs(args)?), &Type::String, "")
+            }
+            // The size of `xs` is the result's; its elements are ints or
+            // strings, which nothing can change, so the new list shares them.
+            Builtin::Sort => Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, ""),
+            // The rest spend the size of their first argument: the text
+            // split or searched, the array searched.
+            Builtin::Split => self.spend_first(args, true, |parts| {
+                Py::call("_split", &[&parts[..], &[max]].concat())
+            })?,
+            // `t in s` evaluates `t` first, but `s` is a name, a constant
+            // or a temporary the charge bound already.
+            Builtin::Contains => {
+                self.spend_first(args, false, |parts| Py::compare(&parts[1], "in", &parts[0]))?
+            }
+            Builtin::IndexOf => {
+                let text = ty(&args[0])? == &Type::String;
+                self.spend_first(args, false, |parts| {
+                    let [hay, needle] = parts.as_slice() else {
+                        unreachable!("INDEX_OF takes 2 arguments")
+                    };
+                    if text {
+                        // Positions in code points, -1 when absent, 0 for "".
+                        Py::new(
+                            format!("{}.find({})", hay.at(Prec::Primary), needle.text),
+                            Prec::Primary,
+                        )
+                    } else {
+                        Py::call("_index_of", &parts)
+                    }
+                })?
+            }
+        })
+    }
+
+    /// A call that spends the size of its first argument after it succeeds
+    /// (`work::of`: `Arg(0)`), made by `build` from its arguments (the
+    /// first as read again). When the other arguments cannot fail or spend,
+    /// the size is charged before the call ([`Gen::spend_before`]; `fails`:
+    /// the call may fail itself), which changes nothing anyone can see;
+    /// else the first argument's size and the call are a tuple, evaluated
+    /// in Isu's order, and the size is charged after it.
+    fn spend_first(
+        &mut self,
+        args: &[Expr],
+        fails: bool,
+        build: impl FnOnce(Vec<Py>) -> Py,
+    ) -> R<Py> {
+        let quiet = args[1..].iter().all(|a| self.codes(a).is_empty());
+        let first = self.expr(&args[0])?;
+        let first = self.measure(&args[0], first)?;
+        let units = first.len_bound().unwrap_or_else(|| "0".to_owned());
+        let mut parts = vec![first.reference()];
+        parts.extend(self.exprs(&args[1..])?);
+        let call = build(parts);
+        Ok(if quiet {
+            Gen::spend_before(&call, &units, fails)
+        } else {
+            Gen::spend_measured(&units, &call)
         })
     }
 

@@ -242,6 +242,23 @@ impl Gen {
         )
     }
 
+    /// A call that spends `units`, an argument's size that binds it where
+    /// it is evaluated first (`len(_a0 := s)`), after it succeeded: the two
+    /// in a tuple, which Python evaluates left to right.
+    pub(super) fn spend_measured(units: &str, call: &Py) -> Py {
+        let pair = Py::new(
+            format!("(_r := ({units}, {}))[0]", call.text),
+            Prec::Primary,
+        );
+        Py::new(
+            format!(
+                "_r[1] if (_fuel := {}) >= 0 else _step_limit()",
+                less(&pair)
+            ),
+            Prec::Cond,
+        )
+    }
+
     /// A statement's work, after its lines: `_fuel -= UNITS`, and
     /// `step_limit` at the step when the fuel did not cover it. Nothing
     /// when no length counts.
