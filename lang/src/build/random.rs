@@ -144,7 +144,14 @@ impl RandomPrograms {
                 let f = self.rng.name(&["MIN", "MAX"]);
                 call(f, vec![self.int_expr(d), self.int_expr(d)])
             }
-            8 => call("LEN", vec![var(self.rng.name(&["xs", "ys"]))]),
+            8 => {
+                let arr = var(self.rng.name(&["xs", "ys"]));
+                match self.rng.below(4) {
+                    0 => call("INDEX_OF", vec![arr, self.int_expr(d)]),
+                    1 => call("INDEX_OF", vec![call("SORT", vec![arr]), self.int_expr(d)]),
+                    _ => call("LEN", vec![arr]),
+                }
+            }
             9 | 10 => expr(ExprNode::Index {
                 base: Box::new(var(self.rng.name(&["xs", "ys"]))),
                 index: Box::new(match self.rng.below(4) {
@@ -164,6 +171,10 @@ impl RandomPrograms {
         if depth > 0 && self.rng.chance(25) {
             let op = *self.rng.pick(&[BinaryOp::And, BinaryOp::Or]);
             return bin(op, self.cond(depth - 1), self.cond(depth - 1));
+        }
+        if depth > 0 && self.rng.chance(5) {
+            let arr = var(self.rng.name(&["xs", "ys"]));
+            return call("CONTAINS", vec![arr, self.int_expr(depth - 1)]);
         }
         if depth > 0 && self.rng.chance(10) {
             return expr(ExprNode::Unary {
