@@ -202,3 +202,12 @@ fn state_and_unreachable_steps() {
         "unreachable: nothing known"
     );
 }
+
+#[test]
+fn index_of_is_a_position_or_minus_one() {
+    let at = call("INDEX_OF", vec![var("xs", ints()), int(3)], int_t());
+    assert_eq!(
+        Env::default().interval(&at),
+        Interval::new(-1, Interval::LEN.hi)
+    );
+}

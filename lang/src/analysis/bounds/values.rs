@@ -38,6 +38,8 @@ impl Env {
             }
             ExprNode::Call { func, args } => match (Builtin::of(func), args.as_slice()) {
                 (Some(Builtin::Len), _) => Interval::LEN,
+                // A position, or -1.
+                (Some(Builtin::IndexOf), _) => Interval::new(-1, Interval::LEN.hi),
                 (Some(Builtin::Abs), [a]) => self.interval(a).abs().clamp(),
                 (Some(Builtin::Min), [a, b]) => self.interval(a).min(self.interval(b)),
                 (Some(Builtin::Max), [a, b]) => self.interval(a).max(self.interval(b)),
@@ -96,7 +98,7 @@ impl Env {
             ExprNode::Index { base, .. } => self.leaves_of(base),
             ExprNode::Call { func, args } => match (Builtin::of(func), args.as_slice()) {
                 (Some(Builtin::Push), [a, x]) => hull(self.leaves_of(a), self.value_leaves(x)),
-                (Some(Builtin::Pop | Builtin::Slice), [a, ..]) => self.leaves_of(a),
+                (Some(Builtin::Pop | Builtin::Slice | Builtin::Sort), [a, ..]) => self.leaves_of(a),
                 (Some(Builtin::Concat), [a, b]) => hull(self.leaves_of(a), self.leaves_of(b)),
                 (Some(Builtin::Repeat), [x, _]) => self.value_leaves(x),
                 (Some(Builtin::MapSet), [m, _, v]) => hull(self.leaves_of(m), self.value_leaves(v)),
