@@ -718,17 +718,25 @@ fn unknown_operator() {
 
 #[test]
 fn wrong_operand_count() {
-    let text = prog("    S1: RETURN\n      EXPR: (and (var a) (var b) (var c))\n");
+    let text = prog("    S1: RETURN\n      EXPR: (add (var a) (var b) (var c))\n");
     let d = check_err(
         &text,
         Code::WrongOperandCount,
         9,
         13,
-        "`and` takes exactly 2 operands, found 3",
+        "`add` takes exactly 2 operands, found 3",
     );
     assert_eq!(
         d.hint.as_deref(),
-        Some("nest them: (and (var a) (and (var b) (var c)))")
+        Some("nest them: (add (var a) (add (var b) (var c)))")
+    );
+    let text = prog("    S1: RETURN\n      EXPR: (and (var a))\n");
+    check_err(
+        &text,
+        Code::WrongOperandCount,
+        9,
+        13,
+        "`and` takes two or more operands, found 1",
     );
     let text = prog("    S1: RETURN\n      EXPR: (neg (var a) (var b))\n");
     check_err(
