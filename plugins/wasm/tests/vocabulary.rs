@@ -146,3 +146,32 @@ fn substring_search_and_split_agree_with_the_interpreter() {
     let n = agree(&text, &runs);
     eprintln!("{n} runs compared");
 }
+
+/// The searches are linear and the sort O(n log n): a needle that almost
+/// matches everywhere in a long haystack (some 10^10 steps for a naive
+/// search), and a long array, finish at once.
+#[test]
+fn long_inputs_take_linear_search_and_n_log_n_sort() {
+    let steps = [
+        ("a", "(call JOIN (call REPEAT (const \"a\") (var n)) (const \"\"))"),
+        ("t", "(call CONCAT (call SLICE (var a) (const 0) (div (var n) (const 2))) (const \"b\"))"),
+        ("xs", "(call PUSH (const []) (call INDEX_OF (var a) (var t)))"),
+        ("xs", "(call PUSH (var xs) (call INDEX_OF (call CONCAT (var a) (var t)) (var t)))"),
+        ("xs", "(call PUSH (var xs) (call LEN (call SPLIT (var a) (var t))))"),
+        ("xs", "(call PUSH (var xs) (call LEN (call SPLIT (var a) (const \"aaa\"))))"),
+        ("xs", "(call CONCAT (var xs) (call SLICE (call SORT (call REPEAT (var n) (var n))) (const 0) (const 1)))"),
+    ];
+    let mut body = String::new();
+    for (target, expr) in steps {
+        body.push_str(&format!(
+            "    ASSIGN:\n      TARGET: {target}\n      EXPR: {expr}\n"
+        ));
+    }
+    body.push_str("    RETURN:\n      EXPR: (var xs)\n");
+    let text = func("n: int", "int[]", "a: string, t: string, xs: int[]", &body);
+    let runs = vec![r#"{"n": 200000}"#.to_owned()];
+    let started = std::time::Instant::now();
+    agree(&text, &runs);
+    eprintln!("took {:?}", started.elapsed());
+    assert_eq!(run(&text, &runs[0]), "[-1, 200000, 1, 66667, 200000]");
+}
