@@ -128,16 +128,17 @@ pub fn validate(wasm: &[u8]) -> Result<(), String> {
 impl Backend for WasmBackend {
     fn info(&self) -> BackendInfo {
         let levels: Vec<&str> = exec::OptLevel::ALL.iter().map(|l| l.name()).collect();
-        // The whole language as of feature vocabulary 3 (with `limit_work`:
-        // the work of standard functions and copies spends fuel; and
-        // `limit_memory`: the variables' live size is bounded). Wasmtime
+        // The whole language as of feature vocabulary 4 (with `limit_work`:
+        // the work of standard functions and copies spends fuel;
+        // `limit_memory`: the variables' live size is bounded; and SORT,
+        // SPLIT, UPPER, CONTAINS and INDEX_OF). Wasmtime
         // compiles the module to machine code and runs it in this process:
         // native.
         BackendInfo::new(
             "wasm",
             env!("CARGO_PKG_VERSION"),
             &["wasm"],
-            FeatureSet::all_of(3),
+            FeatureSet::all_of(4),
         )
         .emitting(&["wasm", "js"])
         .executing("wasm", true)

@@ -69,6 +69,22 @@ pub enum Rt {
     Split,
     Join,
     Lower,
+    Upper,
+    /// The KMP failure table of a string (`i32` per byte), 0 for "".
+    KmpTable,
+    /// `find(hay, needle, table, from)`: the byte offset of the first
+    /// occurrence at or after `from`, or -1.
+    Find,
+    /// `str_find(hay, needle)`: `find` from 0 with a table of its own.
+    StrFind,
+    /// `INDEX_OF(string, string)`.
+    IndexOfStr,
+    /// `INDEX_OF(T[], T)` of the array type.
+    IndexOfArr(Type),
+    /// `SPLIT(string, string)`.
+    SplitSep,
+    /// `SORT` of the array type.
+    Sort(Type),
     ToString,
     ParseInt,
     Repeat(Type),
@@ -120,7 +136,12 @@ impl Rt {
                 let (k, v) = crate::layout::key_value(t);
                 (vec![I32, val_type(k), val_type(v), I32], vec![I32])
             }
-            MapKeys(_) | Split | Lower => (vec![I32], vec![I32]),
+            MapKeys(_) | Split | Lower | Upper | KmpTable | Sort(_) => (vec![I32], vec![I32]),
+            Find => (vec![I32, I32, I32, I32], vec![I32]),
+            StrFind => (vec![I32, I32], vec![I32]),
+            IndexOfStr => (vec![I32, I32], vec![I64]),
+            IndexOfArr(t) => (vec![I32, val_type(crate::layout::elem(t))], vec![I64]),
+            SplitSep => (vec![I32, I32, I32], vec![I32]),
             Join => (vec![I32, I32, I32], vec![I32]),
             ToString => (vec![I64], vec![I32]),
             ParseInt => (vec![I32, I32], vec![I64]),
@@ -152,7 +173,9 @@ impl Rt {
         match self {
             Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
             | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
-            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) => Some(t),
+            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) | IndexOfArr(t) | Sort(t) => {
+                Some(t)
+            }
             _ => None,
         }
     }

@@ -10,6 +10,7 @@ mod codec;
 mod map;
 mod num;
 mod rc;
+mod search;
 mod text;
 mod work;
 
@@ -45,6 +46,14 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::Split => text::split(mb, a),
         Rt::Join => text::join(mb, a),
         Rt::Lower => text::lower(mb, a),
+        Rt::Upper => text::upper(mb, a),
+        Rt::KmpTable => search::kmp_table(mb, a),
+        Rt::Find => search::find(a),
+        Rt::StrFind => search::str_find(mb, a),
+        Rt::IndexOfStr => search::index_of_str(mb, a),
+        Rt::IndexOfArr(t) => search::index_of_arr(mb, a, t),
+        Rt::SplitSep => search::split(mb, a),
+        Rt::Sort(t) => search::sort(mb, a, t),
         Rt::Chars => text::chars(mb, a),
         Rt::ArrNew(shift) => array::arr_new(mb, a, *shift),
         Rt::MapNew => array::map_new(mb, a),

@@ -170,6 +170,16 @@ fn reads_and_builds_spend_as_in_the_interpreter() {
         ret("(call LEN (call CONCAT (const \"xy\") (const \"z\")))"),
         ret("(call LEN (call CONCAT (const \"x\") (const \"\")))"),
         ret("(call LEN (call MAP_SET (const {\"a\": 1}) (const \"bc\") (var k)))"),
+        // Vocabulary 4: searching, splitting, sorting, UPPER.
+        ret("(call LEN (call UPPER (call CONCAT (var s) (var s))))"),
+        ret("(call INDEX_OF (call SORT (var xs)) (index (call SORT (var xs)) (const 0)))"),
+        ret("(call INDEX_OF (call SORT (call CHARS (var s))) (const \"b\"))"),
+        ret("(add (call INDEX_OF (var s) (const \"7\")) (call LEN (call SPLIT (var s) (const \" \"))))"),
+        ret("(call LEN (call SPLIT (var s) (call SLICE (var s) (const 0) (const 0))))"),
+        ret("(call LEN (call SPLIT (const \"a,b,12,c\") (var s)))"),
+        ret("(call INDEX_OF (var xs) (var s))"),
+        assign("xss", "(call PUSH (call PUSH (const []) (var xs)) (call CHARS (var s)))")
+            + &ret("(call INDEX_OF (var xss) (call CHARS (var s)))"),
     ]
     .to_vec();
     let cases: Vec<&str> = cases.iter().map(String::as_str).collect();

@@ -601,20 +601,77 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
-            Builtin::SplitWhitespace | Builtin::Lower => {
+            Builtin::SplitWhitespace | Builtin::Lower | Builtin::Upper => {
                 let [s] = arity(args)?;
                 let own = self.expr(s, step)?;
                 self.work_arg(&mut w, 0, s);
                 let h = self.hold(own, &Type::String);
-                let f = if b == Builtin::Lower {
-                    self.mb.rt(Rt::Lower)
-                } else {
-                    self.mb.rt(Rt::Split)
+                let f = match b {
+                    Builtin::Lower => self.mb.rt(Rt::Lower),
+                    Builtin::Upper => self.mb.rt(Rt::Upper),
+                    _ => self.mb.rt(Rt::Split),
                 };
                 self.a.i().call(f);
                 self.work_done(w, ty, step);
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
+            }
+            Builtin::Sort => {
+                let [xs] = arity(args)?;
+                let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
+                let h = self.hold(own, ty);
+                let f = self.mb.rt(Rt::Sort(ty.clone()));
+                self.a.i().call(f);
+                self.work_done(w, ty, step);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
+            Builtin::Split => {
+                let [s, sep] = arity(args)?;
+                let own = self.expr(s, step)?;
+                self.work_arg(&mut w, 0, s);
+                let h1 = self.hold(own, &Type::String);
+                let own = self.expr(sep, step)?;
+                self.work_arg(&mut w, 1, sep);
+                let h2 = self.hold(own, &Type::String);
+                let f = self.mb.rt(Rt::SplitSep);
+                self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
+                self.release_held(vec![h1, h2]);
+                Ok(Own::Owned)
+            }
+            Builtin::Contains | Builtin::IndexOf => {
+                let [xs, v] = arity(args)?;
+                let xt = arg_ty(0)?;
+                let vt = arg_ty(1)?;
+                let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
+                let h1 = self.hold(own, &xt);
+                let own = self.expr(v, step)?;
+                self.work_arg(&mut w, 1, v);
+                let h2 = self.hold(own, &vt);
+                match (&xt, b) {
+                    (Type::String, Builtin::Contains) => {
+                        let f = self.mb.rt(Rt::StrFind);
+                        self.a.i().call(f).i32_const(0).i32_ge_s();
+                    }
+                    (Type::String, _) => {
+                        let f = self.mb.rt(Rt::IndexOfStr);
+                        self.a.i().call(f);
+                    }
+                    (_, Builtin::Contains) => {
+                        let f = self.mb.rt(Rt::IndexOfArr(xt.clone()));
+                        self.a.i().call(f).i64_const(0).i64_ge_s();
+                    }
+                    _ => {
+                        let f = self.mb.rt(Rt::IndexOfArr(xt.clone()));
+                        self.a.i().call(f);
+                    }
+                }
+                self.work_done(w, ty, step);
+                self.release_held(vec![h1, h2]);
+                Ok(Own::Borrowed)
             }
             Builtin::Chars => {
                 let [s] = arity(args)?;

@@ -113,7 +113,7 @@ pub fn pop(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
 
 /// Adds a reference to each of the `n` slots from `at` (locals) when the
 /// elements are counted.
-fn inc_slots(
+pub(super) fn inc_slots(
     mb: &mut ModuleBuilder,
     a: &mut Asm,
     e: &Type,

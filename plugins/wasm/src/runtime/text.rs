@@ -50,7 +50,7 @@ pub fn emit_count_chars(a: &mut Asm, p: Local, n: Local) {
 }
 
 /// A new string holding the `n` bytes at `src` (locals), on the stack.
-fn copy_out(mb: &mut ModuleBuilder, a: &mut Asm, src: Local, n: Local) {
+pub(super) fn copy_out(mb: &mut ModuleBuilder, a: &mut Asm, src: Local, n: Local) {
     let new = mb.rt(Rt::StrNew);
     let q = a.temp(I32);
     a.get(n);
@@ -534,6 +534,17 @@ pub fn join(mb: &mut ModuleBuilder, a: &mut Asm) {
 
 /// `lower(s) -> s'`: ASCII A-Z to a-z.
 pub fn lower(mb: &mut ModuleBuilder, a: &mut Asm) {
+    ascii_case(mb, a, b'A', 32);
+}
+
+/// `upper(s) -> s'`: ASCII a-z to A-Z.
+pub fn upper(mb: &mut ModuleBuilder, a: &mut Asm) {
+    ascii_case(mb, a, b'a', -32);
+}
+
+/// A copy of string param 0 with `delta` added to the bytes of the 26
+/// letters from `first`.
+fn ascii_case(mb: &mut ModuleBuilder, a: &mut Asm, first: u8, delta: i32) {
     let s = a.param(0);
     let q = a.local(I32);
     let n = a.local(I32);
@@ -550,9 +561,9 @@ pub fn lower(mb: &mut ModuleBuilder, a: &mut Asm) {
         a.get(q).get(i).i().i32_add();
         a.get(s).get(i).i().i32_add().i32_load8_u(mem(DATA, 0));
         a.tee(b);
-        a.i32(32).i32(0);
+        a.i32(delta).i32(0);
         a.get(b)
-            .i32(65)
+            .i32(i32::from(first))
             .i()
             .i32_sub()
             .i32_const(26)
