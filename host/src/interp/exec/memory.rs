@@ -35,14 +35,20 @@ impl Memory {
         }
     }
 
+    /// Whether storing `v` over the whole of the variable `slot` may
+    /// change the live size: not an int or bool over nothing (the hot case,
+    /// kept out of line from the rest of [`Memory::hold`]).
+    #[inline(always)]
+    pub fn may_change(&self, slot: Slot, v: &Value) -> bool {
+        !matches!(v, Value::Int(_) | Value::Bool(_))
+            || self.sizes.get(slot as usize).is_some_and(|&s| s != 0)
+    }
+
     /// Checks that `v` may be stored over the whole of the variable `slot`,
     /// and counts it (the caller then stores it).
-    #[inline]
+    #[inline(never)]
     pub fn hold(&mut self, slot: Slot, v: &Value, span: Span) -> R<()> {
         let old = self.sizes.get(slot as usize).copied().unwrap_or(0);
-        if old == 0 && matches!(v, Value::Int(_) | Value::Bool(_)) {
-            return Ok(());
-        }
         // Walked past the room or the old size, whichever is more: a walk
         // cut short then reads as more than both, so it fails as it must.
         let new = v.size_upto(self.room(old).max(old));

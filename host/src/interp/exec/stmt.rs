@@ -67,8 +67,10 @@ impl Machine<'_, '_> {
             }
             St::Set { step, slot, expr } => {
                 let v = self.eval(expr)?;
-                self.memory
-                    .hold(*slot, &v, self.c.steps[*step as usize].span)?;
+                if self.memory.may_change(*slot, &v) {
+                    let span = self.c.steps[*step as usize].span;
+                    self.memory.hold(*slot, &v, span)?;
+                }
                 let s = *slot as usize;
                 self.slots[s] = v;
                 if let Some(t) = &mut self.tracer {
@@ -294,8 +296,10 @@ impl Machine<'_, '_> {
         let mut rounds = 0;
         for x in xs.iter() {
             self.spend(*step)?;
-            self.memory
-                .hold(*var, &x, self.c.steps[*step as usize].span)?;
+            if self.memory.may_change(*var, &x) {
+                let span = self.c.steps[*step as usize].span;
+                self.memory.hold(*var, &x, span)?;
+            }
             rounds += 1;
             if let Some(t) = &mut self.tracer {
                 let c = self.c;
