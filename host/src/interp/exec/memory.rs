@@ -9,10 +9,11 @@ use super::fault::{fault, Fault, R};
 use crate::interp::builtins;
 use crate::interp::compile::Slot;
 use crate::interp::items::Elem;
-use crate::interp::value::Value;
+use crate::interp::value::{Key, Value};
 use isu_lang::update::Update;
 use isu_lang::RuntimeCode;
 use isu_plugin_api::Span;
+use std::collections::BTreeMap;
 
 /// The live size of the variables, each slot's share of it, and the limit.
 #[derive(Debug, Default)]
@@ -76,10 +77,7 @@ impl Memory {
                 (_, Value::Int(_) | Value::Bool(_)) => return Ok(()),
                 (_, v) => (0, size(v)),
             },
-            Value::Map(m) => match builtins::key(key).ok().and_then(|k| m.get(&k)) {
-                Some(was) => (size(was), size(v)),
-                None => (0, 1 + size(key) + size(v)),
-            },
+            Value::Map(m) => entry_sizes(m, key, v),
             _ => return Ok(()),
         };
         self.replace(slot, old, new, span)
@@ -144,12 +142,18 @@ pub(super) fn update_sizes(op: Update, place: &Value, rest: &[Value]) -> (u64, u
                 None => (0, 0),
             }
         }
-        (Update::MapSet, Value::Map(m), [k, v]) => {
-            match builtins::key(k).ok().and_then(|k| m.get(&k)) {
-                Some(was) => (size(was), size(v)),
-                None => (0, 1 + size(k) + size(v)),
-            }
-        }
+        (Update::MapSet, Value::Map(m), [k, v]) => entry_sizes(m, k, v),
         _ => (0, 0),
+    }
+}
+
+/// The sizes a store of `v` under the key `k` of the map `m` takes away and
+/// puts in: the old value's and the new one's when the key is there, else
+/// nothing and one entry with the key and the value.
+fn entry_sizes(m: &BTreeMap<Key, Value>, k: &Value, v: &Value) -> (u64, u64) {
+    let size = |v: &Value| v.size_upto(u64::MAX);
+    match builtins::key(k).ok().and_then(|k| m.get(&k)) {
+        Some(was) => (size(was), size(v)),
+        None => (0, 1 + size(k) + size(v)),
     }
 }
