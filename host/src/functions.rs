@@ -19,9 +19,15 @@ use std::sync::Arc;
 
 /// Where a pack's code lives: what the table needs of it.
 pub trait PackCode: Send + Sync {
-    /// Calls `function` (its name within the pack). A runtime error comes
-    /// back without a step.
-    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic>;
+    /// Calls `function` (its name within the pack) within the run's size
+    /// limit `max_size` ([`Pack::call_within`]). A runtime error comes back
+    /// without a step.
+    fn call(
+        &self,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic>;
 
     /// The definition of `function` for `target`: `None` when the pack has
     /// none, an error when the pack failed to answer.
@@ -32,8 +38,13 @@ pub trait PackCode: Send + Sync {
 struct Local(Arc<dyn Pack + Send + Sync>);
 
 impl PackCode for Local {
-    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
-        self.0.call(function, args)
+    fn call(
+        &self,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        self.0.call_within(function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {
@@ -63,10 +74,10 @@ impl fmt::Debug for PackFn {
 }
 
 impl PackFn {
-    /// Calls the function. A runtime error comes back without a step; the
-    /// caller names the calling step.
-    pub fn call(&self, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
-        self.code.call(&self.local, args)
+    /// Calls the function within the run's size limit. A runtime error comes
+    /// back without a step; the caller names the calling step.
+    pub fn call(&self, args: &[Literal], max_size: u64) -> Result<Literal, PluginDiagnostic> {
+        self.code.call(&self.local, args, max_size)
     }
 
     /// The function's definition for `target`, `None` when the pack has none.
@@ -87,12 +98,16 @@ pub enum Callable<'f> {
 #[derive(Debug, Clone, Default)]
 pub struct Functions {
     packs: BTreeMap<String, PackFn>,
+    /// Namespaces of packs a manifest lists that are not loaded, each with
+    /// why and how to enable it, for the error of a call of one.
+    unavailable: BTreeMap<String, String>,
 }
 
 impl Functions {
     /// Adds the functions of a pack (its info already checked: the
     /// signatures parse) whose code is `code`.
     pub fn add_pack(&mut self, info: &PackInfo, code: Arc<dyn PackCode>) {
+        self.unavailable.remove(&info.namespace);
         for f in &info.functions {
             let Ok(signature) = Signature::parse(&f.signature) else {
                 continue;
@@ -116,6 +131,34 @@ impl Functions {
     pub fn add_local(&mut self, pack: Arc<dyn Pack + Send + Sync>) {
         let info = pack.info();
         self.add_pack(&info, Arc::new(Local(pack)));
+    }
+
+    /// Records that the pack of `namespace` is not loaded, `why` saying why
+    /// and how to enable it (the first reason recorded stays).
+    pub fn add_unavailable(&mut self, namespace: &str, why: String) {
+        if !self.has_namespace(namespace) {
+            self.unavailable.entry(namespace.to_owned()).or_insert(why);
+        }
+    }
+
+    /// Why the pack of `namespace` is not loaded and how to enable it, when a
+    /// manifest lists one that is not.
+    pub fn unavailable(&self, namespace: &str) -> Option<&str> {
+        self.unavailable.get(namespace).map(String::as_str)
+    }
+
+    /// Whether a loaded pack has this namespace.
+    pub fn has_namespace(&self, namespace: &str) -> bool {
+        self.in_namespace(namespace).next().is_some()
+    }
+
+    /// The functions of the loaded pack of `namespace`, sorted by name.
+    pub fn in_namespace<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a PackFn> {
+        self.packs.values().filter(move |f| {
+            f.name
+                .split_once('.')
+                .is_some_and(|(ns, _)| ns == namespace)
+        })
     }
 
     /// The function a call of `name` calls: a standard function, or a pack's.

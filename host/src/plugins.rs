@@ -17,8 +17,8 @@ pub mod target;
 pub mod template;
 
 pub use manifest::{
-    Entry, Env, Layer, LayerStatus, Manifest, ManifestError, Place, PluginKind, Shadowed, State,
-    UnusedDisable,
+    Entry, Env, Layer, LayerStatus, Manifest, ManifestError, Place, PluginKind, Shadowed,
+    ShadowedBy, State, UnusedDisable,
 };
 
 use crate::functions::Functions;
@@ -244,10 +244,30 @@ impl Registry {
                 checks::check_against_others(&entry, &loaded, &reg.plugins)?;
                 Ok(loaded)
             });
-            if let Ok(Loaded::Pack { pack, info }) = &result {
-                reg.functions.add_pack(info, pack.clone());
+            match (&result, &entry.namespace) {
+                (Ok(Loaded::Pack { pack, info }), _) => reg.functions.add_pack(info, pack.clone()),
+                (Err(e), Some(ns)) => reg.functions.add_unavailable(
+                    ns,
+                    format!(
+                        "the pack `{ns}` ({}) cannot be loaded: {e}; `isu plugins` shows every plugin and why",
+                        entry.origin()
+                    ),
+                ),
+                _ => {}
             }
             reg.plugins.push(Plugin { entry, result });
+        }
+        for s in &reg.shadowed {
+            if let (Some(ns), ShadowedBy::Disable { .. }) = (&s.entry.namespace, &s.by) {
+                reg.functions.add_unavailable(
+                    ns,
+                    format!(
+                        "the pack `{ns}` is {}: take `{}` out of that `disable` list to enable it",
+                        s.by.describe(),
+                        s.entry.name
+                    ),
+                );
+            }
         }
         reg
     }

@@ -58,7 +58,7 @@ runtime_codes! {
     MissingKey = "missing_key", Some(4), "a map read (index or MAP_GET) of a key the map does not hold";
     ZeroStep = "zero_step", Some(5), "a range ITER whose STEP is 0";
     ParseIntFailed = "parse_int_failed", Some(6), "PARSE_INT of text that is not a decimal int";
-    EmptyCollection = "empty_collection", Some(7), "POP of an empty array";
+    EmptyCollection = "empty_collection", Some(7), "POP of an empty array, or math.MIN or math.MAX of one";
     NegativeCount = "negative_count", Some(8), "REPEAT with a negative count";
     UninitializedRead = "uninitialized_read", Some(9), "a LOCAL read before any assignment to it";
     NoReturn = "no_return", Some(10), "the steps ended without a RETURN";
@@ -67,6 +67,7 @@ runtime_codes! {
     InvalidArgument = "invalid_argument", Some(13), "a run's argument missing, unknown, or not of its ARGS type";
     MemoryLimit = "memory_limit", Some(15), "the variables of a run would hold more than the memory limit (--max-memory)";
     EmptySeparator = "empty_separator", Some(16), "SPLIT with the empty string as its separator";
+    OutOfDomain = "out_of_domain", Some(17), "a pack function's argument outside the values it is defined for (math.POW with a negative exponent, text.CHR of no Unicode scalar value)";
     TraceWriteFailed = "trace_write_failed", None, "the trace sink (--trace) refused a write";
     PackFailed = "pack_failed", None, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
     InternalError = "internal_error", None, "the interpreter met a program the validator should have refused (a bug: please report it)";

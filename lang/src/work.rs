@@ -110,6 +110,16 @@ pub fn of(b: Builtin) -> CallWork {
     }
 }
 
+/// What a call of a pack function of `arity` parameters spends, after it
+/// returns: the sizes of its arguments and of its result. The host cannot
+/// know what a pack function does inside, so the rule bounds its work by
+/// what it reads and what it builds, as for the standard functions.
+pub fn of_pack(arity: usize) -> impl Iterator<Item = Measure> {
+    (0..arity)
+        .map(Measure::Arg)
+        .chain(std::iter::once(Measure::Result))
+}
+
 impl CallWork {
     /// What a call spends, in words, as `spec/semantics.md` 7 lists it
     /// (generated from this table): "the size of argument 2, plus the size
@@ -177,8 +187,8 @@ pub fn assign_copies(target: &Place, expr: &Expr) -> bool {
     }
 }
 
-/// Whether a call of `func` with these arguments and result type may spend
-/// work (a pack function spends none).
+/// Whether a call of `func` (a standard function or a pack's) with these
+/// arguments and result type may spend work.
 pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
     may_spend(func, args, ty, false)
 }
@@ -186,13 +196,13 @@ pub fn call_spends(func: &str, args: &[Expr], ty: Option<&Type>) -> bool {
 /// Whether a call, an in-place update (`in_place`) or not, may spend work:
 /// some size it counts is of a type that has one.
 fn may_spend(func: &str, args: &[Expr], ty: Option<&Type>, in_place: bool) -> bool {
-    let Some(b) = Builtin::of(func) else {
-        return false;
-    };
     let arg_has_size = |i: usize| {
         args.get(i)
             .and_then(|a| a.ty.as_ref())
             .is_some_and(has_size)
+    };
+    let Some(b) = Builtin::of(func) else {
+        return !in_place && (ty.is_some_and(has_size) || (0..args.len()).any(arg_has_size));
     };
     of(b).measures(in_place).any(|m| match m {
         Measure::Arg(i) => arg_has_size(i),

@@ -59,12 +59,14 @@ pub struct ApiVersion {
 
 /// The plugin-API version this crate speaks. A plugin records the version it
 /// was built with in its root module; the host compares it with its own.
-pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 0 };
+pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 1 };
 
-/// The root modules' abi_stable version strings: the plugin-API version as
-/// `MAJOR.MINOR.0`, so abi_stable's own version check accepts exactly the
-/// plugins [`ApiVersion::check`] accepts (the same major), and the host reads
-/// the version of a plugin it refuses from its header.
+/// The root modules' abi_stable version strings: the plugin-API major
+/// version as `MAJOR.0.0`. abi_stable accepts a library whose minor is at
+/// least the loader's, so a minor of 0 makes its own version check accept
+/// exactly the plugins [`ApiVersion::check`] accepts (the same major, any
+/// minor), and the host reads the version of a plugin it refuses from its
+/// header.
 const ROOT_MODULE_VERSION: &str = "2.0.0";
 
 /// Why a plugin's API version is refused.
@@ -175,13 +177,10 @@ mod tests {
     }
 
     #[test]
-    fn root_module_version_is_the_api_version() {
+    fn root_module_version_is_the_api_major_version() {
         assert_eq!(
             ROOT_MODULE_VERSION,
-            format!(
-                "{}.{}.0",
-                PLUGIN_API_VERSION.major, PLUGIN_API_VERSION.minor
-            )
+            format!("{}.0.0", PLUGIN_API_VERSION.major)
         );
     }
 }

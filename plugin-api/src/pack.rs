@@ -12,6 +12,9 @@ use crate::types::Type;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod table;
+pub use table::{Args, FunctionDef, TablePack, TargetLowerings};
+
 /// Who a pack is and what it offers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackInfo {
@@ -33,6 +36,11 @@ pub struct PackFunction {
     pub signature: String,
     /// What it does, one sentence.
     pub doc: String,
+    /// The runtime codes it fails with, each with when (`out_of_domain:
+    /// a negative exponent`), for its documentation. Plugin API 2.1; absent
+    /// means none are documented.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
 }
 
 /// A function's lowering for one target: source text in the target's
@@ -60,6 +68,22 @@ pub trait Pack {
     /// codes, e.g. `int_overflow`; its step is left empty, the host names the
     /// calling step).
     fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic>;
+
+    /// [`Pack::call`] within the run's size limit `max_size`: a function
+    /// whose result can be larger than its arguments (a padding, a
+    /// replacement) answers `size_limit` instead of building a result larger
+    /// than `max_size`. The host calls this one (plugin API 2.1); the default
+    /// calls [`Pack::call`], right for functions whose results never outgrow
+    /// their arguments, which the host has already checked.
+    fn call_within(
+        &self,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let _ = max_size;
+        self.call(function, args)
+    }
 
     /// The definition of `function` for `target`, or `None` when the pack has
     /// no lowering for that target (then `isu build` for it refuses programs

@@ -7,8 +7,13 @@ use isu_plugin_api::abi::ForeignPack;
 use isu_plugin_api::{Literal, Pack, PluginDiagnostic};
 
 impl PackCode for ForeignPack {
-    fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
-        Pack::call(self, function, args)
+    fn call(
+        &self,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        Pack::call_within(self, function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {

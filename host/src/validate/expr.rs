@@ -520,11 +520,10 @@ impl Checker {
 
     fn unknown_function(&mut self, func: &str, args: &[Expr], span: Span) {
         let lower = func.to_ascii_lowercase();
-        let message = if func.contains('.') {
-            format!("{func} is not a known function: no loaded pack provides it")
-        } else {
-            format!("{func} is not a standard function")
-        };
+        if let Some((ns, name)) = func.split_once('.') {
+            return self.unknown_pack_function(func, ns, name, args, span);
+        }
+        let message = format!("{func} is not a standard function");
         let mut fix = None;
         let hint = if let Some(op) = OPERATOR_NAMES
             .iter()
@@ -552,6 +551,54 @@ impl Checker {
         } else {
             let names: Vec<&str> = STDLIB.iter().map(|f| f.name).collect();
             format!("the standard functions are {}", names.join(", "))
+        };
+        let mut d = Diagnostic::error(Code::UnknownFunction, message)
+            .at(span)
+            .in_step(self.step.as_ref())
+            .with_hint(hint);
+        d.fix = fix.filter(|_| !span.is_synthetic());
+        self.diags.push(d);
+    }
+
+    /// `ns.NAME` that no loaded pack provides: says which pack to enable and
+    /// how, or, when its pack is loaded, which functions it has.
+    fn unknown_pack_function(
+        &mut self,
+        func: &str,
+        ns: &str,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) {
+        let mut fix = None;
+        let (message, hint) = if self.functions.has_namespace(ns) {
+            let names: Vec<&str> = self
+                .functions
+                .in_namespace(ns)
+                .filter_map(|f| f.name.split_once('.').map(|(_, n)| n))
+                .collect();
+            let mut hint = format!("the pack `{ns}` has {}", names.join(", "));
+            if let Some(near) = suggest::closest(name, names.iter().copied()) {
+                let mut call = format!("(call {ns}.{near}");
+                for a in args {
+                    call.push(' ');
+                    call.push_str(&canon::print_expr(a));
+                }
+                call.push(')');
+                fix = Some(Fix::replace(span, call).maybe_incorrect());
+                hint = format!("did you mean {ns}.{near}? {hint}");
+            }
+            (format!("{func} is not a function of the pack `{ns}`"), hint)
+        } else if let Some(why) = self.functions.unavailable(ns) {
+            (
+                format!("{func} is not a known function: the pack `{ns}` is not enabled"),
+                why.to_owned(),
+            )
+        } else {
+            (
+                format!("{func} is not a known function: no loaded pack has the namespace `{ns}`"),
+                "a pack is enabled by a plugins.toml that lists it (`isu plugins add FILE`); `isu plugins` lists the loaded packs and their functions".to_owned(),
+            )
         };
         let mut d = Diagnostic::error(Code::UnknownFunction, message)
             .at(span)

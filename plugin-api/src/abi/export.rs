@@ -209,10 +209,31 @@ pub fn serve_call<P: Pack>(
     function: RStr<'_>,
     args_json: RStr<'_>,
 ) -> JsonResult {
+    serve(function, args_json, |f, args| pack().call(f, args))
+}
+
+/// The body of an exported `call_within`: reads the arguments JSON, calls
+/// [`Pack::call_within`].
+pub fn serve_call_within<P: Pack>(
+    pack: fn() -> &'static P,
+    function: RStr<'_>,
+    args_json: RStr<'_>,
+    max_size: u64,
+) -> JsonResult {
+    serve(function, args_json, |f, args| {
+        pack().call_within(f, args, max_size)
+    })
+}
+
+fn serve(
+    function: RStr<'_>,
+    args_json: RStr<'_>,
+    call: impl FnOnce(&str, &[Literal]) -> Result<Literal, PluginDiagnostic>,
+) -> JsonResult {
     let what = format!("call of {}", function.as_str());
     json_result(guarded(&what, || -> Result<String, PluginDiagnostic> {
         let args: Vec<Literal> = from_json(args_json.as_str(), "the arguments", bad_input)?;
-        let value = pack().call(function.as_str(), &args)?;
+        let value = call(function.as_str(), &args)?;
         Ok(value.to_string())
     }))
 }
@@ -230,11 +251,12 @@ pub fn serve_lower<P: Pack>(
     }
 }
 
-/// The pack root module of three exported functions.
+/// The pack root module of four exported functions.
 pub fn pack_module(
     info: extern "C" fn() -> JsonResult,
     call: extern "C" fn(RStr<'_>, RStr<'_>) -> JsonResult,
     lower: extern "C" fn(RStr<'_>, RStr<'_>) -> LowerResult,
+    call_within: extern "C" fn(RStr<'_>, RStr<'_>, u64) -> JsonResult,
 ) -> PackModRef {
     quiet_panics();
     PackMod {
@@ -242,6 +264,7 @@ pub fn pack_module(
         info,
         call,
         lower,
+        call_within,
     }
     .leak_into_prefix()
 }
@@ -350,8 +373,15 @@ macro_rules! export_pack {
             ) -> __isu::LowerResult {
                 __isu::serve_lower(__isu_pack, function, target)
             }
+            extern "C" fn __isu_call_within(
+                function: __isu::abi_stable::std_types::RStr<'_>,
+                args: __isu::abi_stable::std_types::RStr<'_>,
+                max_size: u64,
+            ) -> __isu::JsonResult {
+                __isu::serve_call_within(__isu_pack, function, args, max_size)
+            }
             fn __isu_module() -> $crate::abi::PackModRef {
-                __isu::pack_module(__isu_info, __isu_call, __isu_lower)
+                __isu::pack_module(__isu_info, __isu_call, __isu_lower, __isu_call_within)
             }
             extern "C" fn __isu_loader() -> __isu::abi_stable::library::RootModuleResult {
                 __isu::root_module(__isu_module)

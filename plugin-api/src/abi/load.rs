@@ -625,6 +625,22 @@ impl Pack for ForeignPack {
         from_json_result(result, "call")
     }
 
+    /// By the plugin's `call_within`; a pack built against plugin API 2.0
+    /// has none, and is called by `call`.
+    fn call_within(
+        &self,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let Some(call_within) = self.module.call_within() else {
+            return self.call(function, args);
+        };
+        let args = Literal::Array(args.to_vec()).to_string();
+        let result = call_within(function.into(), args.as_str().into(), max_size);
+        from_json_result(result, "call")
+    }
+
     fn lower(&self, function: &str, target: &str) -> Option<String> {
         self.try_lower(function, target).ok().flatten()
     }

@@ -72,6 +72,14 @@ pub struct PackMod {
     #[sabi(last_prefix_field)]
     pub lower:
         extern "C" fn(function: RStr<'_>, target: RStr<'_>) -> RResult<ROption<RString>, RString>,
+    /// Plugin API 2.1: `call` with the run's size limit, which a function
+    /// whose result can outgrow its arguments checks before it builds it.
+    /// Absent from a pack built against 2.0, which the host calls by `call`.
+    pub call_within: extern "C" fn(
+        function: RStr<'_>,
+        args_json: RStr<'_>,
+        max_size: u64,
+    ) -> RResult<RString, RString>,
 }
 
 impl RootModule for PackModRef {

@@ -18,7 +18,7 @@ use crate::pytype::Copies;
 use crate::writer::Writer;
 use isu_plugin_api::analysis::bounds::Env;
 use isu_plugin_api::{Expr, PluginDiagnostic, StepId, Type};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub type R<T> = Result<T, PluginDiagnostic>;
 
@@ -48,7 +48,9 @@ pub struct Gen {
     /// The step being written; `None` in STATE.
     step: Option<StepId>,
     /// The Python names of the pack functions the module defines.
-    packs: BTreeSet<String>,
+    /// The pack functions defined, each with whether its definition takes
+    /// the run's size limit (`max_size`) as its last parameter.
+    packs: BTreeMap<String, bool>,
     /// Variables the statement being written may store without a copy: it
     /// reads them once, and they are dead after it.
     dead: BTreeSet<String>,
@@ -60,7 +62,7 @@ pub struct Gen {
 }
 
 impl Gen {
-    pub fn new(facts: Facts, w: Writer, packs: BTreeSet<String>) -> Gen {
+    pub fn new(facts: Facts, w: Writer, packs: BTreeMap<String, bool>) -> Gen {
         Gen {
             facts,
             copies: Copies::default(),

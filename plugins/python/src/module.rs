@@ -129,7 +129,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     let facts = Facts::of(program);
     let pack_names = packs
         .iter()
-        .map(|l| names::pack_function(&l.function))
+        .map(|l| {
+            let name = names::pack_function(&l.function);
+            let limited = takes_max_size(&l.source, &name);
+            (name, limited)
+        })
         .collect();
     let mut gen = Gen::new(facts, w, pack_names);
     gen.function(program)?;
@@ -279,6 +283,25 @@ fn bracket_depth(src: &str) -> usize {
         }
     }
     deepest
+}
+
+/// Whether the definition `def NAME(...)` in `source` takes the run's size
+/// limit: its last parameter is named `max_size` (`spec/plugin-abi.md`,
+/// "Lowerings for Python").
+fn takes_max_size(source: &str, name: &str) -> bool {
+    let Some(start) = source.find(&format!("def {name}(")) else {
+        return false;
+    };
+    let params = &source[start + name.len() + 5..];
+    let Some(end) = params.find(')') else {
+        return false;
+    };
+    params[..end]
+        .split(',')
+        .map(str::trim)
+        .rfind(|p| !p.is_empty())
+        .and_then(|p| p.split([':', '=']).next())
+        .is_some_and(|p| p.trim() == "max_size")
 }
 
 #[cfg(test)]

@@ -136,13 +136,16 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// Calls a pack function: the arguments cross as JSON values, the result
-    /// comes back as a value of the declared return type.
+    /// Calls a pack function within the run's size limit: the arguments
+    /// cross as JSON values, the result comes back as a value of the
+    /// declared return type, and the call spends the sizes of both.
     pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
         let name = &call.func.name;
         let mut args = Vec::with_capacity(call.args.len());
+        let mut units = 0u64;
         for a in call.args.iter() {
             let v = self.eval_ref(a)?;
+            units = units.saturating_add(v.get().size_upto(self.fuel.get()));
             let mut budget = self.budget.max_size;
             let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
                 fault(
@@ -153,7 +156,8 @@ impl Machine<'_, '_> {
             })?;
             args.push(lit);
         }
-        let lit = call.func.call(&args).map_err(|d| {
+        let max_size = self.budget.max_size as u64;
+        let lit = call.func.call(&args, max_size).map_err(|d| {
             let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
             match code {
                 Some(code) => fault(code, span, format!("{name}: {}", d.message)),
@@ -164,7 +168,7 @@ impl Machine<'_, '_> {
                 ),
             }
         })?;
-        value::from_literal(&lit, &call.func.signature.ret).map_err(|m| {
+        let result = value::from_literal(&lit, &call.func.signature.ret).map_err(|m| {
             fault(
                 RuntimeCode::PackFailed,
                 span,
@@ -173,7 +177,19 @@ impl Machine<'_, '_> {
                     call.func.signature.ret, m.message
                 ),
             )
-        })
+        })?;
+        if result.length() > max_size {
+            return Err(fault(
+                RuntimeCode::SizeLimit,
+                span,
+                format!("the result of {name} is larger than the size limit"),
+            ));
+        }
+        // The work of a pack call (`isu_lang::work::of_pack`): the sizes of
+        // its arguments and of its result.
+        units = units.saturating_add(result.size_upto(self.fuel.get()));
+        self.spend_work(units, span)?;
+        Ok(result)
     }
 
     /// A value, borrowed where it can be: leaves (constants, variables,

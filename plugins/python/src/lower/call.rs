@@ -11,7 +11,7 @@ use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::{names, pytype};
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::work;
+use isu_plugin_api::work::{self, has_size};
 use isu_plugin_api::{Builtin, Expr, Type};
 
 const MAX_SIZE: &str = "_max_size";
@@ -23,14 +23,14 @@ impl Gen {
                 return Err(invalid(format!("`{func}` is not a standard function")));
             }
             let name = names::pack_function(func);
-            if !self.packs.contains(&name) {
+            let Some(&limited) = self.packs.get(&name) else {
                 return Err(isu_plugin_api::PluginDiagnostic::backend(
                     isu_plugin_api::BackendCode::UnsupportedFeature,
                     format!("no Python definition of the pack function `{func}` was given"),
                 )
                 .with_hint("load the pack that defines it (isu-plugins.toml)"));
-            }
-            return Ok(Py::call(&name, &self.exprs(args)?));
+            };
+            return self.pack_call(e, &name, args, limited);
         };
         let want = b.info().arity();
         if args.len() != want {
@@ -242,6 +242,35 @@ impl Gen {
         } else {
             Gen::spend_measured(&units, &call)
         })
+    }
+
+    /// A call of the pack function defined as `name` (`limited`: its
+    /// definition takes the run's size limit as a last parameter
+    /// `max_size`), which spends the sizes of its arguments and of its
+    /// result after it returns (`isu_lang::work::of_pack`): the result's
+    /// size first, then the arguments' bound where the call evaluates them.
+    fn pack_call(&mut self, e: &Expr, name: &str, args: &[Expr], limited: bool) -> R<Py> {
+        let mut parts = Vec::with_capacity(args.len() + 1);
+        let mut lens = Vec::new();
+        for a in args {
+            let py = self.expr(a)?;
+            let m = self.measure(a, py)?;
+            parts.push(m.bind_arg());
+            lens.extend(m.len());
+        }
+        if limited {
+            parts.push(Py::atom(MAX_SIZE));
+        }
+        let call = Py::call(name, &parts);
+        let ret = ty(e)?;
+        if has_size(ret) {
+            let tail: String = lens.iter().map(|l| format!(" + {l}")).collect();
+            return Ok(Gen::spend_after(&call, ret, &tail));
+        }
+        if lens.is_empty() {
+            return Ok(call);
+        }
+        Ok(Gen::spend_tupled(&call, &lens.join(" + ")))
     }
 
     /// A call of the runtime function `func` on the string `arg`, which

@@ -259,6 +259,23 @@ impl Gen {
         )
     }
 
+    /// A call that spends `units`, sizes of arguments the call binds as it
+    /// evaluates them, after it succeeded: the two in a tuple, which Python
+    /// evaluates left to right.
+    pub(super) fn spend_tupled(call: &Py, units: &str) -> Py {
+        let pair = Py::new(
+            format!("(_r := ({}, {units}))[1]", call.text),
+            Prec::Primary,
+        );
+        Py::new(
+            format!(
+                "_r[0] if (_fuel := {}) >= 0 else _step_limit()",
+                less(&pair)
+            ),
+            Prec::Cond,
+        )
+    }
+
     /// A statement's work, after its lines: `_fuel -= UNITS`, and
     /// `step_limit` at the step when the fuel did not cover it. Nothing
     /// when no length counts.

@@ -1,0 +1,2 @@
+def text__ENDS_WITH(s, suffix):
+    return s.endswith(suffix)

@@ -1,0 +1,2 @@
+def text__REVERSE(s):
+    return s[::-1]

@@ -1,0 +1,2 @@
+def text__STARTS_WITH(s, prefix):
+    return s.startswith(prefix)

@@ -1,0 +1,9 @@
+//! The `text` pack's lowerings, one module per target, each listing the
+//! files of `lower/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
+
+mod python;
+
+use isu_plugin_api::pack::TargetLowerings;
+
+/// Every target the pack has lowerings for.
+pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS];
