@@ -134,6 +134,9 @@ pub struct Prepared {
     pub name: String,
     /// The runs, or why the case file is malformed or not a valid program.
     pub body: Result<PreparedRuns, String>,
+    /// The namespaces of packs the case calls that are not loaded: such a
+    /// case is unsupported on every executor, the interpreter included.
+    pub missing_packs: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -199,10 +202,48 @@ fn par_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
 /// Parses, checks and interprets each case once.
 pub fn prepare(cases: &[Case], packs: &Functions, options: &Options) -> Vec<Prepared> {
     let interpreter = Interpreter::new(packs.clone());
-    par_map(cases, options.jobs, |c| Prepared {
-        name: c.name.clone(),
-        body: prepare_one(c, &interpreter),
+    par_map(cases, options.jobs, |c| {
+        let missing_packs = missing_packs(&c.text, &interpreter.packs);
+        Prepared {
+            name: c.name.clone(),
+            body: prepare_one(c, &interpreter),
+            missing_packs,
+        }
     })
+}
+
+/// The namespaces of the pack functions a case's text calls (`(call ns.NAME`)
+/// that no loaded pack has, sorted.
+fn missing_packs(text: &str, packs: &Functions) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .split("(call ")
+        .skip(1)
+        .filter_map(|rest| {
+            let name = rest.split([' ', ')', '\n']).next()?;
+            let (ns, _) = name.split_once('.')?;
+            (!packs.has_namespace(ns)).then(|| ns.to_owned())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The verdict of a case calling packs that are not loaded.
+fn needs_packs(case: &Prepared) -> Option<Verdict> {
+    if case.missing_packs.is_empty() {
+        return None;
+    }
+    let packs: Vec<String> = case
+        .missing_packs
+        .iter()
+        .map(|p| format!("pack:{p}"))
+        .collect();
+    Some(Verdict::Unsupported(Unsupported {
+        case: case.name.clone(),
+        reason: format!("needs {}, which is not loaded", packs.join(", ")),
+        features: packs,
+    }))
 }
 
 fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, String> {
@@ -395,7 +436,7 @@ pub fn interpreter_report(prepared: &[Prepared]) -> Report {
     let verdicts = prepared
         .iter()
         .map(|case| {
-            let verdict = match &case.body {
+            let verdict = needs_packs(case).unwrap_or_else(|| match &case.body {
                 Err(why) => whole_case_failed(&case.name, why.clone()),
                 Ok(body) => {
                     let failures: Vec<Failure> = body
@@ -415,7 +456,7 @@ pub fn interpreter_report(prepared: &[Prepared]) -> Report {
                         Verdict::Failed(failures)
                     }
                 }
-            };
+            });
             (case.name.clone(), verdict)
         })
         .collect();
@@ -438,10 +479,10 @@ pub fn backend_report(
     options: &Options,
 ) -> Report {
     let verdicts = par_map(prepared, options.jobs, |case| {
-        let verdict = match &case.body {
+        let verdict = needs_packs(case).unwrap_or_else(|| match &case.body {
             Err(why) => whole_case_failed(&case.name, why.clone()),
             Ok(body) => backend_verdict(&case.name, body, executor, features),
-        };
+        });
         (case.name.clone(), verdict)
     });
     Report::new(executor.name(), verdicts)

@@ -110,7 +110,12 @@ fn the_guides_manifest_loads_the_toy_and_the_suite_runs_on_it() {
     // The toy as `isu` loads it runs the suite exactly as its own tests
     // expect (`plugins/testing/toy/conformance.toml`).
     let expectations = root().join("plugins/testing/toy/conformance.toml");
-    let report = conformance::check_backend(toy, "toy", &expectations);
+    let report = conformance::check_backend(
+        toy,
+        "toy",
+        &expectations,
+        &isu_host::functions::Functions::default(),
+    );
     let report = report.unwrap_or_else(|e| panic!("{e}"));
     assert!(report.passed >= 10, "{}", report.summary());
     assert_eq!(report.failed, 0, "{}", report.summary());

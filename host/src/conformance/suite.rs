@@ -14,7 +14,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Runs every built-in case on the interpreter and on `backend`
-/// serving `target`, and compares the backend's results with the
+/// serving `target`, with the functions of `packs` (a case calling a pack
+/// not among them is unsupported), and compares the backend's results with the
 /// expectation file at `expectations` (its unsupported and known-failing
 /// cases). With `ISU_BLESS=1` the file is rewritten from the results
 /// instead. `Err` lists every difference (and every failure of the
@@ -23,9 +24,10 @@ pub fn check_backend(
     backend: Arc<dyn Backend + Send + Sync>,
     target: &str,
     expectations: &Path,
+    packs: &Functions,
 ) -> Result<Report, String> {
     let cases = builtin_cases();
-    let (prepared, report) = run_in_process(&cases, backend, target);
+    let (prepared, report) = run_in_process(&cases, backend, target, packs);
     let mut problems: Vec<String> = interpreter_report(&prepared)
         .failures
         .iter()
@@ -60,12 +62,12 @@ pub(super) fn run_in_process(
     cases: &[Case],
     backend: Arc<dyn Backend + Send + Sync>,
     target: &str,
+    packs: &Functions,
 ) -> (Vec<Prepared>, Report) {
     let options = Options::default();
-    let packs = Functions::default();
-    let prepared = prepare(cases, &packs, &options);
+    let prepared = prepare(cases, packs, &options);
     let features = backend.info().features;
-    let executor = ViaBackend::new(backend, target, packs);
+    let executor = ViaBackend::new(backend, target, packs.clone());
     let report = backend_report(&prepared, &executor, &features, &options);
     (prepared, report)
 }

@@ -13,6 +13,7 @@
 
 use super::suite::{run_in_process, verdict};
 use super::{Case, Report};
+use crate::functions::Functions;
 use isu_plugin_api::{Backend, ExecLimits};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -97,7 +98,7 @@ pub fn check_backend(
     target: &str,
 ) -> Result<Report, String> {
     let cases = cases(&programs_dir())?;
-    let (_, report) = run_in_process(&cases, backend, target);
+    let (_, report) = run_in_process(&cases, backend, target, &Functions::default());
     let mut problems: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
     problems.extend(
         report

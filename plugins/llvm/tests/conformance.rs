@@ -11,10 +11,23 @@ use std::sync::Arc;
 #[test]
 fn the_suite_runs_as_expected() {
     let expectations = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance.toml");
-    let report =
-        isu_host::conformance::check_backend(Arc::new(LlvmBackend::new()), "llvm", &expectations);
+    let report = isu_host::conformance::check_backend(
+        Arc::new(LlvmBackend::new()),
+        "llvm",
+        &expectations,
+        &shipped_packs(),
+    );
     match report {
         Ok(r) => eprintln!("{}", r.summary()),
         Err(e) => panic!("{e}"),
     }
+}
+
+/// The packs that ship with isu, linked in.
+fn shipped_packs() -> isu_host::functions::Functions {
+    let mut packs = isu_host::functions::Functions::default();
+    for pack in isu_packs::SHIPPED {
+        packs.add_local(Arc::new(pack));
+    }
+    packs
 }

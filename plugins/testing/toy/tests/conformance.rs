@@ -10,7 +10,12 @@ use std::sync::Arc;
 #[test]
 fn the_suite_runs_as_expected() {
     let expectations = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance.toml");
-    match isu_host::conformance::check_backend(Arc::new(ToyBackend), "toy", &expectations) {
+    match isu_host::conformance::check_backend(
+        Arc::new(ToyBackend),
+        "toy",
+        &expectations,
+        &isu_host::functions::Functions::default(),
+    ) {
         Ok(r) => eprintln!("{}", r.summary()),
         Err(e) => panic!("{e}"),
     }

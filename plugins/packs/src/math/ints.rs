@@ -104,7 +104,7 @@ pub fn clamp(args: Args<'_>, _: u64) -> R {
 
 #[cfg(test)]
 mod tests {
-    use crate::MATH;
+    use super::super::MATH;
     use isu_plugin_api::{Literal, Pack};
 
     fn call(f: &str, args: &[i64]) -> Result<i64, String> {

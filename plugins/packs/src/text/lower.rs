@@ -1,5 +1,5 @@
 //! The `text` pack's lowerings, one module per target, each listing the
-//! files of `lower/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
+//! files of `lower/text/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
 
 mod python;
 

@@ -168,7 +168,7 @@ pub fn chr(args: Args<'_>, _: u64) -> R {
 
 #[cfg(test)]
 mod tests {
-    use crate::TEXT;
+    use super::super::TEXT;
     use isu_plugin_api::{Literal, Pack, Signature, Type};
 
     /// The arguments typed by the function's signature: an int parameter's

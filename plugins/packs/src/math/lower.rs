@@ -1,5 +1,5 @@
 //! The `math` pack's lowerings, one module per target, each listing the
-//! files of `lower/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
+//! files of `lower/math/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
 
 mod python;
 
