@@ -59,6 +59,8 @@ pub struct PackFn {
     pub name: String,
     pub signature: Signature,
     pub doc: String,
+    /// The runtime codes it fails with, each with when.
+    pub errors: Vec<String>,
     /// The name within the pack: `GCD`.
     local: String,
     code: Arc<dyn PackCode>,
@@ -119,6 +121,7 @@ impl Functions {
                     name,
                     signature,
                     doc: f.doc.clone(),
+                    errors: f.errors.clone(),
                     local: f.name.clone(),
                     code: code.clone(),
                 },

@@ -176,6 +176,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         listed(&j),
         triples(&[
             ("wasm", "system", "loaded"),
+            ("text", "system", "loaded"),
             ("python", "project", "loaded"),
             ("toy", "project", "loaded"),
             ("panicky", "project", "loaded"),
@@ -187,8 +188,8 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
             ("panicky", "user", "overridden"),
         ])
     );
-    assert_eq!(j["plugins"][5]["by"]["layer"], "user");
-    assert_eq!(j["plugins"][5]["by"]["line"], 1);
+    assert_eq!(j["plugins"][6]["by"]["layer"], "user");
+    assert_eq!(j["plugins"][6]["by"]["line"], 1);
     assert_eq!(j["unused_disables"][0]["name"], "cobol");
 
     let o = isu(&dir, &["plugins"]);
@@ -197,7 +198,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  system   built-in (for the plugins beside isu in {})\n", build_dir().display()),
         format!("  user     {}\n", user.display()),
         format!("  project  {}\n", project.display()),
-        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.0\n      file: {}\n", lib("isu_backend_wasm").display()),
+        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.1\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
         format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
@@ -370,6 +371,7 @@ fn a_cargo_build_of_isu_finds_its_plugins_from_any_folder() {
             ("wasm", "system", "loaded"),
             ("math", "system", "loaded"),
             ("llvm", "system", llvm_state()),
+            ("text", "system", "loaded"),
         ])
     );
 }
@@ -584,7 +586,7 @@ fn plugins_add_and_remove_edit_the_manifest_only_when_the_result_loads() {
     assert_eq!(code, Some(2));
     assert!(err.contains("no manifest lists a plugin `cobol`"), "{err}");
     assert!(
-        err.contains("fix: name one of: python, math, llvm, toy, wasm"),
+        err.contains("fix: name one of: python, math, llvm, text, toy, wasm"),
         "{err}"
     );
     // The project's manifest, with --project.
@@ -971,6 +973,7 @@ fn the_grammar_holds_the_loaded_packs_functions() {
             .to_owned()
     };
     assert!(rule("function_2").contains("\"math.GCD\""), "{lark}");
-    assert!(rule("function_1").contains("\"math.IS_PRIME\""), "{lark}");
+    assert!(rule("function_1").contains("\"math.ISQRT\""), "{lark}");
+    assert!(rule("function_3").contains("\"text.PAD_LEFT\""), "{lark}");
     assert!(!rule("function_1").contains("\"math.GCD\""));
 }

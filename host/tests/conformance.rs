@@ -11,13 +11,17 @@ use isu_host::functions::Functions;
 fn every_case_passes_on_the_interpreter() {
     let cases = conformance::builtin_cases();
     assert!(!cases.is_empty(), "no cases built in");
-    let prepared = conformance::prepare(&cases, &Functions::default(), &Options::default());
+    let mut packs = Functions::default();
+    for pack in isu_packs::SHIPPED {
+        packs.add_local(std::sync::Arc::new(pack));
+    }
+    let prepared = conformance::prepare(&cases, &packs, &Options::default());
     let report = conformance::interpreter_report(&prepared);
     let failures: Vec<String> = report.failures.iter().map(ToString::to_string).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(report.passed, cases.len());
 
-    let interpreter = Interpreter::default();
+    let interpreter = Interpreter::new(packs);
     let mut io_failures = Vec::new();
     for p in &prepared {
         let Ok(body) = &p.body else { continue };

@@ -100,9 +100,9 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
         .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
         .unwrap_or_default();
     let shipped: &[&str] = if no_llvm {
-        &["python", "wasm", "math"]
+        &["python", "wasm", "math", "text"]
     } else {
-        &["python", "wasm", "math", "llvm"]
+        &["python", "wasm", "math", "llvm", "text"]
     };
     assert_eq!(loaded, shipped);
     let o = isu(&exe, &work, &["conformance", "--target", "wasm"]);

@@ -22,10 +22,13 @@ fn dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("llm-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{e}"));
-    // No packs: the system layer's math pack (beside a cargo-built isu) is
+    // No packs: the system layer's math and text packs (beside a cargo-built isu) are
     // disabled, so the reference and the programs are those of the stdlib.
-    std::fs::write(d.join("no-plugins.toml"), "disable = [\"math\"]\n")
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        d.join("no-plugins.toml"),
+        "disable = [\"math\", \"text\"]\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     d
 }
 

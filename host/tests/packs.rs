@@ -23,11 +23,13 @@ impl Pack for Text {
                     name: "COUNT".into(),
                     signature: "(string, string) -> int".into(),
                     doc: "How often the second string occurs in the first.".into(),
+                    errors: Vec::new(),
                 },
                 PackFunction {
                     name: "BROKEN".into(),
                     signature: "(string) -> int".into(),
                     doc: "Answers a string where it declares an int.".into(),
+                    errors: Vec::new(),
                 },
             ],
         }
@@ -94,7 +96,9 @@ fn without_the_pack_the_function_is_unknown() {
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].0, "unknown_function");
     assert!(
-        errs[0].1.contains("no loaded pack provides it"),
+        errs[0]
+            .1
+            .contains("no loaded pack has the namespace `text`"),
         "{}",
         errs[0].1
     );
@@ -127,9 +131,12 @@ fn pack_calls_report_arity_and_types() {
 #[test]
 fn the_table_calls_the_pack() {
     let p = packs();
-    let count = p
-        .get("text.COUNT")
-        .map(|f| f.call(&[Literal::Str("banana".into()), Literal::Str("an".into())]));
+    let count = p.get("text.COUNT").map(|f| {
+        f.call(
+            &[Literal::Str("banana".into()), Literal::Str("an".into())],
+            u64::MAX,
+        )
+    });
     assert_eq!(count, Some(Ok(Literal::Int(2))));
     assert_eq!(
         p.get("text.COUNT").map(|f| f.lower("python")),

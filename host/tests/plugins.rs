@@ -6,7 +6,7 @@
 mod common;
 
 use common::built;
-use isu_host::plugins::{manifest, Layer, Loaded, Place, Registry};
+use isu_host::plugins::{manifest, Layer, LayerStatus, Loaded, Place, PluginKind, Registry, State};
 use isu_plugin_api::iir::{
     Block, Decl, Expr, ExprNode, Func, Ident, Io, Node, Program, Span, Step, StepId, IIR_FORMAT,
 };
@@ -218,7 +218,7 @@ fn a_newer_plugin_api_is_refused_before_any_call() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 3.0, a newer version than this isu's 2.0"
+        "it was built for plugin API 3.0, a newer version than this isu's 2.1"
     );
     assert!(fix.contains("plugin API 3.x"), "{fix}");
     let err = reg.backend("future").err().unwrap_or_default();
@@ -232,7 +232,7 @@ fn a_plugin_of_api_1_is_refused_naming_both_versions() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 1.0, an older version than this isu's 2.0"
+        "it was built for plugin API 1.0, an older version than this isu's 2.1"
     );
     assert_eq!(fix, "rebuild the plugin against isu_plugin_api 2.x");
 }
@@ -413,8 +413,8 @@ fn a_pack_adds_typed_functions_with_lowerings() {
     );
     let gcd = gcd.map(|f| {
         (
-            f.call(&[Literal::Int(i64::MIN), Literal::Int(0)]),
-            f.lower("wasm"),
+            f.call(&[Literal::Int(i64::MIN), Literal::Int(0)], u64::MAX),
+            f.lower("toy"),
         )
     });
     let Some((Err(overflow), Ok(None))) = gcd else {
@@ -425,12 +425,83 @@ fn a_pack_adds_typed_functions_with_lowerings() {
         ("int_overflow", None)
     );
     let names: Vec<&str> = reg.functions.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["math.GCD", "math.IS_PRIME"]);
+    assert_eq!(
+        names,
+        [
+            "math.CLAMP",
+            "math.GCD",
+            "math.ISQRT",
+            "math.LCM",
+            "math.MAX",
+            "math.MIN",
+            "math.POW"
+        ]
+    );
+    let pow = reg.functions.get("math.POW").map(|f| f.errors.clone());
+    assert_eq!(
+        pow.unwrap_or_default().first().map(String::as_str),
+        Some("out_of_domain: the exponent is negative")
+    );
     let wrong = registry(
         "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"maths\"\n",
     );
     assert_eq!(refusal(&wrong).0, "manifest_mismatch");
     assert!(wrong.functions.is_empty());
+}
+
+#[test]
+fn a_pack_gets_the_run_size_limit_across_the_boundary() {
+    let reg = registry(
+        "[[plugin]]\nname = \"text\"\nkind = \"pack\"\nfile = \"@isu_pack_text\"\nnamespace = \"text\"\n",
+    );
+    assert!(reg.errors().is_empty(), "{:?}", reg.errors());
+    let pad = reg.functions.get("text.PAD_LEFT");
+    let args = [
+        Literal::Str("7".into()),
+        Literal::Int(3),
+        Literal::Str("0".into()),
+    ];
+    let within = pad.map(|f| (f.call(&args, 3), f.call(&args, 2).map_err(|d| d.code)));
+    assert_eq!(
+        within,
+        Some((Ok(Literal::Str("007".into())), Err("size_limit".into())))
+    );
+}
+
+#[test]
+fn a_disabled_pack_is_known_with_how_to_enable_it() {
+    let lib = built::library("isu_pack_text");
+    let layer = |layer: Layer, file: &str, text: &str| {
+        let place = Place::File(PathBuf::from(file));
+        match manifest::parse(&place, layer, text) {
+            Ok(m) => LayerStatus {
+                layer,
+                place,
+                state: State::Read(m),
+            },
+            Err(e) => panic!("manifest: {e}"),
+        }
+    };
+    let lower = format!(
+        "[[plugin]]\nname = \"text\"\nkind = \"pack\"\nfile = \"{}\"\nnamespace = \"text\"\n",
+        lib.display()
+    );
+    let reg = Registry::load_layers(
+        vec![
+            layer(Layer::User, "/nowhere/user.toml", &lower),
+            layer(
+                Layer::Project,
+                "/nowhere/isu-plugins.toml",
+                "disable = [\"text\"]\n",
+            ),
+        ],
+        &[PluginKind::Pack],
+    );
+    assert!(!reg.functions.has_namespace("text"));
+    assert_eq!(
+        reg.functions.unavailable("text"),
+        Some("the pack `text` is disabled by line 1 of /nowhere/isu-plugins.toml (project): take `text` out of that `disable` list to enable it")
+    );
 }
 
 #[test]
@@ -466,7 +537,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         (toy["status"].as_str(), toy["layer"].as_str()),
         (Some("loaded"), Some("--plugins"))
     );
-    assert_eq!(toy["api_version"], "2.0");
+    assert_eq!(toy["api_version"], "2.1");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
     assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
     assert_eq!(toy["execute"]["artifact"], "iir-json");
@@ -493,7 +564,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.0\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.1\n"),
         "{human}"
     );
     assert!(
@@ -508,10 +579,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         human.contains("(--verbose shows abi_stable's full report)"),
         "{human}"
     );
-    assert!(
-        human.contains("      math.IS_PRIME (int) -> bool\n"),
-        "{human}"
-    );
+    assert!(human.contains("      math.ISQRT (int) -> int\n"), "{human}");
     let long = isu_host::cli::plugins::human(&reg, true);
     assert!(long.lines().count() > human.lines().count() + 50);
 }

@@ -103,6 +103,7 @@ impl Pack for Math {
                 name: "GCD".into(),
                 signature: "(int, int) -> int".into(),
                 doc: "The greatest common divisor.".into(),
+                errors: Vec::new(),
             }],
         }
     }

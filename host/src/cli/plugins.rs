@@ -200,6 +200,7 @@ pub fn plugin_json(p: &Plugin, verbose: bool) -> Value {
                 "name": format!("{}.{}", info.namespace, f.name),
                 "signature": f.signature,
                 "doc": f.doc,
+                "errors": f.errors,
             })).collect::<Vec<_>>(),
         }),
         Err(e) => {

@@ -195,7 +195,11 @@ pub fn reference(packs: &Functions) -> String {
     if !packs.is_empty() {
         let _ = writeln!(out, "\n## Functions of the loaded packs\n");
         for f in packs.iter() {
-            let _ = writeln!(out, "- {} {}: {}", f.name, f.signature, f.doc);
+            let _ = write!(out, "- {} {}: {}", f.name, f.signature, f.doc);
+            if !f.errors.is_empty() {
+                let _ = write!(out, " Fails with {}.", f.errors.join("; "));
+            }
+            out.push('\n');
         }
     }
     let _ = writeln!(out, "\n## A whole program, as the toolchain prints it\n");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// Every plugin crate of the workspace: the backends, the pack, and the
+/// Every plugin crate of the workspace: the backends, the packs, and the
 /// fixtures the loader must refuse or survive.
 pub const PLUGINS: &[&str] = &[
     "isu_backend_llvm",
@@ -16,6 +16,7 @@ pub const PLUGINS: &[&str] = &[
     "isu_backend_toy",
     "isu_backend_wasm",
     "isu_pack_math",
+    "isu_pack_text",
     "isu_test_api_v1",
     "isu_test_crashy",
     "isu_test_garbage",

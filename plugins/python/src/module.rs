@@ -333,6 +333,24 @@ mod tests {
     }
 
     #[test]
+    fn a_definition_takes_the_size_limit_when_its_last_parameter_is_max_size() {
+        let yes = "def text__PAD_LEFT(s, width, fill, max_size):\n    return s\n";
+        assert!(takes_max_size(yes, "text__PAD_LEFT"));
+        let typed = "def ns__F(\n    s: str,\n    max_size: int = 5,\n) -> str:\n    return s\n";
+        assert!(takes_max_size(typed, "ns__F"));
+        assert!(!takes_max_size(
+            "def ns__F(max_size, s):\n    return s\n",
+            "ns__F"
+        ));
+        assert!(!takes_max_size("def ns__F(s):\n    return s\n", "ns__F"));
+        assert!(!takes_max_size(
+            "def ns__G(max_size):\n    return 1\n",
+            "ns__F"
+        ));
+        assert!(!takes_max_size("def ns__F():\n    return 1\n", "ns__F"));
+    }
+
+    #[test]
     fn brackets_are_counted_outside_strings_and_comments() {
         assert_eq!(bracket_depth("f((a), [b])\n"), 2);
         assert_eq!(bracket_depth("x = \"(((\\\"(\" # ((((\ny = (1)\n"), 1);

@@ -126,7 +126,7 @@ fn the_default_manifest_names_the_shipped_plugins_beside_the_binary() {
     };
     let m = parse(&built_in, Layer::System, DEFAULT_MANIFEST).unwrap();
     let names: Vec<&str> = m.entries.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["python", "wasm", "math", "llvm"]);
+    assert_eq!(names, ["python", "wasm", "math", "llvm", "text"]);
     assert_eq!(
         m.entries[1].file,
         dir.join(library_file_name("isu_backend_wasm"))

@@ -6,7 +6,8 @@
 //! can ask which text a diagnostic points at.
 
 use crate::diag::Diagnostic;
-use crate::validate::validate;
+use crate::functions::Functions;
+use crate::validate::validate_with;
 use isu_plugin_api::{
     BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Literal, Node, Place,
     Program, Span, StateVar, Step, StepId, Type, UnaryOp, IIR_FORMAT,
@@ -313,6 +314,11 @@ impl Prog {
 
     /// Numbers the steps canonically, validates, and returns the result.
     pub fn check(self, steps: Vec<Step>) -> Checked {
+        self.check_with(steps, &Functions::default())
+    }
+
+    /// [`Prog::check`] where calls may name the functions of `functions`.
+    pub fn check_with(self, steps: Vec<Step>, functions: &Functions) -> Checked {
         let mut body = self.block(steps);
         number([&mut body], &[]);
         let mut program = Program {
@@ -336,7 +342,7 @@ impl Prog {
             locals: self.locals,
             body,
         };
-        let diags = validate(&mut program);
+        let diags = validate_with(&mut program, functions);
         Checked {
             program,
             diags,

@@ -1,6 +1,7 @@
 //! Calls of standard functions: names, arity, argument and result types.
 
 use super::build::{Checked, Prog};
+use crate::functions::Functions;
 
 fn returning(p: Prog, value: &str) -> Checked {
     let r = p.ret(value);
@@ -89,7 +90,57 @@ fn an_unknown_function_without_a_close_name_lists_the_standard_ones() {
     let c = returning(Prog::new("int"), "(call math.GCD (const 4) (const 6))");
     assert_eq!(
         c.one().message,
-        "math.GCD is not a known function: no loaded pack provides it"
+        "math.GCD is not a known function: no loaded pack has the namespace `math`"
+    );
+    assert!(hint(&c).contains("isu plugins add FILE"), "{}", hint(&c));
+}
+
+/// Functions with the `math` pack loaded and the `text` pack known but not.
+fn math_loaded_text_disabled() -> Functions {
+    let mut f = Functions::default();
+    f.add_local(std::sync::Arc::new(isu_packs::math::MATH));
+    f.add_unavailable(
+        "text",
+        "the pack `text` is disabled by line 1 of x.toml (user)".into(),
+    );
+    f
+}
+
+#[test]
+fn a_misspelt_function_of_a_loaded_pack_is_corrected() {
+    let p = Prog::new("int");
+    let r = p.ret("(call math.GDC (const 4) (const 6))");
+    let c = p.check_with(vec![r], &math_loaded_text_disabled());
+    assert_eq!(
+        c.one().message,
+        "math.GDC is not a function of the pack `math`"
+    );
+    assert!(
+        hint(&c).starts_with("did you mean math.GCD? the pack `math` has CLAMP, GCD, ISQRT, LCM"),
+        "{}",
+        hint(&c)
+    );
+    let fix = c
+        .one()
+        .fix
+        .as_ref()
+        .and_then(|f| f.edits.first())
+        .map(|e| e.replacement.clone());
+    assert_eq!(fix.as_deref(), Some("(call math.GCD (const 4) (const 6))"));
+}
+
+#[test]
+fn a_function_of_a_pack_not_enabled_says_how_to_enable_it() {
+    let p = Prog::new("string");
+    let r = p.ret("(call text.REVERSE (const \"ab\"))");
+    let c = p.check_with(vec![r], &math_loaded_text_disabled());
+    assert_eq!(
+        c.one().message,
+        "text.REVERSE is not a known function: the pack `text` is not enabled"
+    );
+    assert_eq!(
+        hint(&c),
+        "the pack `text` is disabled by line 1 of x.toml (user)"
     );
 }
 
