@@ -35,7 +35,7 @@ int64_t isu_pack_str_offset(const IsuObj *s, int64_t i) {
 
 /* The byte offset of the first occurrence of `t` in `s` at or after the
  * byte offset `from` (a character boundary, 0 <= from <= len), or -1: the
- * Knuth-Morris-Pratt automaton, linear in both. The empty `t` is found at
+ * Knuth-Morris-Pratt automaton (memchr for one byte), linear in both. The empty `t` is found at
  * `from`. UTF-8 is self-synchronizing, so every match starts on a character
  * boundary. */
 int64_t isu_pack_str_find(const IsuObj *s, const IsuObj *t, int64_t from) {
@@ -43,6 +43,10 @@ int64_t isu_pack_str_find(const IsuObj *s, const IsuObj *t, int64_t from) {
     if (m == 0) return from;
     if (m > n - from) return -1;
     const unsigned char *p = ISU_DATA(t), *hay = ISU_DATA(s);
+    if (m == 1) {
+        const unsigned char *q = memchr(hay + from, p[0], (size_t)(n - from));
+        return q ? q - hay : -1;
+    }
     int64_t *fail = isu_alloc(sizeof(int64_t) * (size_t)m);
     int64_t k = 0;
     fail[0] = 0;
