@@ -187,7 +187,7 @@ pub fn parse<'ctx>(
                     name,
                     format_args!(
                         "defines @{name} as `{}`, but the function's signature asks for `{}`",
-                        f.get_type().print_to_string(),
+                        f.get_type().print_to_string().to_string_lossy(),
                         expected_definition(cx, name, params, ret)
                     ),
                 ));
@@ -231,7 +231,7 @@ pub fn parse<'ctx>(
                     name,
                     format_args!(
                         "declares @{fname} as `{}`, but the runtime's is `{decl}`",
-                        f.get_type().print_to_string()
+                        f.get_type().print_to_string().to_string_lossy()
                     ),
                 ));
             }
@@ -248,14 +248,14 @@ pub fn parse<'ctx>(
     }
     for g in pm.get_globals() {
         let gname = g.get_name().to_string_lossy().into_owned();
-        if gname.starts_with("isu_") {
-            return Err(reserved(name, &gname));
-        }
         if g.get_initializer().is_none() {
             return Err(refused(
                 name,
                 format_args!("declares the global @{gname}: a lowering may use only the runtime's entry points, which are functions"),
             ));
+        }
+        if gname.starts_with("isu_") {
+            return Err(reserved(name, &gname));
         }
         if !matches!(g.get_linkage(), Linkage::Internal | Linkage::Private) {
             return Err(refused(
