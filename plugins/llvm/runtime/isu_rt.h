@@ -61,6 +61,7 @@ enum {
     ISU_E_INVALID_ARGUMENT = 13,
     ISU_E_MEMORY_LIMIT = 15,
     ISU_E_EMPTY_SEPARATOR = 16,
+    ISU_E_OUT_OF_DOMAIN = 17,
 };
 
 /* What failed at an error site, for the message. */
@@ -76,6 +77,8 @@ enum {
     ISU_W_INDEX = 8,
     ISU_W_SLICE = 9,
     ISU_W_VAR = 10,
+    /* A call of a pack function, whose full name the site's `name` holds. */
+    ISU_W_PACK = 11,
 };
 
 /* A place in the program where a runtime error can happen: its step (an
@@ -88,7 +91,8 @@ typedef struct IsuSite {
     uint32_t col;
     uint32_t lo;
     uint32_t hi;
-    /* The variable a `uninitialized_read` names, or NULL. */
+    /* The variable a `uninitialized_read` names, the pack function a
+     * call site of one (`ISU_W_PACK`) names, or NULL. */
     const char *name;
 } IsuSite;
 
@@ -213,6 +217,22 @@ uint64_t isu_size(uint64_t v, const IsuType *t, uint64_t limit);
  * there is none). */
 uint64_t isu_elem_size(const IsuObj *xs, int64_t i, const IsuType *et);
 uint64_t isu_entry_size(const IsuObj *m, int64_t i, const IsuType *vt);
+
+/* The entry points of packs' lowerings (core/pack.c, spec/llvm-abi.md):
+ * arguments borrowed, strings returned owned. */
+int64_t isu_pack_str_len(const IsuObj *s);
+int64_t isu_pack_str_chars(const IsuObj *s);
+unsigned char *isu_pack_str_bytes(IsuObj *s);
+int64_t isu_pack_count_chars(const unsigned char *bytes, int64_t n);
+int64_t isu_pack_str_offset(const IsuObj *s, int64_t i);
+int64_t isu_pack_str_find(const IsuObj *s, const IsuObj *t, int64_t from);
+IsuObj *isu_pack_str_new(const unsigned char *bytes, int64_t len);
+IsuObj *isu_pack_str_alloc(int64_t len, int64_t chars);
+int64_t isu_pack_array_len(const IsuObj *xs);
+uint64_t isu_pack_array_get(const IsuObj *xs, int64_t i);
+void isu_pack_retain(IsuObj *v);
+void isu_pack_check_size(int64_t n, int32_t site);
+_Noreturn void isu_pack_fail(int32_t code, int32_t site);
 
 /* JSON (json.c). */
 typedef struct IsuBuf {

@@ -32,6 +32,9 @@ pub enum What {
     Index = 8,
     Slice = 9,
     Var = 10,
+    /// A call of a pack function: the site's name is the function's full
+    /// name (`math.GCD`), which the message shows.
+    Pack = 11,
 }
 
 #[cfg(test)]
@@ -64,6 +67,7 @@ mod tests {
             (What::Neg, "NEG"),
             (What::Slice, "SLICE"),
             (What::Var, "VAR"),
+            (What::Pack, "PACK"),
         ] {
             assert!(header.contains(&format!("ISU_W_{name} = {},", w as i32)));
         }

@@ -8,7 +8,8 @@
 //! table the driver reads and runs LLVM's `-O2` pipeline, [`debug`] gives
 //! every step its source line, [`native`] links the program's object with
 //! the driver's (`runtime/driver`: `main`, JSON, error reports) with `cc`,
-//! [`exec`] runs it as a subprocess. [`abi`] is what the module and the
+//! [`exec`] runs it as a subprocess. [`pack`] checks and links the packs'
+//! lowerings (LLVM IR a pack gives for its functions). [`abi`] is what the module and the
 //! runtime agree on; `spec/llvm-abi.md` documents it.
 
 pub mod abi;
@@ -17,6 +18,7 @@ pub mod exec;
 mod lower;
 pub mod module;
 pub mod native;
+pub mod pack;
 
 use inkwell::context::Context;
 use isu_plugin_api::{
@@ -60,11 +62,14 @@ pub fn build(
     kinds: &[&str],
     opts: &module::Options,
 ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
-    let tm = module::target_machine().map_err(|e| failed(e.0))?;
+    let tm = module::target_machine().map_err(|e| failed(e.to_string()))?;
     let cx = Context::create();
-    let m = module::build(&cx, program, opts, &tm).map_err(|e| {
-        vec![PluginDiagnostic::backend(BackendCode::InvalidProgram, e.0)
-            .with_hint("the program must be canonical and validated before compiling")]
+    let m = module::build(&cx, program, opts, &tm).map_err(|e| match e {
+        module::BuildError::Pack(d) => vec![d],
+        module::BuildError::Llvm(m) => {
+            vec![PluginDiagnostic::backend(BackendCode::InvalidProgram, m)
+                .with_hint("the program must be canonical and validated before compiling")]
+        }
     })?;
     let name = &program.func.name.name;
     let mut object = None;
@@ -76,14 +81,16 @@ pub fn build(
             "obj" | "exe" => {
                 let obj = match &object {
                     Some(o) => o,
-                    None => object.insert(module::object(&m, &tm).map_err(|e| failed(e.0))?),
+                    None => {
+                        object.insert(module::object(&m, &tm).map_err(|e| failed(e.to_string()))?)
+                    }
                 };
                 let what = if *kind == "obj" {
                     native::Output::Object
                 } else {
                     native::Output::Executable
                 };
-                native::link(obj, name, what).map_err(|e| failed(e.0))?
+                native::link(obj, name, what).map_err(|e| failed(e.to_string()))?
             }
             other => {
                 return Err(vec![PluginDiagnostic::backend(
@@ -131,23 +138,6 @@ impl Backend for LlvmBackend {
                 ),
             )]);
         }
-        let packs: Vec<String> = isu_plugin_api::features::used_by(program)
-            .into_iter()
-            .filter_map(|f| {
-                f.strip_prefix("call:")
-                    .filter(|n| n.contains('.'))
-                    .map(str::to_owned)
-            })
-            .collect();
-        if !packs.is_empty() {
-            return Err(vec![PluginDiagnostic::backend(
-                BackendCode::UnsupportedFeature,
-                format!(
-                    "the llvm backend cannot call pack functions ({}): packs have no llvm lowering",
-                    packs.join(", ")
-                ),
-            )]);
-        }
         let kinds: Vec<&str> = if options.emit.is_empty() {
             vec![EMITS[0]]
         } else {
@@ -157,6 +147,7 @@ impl Backend for LlvmBackend {
             source: format!("{}.isu", program.func.name.name),
             limits: ExecLimits::DEFAULT,
             optimize: true,
+            lowerings: options.lowerings.clone(),
         };
         build(program, &kinds, &opts)
     }

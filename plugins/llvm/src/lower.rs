@@ -3,7 +3,8 @@
 //! (promoted to registers by LLVM), with every check the semantics asks for
 //! branching to a cold call of the runtime's `isu_fail`. Statements
 //! ([`stmt`]), expressions ([`expr`]), element stores ([`place`]), standard
-//! functions ([`call`]) and constants ([`konst`]) each have a file.
+//! functions ([`call`]), pack functions ([`pack`]) and constants ([`konst`])
+//! each have a file.
 //!
 //! The lowering knows nothing of the heap's layout: it calls the runtime
 //! (`runtime/*.c`), which is linked into the module before the optimizer
@@ -13,6 +14,7 @@ mod call;
 mod expr;
 mod konst;
 mod memory;
+mod pack;
 mod place;
 mod stmt;
 mod work;

@@ -1,5 +1,6 @@
 //! One program to one LLVM module, ready to write out: the core runtime's
-//! bitcode parsed, the program lowered beside it, the table the driver reads
+//! bitcode parsed, the lowerings of the pack functions the program calls
+//! checked and linked in ([`crate::pack`]), the program lowered beside them, the table the driver reads
 //! (`isu_program`), the two linked, everything but `isu_run` and
 //! `isu_program` internalized, the module verified, and LLVM's `-O2`
 //! pipeline (the new pass manager's `default<O2>`) run on it. The driver
@@ -18,7 +19,7 @@ use inkwell::targets::{
 };
 use inkwell::values::{BasicValueEnum, PointerValue};
 use inkwell::{AddressSpace, OptimizationLevel};
-use isu_plugin_api::{ExecLimits, Program};
+use isu_plugin_api::{ExecLimits, Lowering, PluginDiagnostic, Program};
 use std::collections::BTreeMap;
 
 /// The core runtime (`runtime/core`) as bitcode, compiled by clang 19 when
@@ -29,21 +30,39 @@ pub const CORE_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/core.bc"));
 pub const DRIVER_O: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/driver.o"));
 
 /// How to build: the source file named in debug info and error messages,
-/// the default limits of the executable, whether to optimize.
+/// the default limits of the executable, whether to optimize, and the
+/// lowerings of the pack functions the program calls.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub source: String,
     pub limits: ExecLimits,
     pub optimize: bool,
+    pub lowerings: Vec<Lowering>,
 }
 
-/// A failure of this backend (never of the program): LLVM refused something.
+/// Why a module could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError(pub String);
+pub enum BuildError {
+    /// A failure of this backend (never of the program): LLVM refused
+    /// something.
+    Llvm(String),
+    /// A pack function's lowering is missing or malformed
+    /// ([`crate::pack::link`]).
+    Pack(PluginDiagnostic),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Llvm(m) => f.write_str(m),
+            BuildError::Pack(d) => f.write_str(&d.message),
+        }
+    }
+}
 
 impl From<LowerError> for BuildError {
     fn from(e: LowerError) -> BuildError {
-        BuildError(e.message)
+        BuildError::Llvm(e.message)
     }
 }
 
@@ -52,7 +71,7 @@ impl From<LowerError> for BuildError {
 pub fn target_machine() -> Result<TargetMachine, BuildError> {
     Target::initialize_x86(&InitializationConfig::default());
     let triple = TargetMachine::get_default_triple();
-    let target = Target::from_triple(&triple).map_err(|e| BuildError(e.to_string()))?;
+    let target = Target::from_triple(&triple).map_err(|e| BuildError::Llvm(e.to_string()))?;
     target
         .create_target_machine(
             &triple,
@@ -62,7 +81,7 @@ pub fn target_machine() -> Result<TargetMachine, BuildError> {
             RelocMode::PIC,
             CodeModel::Default,
         )
-        .ok_or_else(|| BuildError(format!("LLVM has no target machine for {triple}")))
+        .ok_or_else(|| BuildError::Llvm(format!("LLVM has no target machine for {triple}")))
 }
 
 /// Builds the module of `program` in `cx`.
@@ -86,6 +105,7 @@ pub fn checks(program: &Program) -> Result<BTreeMap<(RuntimeCode, String), usize
         source: format!("{}.isu", program.func.name.name),
         limits: ExecLimits::DEFAULT,
         optimize: false,
+        lowerings: Vec::new(),
     };
     let mut checks = Vec::new();
     build_seeing_checks(&cx, program, &opts, &tm, Some(&mut checks))?;
@@ -111,7 +131,7 @@ fn build_seeing_checks<'ctx>(
 ) -> Result<Module<'ctx>, BuildError> {
     let buf = MemoryBuffer::create_from_memory_range_copy(CORE_BC, "isu_runtime");
     let rt = Module::parse_bitcode_from_buffer(&buf, cx)
-        .map_err(|e| BuildError(format!("the runtime's bitcode does not load: {e}")))?;
+        .map_err(|e| BuildError::Llvm(format!("the runtime's bitcode does not load: {e}")))?;
     let m = cx.create_module(&program.func.name.name);
     m.set_triple(&tm.get_triple());
     m.set_data_layout(&tm.get_target_data().get_data_layout());
@@ -119,6 +139,7 @@ fn build_seeing_checks<'ctx>(
     let ptr = cx.ptr_type(AddressSpace::default());
     let run_ty = cx.void_type().fn_type(&[ptr.into(), ptr.into()], false);
     let run = m.add_function(RUN, run_ty, None);
+    crate::pack::link(cx, &m, &rt, program, &opts.lowerings).map_err(BuildError::Pack)?;
     let dbg = Debug::new(cx, &m, run, &opts.source, program.func.span.line);
     let lowered = lower::lower_program(cx, &m, &rt, run, program, &dbg)?;
     if let Some(checks) = checks {
@@ -127,13 +148,13 @@ fn build_seeing_checks<'ctx>(
     emit_program_table(cx, &m, program, opts, &lowered.sites)?;
     dbg.finish();
     m.link_in_module(rt)
-        .map_err(|e| BuildError(format!("linking the runtime: {e}")))?;
+        .map_err(|e| BuildError::Llvm(format!("linking the runtime: {e}")))?;
     internalize(&m);
     m.verify()
-        .map_err(|e| BuildError(format!("the module does not verify: {e}")))?;
+        .map_err(|e| BuildError::Llvm(format!("the module does not verify: {e}")))?;
     if opts.optimize {
         m.run_passes("default<O2>", tm, PassBuilderOptions::create())
-            .map_err(|e| BuildError(format!("LLVM's optimizer: {e}")))?;
+            .map_err(|e| BuildError::Llvm(format!("LLVM's optimizer: {e}")))?;
     }
     Ok(m)
 }
@@ -158,7 +179,7 @@ fn internalize(m: &Module<'_>) {
 pub fn object(m: &Module<'_>, tm: &TargetMachine) -> Result<Vec<u8>, BuildError> {
     tm.write_to_memory_buffer(m, FileType::Object)
         .map(|b| b.as_slice().to_vec())
-        .map_err(|e| BuildError(format!("writing the object file: {e}")))
+        .map_err(|e| BuildError::Llvm(format!("writing the object file: {e}")))
 }
 
 fn cstr<'ctx>(cx: &'ctx Context, m: &Module<'ctx>, s: &str) -> PointerValue<'ctx> {

@@ -52,7 +52,7 @@ pub enum Output {
 
 /// Links `object` with the driver into `what`, named for `name`; its bytes.
 pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildError> {
-    let scratch = Scratch::new("link").map_err(BuildError)?;
+    let scratch = Scratch::new("link").map_err(BuildError::Llvm)?;
     let obj = scratch.path(&format!("{name}.program.o"));
     let driver = scratch.path("isu_driver.o");
     let out_path = scratch.path(match what {
@@ -61,7 +61,7 @@ pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildErr
     });
     for (path, bytes) in [(&obj, object), (&driver, crate::module::DRIVER_O)] {
         std::fs::write(path, bytes)
-            .map_err(|e| BuildError(format!("writing {}: {e}", path.display())))?;
+            .map_err(|e| BuildError::Llvm(format!("writing {}: {e}", path.display())))?;
     }
     let cc = cc();
     let mut cmd = Command::new(&cc);
@@ -76,13 +76,13 @@ pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildErr
         .arg(&driver)
         .output()
         .map_err(|e| {
-            BuildError(format!(
+            BuildError::Llvm(format!(
                 "running the C compiler `{}` to link: {e} (install gcc or clang, or set CC)",
                 cc.display()
             ))
         })?;
     if !out.status.success() {
-        return Err(BuildError(format!(
+        return Err(BuildError::Llvm(format!(
             "`{}` could not link the executable: {}",
             cc.display(),
             String::from_utf8_lossy(&out.stderr).trim()
@@ -92,5 +92,5 @@ pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildErr
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, BuildError> {
-    std::fs::read(path).map_err(|e| BuildError(format!("reading {}: {e}", path.display())))
+    std::fs::read(path).map_err(|e| BuildError::Llvm(format!("reading {}: {e}", path.display())))
 }

@@ -33,7 +33,7 @@ static const char *code_name(int32_t code) {
         "negative_count",     "uninitialized_read", "no_return",        "step_limit",
         "size_limit",         "invalid_argument",
         /* 14: the executor's own out_of_memory, which isu_out_of_memory reports */
-        "internal_error",     "memory_limit",       "empty_separator",
+        "internal_error",     "memory_limit",       "empty_separator",  "out_of_domain",
     };
     if (code < 0 || code >= (int32_t)(sizeof names / sizeof names[0])) return "internal_error";
     return names[code];
@@ -57,6 +57,19 @@ static const char *op_name(int32_t what) {
 
 /* The message of error `code` at `s`, with the values it shows. */
 static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_t b) {
+    if (s->what == ISU_W_PACK) {
+        /* A pack function raised it (isu_pack_fail, isu_pack_check_size). */
+        isu_buf_str(m, s->name ? s->name : "a pack function");
+        isu_buf_str(m, ": ");
+        switch (code) {
+        case ISU_E_INT_OVERFLOW: isu_buf_str(m, "the result does not fit in 64 bits"); return;
+        case ISU_E_INDEX_OUT_OF_RANGE: isu_buf_str(m, "a position or count is outside the string"); return;
+        case ISU_E_EMPTY_COLLECTION: isu_buf_str(m, "the array is empty"); return;
+        case ISU_E_OUT_OF_DOMAIN: isu_buf_str(m, "an argument is outside the values the function is defined for"); return;
+        case ISU_E_SIZE_LIMIT: put_fmt(m, "the result would hold %lld items, more than the size limit of %lld", a, b); return;
+        default: break;
+        }
+    }
     switch (code) {
     case ISU_E_INT_OVERFLOW:
         if (s->what == ISU_W_NEG) {
@@ -94,6 +107,7 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
     case ISU_E_STEP_LIMIT: put_fmt(m, "the run used up its step budget of %lld units (loop rounds and work)", isu_max_steps, 0); return;
     case ISU_E_SIZE_LIMIT: put_fmt(m, "a value would hold %lld items, more than the size limit of %lld", a, b); return;
     case ISU_E_EMPTY_SEPARATOR: isu_buf_str(m, "SPLIT with the empty separator"); return;
+    case ISU_E_OUT_OF_DOMAIN: isu_buf_str(m, "an argument outside the values a function is defined for"); return;
     case ISU_E_MEMORY_LIMIT:
         put_fmt(m, "this store adds at least %lld to what the variables hold, past the memory limit of %lld", a, b);
         return;

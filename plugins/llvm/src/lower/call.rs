@@ -11,6 +11,9 @@ use isu_plugin_api::{work, Builtin as B, Expr, Span, Type};
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn call_fn(&mut self, func: &str, args: &[Expr], ty: &Type, span: Span) -> Res<Val<'ctx>> {
+        if B::of(func).is_none() && func.contains('.') {
+            return self.call_pack(func, args, ty, span);
+        }
         let tys: Vec<Type> = args.iter().map(|a| ty_of(a).cloned()).collect::<Res<_>>()?;
         let mut vals = Vec::with_capacity(args.len());
         for a in args {

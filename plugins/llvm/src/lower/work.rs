@@ -107,7 +107,7 @@ impl<'ctx> Lowering<'ctx, '_> {
 
     /// Spends `units` of the step budget at `span`: `step_limit` when fewer
     /// are left.
-    fn spend_units(&mut self, units: IntValue<'ctx>, span: Span) -> Res<()> {
+    pub(super) fn spend_units(&mut self, units: IntValue<'ctx>, span: Span) -> Res<()> {
         let site = self.site(What::Plain, span, None);
         let i64t = self.cx.i64_type();
         let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();

@@ -188,4 +188,30 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn every_function_has_an_llvm_lowering_defining_it() {
+        for f in MATH.info().functions {
+            let ll = MATH.lower(&f.name, "llvm").unwrap_or_default();
+            assert!(
+                ll.contains(&format!(
+                    "define {} @math.{}(",
+                    ll_ret(&f.signature),
+                    f.name
+                )),
+                "{}: {ll}",
+                f.name
+            );
+        }
+    }
+
+    /// The LLVM type of a signature's result (`spec/plugin-abi.md`,
+    /// "Lowerings for LLVM").
+    fn ll_ret(signature: &str) -> &'static str {
+        match isu_plugin_api::Signature::parse(signature).map(|s| s.ret) {
+            Ok(isu_plugin_api::Type::Int) => "i64",
+            Ok(isu_plugin_api::Type::Bool) => "i1",
+            _ => "ptr",
+        }
+    }
 }

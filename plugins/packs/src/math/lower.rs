@@ -1,9 +1,10 @@
 //! The `math` pack's lowerings, one module per target, each listing the
 //! files of `lower/math/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
 
+mod llvm;
 mod python;
 
 use isu_plugin_api::pack::TargetLowerings;
 
 /// Every target the pack has lowerings for.
-pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS];
+pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS, llvm::LOWERINGS];

@@ -301,4 +301,21 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn every_function_has_an_llvm_lowering_defining_it() {
+        for f in TEXT.info().functions {
+            let ll = TEXT.lower(&f.name, "llvm").unwrap_or_default();
+            let ret = match Signature::parse(&f.signature).map(|s| s.ret) {
+                Ok(Type::Int) => "i64",
+                Ok(Type::Bool) => "i1",
+                _ => "ptr",
+            };
+            assert!(
+                ll.contains(&format!("define {ret} @text.{}(", f.name)),
+                "{}: {ll}",
+                f.name
+            );
+        }
+    }
 }
