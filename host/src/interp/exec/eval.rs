@@ -146,12 +146,14 @@ impl Machine<'_, '_> {
         for a in call.args.iter() {
             let v = self.eval_ref(a)?;
             units = units.saturating_add(v.get().size_upto(self.fuel.get()));
-            let mut budget = self.budget.max_size;
+            // Any value a run holds crosses: its size is bounded by the
+            // limits already, and the call spends it below.
+            let mut budget = usize::MAX;
             let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
                 fault(
-                    RuntimeCode::SizeLimit,
+                    RuntimeCode::InternalError,
                     span,
-                    format!("an argument of {name} is larger than the size limit"),
+                    format!("an argument of {name} holds no value"),
                 )
             })?;
             args.push(lit);

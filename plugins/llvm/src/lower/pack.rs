@@ -1,9 +1,8 @@
 //! Calls of pack functions (`math.GCD`): the function is the pack's lowering,
 //! linked into the module ([`crate::pack`]). Around the call the backend
 //! does what the interpreter does around a pack's `call`
-//! (`spec/semantics.md` 7): the arguments are evaluated left to right, each
-//! refused with `size_limit` when it holds more JSON values than the size
-//! limit, and measured; the function gets them borrowed, with its calling
+//! (`spec/semantics.md` 7): the arguments are evaluated left to right and
+//! measured; the function gets them borrowed, with its calling
 //! site, and raises its own errors at that site; a result longer than the
 //! size limit is `size_limit`; then the call spends the sizes of its
 //! arguments and of its result (`isu_lang::work::of_pack`).
@@ -36,11 +35,6 @@ impl<'ctx> Lowering<'ctx, '_> {
         for a in args {
             let t = ty_of(a)?.clone();
             let v = self.expr(a)?;
-            // As the interpreter passes an argument to a pack: within the
-            // size limit counted in JSON values (`isu_check_result`).
-            let slot = self.to_slot(v.v, &t)?;
-            let td = self.tdesc(&t);
-            self.call("isu_check_result", &[slot.into(), td.into(), site_v.into()])?;
             lens.push(self.size(v.v, &t)?);
             vals.push((v, t));
         }
