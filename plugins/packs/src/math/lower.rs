@@ -2,8 +2,9 @@
 //! files of `lower/math/TARGET/` (`spec/plugin-abi.md`, "Writing a pack").
 
 mod python;
+mod wasm;
 
 use isu_plugin_api::pack::TargetLowerings;
 
 /// Every target the pack has lowerings for.
-pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS];
+pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS, wasm::LOWERINGS];
