@@ -8,7 +8,8 @@
 //! counting, strings, arrays, maps, numbers, the value codec), [`module`]
 //! assembles the module, [`abi`] and [`meta`] are its interface,
 //! [`srcmap`] maps code back to steps, [`exec`] runs it, [`js`] writes the
-//! JavaScript loader. `spec/wasm-abi.md` documents what a host sees.
+//! JavaScript loader, [`pack`] merges the pack functions' lowerings (given
+//! as WebAssembly text) into the module. `spec/wasm-abi.md` documents what a host sees.
 
 pub mod abi;
 mod asm;
@@ -18,6 +19,7 @@ mod layout;
 mod lower;
 pub mod meta;
 mod module;
+pub mod pack;
 mod runtime;
 pub mod srcmap;
 pub mod values;
@@ -78,13 +80,32 @@ pub struct Compiled {
     pub meta: meta::Meta,
 }
 
-/// Compiles a canonical, validated program to a Wasm module.
+/// Compiles a canonical, validated program that calls no pack function to
+/// a Wasm module.
 pub fn compile_module(program: &Program) -> Result<Compiled, PluginDiagnostic> {
+    compile_with_packs(program, &[]).map_err(|mut ds| {
+        ds.pop().unwrap_or_else(|| {
+            PluginDiagnostic::backend(BackendCode::InternalError, "compile failed")
+        })
+    })
+}
+
+/// Compiles a canonical, validated program to a Wasm module, with the
+/// `wasm` lowerings of the pack functions it calls ([`pack`]): every
+/// function without one, and every lowering that breaks the convention, is
+/// a diagnostic.
+pub fn compile_with_packs(
+    program: &Program,
+    lowerings: &[isu_plugin_api::pack::Lowering],
+) -> Result<Compiled, Vec<PluginDiagnostic>> {
     let mut mb = ModuleBuilder::new();
     let run = mb.declare(EXPORT_RUN, &[ValType::I32], &[ValType::I32]);
-    let lowered = lower::lower_program(&mut mb, run, program, FUEL).map_err(|e| {
-        PluginDiagnostic::backend(BackendCode::InternalError, e.message)
-            .with_hint("the program must be canonical and validated before compiling")
+    let packs = pack::merge(&mut mb, program, lowerings)?;
+    let lowered = lower::lower_program(&mut mb, run, program, FUEL, packs).map_err(|e| {
+        vec![
+            PluginDiagnostic::backend(BackendCode::InternalError, e.message)
+                .with_hint("the program must be canonical and validated before compiling"),
+        ]
     })?;
     mb.export(EXPORT_RUN, ExportKind::Func, run);
     let reset = mb.rt(Rt::Reset);
@@ -177,24 +198,7 @@ impl Backend for WasmBackend {
                 }
             }
         }
-        let packs: Vec<String> = isu_plugin_api::features::used_by(program)
-            .into_iter()
-            .filter_map(|f| {
-                f.strip_prefix("call:")
-                    .filter(|n| n.contains('.'))
-                    .map(str::to_owned)
-            })
-            .collect();
-        if !packs.is_empty() {
-            return Err(vec![PluginDiagnostic::backend(
-                BackendCode::UnsupportedFeature,
-                format!(
-                    "the wasm backend cannot call pack functions ({}): packs have no wasm lowering",
-                    packs.join(", ")
-                ),
-            )]);
-        }
-        let compiled = compile_module(program).map_err(|d| vec![d])?;
+        let compiled = compile_with_packs(program, &options.lowerings)?;
         if let Err(e) = validate(&compiled.wasm) {
             return Err(vec![PluginDiagnostic::backend(
                 BackendCode::InternalError,

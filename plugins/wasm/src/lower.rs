@@ -107,6 +107,9 @@ pub struct Lowering<'m> {
     pub ret_ty: Type,
     /// Static constants already placed, by (literal, type) text.
     pub consts: BTreeMap<(String, String), u32>,
+    /// The function index of each pack function's lowering, by full name
+    /// ([`crate::pack`]).
+    pub packs: BTreeMap<String, u32>,
 }
 
 impl std::fmt::Debug for Lowering<'_> {
@@ -117,12 +120,14 @@ impl std::fmt::Debug for Lowering<'_> {
     }
 }
 
-/// Lowers `program` into the function `run` (declared as `(i32) -> i32`).
+/// Lowers `program` into the function `run` (declared as `(i32) -> i32`),
+/// calling the pack functions at the indices of `packs`.
 pub fn lower_program(
     mb: &mut ModuleBuilder,
     run: u32,
     program: &Program,
     fuel_model: FuelModel,
+    packs: BTreeMap<String, u32>,
 ) -> Res<Lowered> {
     let mut a = Asm::new(&[ValType::I32]);
     let args_ptr = a.param(0);
@@ -172,6 +177,7 @@ pub fn lower_program(
         ranges: Vec::new(),
         ret_ty: program.func.returns.clone(),
         consts: BTreeMap::new(),
+        packs,
     };
     l.a.i32(0)
         .i()

@@ -37,6 +37,9 @@ pub mod g {
     pub const RET_STEP: u32 = 9;
     /// The memory limit (`i64`, unsigned).
     pub const MAX_MEMORY: u32 = 10;
+    /// The step index of the pack call running, -1 when none (`i32`): where
+    /// a pack lowering's `isu.fail` raises its error ([`crate::pack`]).
+    pub const PACK_STEP: u32 = 11;
 }
 
 /// A runtime function, specialised by type where its code depends on it.
@@ -99,6 +102,38 @@ pub enum Rt {
     /// The size work counts of a nested value, walked no further than past
     /// a limit (`spec/semantics.md` 7).
     Size(Type),
+    /// A function of the `isu` module that pack lowerings import
+    /// ([`crate::pack`]), where the runtime has none of the same signature.
+    Pack(PackImport),
+}
+
+/// The functions a pack lowering may import from the module `isu`
+/// (`spec/plugin-abi.md`, "Lowerings for Wasm"), besides those the runtime
+/// has already (`alloc`, `free`, `retain`, `str_new`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PackImport {
+    /// `fail(code)`: the runtime error of that number at the calling step.
+    Fail,
+    /// `max_size() -> i64`: the run's size limit.
+    MaxSize,
+    /// `str_bytes(s) -> i32`: the length of `s` in bytes.
+    StrBytes,
+    /// `str_chars(s) -> i32`: the length of `s` in characters.
+    StrChars,
+    /// `str_data(s) -> i32`: the address of the first byte of `s`.
+    StrData,
+    /// `str_find(h, p, from) -> i32`: the byte offset of the first
+    /// occurrence of `p` in `h` at or after the byte offset `from`, or -1.
+    StrFind,
+    /// `arr_len(xs) -> i32`: the number of elements.
+    ArrLen,
+    /// `arr_int(xs, i) -> i64`: element `i` of an `int[]`.
+    ArrInt,
+    /// `arr_bool(xs, i) -> i32`: element `i` of a `bool[]`.
+    ArrBool,
+    /// `arr_ref(xs, i) -> i32`: element `i` of an array of strings, arrays
+    /// or maps (borrowed).
+    ArrRef,
 }
 
 const I32: ValType = ValType::I32;
@@ -153,6 +188,17 @@ impl Rt {
             Enc(t) => (vec![val_type(t), I32], vec![I32]),
             Encode(t) => (vec![val_type(t), I32], vec![I32]),
             Size(_) => (vec![I32, I64], vec![I64]),
+            Pack(p) => {
+                use PackImport::*;
+                match p {
+                    Fail => (vec![I32], vec![]),
+                    MaxSize => (vec![], vec![I64]),
+                    StrBytes | StrChars | StrData | ArrLen => (vec![I32], vec![I32]),
+                    StrFind => (vec![I32, I32, I32], vec![I32]),
+                    ArrInt => (vec![I32, I32], vec![I64]),
+                    ArrBool | ArrRef => (vec![I32, I32], vec![I32]),
+                }
+            }
         }
     }
 
@@ -162,6 +208,7 @@ impl Rt {
         let cut = base.find('(').unwrap_or(base.len());
         let kind = &base[..cut];
         match (self, self.ty()) {
+            (Rt::Pack(p), _) => format!("isu_rt.pack.{p:?}"),
             (Rt::ArrNew(shift), _) => format!("isu_rt.ArrNew<{}>", 1 << shift),
             (_, Some(t)) => format!("isu_rt.{kind}<{t}>"),
             _ => format!("isu_rt.{kind}"),
@@ -215,7 +262,8 @@ impl ModuleBuilder {
         ModuleBuilder::default()
     }
 
-    fn type_index(&mut self, params: Vec<ValType>, results: Vec<ValType>) -> u32 {
+    /// The index of a function type, added on first use.
+    pub fn type_index(&mut self, params: Vec<ValType>, results: Vec<ValType>) -> u32 {
         let key = (params, results);
         if let Some(&i) = self.types.get(&key) {
             return i;
@@ -361,6 +409,7 @@ impl ModuleBuilder {
             mutable(I64),
             &ConstExpr::i64_const(ExecLimits::DEFAULT.max_memory as i64),
         );
+        globals.global(mutable(I32), &ConstExpr::i32_const(-1));
 
         let mut exports = ExportSection::new();
         exports.export("memory", ExportKind::Memory, 0);

@@ -9,6 +9,7 @@ mod array;
 mod codec;
 mod map;
 mod num;
+mod pack;
 mod rc;
 mod search;
 mod text;
@@ -76,6 +77,7 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::Enc(t) => codec::enc(mb, a, t),
         Rt::Encode(t) => codec::encode(mb, a, t),
         Rt::Size(t) => work::size(mb, a, t),
+        Rt::Pack(p) => pack::generate(mb, a, *p),
     }
 }
 

@@ -63,14 +63,25 @@ fn node_run(text: &str, args: &[&str], tag: &str) -> Vec<String> {
 /// Compiles `text` with its loader and runs the ES module `driver` beside
 /// them (`./f.mjs` and `./f.wasm` in it name the two); the lines Node printed.
 fn node_script(text: &str, driver: &str, tag: &str) -> Vec<String> {
+    node_program(&program(text), Vec::new(), driver, tag)
+}
+
+/// [`node_script`] for a validated program, with the lowerings of the pack
+/// functions it calls.
+fn node_program(
+    p: &isu_plugin_api::Program,
+    lowerings: Vec<isu_plugin_api::pack::Lowering>,
+    driver: &str,
+    tag: &str,
+) -> Vec<String> {
     let b = WasmBackend::new();
-    let p = program(text);
     let opts = CompileOptions {
         target: "wasm".into(),
         emit: vec!["js".into()],
+        lowerings,
         ..Default::default()
     };
-    let arts = b.compile(&p, &opts).unwrap();
+    let arts = b.compile(p, &opts).unwrap();
     assert_eq!(
         arts.iter().map(|a| a.kind.as_str()).collect::<Vec<_>>(),
         ["wasm", "js"]
@@ -301,6 +312,75 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
             };
             // JavaScript orders an object's integer-like keys its own way:
             // compare values, not key order.
+            let same = match (
+                serde_json::from_str::<Literal>(got),
+                serde_json::from_str::<Literal>(&want),
+            ) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => got == &want,
+            };
+            assert!(
+                same,
+                "{name} line {}: node gave {got}, the interpreter {want}",
+                r.line
+            );
+        }
+    }
+}
+
+/// Every conformance case calling a shipped pack function, through the
+/// loader under its case's limits: the lowerings compiled into the module
+/// run in Node as in the interpreter.
+#[test]
+fn pack_cases_through_the_loader_agree_with_the_interpreter() {
+    use isu_host::cases;
+    use isu_host::interp::{self, RunOptions};
+    let mut packs = isu_host::functions::Functions::default();
+    for pack in isu_packs::SHIPPED {
+        packs.add_local(std::sync::Arc::new(pack));
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("pack_") && n.ends_with(".isu"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in &names {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let case = cases::parse(&text).unwrap();
+        let limits = case.limits.unwrap_or(LIMITS);
+        let fe = isu_host::pipeline::check_with(&isu_host::Source::new(name, &text), &packs);
+        let p = fe.valid_program().unwrap().clone();
+        let lowerings = packs.lowerings(&p, "wasm").unwrap();
+        let mut driver = DRIVER_HEAD.replace(
+            "await load();",
+            &format!(
+                "await load(undefined, {{ maxSteps: {}, maxSize: {}, maxMemory: {} }});",
+                limits.max_steps, limits.max_size, limits.max_memory
+            ),
+        );
+        for r in &case.runs {
+            let args = serde_json::from_value::<Literal>(r.args.clone()).unwrap();
+            driver.push_str(&format!(
+                "console.log(show(() => f.run({})));\n",
+                js_value(&args)
+            ));
+        }
+        let lines = node_program(&p, lowerings, &driver, name.trim_end_matches(".isu"));
+        assert_eq!(lines[0], "valid true", "{name}");
+        assert_eq!(lines.len(), case.runs.len() + 1, "{name}");
+        for (r, got) in case.runs.iter().zip(&lines[1..]) {
+            let opts = RunOptions::from(limits);
+            let want = match interp::run_with(&p, &r.args, &opts, None, &packs) {
+                Ok(v) => v.to_string(),
+                Err(d) => format!(
+                    "error {} at {}",
+                    d.code.as_str(),
+                    d.step.map_or_else(|| "-".to_owned(), |s| s.to_string())
+                ),
+            };
             let same = match (
                 serde_json::from_str::<Literal>(got),
                 serde_json::from_str::<Literal>(&want),

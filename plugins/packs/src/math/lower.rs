@@ -3,8 +3,9 @@
 
 mod llvm;
 mod python;
+mod wasm;
 
 use isu_plugin_api::pack::TargetLowerings;
 
 /// Every target the pack has lowerings for.
-pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS, llvm::LOWERINGS];
+pub const TARGETS: &[TargetLowerings] = &[python::LOWERINGS, wasm::LOWERINGS, llvm::LOWERINGS];

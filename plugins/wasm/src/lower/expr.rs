@@ -6,7 +6,7 @@
 
 use super::{bug, ty_of, work, Lowering, Own, Res};
 use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
-use crate::module::Rt;
+use crate::module::{g, Rt};
 use crate::runtime::{self, load32, load_val};
 use isu_plugin_api::analysis::interval;
 use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type, UnaryOp};
@@ -451,7 +451,12 @@ impl Lowering<'_> {
             }
         };
         let Some(b) = Builtin::of(func) else {
-            return bug(format!("`{func}` is not a standard function"));
+            return match self.packs.get(func) {
+                Some(&index) => self.pack_call(index, args, ty, step),
+                None => bug(format!(
+                    "`{func}` is neither a standard function nor a merged pack function"
+                )),
+            };
         };
         let tys = work::arg_types(args)?;
         let mut w = work::plan(b, false, &tys, ty);
@@ -764,5 +769,61 @@ impl Lowering<'_> {
                 Ok(Own::Owned)
             }
         }
+    }
+
+    /// A call of the pack function merged at `index` ([`crate::pack`]), as
+    /// the interpreter makes it: the arguments left to right, each checked
+    /// to be at most the size limit's number of values written out (an
+    /// array or map counts itself and each element); the call, whose
+    /// `isu.fail` raises at `step`; the result checked against the size
+    /// limit; then the work of the arguments' and the result's sizes. The
+    /// arguments are borrowed by the lowering and dropped after it returns;
+    /// its string, array or map result is a reference of its own.
+    fn pack_call(&mut self, index: u32, args: &[Expr], ty: &Type, step: i32) -> Res<Own> {
+        let tys = work::arg_types(args)?;
+        let mut w = work::plan_pack(&tys, ty);
+        let mut held = Vec::with_capacity(args.len());
+        for (i, arg) in args.iter().enumerate() {
+            let at = ty_of(arg)?.clone();
+            let own = self.expr(arg, step)?;
+            self.work_arg(&mut w, i, arg);
+            if matches!(at, Type::Array(_) | Type::Map(..)) {
+                let p = self.a.temp(ValType::I32);
+                self.a.tee(p).get(p);
+                load32(&mut self.a, LEN);
+                self.a.i().i64_extend_i32_u().i64_const(1).i64_add();
+                self.a.i().global_get(g::MAX_SIZE).i64_gt_s();
+                self.raise_if(RuntimeCode::SizeLimit, step);
+                self.a.release(p);
+            }
+            held.push(self.hold(own, &at));
+        }
+        self.a.i32(step).i().global_set(g::PACK_STEP);
+        self.a.i().call(index);
+        match ty {
+            Type::Bool => {
+                self.a.i().i32_const(0).i32_ne();
+            }
+            Type::String | Type::Array(_) | Type::Map(..) => {
+                let r = self.a.temp(ValType::I32);
+                self.a.tee(r).get(r);
+                load32(&mut self.a, if *ty == Type::String { CHARS } else { LEN });
+                self.a
+                    .i()
+                    .i64_extend_i32_u()
+                    .global_get(g::MAX_SIZE)
+                    .i64_gt_s();
+                self.raise_if(RuntimeCode::SizeLimit, step);
+                self.a.release(r);
+            }
+            Type::Int => {}
+        }
+        self.work_done(w, ty, step);
+        self.release_held(held);
+        Ok(if is_heap(ty) {
+            Own::Owned
+        } else {
+            Own::Borrowed
+        })
     }
 }

@@ -30,8 +30,8 @@ pub use isu_plugin_api::work::assign_copies;
 /// What one call (or copy) spends, and the running sum of what was measured.
 #[derive(Debug)]
 pub struct Work {
-    /// Arguments whose size is added to the sum.
-    args: [bool; 3],
+    /// Arguments whose size is added to the sum, by position.
+    args: Vec<bool>,
     /// Whether the result's size is added.
     result: bool,
     /// Whether `REPEAT`'s result size is added: its length times one plus
@@ -49,7 +49,7 @@ impl Work {
     /// A charge that spends nothing.
     pub fn none() -> Work {
         Work {
-            args: [false; 3],
+            args: Vec::new(),
             result: false,
             repeated: false,
             acc: None,
@@ -65,15 +65,36 @@ impl Work {
 pub fn plan(b: Builtin, in_place: bool, args: &[&Type], ret: &Type) -> Work {
     let sized = |i: usize| args.get(i).is_some_and(|t| work::has_size(t));
     let mut w = Work::none();
+    w.args = vec![false; args.len()];
     for m in work::of(b).measures(in_place) {
         match m {
-            Measure::Arg(i) if i < 3 && sized(i) => {
+            Measure::Arg(i) if sized(i) => {
                 if let Some(a) = w.args.get_mut(i) {
                     *a = true;
                 }
             }
             Measure::Result if work::has_size(ret) => w.result = true,
             Measure::Repeated if work::has_size(ret) => w.repeated = true,
+            _ => {}
+        }
+    }
+    w
+}
+
+/// The charge of a call of a pack function with arguments of types `args`
+/// returning `ret` (`work::of_pack`): the sizes of its arguments and of its
+/// result.
+pub fn plan_pack(args: &[&Type], ret: &Type) -> Work {
+    let mut w = Work::none();
+    w.args = vec![false; args.len()];
+    for m in work::of_pack(args.len()) {
+        match m {
+            Measure::Arg(i) if args.get(i).is_some_and(|t| work::has_size(t)) => {
+                if let Some(a) = w.args.get_mut(i) {
+                    *a = true;
+                }
+            }
+            Measure::Result if work::has_size(ret) => w.result = true,
             _ => {}
         }
     }

@@ -1,0 +1,45 @@
+;; text.CHR(n): the one-character string of the Unicode scalar value n, in
+;; UTF-8; out_of_domain (17) below 0, past 0x10FFFF, or from 0xD800 to
+;; 0xDFFF (surrogates).
+(module
+  (import "isu" "memory" (memory 0))
+  (import "isu" "fail" (func $fail (param i32)))
+  (import "isu" "str_data" (func $str_data (param i32) (result i32)))
+  (import "isu" "str_new" (func $str_new (param i32 i32) (result i32)))
+  (func (export "text__CHR") (param $n i64) (result i32)
+    (local $c i32) (local $r i32) (local $p i32)
+    (if (i32.or
+          (i64.gt_u (local.get $n) (i64.const 0x10ffff))
+          (i64.lt_u (i64.sub (local.get $n) (i64.const 0xd800)) (i64.const 0x800)))
+      (then (call $fail (i32.const 17)) (unreachable)))
+    (local.set $c (i32.wrap_i64 (local.get $n)))
+    (if (i32.lt_u (local.get $c) (i32.const 0x80))
+      (then
+        (local.set $r (call $str_new (i32.const 1) (i32.const 1)))
+        (i32.store8 (call $str_data (local.get $r)) (local.get $c))
+        (return (local.get $r))))
+    (if (i32.lt_u (local.get $c) (i32.const 0x800))
+      (then
+        (local.set $r (call $str_new (i32.const 2) (i32.const 1)))
+        (local.set $p (call $str_data (local.get $r)))
+        (i32.store8 (local.get $p) (i32.or (i32.const 0xc0) (i32.shr_u (local.get $c) (i32.const 6))))
+        (i32.store8 offset=1 (local.get $p) (i32.or (i32.const 0x80) (i32.and (local.get $c) (i32.const 0x3f))))
+        (return (local.get $r))))
+    (if (i32.lt_u (local.get $c) (i32.const 0x10000))
+      (then
+        (local.set $r (call $str_new (i32.const 3) (i32.const 1)))
+        (local.set $p (call $str_data (local.get $r)))
+        (i32.store8 (local.get $p) (i32.or (i32.const 0xe0) (i32.shr_u (local.get $c) (i32.const 12))))
+        (i32.store8 offset=1 (local.get $p)
+          (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 0x3f))))
+        (i32.store8 offset=2 (local.get $p) (i32.or (i32.const 0x80) (i32.and (local.get $c) (i32.const 0x3f))))
+        (return (local.get $r))))
+    (local.set $r (call $str_new (i32.const 4) (i32.const 1)))
+    (local.set $p (call $str_data (local.get $r)))
+    (i32.store8 (local.get $p) (i32.or (i32.const 0xf0) (i32.shr_u (local.get $c) (i32.const 18))))
+    (i32.store8 offset=1 (local.get $p)
+      (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $c) (i32.const 12)) (i32.const 0x3f))))
+    (i32.store8 offset=2 (local.get $p)
+      (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 0x3f))))
+    (i32.store8 offset=3 (local.get $p) (i32.or (i32.const 0x80) (i32.and (local.get $c) (i32.const 0x3f))))
+    (local.get $r)))
