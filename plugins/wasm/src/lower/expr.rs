@@ -772,9 +772,7 @@ impl Lowering<'_> {
     }
 
     /// A call of the pack function merged at `index` ([`crate::pack`]), as
-    /// the interpreter makes it: the arguments left to right, each checked
-    /// to be at most the size limit's number of values written out (an
-    /// array or map counts itself and each element); the call, whose
+    /// the interpreter makes it: the arguments left to right; the call, whose
     /// `isu.fail` raises at `step`; the result checked against the size
     /// limit; then the work of the arguments' and the result's sizes. The
     /// arguments are borrowed by the lowering and dropped after it returns;
@@ -787,15 +785,6 @@ impl Lowering<'_> {
             let at = ty_of(arg)?.clone();
             let own = self.expr(arg, step)?;
             self.work_arg(&mut w, i, arg);
-            if matches!(at, Type::Array(_) | Type::Map(..)) {
-                let p = self.a.temp(ValType::I32);
-                self.a.tee(p).get(p);
-                load32(&mut self.a, LEN);
-                self.a.i().i64_extend_i32_u().i64_const(1).i64_add();
-                self.a.i().global_get(g::MAX_SIZE).i64_gt_s();
-                self.raise_if(RuntimeCode::SizeLimit, step);
-                self.a.release(p);
-            }
             held.push(self.hold(own, &at));
         }
         self.a.i32(step).i().global_set(g::PACK_STEP);
