@@ -88,7 +88,7 @@ fn main() {
         per_round(base)
     );
     let clamp = "(call math.CLAMP (var i) (const 0) (const 100))";
-    let mut report =
+    let report =
         |what: &str, packs: &Functions| match program(clamp, packs).and_then(|p| time(&p, packs)) {
             Some(t) => println!(
                 "{what}: {:.1} ns/round, {:.2}x the standard functions",
