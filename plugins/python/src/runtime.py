@@ -365,6 +365,14 @@ def _result(v, ty, max_size: int):
     return v
 
 
+def _scalar_result(v, max_size: int):
+    """The value of a RETURN of an int, bool or string: one JSON value, which
+    a size limit of 0 does not let through."""
+    if max_size < 1:
+        _size_limit("the result, written out as JSON,")
+    return v
+
+
 # A pack function's Python definition reports a runtime error by raising any
 # exception with the code as its first argument: raise OverflowError("int_overflow").
 # _RUNTIME_CODES (before this runtime) lists the codes it may use.

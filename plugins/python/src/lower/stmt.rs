@@ -909,7 +909,9 @@ impl Gen {
                 pytype::descriptor(t)
             ));
         } else {
-            self.w.line(format!("return {}", v.text));
+            // Even one value is more than a size limit of 0 lets a result hold.
+            self.w
+                .line(format!("return _scalar_result({}, _max_size)", v.text));
         }
         Ok(())
     }
