@@ -28,18 +28,33 @@ pub fn check(
     backend: Arc<dyn Backend + Send + Sync>,
     target: &str,
     table: &Functions,
-    count: u64,
+    default: u64,
     seed: u64,
 ) -> Result<Report, String> {
-    let count = program_count(count);
+    let count = program_count(default);
     let plan = Plan {
         seed: env_number("ISU_DIFF_SEED").unwrap_or(seed),
         count,
         shard: Shard::WHOLE,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         shrink_tries: 200,
+        shrink_most: 20,
     };
-    let report = fuzz::run(&plan, &[Target::new(target, backend)], table, &mut |_| {});
+    // A long run (more programs than the test's own) tells how far it is.
+    let long = count > default;
+    let mut told = 0;
+    let report = fuzz::run(&plan, &[Target::new(target, backend)], table, &mut |r| {
+        if long {
+            for f in r.findings.iter().skip(told) {
+                eprintln!(
+                    "DIFF program {}: {} (interpreter {})\n{}",
+                    f.index, f.got, f.expected, f.case
+                );
+            }
+            told = r.findings.len();
+            eprintln!("{}", r.summary().trim_end().replace('\n', "; "));
+        }
+    });
     let compared = report.targets.first().map_or(0, |t| t.compared);
     if !report.findings.is_empty() {
         let cases: Vec<String> = report

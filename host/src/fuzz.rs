@@ -27,6 +27,7 @@ use isu_plugin_api::{features, Backend, ExecLimits, FeatureSet, Literal, Program
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -205,8 +206,12 @@ pub struct Plan {
     pub count: u64,
     pub shard: Shard,
     pub jobs: usize,
-    /// Whether to shrink each difference (at most this many tries each).
+    /// How many edits the shrinking of one difference may try.
     pub shrink_tries: usize,
+    /// How many differences are shrunk at most; those after them are
+    /// written as they are (a bug that many programs show need not be shrunk
+    /// a thousand times).
+    pub shrink_most: usize,
 }
 
 /// One difference between the interpreter and a target, shrunk.
@@ -300,9 +305,11 @@ pub fn run(
         ..Report::default()
     };
     let indices: Vec<u64> = plan.shard.programs(plan.count).collect();
+    let shrunk = AtomicUsize::new(0);
     let batch = (plan.jobs.max(1) * 50).max(1);
     for chunk in indices.chunks(batch) {
-        let done = conformance::par_map(chunk, plan.jobs, |&k| one(plan, k, targets, table));
+        let done =
+            conformance::par_map(chunk, plan.jobs, |&k| one(plan, k, targets, table, &shrunk));
         for d in done {
             report.programs += 1;
             if !d.valid {
@@ -336,7 +343,7 @@ pub fn run(
 }
 
 /// Program `k` on every target.
-fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions) -> Done {
+fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions, shrunk: &AtomicUsize) -> Done {
     let Some(g) = generate(plan.seed, k, table) else {
         return Done {
             valid: false,
@@ -362,7 +369,14 @@ fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions) -> Done {
             let verdict = conformance::backend_verdict(&name, &g.body, &executor, &t.features);
             let took = started.elapsed();
             let finding = match &verdict {
-                Verdict::Failed(fs) => Some(find(plan, &g, t, table, fs)),
+                Verdict::Failed(fs) => {
+                    let tries = if shrunk.fetch_add(1, Ordering::Relaxed) < plan.shrink_most {
+                        plan.shrink_tries
+                    } else {
+                        0
+                    };
+                    Some(find(plan, &g, t, table, fs, tries))
+                }
                 _ => None,
             };
             (verdict, took, finding)
@@ -383,6 +397,7 @@ fn find(
     target: &Target,
     table: &Functions,
     failures: &[conformance::Failure],
+    tries: usize,
 ) -> Finding {
     let run = failures
         .first()
@@ -399,14 +414,7 @@ fn find(
         index: g.index,
         target: target.name.clone(),
     };
-    let shrunk = shrink::shrink(
-        &g.body.program,
-        &args,
-        g.body.limits,
-        target,
-        table,
-        plan.shrink_tries,
-    );
+    let shrunk = shrink::shrink(&g.body.program, &args, g.body.limits, target, table, tries);
     match shrunk {
         Some(s) => Finding {
             target: target.name.clone(),

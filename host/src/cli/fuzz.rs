@@ -47,6 +47,9 @@ pub struct Args {
     /// Edits the shrinking of one difference may try.
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub shrink_tries: usize,
+    /// Differences shrunk at most; those after them are written unshrunk.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub shrink_most: usize,
     #[command(flatten)]
     pub format_flag: super::FormatFlag,
     /// How the command reports (see `super::Common::format`).
@@ -102,6 +105,7 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         shrink_tries: args.shrink_tries,
+        shrink_most: args.shrink_most,
     };
     let report = fuzz::run(&plan, &targets, &reg.functions, &mut |r| {
         eprintln!("{}", progress(r));

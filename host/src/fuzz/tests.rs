@@ -246,6 +246,7 @@ fn a_difference_is_found_shrunk_and_written_as_a_case_that_shows_it() {
         shard: Shard::WHOLE,
         jobs: 2,
         shrink_tries: 300,
+        shrink_most: 100,
     };
     let report = run(&plan, std::slice::from_ref(&target), &table, &mut |_| {});
     assert!(!report.ok());
