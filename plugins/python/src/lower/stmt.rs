@@ -408,7 +408,8 @@ impl Gen {
                 if self.counts_memory() && flat {
                     // A value without a size: the store adds an entry and
                     // its key when the dict grew.
-                    self.w.plain(format!("_was = len({p})"));
+                    // `len` of a LOCAL not yet set fails: under its step's marker.
+                    self.w.line(format!("_was = len({p})"));
                     delta = Delta::NewKey {
                         map: p.clone(),
                         text: km.len().map_or("1".to_owned(), |n| format!("1 + {n}")),
@@ -631,7 +632,8 @@ impl Gen {
                             self.w.line(format!("_k = {}", key.text));
                             "_k".to_owned()
                         };
-                        self.w.plain(format!("_was = len({m})"));
+                        // `len` of a LOCAL not yet set fails: under its step's marker.
+                        self.w.line(format!("_was = len({m})"));
                         self.w.line(format!("{m}[{k}] = {}", v.text));
                         let (root, _) = target.root();
                         self.new_entry(root, &m, string_keys.then_some(k.as_str()));
