@@ -445,13 +445,23 @@ impl Gen {
                     self.elements(arg(0)?)?
                 };
                 let s = self.measure_apart(arg(0)?, s, Some(&p))?;
-                lens.extend(s.len());
-                delta = grows(lens.first());
-                if t == Type::String {
-                    self.w.line(format!("{p} += {}", s.bind().text));
+                if t != Type::String && arg(0)?.is_place(target) {
+                    // `x = CONCAT(x, x)`: the list grows as it extends
+                    // itself, so its size is taken first.
+                    if let Some(n) = s.len_bound() {
+                        self.w.line(format!("_grown = {n}"));
+                        lens.push("_grown".to_owned());
+                    }
+                    self.w.line(format!("{p}.extend({})", s.reference().text));
                 } else {
-                    self.w.line(format!("{p}.extend({})", s.bind_arg().text));
+                    lens.extend(s.len());
+                    if t == Type::String {
+                        self.w.line(format!("{p} += {}", s.bind().text));
+                    } else {
+                        self.w.line(format!("{p}.extend({})", s.bind_arg().text));
+                    }
                 }
+                delta = grows(lens.first());
                 self.size_check(&p, "CONCAT's result");
             }
         }
