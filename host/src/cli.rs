@@ -14,6 +14,7 @@ mod conformance;
 mod eval;
 mod fix;
 mod front;
+mod fuzz;
 mod gen;
 mod grammar;
 mod mcp;
@@ -240,6 +241,9 @@ pub enum Command {
     Plugins(plugins::Args),
     /// Run the conformance suite on the interpreter and on backend plugins.
     Conformance(conformance::Args),
+    /// Run random valid programs on the interpreter and on backend plugins,
+    /// and write each difference, shrunk, as a conformance case.
+    Fuzz(fuzz::Args),
     /// Print the grammar of canonical Isu (with the loaded packs' functions)
     /// for constrained decoding: GBNF, Lark, EBNF or one regular expression.
     Grammar(grammar::GrammarArgs),
@@ -358,6 +362,10 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
+            Command::Fuzz(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
             Command::Gen(gen::GenArgs { run, .. })
             | Command::Repair(gen::RepairArgs { run, .. }) => {
                 run.format = pick(run.format_flag.given);
@@ -434,6 +442,7 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Build(args) => build::build(&args, cli.plugins.as_deref()),
         Command::Plugins(args) => plugins::plugins(&args, cli.plugins.as_deref()),
         Command::Conformance(args) => conformance::conformance(&args, cli.plugins.as_deref()),
+        Command::Fuzz(args) => fuzz::fuzz(&args, cli.plugins.as_deref()),
         Command::Grammar(args) => grammar::grammar(&args, cli.plugins.as_deref()),
         Command::Schema(args) => grammar::schema(&args),
         Command::PluginHost { library } => plugin_host(&library),

@@ -169,7 +169,11 @@ impl Default for Options {
 }
 
 /// `f` of every item, in order, on up to `jobs` threads.
-fn par_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+pub(crate) fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
     let jobs = jobs.clamp(1, items.len().max(1));
     if jobs == 1 {
         return items.iter().map(f).collect();
@@ -275,17 +279,47 @@ fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, S
     needs.extend(file.needs.iter().cloned());
     needs.sort();
     needs.dedup();
-    for (code, feature) in [
-        (RuntimeCode::StepLimit, "limit_steps"),
-        (RuntimeCode::SizeLimit, "limit_size"),
-        (RuntimeCode::MemoryLimit, "limit_memory"),
-    ] {
-        if oracle.iter().any(|o| o.is_error(code)) && !needs.iter().any(|n| n == feature) {
-            return Err(format!(
-                "a run ends in {code}, which only a backend enforcing the limit gives: add `; needs: {feature}`"
-            ));
+    for feature in limit_needs(program, &oracle) {
+        if needs.iter().any(|n| n == feature) {
+            continue;
         }
+        return Err(if feature == "limit_work" {
+            "a run ends in step_limit at a step that is no LOOP, spent by the work of a call or a copy, which only a backend enforcing it gives: add `; needs: limit_work`".into()
+        } else {
+            format!(
+                "a run ends in {}, which only a backend enforcing the limit gives: add `; needs: {feature}`",
+                LIMIT_FEATURES.iter().find(|(_, f)| *f == feature).map_or("", |(c, _)| c.as_str())
+            )
+        });
     }
+    Ok(PreparedRuns {
+        program: program.clone(),
+        runs: file.runs,
+        limits,
+        needs,
+        oracle,
+    })
+}
+
+/// The runtime errors that only a backend enforcing a limit gives, and the
+/// feature it declares when it does.
+const LIMIT_FEATURES: [(RuntimeCode, &str); 3] = [
+    (RuntimeCode::StepLimit, "limit_steps"),
+    (RuntimeCode::SizeLimit, "limit_size"),
+    (RuntimeCode::MemoryLimit, "limit_memory"),
+];
+
+/// The features of the limits the interpreter's outcomes `oracle` of runs
+/// of `program` reach (`limit_steps`, `limit_size`, `limit_memory`, and
+/// `limit_work` for `step_limit` at a step that is no LOOP, or in a STATE
+/// initializer: the work of a call or a copy), which a case must need
+/// (`; needs:`) since its program alone does not show them.
+pub fn limit_needs(program: &Program, oracle: &[Outcome]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = LIMIT_FEATURES
+        .iter()
+        .filter(|(code, _)| oracle.iter().any(|o| o.is_error(*code)))
+        .map(|(_, feature)| *feature)
+        .collect();
     // `step_limit` anywhere but at a LOOP (or in a STATE initializer) is the
     // work of a call or a copy, which only a backend declaring it spends.
     let at_work = oracle.iter().any(|o| match o {
@@ -296,19 +330,10 @@ fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, S
             .is_none_or(|s| !matches!(s.node, Node::Loop { .. })),
         _ => false,
     });
-    if at_work && !needs.iter().any(|n| n == "limit_work") {
-        return Err(
-            "a run ends in step_limit at a step that is no LOOP, spent by the work of a call or a copy, which only a backend enforcing it gives: add `; needs: limit_work`"
-                .into(),
-        );
+    if at_work {
+        out.push("limit_work");
     }
-    Ok(PreparedRuns {
-        program: program.clone(),
-        runs: file.runs,
-        limits,
-        needs,
-        oracle,
-    })
+    out
 }
 
 /// One run that did not give what it should.
@@ -488,7 +513,7 @@ pub fn backend_report(
     Report::new(executor.name(), verdicts)
 }
 
-fn backend_verdict(
+pub(crate) fn backend_verdict(
     name: &str,
     body: &PreparedRuns,
     executor: &dyn Executor,

@@ -1,149 +1,79 @@
-//! Differential runs: random well-typed programs
-//! ([`isu_lang::build::RandomPrograms`]) through the front end's checks, run
-//! by the reference interpreter and by a backend on random arguments, the
-//! outcomes compared. Each backend's tests call [`compare`]; the random
-//! programs are where the checks executors leave out (the value bounds of
-//! `isu_lang::analysis::bounds`) meet their edge cases.
+//! The differential test each backend runs: a short fixed-seed run of
+//! [`crate::fuzz`] on the backend called in-process through its trait,
+//! every program of the one generator (`isu_lang::build::RandomPrograms`)
+//! run by the reference interpreter and by the backend, outcomes compared.
+//! `ISU_DIFF_PROGRAMS` and `ISU_DIFF_SEED` make it a longer or another run.
 
-use crate::diag::has_errors;
-use crate::interp::{self, RunOptions};
-use crate::{canon, validate};
-use isu_lang::build::RandomPrograms;
-use isu_plugin_api::{Backend, CompileOptions, ExecLimits, ExecOptions, Literal, Program};
-use std::collections::BTreeMap;
-
-/// What a differential run found.
-#[derive(Debug, Default)]
-pub struct Differences {
-    /// The programs that validated and were compared.
-    pub programs: usize,
-    /// The runs compared (three per program).
-    pub runs: usize,
-    /// How often the interpreter gave each kind of outcome (`value`, `error CODE`).
-    pub kinds: BTreeMap<String, usize>,
-    /// Each run whose outcomes differ: arguments, both outcomes, the program.
-    pub failures: Vec<String>,
-}
-
-/// The limits of the runs: small, so loops that go on end soon.
-pub const LIMITS: ExecLimits = ExecLimits {
-    max_steps: 10_000,
-    max_size: 1000,
-    max_memory: 4000,
-};
-
-/// Generates programs from `seed` until `count` of them validate (trying at
-/// most twenty times as many), compiles each with `backend` and compares
-/// three runs of it with the interpreter's: two under [`LIMITS`], the last
-/// under a step budget of 0 to 11 rounds, which loops often spend, so that
-/// every executor must stop with `step_limit` at the same LOOP.
-pub fn compare(backend: &dyn Backend, count: usize, seed: u64) -> Differences {
-    let mut gen = RandomPrograms::new(seed);
-    let opts = RunOptions::from(LIMITS);
-    let mut out = Differences::default();
-    let mut attempts = 0;
-    while out.programs < count && attempts < count * 20 {
-        attempts += 1;
-        let mut p = gen.program();
-        let mut diags = canon::canonicalize(&mut p);
-        diags.extend(validate::validate(&mut p));
-        if has_errors(&diags) {
-            continue;
-        }
-        out.programs += 1;
-        let artifacts = match backend.compile(&p, &CompileOptions::default()) {
-            Ok(a) => a,
-            Err(e) => {
-                out.failures
-                    .push(format!("compile failed: {e:?}\n{}", shown(&p)));
-                continue;
-            }
-        };
-        for run in 0..3 {
-            let args = gen.args();
-            let limits = if run == 2 {
-                ExecLimits {
-                    max_steps: gen.below(12) as u64,
-                    ..LIMITS
-                }
-            } else {
-                LIMITS
-            };
-            let opts = RunOptions {
-                max_steps: limits.max_steps,
-                ..opts
-            };
-            out.runs += 1;
-            let want = interpreted(&p, &args, &opts);
-            let got = match backend.execute(&artifacts, &args, &ExecOptions::new(limits)) {
-                Ok(v) => v.to_string(),
-                Err(d) => format!("error {} at {}", d.code, d.step.as_deref().unwrap_or("-")),
-            };
-            let kind = match want.split(" at ").next() {
-                Some(k) if k.starts_with("error") => k.to_owned(),
-                _ => "value".to_owned(),
-            };
-            *out.kinds.entry(kind).or_default() += 1;
-            if got != want {
-                out.failures.push(format!(
-                    "args {args}: interpreter {want}, backend {got}\n{}",
-                    shown(&p)
-                ));
-            }
-        }
-    }
-    out
-}
+use crate::functions::Functions;
+use crate::fuzz::{self, Plan, Report, Shard, Target};
+use isu_plugin_api::Backend;
+use std::sync::Arc;
 
 /// How many random programs a backend's test compares: `ISU_DIFF_PROGRAMS`
 /// when set to a number, else `default`.
-pub fn program_count(default: usize) -> usize {
-    std::env::var("ISU_DIFF_PROGRAMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+pub fn program_count(default: u64) -> u64 {
+    env_number("ISU_DIFF_PROGRAMS").unwrap_or(default)
 }
 
-impl Differences {
-    /// One line saying what was compared.
-    pub fn summary(&self) -> String {
-        format!(
-            "differential: {} programs, {} runs (the interpreter gives {:?}), {} differ",
-            self.programs,
-            self.runs,
-            self.kinds,
-            self.failures.len()
-        )
-    }
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
 
-    /// Whether a comparison of `count` programs passes: at least half of
-    /// them validated, and no run differs; else what went wrong.
-    pub fn verdict(&self, count: usize) -> Result<(), String> {
-        if self.programs * 2 < count {
-            return Err(format!(
-                "only {} of {count} random programs validated",
-                self.programs
-            ));
+/// Runs `count` programs (or `ISU_DIFF_PROGRAMS`) of `seed` (or
+/// `ISU_DIFF_SEED`) with the pack functions of `table` on `backend` serving
+/// `target`. `Err` when a program differs (with each difference's case file)
+/// or when fewer than half of the programs were compared (the generator must
+/// make valid programs the backend supports).
+pub fn check(
+    backend: Arc<dyn Backend + Send + Sync>,
+    target: &str,
+    table: &Functions,
+    default: u64,
+    seed: u64,
+) -> Result<Report, String> {
+    let count = program_count(default);
+    let plan = Plan {
+        seed: env_number("ISU_DIFF_SEED").unwrap_or(seed),
+        count,
+        shard: Shard::WHOLE,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        shrink_tries: 200,
+        shrink_most: 20,
+    };
+    // A long run (more programs than the test's own) tells how far it is.
+    let long = count > default;
+    let mut told = 0;
+    let report = fuzz::run(&plan, &[Target::new(target, backend)], table, &mut |r| {
+        if long {
+            for f in r.findings.iter().skip(told) {
+                eprintln!(
+                    "DIFF program {}: {} (interpreter {})\n{}",
+                    f.index, f.got, f.expected, f.case
+                );
+            }
+            told = r.findings.len();
+            eprintln!("{}", r.summary().trim_end().replace('\n', "; "));
         }
-        if !self.failures.is_empty() {
-            return Err(self.failures.join("\n\n"));
-        }
-        Ok(())
+    });
+    let compared = report.targets.first().map_or(0, |t| t.compared);
+    if !report.findings.is_empty() {
+        let cases: Vec<String> = report
+            .findings
+            .iter()
+            .map(|f| {
+                format!(
+                    "{}: {} (interpreter {})\n{}",
+                    f.index, f.got, f.expected, f.case
+                )
+            })
+            .collect();
+        return Err(format!("{}{}", report.summary(), cases.join("\n")));
     }
-}
-
-fn interpreted(p: &Program, args: &Literal, opts: &RunOptions) -> String {
-    let json = serde_json::to_value(args).unwrap_or(serde_json::Value::Null);
-    match interp::run(p, &json, opts, None) {
-        Ok(v) => v.to_string(),
-        Err(d) => format!(
-            "error {} at {}",
-            d.code.as_str(),
-            d.step.map_or("-".to_owned(), |s| s.to_string())
-        ),
+    if compared * 2 < count {
+        return Err(format!(
+            "{}only {compared} of {count} random programs were compared",
+            report.summary()
+        ));
     }
-}
-
-fn shown(p: &Program) -> String {
-    canon::print(p)
+    Ok(report)
 }

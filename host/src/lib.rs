@@ -16,6 +16,7 @@ pub mod differential;
 pub mod executor;
 pub mod fix;
 pub mod functions;
+pub mod fuzz;
 pub mod grammar;
 pub mod interp;
 pub mod llm;

@@ -5,7 +5,7 @@
 
 mod random;
 
-pub use random::RandomPrograms;
+pub use random::{Function, RandomPrograms, LIMITS};
 
 use crate::iir::*;
 use crate::literal::Literal;

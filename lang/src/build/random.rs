@@ -1,393 +1,197 @@
-//! Random well-typed programs, for differential tests of executors: heavy on
-//! int arithmetic at the edges of 64 bits, array indexes and loops (where
-//! executors leave out the checks the value bounds prove cannot fire), and
-//! random arguments for them. A seed fixes the programs, so a failure is
-//! reproducible.
+//! Random valid, terminating programs for differential testing of executors
+//! (`isu fuzz`, `isu_host::differential`, each backend's differential
+//! test), and random arguments and limits for them. One seed fixes
+//! everything: the same seed gives the same programs, byte for byte.
+//!
+//! A program declares ARGS, STATE and LOCAL variables of types drawn from
+//! every type of the language (ints, bools, strings, arrays and maps of
+//! them, nested), and its steps use every statement kind and ITER form
+//! ([`steps`]) and every standard function, chosen from the table by
+//! signature, and the extra functions given ([`Function`]: a pack's), so a
+//! new function is covered without a change here ([`exprs`]). Runtime
+//! errors come on purpose: ints at the edges of 64 bits overflow and divide
+//! by zero, indexes and keys miss, `POP` empties, `REPEAT` counts go
+//! negative, strings fail `PARSE_INT`, and [`RandomPrograms::limits`] makes
+//! the step, size and memory limits tight now and then. Loops end by
+//! themselves or at the step limit, so every run ends.
+//!
+//! Most programs validate; the caller checks each with the front end and
+//! skips the others.
+
+mod exprs;
+mod rng;
+mod steps;
+mod values;
 
 use crate::iir::*;
+use crate::limits::ExecLimits;
 use crate::literal::Literal;
 use crate::types::Type;
+use exprs::{constant, sp, Gen, Var};
+use rng::Rng;
+use steps::{block, place, step, Steps};
 
-/// xorshift64*: a small deterministic generator.
-#[derive(Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn name(&mut self, from: &[&'static str]) -> &'static str {
-        from[self.below(from.len())]
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
+/// A function a program may call besides the standard ones: a pack's, by its
+/// full name (`math.GCD`) and signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// The full name: `math.GCD`.
+    pub name: String,
+    /// The parameters' types.
+    pub params: Vec<Type>,
+    /// The result's type.
+    pub ret: Type,
 }
 
-const INTS: &[&str] = &["a", "b", "c", "t", "u"];
-const EDGES: &[i64] = &[
-    0,
-    1,
-    -1,
-    2,
-    3,
-    7,
-    -7,
-    16,
-    201,
-    1 << 31,
-    3_037_000_499,
-    3_037_000_500,
-    i64::MAX,
-    i64::MIN,
-    i64::MAX - 1,
-    i64::MIN + 1,
-];
+/// The roomy limits of most runs: small enough that a loop which goes on
+/// ends soon.
+pub const LIMITS: ExecLimits = ExecLimits {
+    max_steps: 10_000,
+    max_size: 1000,
+    max_memory: 4000,
+};
 
-fn sp() -> Span {
-    Span::default()
-}
-
-fn expr(node: ExprNode) -> Expr {
-    Expr::new(node, sp())
-}
-
-fn int(v: i64) -> Expr {
-    expr(ExprNode::Const {
-        value: Literal::Int(v),
-    })
-}
-
-fn var(n: &str) -> Expr {
-    expr(ExprNode::Var { name: n.into() })
-}
-
-fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
-    expr(ExprNode::Binary {
-        op,
-        lhs: Box::new(l),
-        rhs: Box::new(r),
-    })
-}
-
-fn call(f: &str, args: Vec<Expr>) -> Expr {
-    expr(ExprNode::Call {
-        func: f.into(),
-        args,
-    })
-}
-
-/// A source of random well-typed programs and of arguments for them.
+/// A source of random programs, arguments and limits.
 #[derive(Debug)]
 pub struct RandomPrograms {
     rng: Rng,
+    functions: Vec<Function>,
 }
 
 impl RandomPrograms {
     /// The programs of one seed: the same seed gives the same programs.
     pub fn new(seed: u64) -> RandomPrograms {
-        // xorshift needs a state other than 0.
-        RandomPrograms { rng: Rng(seed | 1) }
+        RandomPrograms {
+            rng: Rng::new(seed),
+            functions: Vec::new(),
+        }
     }
 
-    /// A number below `n` from the same stream, for a caller's own choices
-    /// (a run's step budget).
+    /// The generator of program number `index` of a run seeded `seed`:
+    /// independent of every other index, so that a run can be split into
+    /// shards that together make exactly the programs of the whole run.
+    pub fn nth(seed: u64, index: u64) -> RandomPrograms {
+        RandomPrograms::new(rng::mix(rng::mix(seed) ^ index))
+    }
+
+    /// The same, with calls of `functions` besides the standard ones.
+    pub fn with_functions(mut self, functions: Vec<Function>) -> RandomPrograms {
+        self.functions = functions;
+        self
+    }
+
+    /// A number below `n` from the same stream, for a caller's own choices.
     pub fn below(&mut self, n: usize) -> usize {
         self.rng.below(n)
     }
 
-    fn int_expr(&mut self, depth: usize) -> Expr {
-        if depth == 0 || self.rng.chance(25) {
-            return if self.rng.chance(55) {
-                var(self.rng.name(INTS))
-            } else {
-                int(*self.rng.pick(EDGES))
-            };
+    /// A random type, nested at most `depth` deep, with int or string keys.
+    fn ty(&mut self, depth: usize) -> Type {
+        let scalar = [Type::Int, Type::Bool, Type::String];
+        if depth == 0 || self.rng.chance(40) {
+            return self.rng.pick(&scalar).clone();
         }
-        let d = depth - 1;
-        match self.rng.below(12) {
-            0..=4 => {
-                let op = *self.rng.pick(&[
-                    BinaryOp::Add,
-                    BinaryOp::Sub,
-                    BinaryOp::Mul,
-                    BinaryOp::Div,
-                    BinaryOp::Mod,
-                ]);
-                let l = self.int_expr(d);
-                let r = if self.rng.chance(40) {
-                    int(*self.rng.pick(EDGES))
-                } else {
-                    self.int_expr(d)
-                };
-                bin(op, l, r)
-            }
-            5 => expr(ExprNode::Unary {
-                op: UnaryOp::Neg,
-                arg: Box::new(self.int_expr(d)),
-            }),
-            6 => call(self.rng.name(&["ABS"]), vec![self.int_expr(d)]),
-            7 => {
-                let f = self.rng.name(&["MIN", "MAX"]);
-                call(f, vec![self.int_expr(d), self.int_expr(d)])
-            }
-            8 => {
-                let arr = var(self.rng.name(&["xs", "ys"]));
-                match self.rng.below(4) {
-                    0 => call("INDEX_OF", vec![arr, self.int_expr(d)]),
-                    1 => call("INDEX_OF", vec![call("SORT", vec![arr]), self.int_expr(d)]),
-                    _ => call("LEN", vec![arr]),
-                }
-            }
-            9 | 10 => expr(ExprNode::Index {
-                base: Box::new(var(self.rng.name(&["xs", "ys"]))),
-                index: Box::new(match self.rng.below(4) {
-                    0 | 1 => var("i"),
-                    2 => int(self.rng.below(3) as i64),
-                    _ => self.int_expr(d),
-                }),
-            }),
-            _ => {
-                let x = self.int_expr(d);
-                bin(BinaryOp::Mul, x.clone(), x)
-            }
-        }
-    }
-
-    fn cond(&mut self, depth: usize) -> Expr {
-        if depth > 0 && self.rng.chance(25) {
-            let op = *self.rng.pick(&[BinaryOp::And, BinaryOp::Or]);
-            return bin(op, self.cond(depth - 1), self.cond(depth - 1));
-        }
-        if depth > 0 && self.rng.chance(5) {
-            let arr = var(self.rng.name(&["xs", "ys"]));
-            return call("CONTAINS", vec![arr, self.int_expr(depth - 1)]);
-        }
-        if depth > 0 && self.rng.chance(10) {
-            return expr(ExprNode::Unary {
-                op: UnaryOp::Not,
-                arg: Box::new(self.cond(depth - 1)),
-            });
-        }
-        let op = *self.rng.pick(&[
-            BinaryOp::Lt,
-            BinaryOp::Le,
-            BinaryOp::Gt,
-            BinaryOp::Ge,
-            BinaryOp::Eq,
-            BinaryOp::Ne,
-        ]);
-        bin(op, self.int_expr(2), self.int_expr(2))
-    }
-
-    fn step(&mut self, depth: usize) -> Node {
-        match self.rng.below(if depth == 0 { 4 } else { 8 }) {
-            0 | 1 => Node::Assign {
-                target: Place::Var {
-                    name: (self.rng.name(&["t", "u", "c"])).into(),
-                    span: sp(),
-                },
-                expr: self.int_expr(3),
-            },
-            2 => Node::Assign {
-                target: Place::Var {
-                    name: "ys".into(),
-                    span: sp(),
-                },
-                expr: call("PUSH", vec![var("ys"), self.int_expr(2)]),
-            },
-            3 => Node::Assign {
-                target: Place::Index {
-                    base: Box::new(Place::Var {
-                        name: (self.rng.name(&["xs", "ys"])).into(),
-                        span: sp(),
-                    }),
-                    index: self.int_expr(2),
-                    span: sp(),
-                },
-                expr: self.int_expr(2),
-            },
-            4 => Node::If {
-                cond: self.cond(2),
-                then_block: self.block(depth - 1, 3),
-                else_block: self.block(depth - 1, 2),
-            },
-            5 => Node::Loop {
-                iter: Iter::Range {
-                    var: Ident {
-                        name: "i".into(),
-                        span: sp(),
-                    },
-                    start: int(self.rng.below(3) as i64),
-                    end: if self.rng.chance(50) {
-                        call("LEN", vec![var("xs")])
-                    } else {
-                        int(self.rng.below(6) as i64)
-                    },
-                    step: None,
-                    span: sp(),
-                },
-                body: self.block(depth - 1, 3),
-            },
-            6 => self.shift_down(depth),
-            _ => Node::Loop {
-                iter: Iter::Each {
-                    var: Ident {
-                        name: "t".into(),
-                        span: sp(),
-                    },
-                    seq: var("xs"),
-                    span: sp(),
-                },
-                body: self.block(depth - 1, 3),
-            },
-        }
-    }
-
-    /// The inner loop of insertion sort: `j` from an index down while the
-    /// element at `j` is above a bound, each element moved one up.
-    fn shift_down(&mut self, depth: usize) -> Node {
-        let arr = self.rng.name(&["xs", "ys"]);
-        let start = if self.rng.chance(50) {
-            bin(BinaryOp::Sub, var("i"), int(1))
+        if self.rng.chance(60) {
+            Type::array(self.ty(depth - 1))
         } else {
-            bin(BinaryOp::Sub, call("LEN", vec![var(arr)]), int(1))
-        };
-        let set_j = Node::Assign {
-            target: Place::Var {
-                name: "j".into(),
-                span: sp(),
-            },
-            expr: start,
-        };
-        let cond = bin(
-            BinaryOp::And,
-            bin(BinaryOp::Ge, var("j"), int(0)),
-            bin(
-                BinaryOp::Gt,
-                expr(ExprNode::Index {
-                    base: Box::new(var(arr)),
-                    index: Box::new(var("j")),
-                }),
-                self.int_expr(1),
-            ),
-        );
-        let place = |index: Expr| Place::Index {
-            base: Box::new(Place::Var {
-                name: arr.into(),
-                span: sp(),
-            }),
-            index,
-            span: sp(),
-        };
-        let shift = Node::Assign {
-            target: place(bin(BinaryOp::Add, var("j"), int(1))),
-            expr: expr(ExprNode::Index {
-                base: Box::new(var(arr)),
-                index: Box::new(var("j")),
-            }),
-        };
-        let down = Node::Assign {
-            target: Place::Var {
-                name: "j".into(),
-                span: sp(),
-            },
-            expr: bin(BinaryOp::Sub, var("j"), int(1)),
-        };
-        let mut body = vec![shift, down];
-        if self.rng.chance(30) {
-            body.insert(1, self.step(depth - 1));
-        }
-        let step = |node| Step {
-            id: None,
-            desc: None,
-            span: sp(),
-            node,
-        };
-        let looped = Node::Loop {
-            iter: Iter::While { cond, span: sp() },
-            body: Block {
-                steps: body.into_iter().map(step).collect(),
-                span: sp(),
-            },
-        };
-        Node::Seq {
-            block: Block {
-                steps: vec![step(set_j), step(looped)],
-                span: sp(),
-            },
+            let key = if self.rng.chance(50) {
+                Type::Int
+            } else {
+                Type::String
+            };
+            Type::map(key, self.ty(depth - 1))
         }
     }
 
-    fn block(&mut self, depth: usize, most: usize) -> Block {
-        let n = self.rng.below(most + 1);
-        Block {
-            steps: (0..n)
-                .map(|_| Step {
-                    id: None,
-                    desc: None,
-                    span: sp(),
-                    node: self.step(depth),
-                })
-                .collect(),
-            span: sp(),
-        }
-    }
-
-    /// A program: ARGS `a`, `b` (ints) and `xs` (an int array), STATE `c`,
-    /// `t`, `u` (ints) and `ys` (an int array), LOCAL `i`, `j`; it returns
-    /// `ys` with two more ints. Its steps have no IDs (canonicalize it first)
-    /// and its expressions no types (validate it); most such programs
-    /// validate.
+    /// A program: one to three ARGS (`a0`, ...), one to three STATE
+    /// variables (`s0`, ...), up to two LOCALs set first (`l0`, ...) and the
+    /// loop variables its loops make (`i`, `e`, `w`, `j` with a number);
+    /// steps nested three deep, ending with a RETURN. Its steps have no IDs
+    /// (canonicalize it first) and its expressions no types (validate it).
     pub fn program(&mut self) -> Program {
-        let decl = |n: &str, ty: Type| Decl {
-            name: Ident {
-                name: n.into(),
-                span: sp(),
-            },
-            ty,
-            span: sp(),
+        let mut types = vec![Type::Int, Type::Bool, Type::String, Type::array(Type::Int)];
+        for _ in 0..1 + self.rng.below(3) {
+            let t = self.ty(2);
+            if !types.contains(&t) {
+                types.push(t);
+            }
+        }
+        let returns = self.rng.pick(&types).clone();
+        let decls = |rng: &mut Rng, prefix: &str, most: usize| -> Vec<Var> {
+            (0..1 + rng.below(most))
+                .map(|n| Var {
+                    name: format!("{prefix}{n}"),
+                    ty: rng.pick(&types).clone(),
+                })
+                .collect()
         };
-        let ints = Type::array(Type::Int);
-        let mut body = self.block(3, 6);
-        body.steps.push(Step {
-            id: None,
-            desc: None,
-            span: sp(),
-            node: Node::Return {
-                expr: call(
-                    "PUSH",
-                    vec![call("PUSH", vec![var("ys"), self.int_expr(2)]), var("t")],
-                ),
-            },
-        });
-        let p = Program {
+        let args = decls(&mut self.rng, "a", 3);
+        let state_vars = decls(&mut self.rng, "s", 3);
+        let locals = if self.rng.chance(70) {
+            decls(&mut self.rng, "l", 2)
+        } else {
+            Vec::new()
+        };
+        let functions = std::mem::take(&mut self.functions);
+        let mut gen = Gen {
+            rng: &mut self.rng,
+            vars: args.clone(),
+            types: types.clone(),
+            functions: &functions,
+            safe: Vec::new(),
+        };
+        // Each STATE initializer reads the ARGS and the STATE before it.
+        let mut state = Vec::new();
+        for v in &state_vars {
+            let init = if gen.rng.chance(60) {
+                constant(values::value(gen.rng, &v.ty, 3))
+            } else {
+                gen.expr(&v.ty, 2)
+            };
+            state.push(StateVar {
+                name: ident(&v.name),
+                ty: v.ty.clone(),
+                init,
+                span: sp(),
+            });
+            gen.vars.push(v.clone());
+        }
+        let mut first = Vec::new();
+        let mut unset = Vec::new();
+        for l in &locals {
+            // Now and then a LOCAL is left for a later step to set (or not).
+            if gen.rng.chance(80) {
+                let e = gen.expr(&l.ty, 2);
+                first.push(step(Node::Assign {
+                    target: place(&l.name),
+                    expr: e,
+                }));
+                gen.vars.push(l.clone());
+            } else {
+                unset.push(l.clone());
+            }
+        }
+        let mut s = Steps {
+            gen,
+            returns: returns.clone(),
+            locals: locals.clone(),
+            unset,
+        };
+        let mut steps = first;
+        steps.extend(s.block(3, 6).steps);
+        if !matches!(steps.last().map(|s| &s.node), Some(Node::Return { .. })) {
+            let e = s.gen.expr(&returns, 3);
+            steps.push(step(Node::Return { expr: e }));
+        }
+        let locals = s.locals;
+        self.functions = functions;
+        Program {
             format: IIR_FORMAT.into(),
             auto_id: true,
             func: Func {
-                name: Ident {
-                    name: "random".into(),
-                    span: sp(),
-                },
-                args: vec![
-                    decl("a", Type::Int),
-                    decl("b", Type::Int),
-                    decl("xs", ints.clone()),
-                ],
-                returns: ints.clone(),
+                name: ident("random"),
+                args: args.iter().map(decl).collect(),
+                returns,
                 span: sp(),
             },
             io: Io {
@@ -395,58 +199,54 @@ impl RandomPrograms {
                 output: vec![],
                 span: sp(),
             },
-            state: ["c", "t", "u"]
-                .iter()
-                .map(|n| StateVar {
-                    name: Ident {
-                        name: (*n).into(),
-                        span: sp(),
-                    },
-                    ty: Type::Int,
-                    init: int(*self.rng.pick(&[0, 1, -1, 5])),
-                    span: sp(),
-                })
-                .chain(std::iter::once(StateVar {
-                    name: Ident {
-                        name: "ys".into(),
-                        span: sp(),
-                    },
-                    ty: ints.clone(),
-                    init: expr(ExprNode::Const {
-                        value: Literal::Array(vec![]),
-                    }),
-                    span: sp(),
-                }))
-                .collect(),
-            locals: vec![decl("i", Type::Int), decl("j", Type::Int)],
-            body,
-        };
-        p
+            state,
+            locals: locals.iter().map(decl).collect(),
+            body: block(steps),
+        }
     }
 
-    /// Arguments for a program: small ints and edge values.
-    pub fn args(&mut self) -> Literal {
-        let mut m = std::collections::BTreeMap::new();
-        let small = |rng: &mut Rng| {
-            if rng.chance(70) {
-                Literal::Int(rng.below(9) as i64 - 4)
-            } else {
-                Literal::Int(*rng.pick(EDGES))
-            }
-        };
-        m.insert("a".into(), small(&mut self.rng));
-        m.insert("b".into(), small(&mut self.rng));
-        let n = self.rng.below(5);
-        let xs = (0..n)
-            .map(|_| {
-                if self.rng.chance(75) {
-                    Literal::Int(self.rng.below(11) as i64 - 5)
-                } else {
-                    Literal::Int(*self.rng.pick(EDGES))
-                }
-            })
+    /// Arguments for `program`: a value of each of its ARGS' types.
+    pub fn args(&mut self, program: &Program) -> Literal {
+        let m = program
+            .func
+            .args
+            .iter()
+            .map(|d| (d.name.name.clone(), values::value(&mut self.rng, &d.ty, 4)))
             .collect();
-        m.insert("xs".into(), Literal::Array(xs));
         Literal::Object(m)
+    }
+
+    /// The limits of a program's runs: [`LIMITS`] most of the time, else
+    /// some of them tight, so that runs stop at each limit.
+    pub fn limits(&mut self) -> ExecLimits {
+        let mut l = LIMITS;
+        if self.rng.chance(70) {
+            return l;
+        }
+        if self.rng.chance(60) {
+            l.max_steps = self.rng.below(40) as u64;
+        }
+        if self.rng.chance(40) {
+            l.max_size = self.rng.below(12) as u64;
+        }
+        if self.rng.chance(40) {
+            l.max_memory = self.rng.below(60) as u64;
+        }
+        l
+    }
+}
+
+fn ident(name: &str) -> Ident {
+    Ident {
+        name: name.into(),
+        span: sp(),
+    }
+}
+
+fn decl(v: &Var) -> Decl {
+    Decl {
+        name: ident(&v.name),
+        ty: v.ty.clone(),
+        span: sp(),
     }
 }

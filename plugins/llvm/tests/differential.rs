@@ -1,22 +1,26 @@
-//! Differential testing: random well-typed programs (`isu_lang::build`)
-//! compiled to native executables and run on random arguments, against the
-//! reference interpreter (`isu_host::differential`); the outcomes (value, or
-//! error code and step) must agree. A short fixed-seed run here; set
-//! `ISU_DIFF_PROGRAMS` (and `ISU_DIFF_SEED`) for a long one.
+//! Differential testing: random valid programs of the one generator,
+//! compiled to native executables and run on random arguments under random
+//! limits, against the reference interpreter (`isu_host::differential`,
+//! `isu fuzz`'s machinery); the outcomes (value, or error code and step)
+//! must agree. A short fixed-seed run here; set `ISU_DIFF_PROGRAMS` (and
+//! `ISU_DIFF_SEED`) for a long one.
 
 use isu_backend_llvm::LlvmBackend;
-use isu_host::differential::{compare, program_count};
+use isu_host::differential::check;
+use isu_host::functions::Functions;
+use std::sync::Arc;
 
 #[test]
 fn random_programs_run_as_in_the_interpreter() {
-    let count = program_count(40);
-    let seed = std::env::var("ISU_DIFF_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x1505_2026_11ee_0014);
-    let d = compare(&LlvmBackend::new(), count, seed);
-    eprintln!("{}", d.summary());
-    if let Err(e) = d.verdict(count) {
-        panic!("{e}");
+    let table = Functions::default();
+    match check(
+        Arc::new(LlvmBackend::new()),
+        "llvm",
+        &table,
+        200,
+        0x1505_2026_11ee_0014,
+    ) {
+        Ok(r) => eprintln!("{}", r.summary()),
+        Err(e) => panic!("{e}"),
     }
 }

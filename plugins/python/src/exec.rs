@@ -1,19 +1,29 @@
-//! Running a compiled module: write it to a fresh temporary directory, run
-//! `python3 MODULE.py --max-steps N --max-size N` (the interpreter of the
-//! `python` setting) with the arguments as JSON on stdin, and read
-//! `{"ok": VALUE}` or `{"error": {...}}` from stdout. Anything else (no
-//! python3, a crash, garbage) is a `BackendError`.
+//! Running a compiled module: each run is a request to a worker, a
+//! long-lived `python3 -I -B -c WORKER` (the interpreter of the `python`
+//! setting, running `src/worker.py`), which compiles each module once and
+//! calls its `_answer` with the arguments as JSON and the limits, exactly
+//! what `python3 MODULE.py --max-steps N ...` prints. A worker runs one
+//! request at a time; the workers that are not running one wait in a pool,
+//! so threads run at once as many as they need. Anything else (no python3,
+//! a crash of the module or of the worker, garbage) is a `BackendError`;
+//! a worker that failed so is not used again.
 
 use isu_plugin_api::{Artifact, BackendCode, ExecLimits, Literal, PluginDiagnostic};
 use serde::Deserialize;
+use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::hash::{Hash, Hasher};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 
-/// What the module's `_main` prints.
+/// The worker's program.
+const WORKER: &str = include_str!("worker.py");
+
+/// How many modules a worker keeps compiled (`CACHED` in `worker.py`).
+const CACHED: usize = 8;
+
+/// What a module's `_answer` gives, or the worker's report of a crash.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 enum Outcome {
@@ -21,6 +31,8 @@ enum Outcome {
     Ok(Literal),
     #[serde(rename = "error")]
     Error(RuntimeError),
+    #[serde(rename = "crash")]
+    Crash(String),
 }
 
 #[derive(Debug, Deserialize)]
@@ -33,6 +45,93 @@ struct RuntimeError {
 
 fn failed(message: impl Into<String>) -> PluginDiagnostic {
     PluginDiagnostic::backend(BackendCode::BackendFailed, message)
+}
+
+/// One worker process and the modules it holds compiled.
+struct Worker {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    known: Vec<u64>,
+}
+
+impl Worker {
+    fn start(python: &str) -> Result<Worker, PluginDiagnostic> {
+        let mut child = Command::new(python)
+            .args(["-I", "-B", "-c", WORKER])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| failed(format!("cannot run `{python}`: {e}")))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed(format!("`{python}` started without its pipes")));
+        };
+        Ok(Worker {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            known: Vec::new(),
+        })
+    }
+
+    /// One run: the request, then its answer's line.
+    fn ask(
+        &mut self,
+        key: u64,
+        source: &str,
+        args: &Literal,
+        limits: &ExecLimits,
+    ) -> std::io::Result<String> {
+        let mut request = serde_json::json!({
+            "key": key.to_string(),
+            "args": args.to_string(),
+            "max_steps": limits.max_steps,
+            "max_size": limits.max_size,
+            "max_memory": limits.max_memory,
+        });
+        if !self.known.contains(&key) {
+            if self.known.len() >= CACHED {
+                self.known.clear();
+            }
+            self.known.push(key);
+            request["source"] = source.into();
+        }
+        let mut line = request.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes())?;
+        self.stdin.flush()?;
+        let mut answer = String::new();
+        if self.stdout.read_line(&mut answer)? == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the worker ended",
+            ));
+        }
+        Ok(answer)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The idle workers, by interpreter.
+static IDLE: Mutex<BTreeMap<String, Vec<Worker>>> = Mutex::new(BTreeMap::new());
+
+fn idle_worker(python: &str) -> Option<Worker> {
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    idle.get_mut(python).and_then(Vec::pop)
+}
+
+fn give_back(python: &str, worker: Worker) {
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    idle.entry(python.to_owned()).or_default().push(worker);
 }
 
 /// Runs the module among `artifacts` with `python` (a command or a path).
@@ -51,61 +150,63 @@ pub fn execute(
                 "no Python module among the artifacts",
             )
         })?;
-    let dir = TempDir::new()?;
-    let file = dir.path().join(file_name(&module.file_name));
-    std::fs::write(&file, &module.bytes)
-        .map_err(|e| failed(format!("cannot write {}: {e}", file.display())))?;
+    let source = String::from_utf8(module.bytes.clone())
+        .map_err(|_| failed("the Python module is not UTF-8 text"))?;
+    let mut hasher = DefaultHasher::new();
+    source.hash(&mut hasher);
+    let key = hasher.finish();
     let python = interpreter(python)?;
-    let mut child = Command::new(&python)
-        .arg("-I")
-        .arg("-B")
-        .arg(&file)
-        .arg("--max-steps")
-        .arg(limits.max_steps.to_string())
-        .arg("--max-size")
-        .arg(limits.max_size.to_string())
-        .arg("--max-memory")
-        .arg(limits.max_memory.to_string())
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| failed(format!("cannot run `{python}`: {e}")))?;
-    let input = args.to_string();
-    let writer = child.stdin.take().map(|mut stdin| {
-        std::thread::spawn(move || {
-            // A module that exits early closes its end; its output says why.
-            let _ = stdin.write_all(input.as_bytes());
-        })
-    });
-    let output = child
-        .wait_with_output()
-        .map_err(|e| failed(format!("`{python}` did not finish: {e}")))?;
-    if let Some(w) = writer {
-        let _ = w.join();
-    }
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    match isu_plugin_api::json::from_str::<Outcome>(stdout.trim()) {
-        Ok(Outcome::Ok(v)) if output.status.success() => Ok(v),
+    // An idle worker may have ended since its last run (killed from
+    // outside): a write to it fails, and a fresh one takes the run.
+    let (mut worker, answer) = match idle_worker(&python) {
+        Some(mut w) => match w.ask(key, &source, args, limits) {
+            Ok(a) => (w, a),
+            Err(_) => fresh_run(&python, key, &source, args, limits)?,
+        },
+        None => fresh_run(&python, key, &source, args, limits)?,
+    };
+    let outcome = isu_plugin_api::json::from_str::<Outcome>(answer.trim());
+    let result = match outcome {
+        Ok(Outcome::Ok(v)) => Ok(v),
         Ok(Outcome::Error(e)) => Err(PluginDiagnostic::runtime(
             &e.code,
             e.step.as_deref(),
             e.message,
         )),
-        _ => {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            Err(failed(format!(
-                "the Python module failed ({}): {}",
-                output.status,
-                tail(if stderr.trim().is_empty() {
-                    &stdout
-                } else {
-                    &stderr
-                })
-            )))
+        Ok(Outcome::Crash(trace)) => {
+            // The module may have left the worker in any state.
+            worker.known.clear();
+            drop(worker);
+            return Err(failed(format!(
+                "the Python module failed: {}",
+                tail(&trace)
+            )));
         }
-    }
+        Err(_) => {
+            drop(worker);
+            return Err(failed(format!(
+                "the Python worker answered garbage: {}",
+                tail(&answer)
+            )));
+        }
+    };
+    give_back(&python, worker);
+    result
+}
+
+/// The run on a worker of its own, started now.
+fn fresh_run(
+    python: &str,
+    key: u64,
+    source: &str,
+    args: &Literal,
+    limits: &ExecLimits,
+) -> Result<(Worker, String), PluginDiagnostic> {
+    let mut w = Worker::start(python)?;
+    let answer = w
+        .ask(key, source, args, limits)
+        .map_err(|e| failed(format!("the Python worker (`{python}`) failed: {e}")))?;
+    Ok((w, answer))
 }
 
 /// The Python interpreter's own path: `python3` may be a launcher script
@@ -152,58 +253,6 @@ fn tail(s: &str) -> String {
     }
 }
 
-/// The artifact's file name, without any directory part.
-fn file_name(name: &str) -> String {
-    let base = Path::new(name)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("module.py");
-    if base.ends_with(".py") {
-        base.to_owned()
-    } else {
-        format!("{base}.py")
-    }
-}
-
-/// A directory of our own under the system's temporary directory, removed
-/// with everything in it when dropped.
-#[derive(Debug)]
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir, PluginDiagnostic> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let base = std::env::temp_dir();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let mut last = None;
-        for _ in 0..16 {
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let dir = base.join(format!("isu-python-{}-{nanos}-{n}", std::process::id()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => return Ok(TempDir(dir)),
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(failed(format!(
-            "cannot make a temporary directory in {}: {}",
-            base.display(),
-            last.map_or_else(|| "unknown error".to_owned(), |e| e.to_string())
-        )))
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +260,8 @@ mod tests {
     #[test]
     fn outcomes_parse() {
         let read = isu_plugin_api::json::from_str::<Outcome>;
+        let crash = read(r#"{"crash": "Traceback"}"#);
+        assert!(matches!(crash, Ok(Outcome::Crash(_))));
         let ok = read(r#"{"ok": {"a": [1, true]}}"#);
         assert!(matches!(ok, Ok(Outcome::Ok(Literal::Object(_)))));
         let err = read(r#"{"error": {"code": "int_overflow", "step": "S2", "message": "m"}}"#);
@@ -226,20 +277,5 @@ mod tests {
         ] {
             assert!(read(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn file_names_stay_inside_the_directory() {
-        assert_eq!(file_name("../../etc/x.py"), "x.py");
-        assert_eq!(file_name("f"), "f.py");
-    }
-
-    #[test]
-    fn temporary_directories_go_away() {
-        let path = TempDir::new().map(|d| {
-            assert!(d.path().is_dir());
-            d.path().to_owned()
-        });
-        assert!(path.is_ok_and(|p| !p.exists()));
     }
 }

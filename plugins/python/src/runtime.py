@@ -365,6 +365,14 @@ def _result(v, ty, max_size: int):
     return v
 
 
+def _scalar_result(v, max_size: int):
+    """The value of a RETURN of an int, bool or string: one JSON value, which
+    a size limit of 0 does not let through."""
+    if max_size < 1:
+        _size_limit("the result, written out as JSON,")
+    return v
+
+
 # A pack function's Python definition reports a runtime error by raising any
 # exception with the code as its first argument: raise OverflowError("int_overflow").
 # _RUNTIME_CODES (before this runtime) lists the codes it may use.
@@ -496,6 +504,19 @@ def _object(pairs: list) -> dict:
     return out
 
 
+def _answer(text: str, max_steps: int, max_size: int, max_memory: int) -> dict:
+    """The outcome of a run on the arguments' JSON text: {"ok": RESULT} or
+    {"error": {"code", "step", "message"}}, as _main prints it and the
+    backend's worker (src/worker.py) answers it."""
+    try:
+        args = _json.loads(text, object_pairs_hook=_object)
+        return {"ok": run(args, max_steps, max_size, max_memory)}
+    except IsuError as e:
+        return {"error": {"code": e.code, "step": e.step, "message": e.message}}
+    except ValueError as e:
+        return {"error": {"code": _Code.INVALID_ARGUMENT, "step": None, "message": f"the arguments are not JSON: {e}"}}
+
+
 def _main() -> None:
     """python3 THIS.py [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json:
     prints {"ok": RESULT} or {"error": {"code", "step", "message"}} as one line."""
@@ -506,12 +527,6 @@ def _main() -> None:
         if flag not in limits or not value.isdigit():
             _sys.exit(f"usage: {_sys.argv[0]} [--max-steps N] [--max-size N] [--max-memory N] < ARGS.json")
         limits[flag] = int(value)
-    try:
-        args = _json.loads(_sys.stdin.read(), object_pairs_hook=_object)
-        out = {"ok": run(args, limits["--max-steps"], limits["--max-size"], limits["--max-memory"])}
-    except IsuError as e:
-        out = {"error": {"code": e.code, "step": e.step, "message": e.message}}
-    except ValueError as e:
-        out = {"error": {"code": _Code.INVALID_ARGUMENT, "step": None, "message": f"the arguments are not JSON: {e}"}}
+    out = _answer(_sys.stdin.read(), limits["--max-steps"], limits["--max-size"], limits["--max-memory"])
     _sys.stdout.write(_json.dumps(out) + "\n")
     _sys.exit(0 if "ok" in out else 1)

@@ -314,7 +314,10 @@ fn boolean_constants_and_negations_read_plainly() {
         )],
     );
     let f = function_text(&p);
-    assert!(f.contains("return flag and (a >= b or not flag)"), "{f}");
+    assert!(
+        f.contains("return _scalar_result(flag and (a >= b or not flag), _max_size)"),
+        "{f}"
+    );
     assert_eq!(run(&p, r#"{"flag": true, "a": 2, "b": 1}"#), "true");
     assert_eq!(run(&p, r#"{"flag": true, "a": 1, "b": 2}"#), "false");
     assert_eq!(run(&p, r#"{"flag": false, "a": 2, "b": 1}"#), "false");

@@ -1,17 +1,26 @@
-//! Differential testing: random well-typed programs (`isu_lang::build`), run
-//! through `isu_host::differential` by the reference interpreter and by the
-//! Python backend on random arguments; the outcomes must agree. Set
-//! `ISU_DIFF_PROGRAMS` for more.
+//! Differential testing: random valid programs of the one generator, run by
+//! the reference interpreter and by the Python backend on random arguments
+//! under random limits (`isu_host::differential`, `isu fuzz`'s machinery);
+//! the outcomes must agree. Set `ISU_DIFF_PROGRAMS` (and `ISU_DIFF_SEED`)
+//! for a longer run. (Pack functions are fuzzed through a manifest's packs:
+//! `isu fuzz`, host/tests/cli_plugins.rs.)
 
 use isu_backend_python::PythonBackend;
-use isu_host::differential::{compare, program_count};
+use isu_host::differential::check;
+use isu_host::functions::Functions;
+use std::sync::Arc;
 
 #[test]
 fn random_programs_run_as_in_the_interpreter() {
-    let count = program_count(40);
-    let d = compare(&PythonBackend, count, 0x1505_2026_dead_beef);
-    eprintln!("{}", d.summary());
-    if let Err(e) = d.verdict(count) {
-        panic!("{e}");
+    let table = Functions::default();
+    match check(
+        Arc::new(PythonBackend),
+        "python",
+        &table,
+        300,
+        0x1505_2026_dead_beef,
+    ) {
+        Ok(r) => eprintln!("{}", r.summary()),
+        Err(e) => panic!("{e}"),
     }
 }

@@ -64,6 +64,14 @@ impl<'ctx> Lowering<'ctx, '_> {
                 "isu_check_result",
                 &[slot.into(), t.into(), self.i32(site).into()],
             )?;
+        } else {
+            // An int or a bool is one JSON value: more than a size limit of
+            // 0 lets through.
+            let site = self.site(What::Plain, span, None);
+            self.call(
+                "isu_check_size",
+                &[self.i64(1).into(), self.i32(site).into()],
+            )?;
         }
         self.b.build_store(self.result, slot)?;
         self.b.build_return(None)?;

@@ -408,7 +408,8 @@ impl Gen {
                 if self.counts_memory() && flat {
                     // A value without a size: the store adds an entry and
                     // its key when the dict grew.
-                    self.w.plain(format!("_was = len({p})"));
+                    // `len` of a LOCAL not yet set fails: under its step's marker.
+                    self.w.line(format!("_was = len({p})"));
                     delta = Delta::NewKey {
                         map: p.clone(),
                         text: km.len().map_or("1".to_owned(), |n| format!("1 + {n}")),
@@ -444,13 +445,23 @@ impl Gen {
                     self.elements(arg(0)?)?
                 };
                 let s = self.measure_apart(arg(0)?, s, Some(&p))?;
-                lens.extend(s.len());
-                delta = grows(lens.first());
-                if t == Type::String {
-                    self.w.line(format!("{p} += {}", s.bind().text));
+                if t != Type::String && arg(0)?.is_place(target) {
+                    // `x = CONCAT(x, x)`: the list grows as it extends
+                    // itself, so its size is taken first.
+                    if let Some(n) = s.len_bound() {
+                        self.w.line(format!("_grown = {n}"));
+                        lens.push("_grown".to_owned());
+                    }
+                    self.w.line(format!("{p}.extend({})", s.reference().text));
                 } else {
-                    self.w.line(format!("{p}.extend({})", s.bind_arg().text));
+                    lens.extend(s.len());
+                    if t == Type::String {
+                        self.w.line(format!("{p} += {}", s.bind().text));
+                    } else {
+                        self.w.line(format!("{p}.extend({})", s.bind_arg().text));
+                    }
                 }
+                delta = grows(lens.first());
                 self.size_check(&p, "CONCAT's result");
             }
         }
@@ -631,7 +642,8 @@ impl Gen {
                             self.w.line(format!("_k = {}", key.text));
                             "_k".to_owned()
                         };
-                        self.w.plain(format!("_was = len({m})"));
+                        // `len` of a LOCAL not yet set fails: under its step's marker.
+                        self.w.line(format!("_was = len({m})"));
                         self.w.line(format!("{m}[{k}] = {}", v.text));
                         let (root, _) = target.root();
                         self.new_entry(root, &m, string_keys.then_some(k.as_str()));
@@ -909,7 +921,9 @@ impl Gen {
                 pytype::descriptor(t)
             ));
         } else {
-            self.w.line(format!("return {}", v.text));
+            // Even one value is more than a size limit of 0 lets a result hold.
+            self.w
+                .line(format!("return _scalar_result({}, _max_size)", v.text));
         }
         Ok(())
     }
