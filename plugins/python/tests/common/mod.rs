@@ -32,11 +32,16 @@ fn isu_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Every conformance case, checked; panics on one that does not check.
+/// Every conformance case that calls no pack function, checked; panics on
+/// one that does not check. The cases of the packs run with their
+/// lowerings in the conformance suite (`tests/conformance.rs`).
 pub fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for file in isu_files(&repo().join("conformance/cases")) {
         let text = std::fs::read_to_string(&file).unwrap();
+        if text.contains("(call math.") || text.contains("(call text.") {
+            continue;
+        }
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         let fe = pipeline::check(&Source::new(name.clone(), text.clone()));
         let program = fe
