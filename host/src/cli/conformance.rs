@@ -16,13 +16,10 @@ use crate::conformance::expect::Expectations;
 use crate::conformance::{self, junit, Options, Report};
 use crate::diag::Kind;
 use crate::executor::ViaBackend;
-use crate::plugins::isolated::HostCommand;
-use crate::plugins::{Loading, PluginKind};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -69,15 +66,7 @@ fn no_backend(message: &str, format: Format) -> Result<i32> {
 
 /// Runs `isu conformance`; `manifest` is the `--plugins FILE` flag.
 pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
-    // Every backend runs in plugin host processes of its own: a crash or a
-    // hang fails its case, and the suite goes on.
-    let timeout = Some(Duration::from_secs(args.timeout));
-    let command = HostCommand::this_isu(timeout).context("finding this isu")?;
-    let reg = super::plugins::registry_with(
-        manifest,
-        &[PluginKind::Backend, PluginKind::Pack],
-        &Loading::Isolated(command),
-    );
+    let reg = super::plugins::isolated_registry(manifest, args.timeout)?;
     let mut cases = conformance::builtin_cases();
     let builtin = cases.len();
     for dir in &args.cases {

@@ -17,13 +17,10 @@ use super::plugins::EXIT_PLUGIN;
 use super::{Failure, Format};
 use crate::diag::Kind;
 use crate::fuzz::{self, Plan, Report, Shard, Target};
-use crate::plugins::isolated::HostCommand;
-use crate::plugins::{Loading, PluginKind};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -72,13 +69,7 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         })?,
         None => Shard::WHOLE,
     };
-    let timeout = Some(Duration::from_secs(args.timeout));
-    let command = HostCommand::this_isu(timeout).context("finding this isu")?;
-    let reg = super::plugins::registry_with(
-        manifest,
-        &[PluginKind::Backend, PluginKind::Pack],
-        &Loading::Isolated(command),
-    );
+    let reg = super::plugins::isolated_registry(manifest, args.timeout)?;
     let mut targets = Vec::new();
     if args.targets.is_empty() {
         for (_, backend, names) in reg.backends() {

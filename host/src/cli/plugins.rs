@@ -7,12 +7,14 @@ mod new;
 
 use super::output::print_json;
 use super::Format;
+use crate::plugins::isolated::HostCommand;
 use crate::plugins::manifest::ShadowedBy;
 use crate::plugins::{Loaded, Loading, Place, Plugin, PluginKind, Registry, State, NO_PLUGINS_FIX};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Duration;
 
 /// Exit code of `isu plugins verify` when a plugin or a manifest was refused,
 /// and of a command whose backend plugin failed (panicked, answered garbage).
@@ -86,6 +88,20 @@ pub fn registry_with(manifest: Option<&Path>, kinds: &[PluginKind], loading: &Lo
         eprintln!("warning: plugin manifest skipped: {e}");
     }
     reg
+}
+
+/// Every backend and pack of the manifest layers, each backend in plugin
+/// host processes of its own (a crash or a hang of one fails what it was
+/// running, and the rest goes on) that are stopped after `timeout_secs` of
+/// one compile or run: what `isu conformance` and `isu fuzz` run on.
+pub fn isolated_registry(manifest: Option<&Path>, timeout_secs: u64) -> Result<Registry> {
+    let timeout = Some(Duration::from_secs(timeout_secs));
+    let command = HostCommand::this_isu(timeout).context("finding this isu")?;
+    Ok(registry_with(
+        manifest,
+        &[PluginKind::Backend, PluginKind::Pack],
+        &Loading::Isolated(command),
+    ))
 }
 
 fn place_json(place: &Place) -> Value {
