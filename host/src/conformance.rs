@@ -207,28 +207,24 @@ pub(crate) fn par_map<T: Sync, R: Send>(
 pub fn prepare(cases: &[Case], packs: &Functions, options: &Options) -> Vec<Prepared> {
     let interpreter = Interpreter::new(packs.clone());
     par_map(cases, options.jobs, |c| {
-        let missing_packs = missing_packs(&c.text, &interpreter.packs);
+        let (body, missing_packs) = prepare_one(c, &interpreter);
         Prepared {
             name: c.name.clone(),
-            body: prepare_one(c, &interpreter),
+            body,
             missing_packs,
         }
     })
 }
 
-/// The namespaces of the pack functions a case's text calls (`(call ns.NAME`)
-/// that no loaded pack has, sorted.
-fn missing_packs(text: &str, packs: &Functions) -> Vec<String> {
-    let mut out: Vec<String> = text
-        .split("(call ")
-        .skip(1)
-        .filter_map(|rest| {
-            let name = rest.split([' ', ')', '\n']).next()?;
-            let (ns, _) = name.split_once('.')?;
-            (!packs.has_namespace(ns)).then(|| ns.to_owned())
-        })
+/// The namespaces of the pack functions `program` calls (parsed, valid or
+/// not) that no loaded pack has, sorted.
+fn missing_packs(program: &Program, packs: &Functions) -> Vec<String> {
+    let mut out: Vec<String> = features::used_by(program)
+        .iter()
+        .filter_map(|f| f.strip_prefix("call:")?.split_once('.'))
+        .filter(|(ns, _)| !packs.has_namespace(ns))
+        .map(|(ns, _)| ns.to_owned())
         .collect();
-    out.sort();
     out.dedup();
     out
 }
@@ -250,15 +246,38 @@ fn needs_packs(case: &Prepared) -> Option<Verdict> {
     }))
 }
 
-fn prepare_one(case: &Case, interpreter: &Interpreter) -> Result<PreparedRuns, String> {
-    let file = cases::parse(&case.text).map_err(|e| format!("bad case directive: {e}"))?;
+/// A case's runs with the interpreter's outcomes (or why it has none), and
+/// the namespaces of the packs it calls that are not loaded.
+fn prepare_one(
+    case: &Case,
+    interpreter: &Interpreter,
+) -> (Result<PreparedRuns, String>, Vec<String>) {
+    let file = match cases::parse(&case.text) {
+        Ok(file) => file,
+        Err(e) => return (Err(format!("bad case directive: {e}")), Vec::new()),
+    };
     let src = Source::new(case.path.display().to_string(), case.text.as_str());
     let fe = pipeline::check_with(&src, &interpreter.packs);
+    let missing = fe
+        .program
+        .as_ref()
+        .map(|p| missing_packs(p, &interpreter.packs))
+        .unwrap_or_default();
+    (prepare_runs(file, &src, fe, interpreter), missing)
+}
+
+/// The runs of a checked case, each with the interpreter's outcome.
+fn prepare_runs(
+    file: cases::CaseFile,
+    src: &Source,
+    fe: pipeline::FrontEnd,
+    interpreter: &Interpreter,
+) -> Result<PreparedRuns, String> {
     let Some(program) = fe.valid_program() else {
         let errors: Vec<Diagnostic> = fe.diags.into_iter().filter(Diagnostic::is_error).collect();
         return Err(format!(
             "the case is not a valid program:\n{}",
-            diag::render(&errors, Some(&src), false)
+            diag::render(&errors, Some(src), false)
         ));
     };
     let limits = file.limits_or(ExecLimits::DEFAULT);
