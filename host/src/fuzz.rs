@@ -366,7 +366,16 @@ fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions, shrunk: &Atom
             let started = Instant::now();
             let executor = t.executor(table);
             let name = format!("{}#{k}", plan.seed);
-            let verdict = conformance::backend_verdict(&name, &g.body, &executor, &t.features);
+            let verdict = match table.lowerings(&g.body.program, &t.name) {
+                // A pack function without a lowering for the target: the
+                // target cannot run the program, which is no difference.
+                Err(missing) => Verdict::Unsupported(conformance::Unsupported {
+                    case: name,
+                    features: Vec::new(),
+                    reason: missing.join("; "),
+                }),
+                Ok(_) => conformance::backend_verdict(&name, &g.body, &executor, &t.features),
+            };
             let took = started.elapsed();
             let finding = match &verdict {
                 Verdict::Failed(fs) => {

@@ -288,3 +288,27 @@ fn a_difference_is_found_shrunk_and_written_as_a_case_that_shows_it() {
         assert!(f.expected.starts_with('-'), "{}", f.expected);
     }
 }
+
+#[test]
+fn programs_calling_a_pack_function_without_a_lowering_are_unsupported_not_different() {
+    // `shapes` lowers for no target: absbug cannot build a program that calls
+    // it, and the run counts it unsupported instead of reporting a difference.
+    let mut table = Functions::default();
+    table.add_local(Arc::new(Shapes));
+    let target = Target::new("absbug", Arc::new(AbsBug));
+    let plan = Plan {
+        seed: 11,
+        count: 80,
+        shard: Shard::WHOLE,
+        jobs: 2,
+        shrink_tries: 0,
+        shrink_most: 0,
+    };
+    let report = run(&plan, std::slice::from_ref(&target), &table, &mut |_| {});
+    let t = &report.targets[0];
+    assert!(t.unsupported > 0, "{}", report.summary());
+    assert!(t.passed > 0, "{}", report.summary());
+    for f in &report.findings {
+        assert!(!f.case.contains("shapes."), "{}", f.case);
+    }
+}
