@@ -34,11 +34,17 @@ use std::time::{Duration, Instant};
 /// How many runs (argument sets) each program has.
 pub const RUNS: usize = 3;
 
-/// The pack functions of `table`, by their signatures, as the generator
-/// calls them.
-pub fn pack_functions(table: &Functions) -> Vec<Function> {
+/// The pack functions of `table` that every one of `targets` lowers, by
+/// their signatures, as the generator calls them. A program calling one that
+/// a target cannot build would be no test of that target, only unsupported.
+pub fn pack_functions(table: &Functions, targets: &[Target]) -> Vec<Function> {
     table
         .iter()
+        .filter(|f| {
+            targets
+                .iter()
+                .all(|t| matches!(f.lower(&t.name), Ok(Some(_))))
+        })
         .map(|f| Function {
             name: f.name.clone(),
             params: f.signature.params.clone(),
@@ -125,10 +131,16 @@ pub struct Generated {
     pub body: PreparedRuns,
 }
 
-/// Program `index` of the run seeded `seed`, with the interpreter's outcomes,
-/// or `None` when the front end refuses it.
-pub fn generate(seed: u64, index: u64, table: &Functions) -> Option<Generated> {
-    let mut gen = RandomPrograms::nth(seed, index).with_functions(pack_functions(table));
+/// Program `index` of the run seeded `seed`, calling the pack functions
+/// `offered` (of `table`), with the interpreter's outcomes, or `None` when the
+/// front end refuses it.
+pub fn generate(
+    seed: u64,
+    index: u64,
+    table: &Functions,
+    offered: &[Function],
+) -> Option<Generated> {
+    let mut gen = RandomPrograms::nth(seed, index).with_functions(offered.to_vec());
     let program = checked(gen.program(), table)?;
     let limits = gen.limits();
     let args: Vec<Literal> = (0..RUNS).map(|_| gen.args(&program)).collect();
@@ -306,10 +318,12 @@ pub fn run(
     };
     let indices: Vec<u64> = plan.shard.programs(plan.count).collect();
     let shrunk = AtomicUsize::new(0);
+    let offered = pack_functions(table, targets);
     let batch = (plan.jobs.max(1) * 50).max(1);
     for chunk in indices.chunks(batch) {
-        let done =
-            conformance::par_map(chunk, plan.jobs, |&k| one(plan, k, targets, table, &shrunk));
+        let done = conformance::par_map(chunk, plan.jobs, |&k| {
+            one(plan, k, targets, table, &offered, &shrunk)
+        });
         for d in done {
             report.programs += 1;
             if !d.valid {
@@ -343,8 +357,15 @@ pub fn run(
 }
 
 /// Program `k` on every target.
-fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions, shrunk: &AtomicUsize) -> Done {
-    let Some(g) = generate(plan.seed, k, table) else {
+fn one(
+    plan: &Plan,
+    k: u64,
+    targets: &[Target],
+    table: &Functions,
+    offered: &[Function],
+    shrunk: &AtomicUsize,
+) -> Done {
+    let Some(g) = generate(plan.seed, k, table, offered) else {
         return Done {
             valid: false,
             outcomes: Vec::new(),
@@ -366,16 +387,7 @@ fn one(plan: &Plan, k: u64, targets: &[Target], table: &Functions, shrunk: &Atom
             let started = Instant::now();
             let executor = t.executor(table);
             let name = format!("{}#{k}", plan.seed);
-            let verdict = match table.lowerings(&g.body.program, &t.name) {
-                // A pack function without a lowering for the target: the
-                // target cannot run the program, which is no difference.
-                Err(missing) => Verdict::Unsupported(conformance::Unsupported {
-                    case: name,
-                    features: Vec::new(),
-                    reason: missing.join("; "),
-                }),
-                Ok(_) => conformance::backend_verdict(&name, &g.body, &executor, &t.features),
-            };
+            let verdict = conformance::backend_verdict(&name, &g.body, &executor, &t.features);
             let took = started.elapsed();
             let finding = match &verdict {
                 Verdict::Failed(fs) => {

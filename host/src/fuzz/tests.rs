@@ -104,15 +104,15 @@ fn shown(g: &Generated) -> String {
 fn the_same_seed_makes_the_same_programs_and_another_seed_others() {
     let table = Functions::default();
     let a: Vec<String> = (0..20)
-        .filter_map(|k| generate(7, k, &table))
+        .filter_map(|k| generate(7, k, &table, &pack_functions(&table, &[])))
         .map(|g| shown(&g))
         .collect();
     let b: Vec<String> = (0..20)
-        .filter_map(|k| generate(7, k, &table))
+        .filter_map(|k| generate(7, k, &table, &pack_functions(&table, &[])))
         .map(|g| shown(&g))
         .collect();
     let c: Vec<String> = (0..20)
-        .filter_map(|k| generate(8, k, &table))
+        .filter_map(|k| generate(8, k, &table, &pack_functions(&table, &[])))
         .map(|g| shown(&g))
         .collect();
     assert_eq!(a, b);
@@ -149,8 +149,9 @@ fn coverage(n: u64, table: &Functions) -> Coverage {
         features: BTreeSet::new(),
         outcomes: BTreeSet::new(),
     };
+    let offered = pack_functions(table, &[]);
     for k in 0..n {
-        let Some(g) = generate(11, k, table) else {
+        let Some(g) = generate(11, k, table, &offered) else {
             continue;
         };
         c.valid += 1;
@@ -290,25 +291,31 @@ fn a_difference_is_found_shrunk_and_written_as_a_case_that_shows_it() {
 }
 
 #[test]
-fn programs_calling_a_pack_function_without_a_lowering_are_unsupported_not_different() {
-    // `shapes` lowers for no target: absbug cannot build a program that calls
-    // it, and the run counts it unsupported instead of reporting a difference.
+fn programs_call_only_the_pack_functions_every_target_lowers() {
     let mut table = Functions::default();
     table.add_local(Arc::new(Shapes));
-    let target = Target::new("absbug", Arc::new(AbsBug));
-    let plan = Plan {
-        seed: 11,
-        count: 80,
-        shard: Shard::WHOLE,
-        jobs: 2,
-        shrink_tries: 0,
-        shrink_most: 0,
+    table.add_local(Arc::new(isu_packs::math::MATH));
+    let names = |targets: &[Target]| -> Vec<String> {
+        pack_functions(&table, targets)
+            .into_iter()
+            .map(|f| f.name)
+            .collect()
     };
-    let report = run(&plan, std::slice::from_ref(&target), &table, &mut |_| {});
-    let t = &report.targets[0];
-    assert!(t.unsupported > 0, "{}", report.summary());
-    assert!(t.passed > 0, "{}", report.summary());
-    for f in &report.findings {
-        assert!(!f.case.contains("shapes."), "{}", f.case);
-    }
+    // `shapes` lowers for no target, `math` for python, wasm and llvm.
+    assert_eq!(
+        names(&[]).len(),
+        3 + isu_packs::math::MATH.info().functions.len()
+    );
+    let python = Target::new("python", Arc::new(AbsBug));
+    let absbug = Target::new("absbug", Arc::new(AbsBug));
+    let with_python = names(std::slice::from_ref(&python));
+    assert!(
+        with_python.iter().all(|n| n.starts_with("math.")),
+        "{with_python:?}"
+    );
+    assert!(
+        with_python.contains(&"math.GCD".to_owned()),
+        "{with_python:?}"
+    );
+    assert!(names(&[python, absbug]).is_empty());
 }
