@@ -326,29 +326,28 @@ impl Checker {
                 });
                 PTy::map(key, value)
             }
-            PTy::Any | PTy::Error => {
-                let hole = if bs == PTy::Any {
-                    Hole::Open
-                } else {
-                    Hole::Poisoned
+            // Nothing outside fixes the base (an overloaded call of an open
+            // argument, say): typing it on its own decides, then the element.
+            PTy::Any => {
+                let Some(t) = self.expr(base, &for_hole(Hole::Open, want)) else {
+                    self.expr(index, &Want::Quiet);
+                    return None;
                 };
-                self.expr(base, &for_hole(hole, want));
+                let elem = self.element(t, base, index, span, shown);
+                if let (Some(e), Want::Is(w, role)) = (&elem, want) {
+                    if e != w {
+                        self.mismatch(span, shown, w, role, Found::Type(e.to_string()));
+                    }
+                }
+                return elem;
+            }
+            PTy::Error => {
+                self.expr(base, &Want::Quiet);
                 self.expr(index, &Want::Quiet);
                 return None;
             }
             other => {
-                let hint = match other {
-                    PTy::Str | PTy::Key { .. } => "a string is not indexed: take one character with (call SLICE s i (add i 1)), or all of them with (call CHARS s)",
-                    _ => "index reads an element of an array or the value of a map key",
-                };
-                self.type_error(
-                    span,
-                    format!(
-                        "{shown} indexes {}, which is {other}, not an array or a map",
-                        text::expr(base)
-                    ),
-                    Some(hint.into()),
-                );
+                self.not_indexable(span, shown, base, &other.to_string());
                 self.expr(base, &Want::Quiet);
                 self.expr(index, &Want::Quiet);
                 return None;
@@ -370,6 +369,18 @@ impl Checker {
                 return None;
             }
         };
+        self.element(base_ty, base, index, span, shown)
+    }
+
+    /// Types the index of a base of type `base_ty`; the element's type.
+    fn element(
+        &mut self,
+        base_ty: Type,
+        base: &Expr,
+        index: &mut Expr,
+        span: Span,
+        shown: &str,
+    ) -> Option<Type> {
         match base_ty {
             Type::Array(elem) => {
                 self.expr(index, &Want::Is(Type::Int, Role::ArrayIndex));
@@ -383,8 +394,29 @@ impl Checker {
                 );
                 Some(value)
             }
-            Type::Int | Type::Bool | Type::String => None,
+            Type::Int | Type::Bool | Type::String => {
+                self.not_indexable(span, shown, base, &base_ty.to_string());
+                self.expr(index, &Want::Quiet);
+                None
+            }
         }
+    }
+
+    /// Reports indexing a base of type `ty`, which is not a collection.
+    fn not_indexable(&mut self, span: Span, shown: &str, base: &Expr, ty: &str) {
+        let hint = if ty == "string" {
+            "a string is not indexed: take one character with (call SLICE s i (add i 1)), or all of them with (call CHARS s)"
+        } else {
+            "index reads an element of an array or the value of a map key"
+        };
+        self.type_error(
+            span,
+            format!(
+                "{shown} indexes {}, which is {ty}, not an array or a map",
+                text::expr(base)
+            ),
+            Some(hint.into()),
+        );
     }
 
     /// `(call FN args...)` of a standard function.

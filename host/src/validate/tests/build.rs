@@ -8,6 +8,7 @@
 use crate::diag::Diagnostic;
 use crate::functions::Functions;
 use crate::validate::validate_with;
+use isu_lang::visit::{self, Visit};
 use isu_plugin_api::{
     BinaryOp, Block, Decl, Example, Expr, ExprNode, Func, Ident, Io, Iter, Literal, Node, Place,
     Program, Span, StateVar, Step, StepId, Type, UnaryOp, IIR_FORMAT,
@@ -70,13 +71,33 @@ impl Checked {
             .collect()
     }
 
-    /// Fails unless there is no diagnostic at all.
+    /// Fails unless there is no diagnostic at all,
+    /// and every expression of the program has its type (what backends need).
     pub fn assert_clean(&self) {
         assert!(
             self.diags.is_empty(),
             "unexpected diagnostics: {:#?}",
             self.diags
         );
+        let mut untyped = Untyped(Vec::new());
+        untyped.visit_program(&self.program);
+        assert!(
+            untyped.0.is_empty(),
+            "a clean program with untyped expressions: {:?}",
+            untyped.0
+        );
+    }
+}
+
+/// The expressions without a type, as text.
+struct Untyped(Vec<String>);
+
+impl Visit<'_> for Untyped {
+    fn visit_expr(&mut self, e: &Expr) {
+        if e.ty.is_none() {
+            self.0.push(crate::validate::text::expr(e));
+        }
+        visit::walk_expr(self, e);
     }
 }
 

@@ -190,6 +190,29 @@ fn index_types_an_open_literal_from_its_context() {
 }
 
 #[test]
+fn index_of_an_overloaded_call_takes_the_type_the_call_decides() {
+    // SORT of an open literal fits both of its overloads, so nothing outside
+    // fixes the base: typing the call decides (its first overload), and the
+    // index then has the element's type, as every backend needs.
+    let c = returning(Prog::new("int"), "(index (call SORT (const [])) (const 0))");
+    c.assert_clean();
+    let Node::Return { expr } = &c.program.body.steps[0].node else {
+        unreachable!()
+    };
+    assert_eq!(expr.ty, Some(ty("int")));
+    let c = returning(
+        Prog::new("string"),
+        "(index (call SORT (call MAP_KEYS (const {\"1\": \"\"}))) (const 0))",
+    );
+    let m = only(&c, "return_type_mismatch");
+    assert!(
+        m.starts_with("the RETURN value must be string (FUNC RETURNS), but (index (call SORT")
+            && m.ends_with(" is int"),
+        "{m}"
+    );
+}
+
+#[test]
 fn assign_needs_the_type_of_its_place() {
     let p = Prog::new("int").local("total", "int");
     let steps = vec![p.assign("total", "(const \"a\")"), p.ret("(const 0)")];
