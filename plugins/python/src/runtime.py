@@ -82,6 +82,14 @@ def _size_limit(what: str) -> None:
     raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit")
 
 
+def _pack_result(r, max_size: int, what: str):
+    """A pack function's result, which is size_limit when longer than the
+    size limit (spec/semantics.md 5.6), whatever the function checked itself."""
+    if len(r) > max_size:
+        _size_limit(what)
+    return r
+
+
 def _zero_step() -> None:
     raise IsuError(_Code.ZERO_STEP, "a range with the step 0")
 

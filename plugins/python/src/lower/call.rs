@@ -30,7 +30,7 @@ impl Gen {
                 )
                 .with_hint("load the pack that defines it (isu-plugins.toml)"));
             };
-            return self.pack_call(e, &name, args, limited);
+            return self.pack_call(e, func, &name, args, limited);
         };
         let want = b.info().arity();
         if args.len() != want {
@@ -244,12 +244,19 @@ impl Gen {
         })
     }
 
-    /// A call of the pack function defined as `name` (`limited`: its
+    /// A call of the pack function `func` defined as `name` (`limited`: its
     /// definition takes the run's size limit as a last parameter
     /// `max_size`), which spends the sizes of its arguments and of its
     /// result after it returns (`isu_lang::work::of_pack`): the result's
     /// size first, then the arguments' bound where the call evaluates them.
-    fn pack_call(&mut self, e: &Expr, name: &str, args: &[Expr], limited: bool) -> R<Py> {
+    fn pack_call(
+        &mut self,
+        e: &Expr,
+        func: &str,
+        name: &str,
+        args: &[Expr],
+        limited: bool,
+    ) -> R<Py> {
         let mut parts = Vec::with_capacity(args.len() + 1);
         let mut lens = Vec::new();
         for a in args {
@@ -261,8 +268,21 @@ impl Gen {
         if limited {
             parts.push(Py::atom(MAX_SIZE));
         }
-        let call = Py::call(name, &parts);
         let ret = ty(e)?;
+        let call = if has_size(ret) {
+            // The host's rule for every pack call, the function's own checks aside.
+            let what = format!("the result of {func}");
+            Py::call(
+                "_pack_result",
+                &[
+                    Py::call(name, &parts),
+                    Py::atom(MAX_SIZE),
+                    Py::atom(crate::text::py_str(&what)),
+                ],
+            )
+        } else {
+            Py::call(name, &parts)
+        };
         if has_size(ret) {
             let tail: String = lens.iter().map(|l| format!(" + {l}")).collect();
             return Ok(Gen::spend_after(&call, ret, &tail));
