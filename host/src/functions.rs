@@ -136,6 +136,18 @@ impl Functions {
         self.add_pack(&info, Arc::new(Local(pack)));
     }
 
+    /// The standard functions and those of `packs`, linked into the process
+    /// (as a backend's tests link the packs that ship with isu).
+    pub fn linked<P: Pack + Send + Sync + 'static>(
+        packs: impl IntoIterator<Item = P>,
+    ) -> Functions {
+        let mut table = Functions::default();
+        for pack in packs {
+            table.add_local(Arc::new(pack));
+        }
+        table
+    }
+
     /// Records that the pack of `namespace` is not loaded, `why` saying why
     /// and how to enable it (the first reason recorded stays).
     pub fn add_unavailable(&mut self, namespace: &str, why: String) {

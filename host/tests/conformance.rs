@@ -11,10 +11,7 @@ use isu_host::functions::Functions;
 fn every_case_passes_on_the_interpreter() {
     let cases = conformance::builtin_cases();
     assert!(!cases.is_empty(), "no cases built in");
-    let mut packs = Functions::default();
-    for pack in isu_packs::SHIPPED {
-        packs.add_local(std::sync::Arc::new(pack));
-    }
+    let packs = Functions::linked(isu_packs::SHIPPED);
     let prepared = conformance::prepare(&cases, &packs, &Options::default());
     let report = conformance::interpreter_report(&prepared);
     let failures: Vec<String> = report.failures.iter().map(ToString::to_string).collect();

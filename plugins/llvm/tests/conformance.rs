@@ -15,19 +15,10 @@ fn the_suite_runs_as_expected() {
         Arc::new(LlvmBackend::new()),
         "llvm",
         &expectations,
-        &shipped_packs(),
+        &isu_host::functions::Functions::linked(isu_packs::SHIPPED),
     );
     match report {
         Ok(r) => eprintln!("{}", r.summary()),
         Err(e) => panic!("{e}"),
     }
-}
-
-/// The packs that ship with isu, linked in.
-fn shipped_packs() -> isu_host::functions::Functions {
-    let mut packs = isu_host::functions::Functions::default();
-    for pack in isu_packs::SHIPPED {
-        packs.add_local(Arc::new(pack));
-    }
-    packs
 }

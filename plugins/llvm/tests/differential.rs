@@ -4,6 +4,9 @@
 //! `isu fuzz`'s machinery); the outcomes (value, or error code and step)
 //! must agree. A short fixed-seed run here; set `ISU_DIFF_PROGRAMS` (and
 //! `ISU_DIFF_SEED`) for a long one.
+//!
+//! The programs call the functions of the packs that ship with isu too,
+//! linked in.
 
 use isu_backend_llvm::LlvmBackend;
 use isu_host::differential::check;
@@ -12,7 +15,7 @@ use std::sync::Arc;
 
 #[test]
 fn random_programs_run_as_in_the_interpreter() {
-    let table = Functions::default();
+    let table = Functions::linked(isu_packs::SHIPPED);
     match check(
         Arc::new(LlvmBackend::new()),
         "llvm",

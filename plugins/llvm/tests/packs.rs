@@ -21,14 +21,9 @@ use isu_plugin_api::{
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
 fn packs() -> Functions {
-    let mut packs = Functions::default();
-    for pack in isu_packs::SHIPPED {
-        packs.add_local(Arc::new(pack));
-    }
-    packs
+    Functions::linked(isu_packs::SHIPPED)
 }
 
 fn checked(text: &str, packs: &Functions) -> Program {

@@ -4,6 +4,9 @@
 //! outcomes (value, or error code and step) must agree. The programs come
 //! from a fixed seed, so a failure is reproducible; set `ISU_DIFF_PROGRAMS`
 //! (and `ISU_DIFF_SEED`) for a longer run.
+//!
+//! The programs call the functions of the packs that ship with isu too,
+//! linked in.
 
 use isu_backend_wasm::WasmBackend;
 use isu_host::differential::check;
@@ -12,7 +15,7 @@ use std::sync::Arc;
 
 #[test]
 fn random_programs_run_as_in_the_interpreter() {
-    let table = Functions::default();
+    let table = Functions::linked(isu_packs::SHIPPED);
     match check(
         Arc::new(WasmBackend::new()),
         "wasm",

@@ -335,10 +335,7 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
 fn pack_cases_through_the_loader_agree_with_the_interpreter() {
     use isu_host::cases;
     use isu_host::interp::{self, RunOptions};
-    let mut packs = isu_host::functions::Functions::default();
-    for pack in isu_packs::SHIPPED {
-        packs.add_local(std::sync::Arc::new(pack));
-    }
+    let packs = isu_host::functions::Functions::linked(isu_packs::SHIPPED);
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()

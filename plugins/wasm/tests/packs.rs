@@ -13,7 +13,7 @@ use isu_host::functions::Functions;
 use isu_host::interp::{self, RunOptions};
 use isu_host::pipeline::check_with;
 use isu_host::Source;
-use isu_plugin_api::pack::{Lowering, PackFunction, PackInfo, TablePack};
+use isu_plugin_api::pack::{Lowering, PackFunction, PackInfo};
 use isu_plugin_api::{
     Backend, CompileOptions, ExecLimits, ExecOptions, Literal, PluginDiagnostic, Program,
     RuntimeCode,
@@ -62,16 +62,8 @@ impl Rng {
     }
 }
 
-fn packs_of(list: &[TablePack]) -> Functions {
-    let mut packs = Functions::default();
-    for pack in list {
-        packs.add_local(Arc::new(*pack));
-    }
-    packs
-}
-
 fn shipped() -> Functions {
-    packs_of(&isu_packs::SHIPPED)
+    Functions::linked(isu_packs::SHIPPED)
 }
 
 fn program(text: &str, packs: &Functions) -> Program {

@@ -70,10 +70,7 @@ fn a_trap_points_at_its_step_through_the_source_map() {
 fn every_conformance_module_validates() {
     // The cases that call pack functions are compiled with the shipped
     // packs' lowerings, as `isu build` compiles them.
-    let mut packs = isu_host::functions::Functions::default();
-    for pack in isu_packs::SHIPPED {
-        packs.add_local(std::sync::Arc::new(pack));
-    }
+    let packs = isu_host::functions::Functions::linked(isu_packs::SHIPPED);
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../conformance/cases");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
