@@ -8,7 +8,11 @@ use crate::interp::builtins;
 use crate::interp::compile::{Ex, PackCall, Slot};
 use crate::interp::value::{self, Elem, Items, Value};
 use isu_lang::RuntimeCode;
-use isu_plugin_api::Span;
+use isu_plugin_api::{Literal, Span};
+
+/// How many arguments of a pack call are gathered on the stack: more than
+/// any pack function of Isu takes.
+const INLINE_ARGS: usize = 4;
 
 /// A value borrowed from the frame or a constant, or computed.
 pub(super) enum Val<'a> {
@@ -141,9 +145,13 @@ impl Machine<'_, '_> {
     /// declared return type, and the call spends the sizes of both.
     pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
         let name = &call.func.name;
-        let mut args = Vec::with_capacity(call.args.len());
+        // The arguments of a call of few are gathered on the stack: a call
+        // of scalars then allocates nothing here.
+        let few = call.args.len() <= INLINE_ARGS;
+        let mut inline: [Literal; INLINE_ARGS] = std::array::from_fn(|_| Literal::Bool(false));
+        let mut spilled = Vec::new();
         let mut units = 0u64;
-        for a in call.args.iter() {
+        for (i, a) in call.args.iter().enumerate() {
             let v = self.eval_ref(a)?;
             units = units.saturating_add(v.get().size_upto(self.fuel.get()));
             // Any value a run holds crosses: its size is bounded by the
@@ -156,10 +164,18 @@ impl Machine<'_, '_> {
                     format!("an argument of {name} holds no value"),
                 )
             })?;
-            args.push(lit);
+            match inline.get_mut(i) {
+                Some(slot) if few => *slot = lit,
+                _ => spilled.push(lit),
+            }
         }
+        let args = if few {
+            &inline[..call.args.len()]
+        } else {
+            spilled.as_slice()
+        };
         let max_size = self.budget.max_size as u64;
-        let lit = call.func.call(&args, max_size).map_err(|d| {
+        let lit = call.func.call(args, max_size).map_err(|d| {
             let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
             match code {
                 Some(code) => fault(code, span, format!("{name}: {}", d.message)),
