@@ -43,10 +43,6 @@ pub type LowerResult = RResult<ROption<RString>, RString>;
 /// JSON.
 pub type ValueResult = RResult<AbiValue, RString>;
 
-/// How many arguments of a call are converted on the stack, without an
-/// allocation: more than any pack function of Isu takes.
-const INLINE_ARGS: usize = 4;
-
 thread_local! {
     /// Where the last panic on this thread happened, recorded by the quiet
     /// panic hook of [`quiet_panics`].
@@ -290,8 +286,8 @@ pub fn serve_call_at<P: Pack>(
     }
 }
 
-/// Runs `f` on the literals of `args`: in a buffer on the stack when they
-/// are few, so a call of scalars allocates nothing.
+/// Runs `f` on the literals of `args`: in an array on the stack of their
+/// number when they are few, so a call of scalars allocates nothing.
 fn with_literals<T>(
     args: &[AbiValue],
     f: impl FnOnce(&[Literal]) -> T,
@@ -300,15 +296,14 @@ fn with_literals<T>(
         a.to_literal()
             .ok_or_else(|| bad_input("an argument is an object that repeats a key".to_owned()))
     };
-    if args.len() > INLINE_ARGS {
-        let all = args.iter().map(literal).collect::<Result<Vec<_>, _>>()?;
-        return Ok(f(&all));
-    }
-    let mut inline: [Literal; INLINE_ARGS] = std::array::from_fn(|_| Literal::Bool(false));
-    for (slot, a) in inline.iter_mut().zip(args) {
-        *slot = literal(a)?;
-    }
-    Ok(f(&inline[..args.len()]))
+    Ok(match args {
+        [] => f(&[]),
+        [a] => f(&[literal(a)?]),
+        [a, b] => f(&[literal(a)?, literal(b)?]),
+        [a, b, c] => f(&[literal(a)?, literal(b)?, literal(c)?]),
+        [a, b, c, d] => f(&[literal(a)?, literal(b)?, literal(c)?, literal(d)?]),
+        _ => f(&args.iter().map(literal).collect::<Result<Vec<_>, _>>()?),
+    })
 }
 
 /// The body of an exported `lower`: calls [`Pack::lower`].

@@ -664,7 +664,7 @@ impl Pack for ForeignPack {
     }
 
     /// By the plugin's `call_at`, the arguments and result crossing as
-    /// values (converted on the stack when the arguments are few); a pack
+    /// values (in an array on the stack when they are few); a pack
     /// built against plugin API 2.1 or 2.0 has none, and is called by name.
     fn call_index(
         &self,
@@ -676,20 +676,15 @@ impl Pack for ForeignPack {
         let (Some(call_at), Ok(position)) = (self.module.call_at(), u32::try_from(index)) else {
             return self.call_within(function, args, max_size);
         };
-        let result = if args.len() > INLINE_ARGS {
-            let values: Vec<AbiValue> = args.iter().map(AbiValue::of).collect();
-            call_at(position, RSlice::from_slice(&values), max_size)
-        } else {
-            let mut inline: [AbiValue; INLINE_ARGS] =
-                std::array::from_fn(|_| AbiValue::Bool(false));
-            for (slot, a) in inline.iter_mut().zip(args) {
-                *slot = AbiValue::of(a);
-            }
-            call_at(
-                position,
-                RSlice::from_slice(&inline[..args.len()]),
-                max_size,
-            )
+        let call = |values: &[AbiValue]| call_at(position, RSlice::from_slice(values), max_size);
+        let of = AbiValue::of;
+        let result = match args {
+            [] => call(&[]),
+            [a] => call(&[of(a)]),
+            [a, b] => call(&[of(a), of(b)]),
+            [a, b, c] => call(&[of(a), of(b), of(c)]),
+            [a, b, c, d] => call(&[of(a), of(b), of(c), of(d)]),
+            _ => call(&args.iter().map(of).collect::<Vec<_>>()),
         };
         match result {
             RResult::ROk(value) => value.to_literal().ok_or_else(|| {
@@ -707,10 +702,6 @@ impl Pack for ForeignPack {
         self.try_lower(function, target).ok().flatten()
     }
 }
-
-/// How many arguments of a call are converted on the stack, without an
-/// allocation: more than any pack function of Isu takes.
-const INLINE_ARGS: usize = 4;
 
 #[cfg(test)]
 mod tests {

@@ -63,8 +63,18 @@ pub enum AbiValue {
 
 impl AbiValue {
     /// The value of a borrowed literal, each vector allocated at its final
-    /// length.
+    /// length. Scalars, a pack call's usual arguments, take the inlined path.
+    #[inline]
     pub fn of(lit: &Literal) -> AbiValue {
+        match lit {
+            Literal::Bool(b) => AbiValue::Bool(*b),
+            Literal::Int(i) => AbiValue::Int(*i),
+            _ => AbiValue::of_compound(lit),
+        }
+    }
+
+    #[inline(never)]
+    fn of_compound(lit: &Literal) -> AbiValue {
         match lit {
             Literal::Bool(b) => AbiValue::Bool(*b),
             Literal::Int(i) => AbiValue::Int(*i),
@@ -112,8 +122,18 @@ impl AbiValue {
 
     /// The literal of a borrowed value; `None` when an object repeats a key
     /// (which no literal can hold: the JSON it stands for would be refused
-    /// as well).
+    /// as well). Scalars take the inlined path.
+    #[inline]
     pub fn to_literal(&self) -> Option<Literal> {
+        match self {
+            AbiValue::Bool(b) => Some(Literal::Bool(*b)),
+            AbiValue::Int(i) => Some(Literal::Int(*i)),
+            _ => self.compound_to_literal(),
+        }
+    }
+
+    #[inline(never)]
+    fn compound_to_literal(&self) -> Option<Literal> {
         Some(match self {
             AbiValue::Bool(b) => Literal::Bool(*b),
             AbiValue::Int(i) => Literal::Int(*i),

@@ -10,10 +10,6 @@ use crate::interp::value::{self, Elem, Items, Value};
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{Literal, Span};
 
-/// How many arguments of a pack call are gathered on the stack: more than
-/// any pack function of Isu takes.
-const INLINE_ARGS: usize = 4;
-
 /// A value borrowed from the frame or a constant, or computed.
 pub(super) enum Val<'a> {
     Ref(&'a Value),
@@ -145,37 +141,21 @@ impl Machine<'_, '_> {
     /// declared return type, and the call spends the sizes of both.
     pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
         let name = &call.func.name;
-        // The arguments of a call of few are gathered on the stack: a call
-        // of scalars then allocates nothing here.
-        let few = call.args.len() <= INLINE_ARGS;
-        let mut inline: [Literal; INLINE_ARGS] = std::array::from_fn(|_| Literal::Bool(false));
-        let mut spilled = Vec::new();
-        let mut units = 0u64;
-        for (i, a) in call.args.iter().enumerate() {
-            let v = self.eval_ref(a)?;
-            units = units.saturating_add(v.get().size_upto(self.fuel.get()));
-            // Any value a run holds crosses: its size is bounded by the
-            // limits already, and the call spends it below.
-            let mut budget = usize::MAX;
-            let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
-                fault(
-                    RuntimeCode::InternalError,
-                    span,
-                    format!("an argument of {name} holds no value"),
-                )
-            })?;
-            match inline.get_mut(i) {
-                Some(slot) if few => *slot = lit,
-                _ => spilled.push(lit),
-            }
-        }
-        let args = if few {
-            &inline[..call.args.len()]
-        } else {
-            spilled.as_slice()
-        };
         let max_size = self.budget.max_size as u64;
-        let lit = call.func.call(args, max_size).map_err(|d| {
+        let mut units = 0u64;
+        let mut arg = |a: &Ex| self.pack_arg(a, &mut units, name, span);
+        let pack = |args: &[Literal]| call.func.call(args, max_size);
+        // The arguments of a call of few are an array on the stack of their
+        // number: a call of scalars then allocates nothing here.
+        let answer = match &*call.args {
+            [] => pack(&[]),
+            [a] => pack(&[arg(a)?]),
+            [a, b] => pack(&[arg(a)?, arg(b)?]),
+            [a, b, c] => pack(&[arg(a)?, arg(b)?, arg(c)?]),
+            [a, b, c, d] => pack(&[arg(a)?, arg(b)?, arg(c)?, arg(d)?]),
+            all => pack(&all.iter().map(arg).collect::<R<Vec<_>>>()?),
+        };
+        let lit = answer.map_err(|d| {
             let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
             match code {
                 Some(code) => fault(code, span, format!("{name}: {}", d.message)),
@@ -208,6 +188,30 @@ impl Machine<'_, '_> {
         units = units.saturating_add(result.size_upto(self.fuel.get()));
         self.spend_work(units, span)?;
         Ok(result)
+    }
+
+    /// An argument of a pack call as the literal that crosses, its size
+    /// added to `units`.
+    #[inline]
+    fn pack_arg(&self, a: &Ex, units: &mut u64, name: &str, span: Span) -> R<Literal> {
+        let v = self.eval_ref(a)?;
+        *units = units.saturating_add(v.get().size_upto(self.fuel.get()));
+        match v.get() {
+            Value::Int(i) => Ok(Literal::Int(*i)),
+            Value::Bool(b) => Ok(Literal::Bool(*b)),
+            // Any value a run holds crosses: its size is bounded by the
+            // limits already, and the call spends it.
+            other => {
+                let mut budget = usize::MAX;
+                value::to_literal(other, &mut budget).ok_or_else(|| {
+                    fault(
+                        RuntimeCode::InternalError,
+                        span,
+                        format!("an argument of {name} holds no value"),
+                    )
+                })
+            }
+        }
     }
 
     /// A value, borrowed where it can be: leaves (constants, variables,
