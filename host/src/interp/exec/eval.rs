@@ -137,8 +137,8 @@ impl Machine<'_, '_> {
     }
 
     /// Calls a pack function within the run's size limit: the arguments
-    /// cross as JSON values, the result comes back as a value of the
-    /// declared return type, and the call spends the sizes of both.
+    /// cross as literals, the result comes back as a value of the declared
+    /// return type, and the call spends the sizes of both.
     pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
         let name = &call.func.name;
         let max_size = self.budget.max_size as u64;
