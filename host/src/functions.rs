@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 /// Where a pack's code lives: what the table needs of it.
 pub trait PackCode: Send + Sync {
-    /// Calls `function` (its name within the pack) within the run's size
-    /// limit `max_size` ([`Pack::call_within`]). A runtime error comes back
-    /// without a step.
+    /// Calls the function at `index` in the pack's info, named `function`
+    /// within the pack, within the run's size limit `max_size`
+    /// ([`Pack::call_index`]). A runtime error comes back without a step.
     fn call(
         &self,
+        index: usize,
         function: &str,
         args: &[Literal],
         max_size: u64,
@@ -40,11 +41,12 @@ struct Local(Arc<dyn Pack + Send + Sync>);
 impl PackCode for Local {
     fn call(
         &self,
+        index: usize,
         function: &str,
         args: &[Literal],
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
-        self.0.call_within(function, args, max_size)
+        self.0.call_index(index, function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {
@@ -63,6 +65,9 @@ pub struct PackFn {
     pub errors: Vec<String>,
     /// The name within the pack: `GCD`.
     local: String,
+    /// Its position in the pack's info, which the pack is called by: found
+    /// once, when the pack is added, so no call looks the name up.
+    index: usize,
     code: Arc<dyn PackCode>,
 }
 
@@ -79,7 +84,7 @@ impl PackFn {
     /// Calls the function within the run's size limit. A runtime error comes
     /// back without a step; the caller names the calling step.
     pub fn call(&self, args: &[Literal], max_size: u64) -> Result<Literal, PluginDiagnostic> {
-        self.code.call(&self.local, args, max_size)
+        self.code.call(self.index, &self.local, args, max_size)
     }
 
     /// The function's definition for `target`, `None` when the pack has none.
@@ -110,7 +115,7 @@ impl Functions {
     /// signatures parse) whose code is `code`.
     pub fn add_pack(&mut self, info: &PackInfo, code: Arc<dyn PackCode>) {
         self.unavailable.remove(&info.namespace);
-        for f in &info.functions {
+        for (index, f) in info.functions.iter().enumerate() {
             let Ok(signature) = Signature::parse(&f.signature) else {
                 continue;
             };
@@ -123,6 +128,7 @@ impl Functions {
                     doc: f.doc.clone(),
                     errors: f.errors.clone(),
                     local: f.name.clone(),
+                    index,
                     code: code.clone(),
                 },
             );

@@ -218,7 +218,7 @@ fn a_newer_plugin_api_is_refused_before_any_call() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 3.0, a newer version than this isu's 2.1"
+        "it was built for plugin API 3.0, a newer version than this isu's 2.2"
     );
     assert!(fix.contains("plugin API 3.x"), "{fix}");
     let err = reg.backend("future").err().unwrap_or_default();
@@ -232,7 +232,7 @@ fn a_plugin_of_api_1_is_refused_naming_both_versions() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 1.0, an older version than this isu's 2.1"
+        "it was built for plugin API 1.0, an older version than this isu's 2.2"
     );
     assert_eq!(fix, "rebuild the plugin against isu_plugin_api 2.x");
 }
@@ -468,6 +468,81 @@ fn a_pack_gets_the_run_size_limit_across_the_boundary() {
     );
 }
 
+/// The fixture pack `crate` (namespace `old`), loaded through a manifest:
+/// its plugin-API version, and its functions `ADD` and `REPEAT`.
+fn old_pack(krate: &str) -> (String, Registry) {
+    let reg = registry(&format!(
+        "[[plugin]]\nname = \"old\"\nkind = \"pack\"\nfile = \"@{krate}\"\nnamespace = \"old\"\n"
+    ));
+    assert!(reg.errors().is_empty(), "{krate}: {:?}", reg.errors());
+    let version = match reg.plugins.first().map(|p| &p.result) {
+        Some(Ok(loaded)) => loaded.api_version().to_string(),
+        other => panic!("{krate} did not load: {other:?}"),
+    };
+    (version, reg)
+}
+
+fn repeat_args(n: i64) -> [Literal; 2] {
+    [Literal::Str("ab".into()), Literal::Int(n)]
+}
+
+#[test]
+fn a_pack_built_against_plugin_api_2_1_is_called_by_name_within_the_size_limit() {
+    let (version, reg) = old_pack("isu_test_pack_v21");
+    assert_eq!(version, "2.1");
+    let add = reg.functions.get("old.ADD");
+    let sum = add.map(|f| f.call(&[Literal::Int(2), Literal::Int(40)], 9));
+    assert_eq!(sum, Some(Ok(Literal::Int(42))));
+    let overflow = add.map(|f| f.call(&[Literal::Int(i64::MAX), Literal::Int(1)], 9));
+    assert_eq!(
+        overflow.map(|r| r.map_err(|d| d.code)),
+        Some(Err("int_overflow".into()))
+    );
+    let repeat = reg.functions.get("old.REPEAT");
+    let within = repeat.map(|f| (f.call(&repeat_args(2), 4), f.call(&repeat_args(3), 4)));
+    let Some((Ok(fits), Err(over))) = within else {
+        panic!("{within:?}");
+    };
+    assert_eq!(fits, Literal::Str("abab".into()));
+    assert_eq!(over.code, "size_limit", "the size limit did not cross");
+}
+
+#[test]
+fn a_pack_built_against_plugin_api_2_0_is_called_by_name_without_the_size_limit() {
+    let (version, reg) = old_pack("isu_test_pack_v20");
+    assert_eq!(version, "2.0");
+    let add = reg.functions.get("old.ADD");
+    let sum = add.map(|f| f.call(&[Literal::Int(2), Literal::Int(40)], 9));
+    assert_eq!(sum, Some(Ok(Literal::Int(42))));
+    // A 2.0 pack never sees the limit: the interpreter checks the size of
+    // the result it gets back.
+    let repeat = reg.functions.get("old.REPEAT");
+    let unlimited = repeat.map(|f| f.call(&repeat_args(3), 4));
+    assert_eq!(unlimited, Some(Ok(Literal::Str("ababab".into()))));
+}
+
+/// abi_stable keeps what it learnt of each library's layouts for the life
+/// of the process: a pack of the current layout still loads and is called
+/// after older ones did, and they after it.
+#[test]
+fn packs_of_every_minor_version_load_in_one_process() {
+    let math = |reg: &Registry| {
+        let gcd = reg.functions.get("math.GCD");
+        gcd.map(|f| f.call(&[Literal::Int(12), Literal::Int(18)], 9))
+    };
+    let before = registry(
+        "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
+    );
+    assert_eq!(math(&before), Some(Ok(Literal::Int(6))));
+    let versions = ["isu_test_pack_v20", "isu_test_pack_v21"].map(|krate| old_pack(krate).0);
+    assert_eq!(versions, ["2.0", "2.1"]);
+    let after = registry(
+        "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
+    );
+    assert_eq!(math(&after), Some(Ok(Literal::Int(6))));
+    assert_eq!(math(&before), Some(Ok(Literal::Int(6))));
+}
+
 #[test]
 fn a_disabled_pack_is_known_with_how_to_enable_it() {
     let lib = built::library("isu_pack_text");
@@ -537,7 +612,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         (toy["status"].as_str(), toy["layer"].as_str()),
         (Some("loaded"), Some("--plugins"))
     );
-    assert_eq!(toy["api_version"], "2.1");
+    assert_eq!(toy["api_version"], "2.2");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
     assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
     assert_eq!(toy["execute"]["artifact"], "iir-json");
@@ -564,7 +639,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.1\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.2\n"),
         "{human}"
     );
     assert!(

@@ -12,23 +12,29 @@
 //! gets back implements the plain traits again, so the rest of the host
 //! never sees this module's types.
 //!
-//! Everything crosses as JSON text but the bytes of artifacts: the info
-//! ([`BackendInfo`](crate::BackendInfo), [`PackInfo`](crate::PackInfo)),
-//! the program as its versioned IIR JSON ([`crate::iir_format`]), arguments
-//! and results as [`Literal`](crate::Literal) JSON, compile and execute
-//! options, artifact metadata, and errors as
-//! [`PluginDiagnostic`](crate::PluginDiagnostic) JSON. Every exported
+//! Everything crosses as JSON text but the bytes of artifacts and the values
+//! of a pack call: the info ([`BackendInfo`](crate::BackendInfo),
+//! [`PackInfo`](crate::PackInfo)), the program as its versioned IIR JSON
+//! ([`crate::iir_format`]), a backend's arguments and results as
+//! [`Literal`](crate::Literal) JSON, compile and execute options, artifact
+//! metadata, and errors as [`PluginDiagnostic`](crate::PluginDiagnostic)
+//! JSON. A pack function, found by its position once at load, is called
+//! with [`AbiValue`]s (plugin API 2.2), so the interpreter's calls write and
+//! parse no JSON; packs of older minor versions load with their own frozen
+//! root-module layouts and are called by name. Every exported
 //! function catches panics and returns them as an error value: a panic never
 //! crosses the boundary. `spec/plugin-abi.md` is the normative description.
 
 mod export;
 mod load;
 mod modules;
+mod older;
+mod pack_module;
 mod stable;
 
 pub use load::{load_backend, load_pack, ForeignBackend, ForeignPack, LoadError};
 pub use modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-pub use stable::AbiArtifact;
+pub use stable::{AbiArtifact, AbiValue};
 
 use abi_stable::StableAbi;
 use std::fmt;
@@ -38,6 +44,7 @@ use std::fmt;
 #[doc(hidden)]
 pub mod __private {
     pub use super::export::*;
+    pub use super::older::{v2_0, v2_1};
     pub use abi_stable;
 }
 
@@ -59,7 +66,7 @@ pub struct ApiVersion {
 
 /// The plugin-API version this crate speaks. A plugin records the version it
 /// was built with in its root module; the host compares it with its own.
-pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 1 };
+pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 2 };
 
 /// The root modules' abi_stable version strings: the plugin-API major
 /// version as `MAJOR.0.0`. abi_stable accepts a library whose minor is at

@@ -132,3 +132,46 @@ fn the_root_modules_have_their_reviewed_layouts() {
         );
     }
 }
+
+/// The fields of the prefix type a root module reference points to, each
+/// with its type (and a function pointer's signature).
+fn prefix_fields(root: &'static TypeLayout) -> Vec<String> {
+    let mut queue = VecDeque::from([root]);
+    while let Some(layout) = queue.pop_front() {
+        if let TLData::PrefixType(p) = layout.data() {
+            return p
+                .fields
+                .iter()
+                .map(|field| {
+                    let functions: Vec<String> = field
+                        .function_range()
+                        .iter()
+                        .map(|f| signature(&f))
+                        .collect();
+                    format!(
+                        "{}: {} {}",
+                        field.name(),
+                        label(field.layout()),
+                        functions.join(" ")
+                    )
+                })
+                .collect();
+        }
+        queue.extend(layout.shared_vars().type_layouts().iter().map(|f| f()));
+    }
+    Vec::new()
+}
+
+/// The frozen pack root modules of the older minor versions, which the host
+/// loads older packs with, are the current one without the fields added
+/// since: a drift of one would refuse the packs built against it.
+#[test]
+fn the_older_pack_layouts_are_prefixes_of_the_current_one() {
+    use isu_plugin_api::abi::__private::{v2_0, v2_1};
+    let current = prefix_fields(<PackModRef as StableAbi>::LAYOUT);
+    let v2_1 = prefix_fields(<v2_1::PackModRef as StableAbi>::LAYOUT);
+    let v2_0 = prefix_fields(<v2_0::PackModRef as StableAbi>::LAYOUT);
+    assert_eq!(current.len(), 6, "{current:#?}");
+    assert_eq!(v2_1, current[..5], "plugin API 2.1 lacks only call_at");
+    assert_eq!(v2_0, current[..4], "plugin API 2.0 lacks call_within too");
+}

@@ -9,11 +9,12 @@ use isu_plugin_api::{Literal, Pack, PluginDiagnostic};
 impl PackCode for ForeignPack {
     fn call(
         &self,
+        index: usize,
         function: &str,
         args: &[Literal],
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
-        Pack::call_within(self, function, args, max_size)
+        Pack::call_index(self, index, function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {

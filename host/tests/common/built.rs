@@ -23,6 +23,8 @@ pub const PLUGINS: &[&str] = &[
     "isu_test_layout",
     "isu_test_newer_api",
     "isu_test_old_abi",
+    "isu_test_pack_v20",
+    "isu_test_pack_v21",
     "isu_test_panicky",
 ];
 

@@ -9,7 +9,7 @@
 //! the host.
 
 use super::modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-use super::stable::{diagnostic_json, diagnostics_json, from_json, to_json, AbiArtifact};
+use super::stable::{diagnostic_json, diagnostics_json, from_json, to_json, AbiArtifact, AbiValue};
 use super::PLUGIN_API_VERSION;
 use crate::backend::{Artifact, Backend, CompileOptions, ExecOptions, PluginDiagnostic};
 use crate::backend_codes::BackendCode;
@@ -39,6 +39,9 @@ pub type JsonResult = RResult<RString, RString>;
 pub type CompileResult = RResult<RVec<AbiArtifact>, RString>;
 /// The result type of an exported `lower`.
 pub type LowerResult = RResult<ROption<RString>, RString>;
+/// The result type of an exported `call_at`: the value, or a diagnostic as
+/// JSON.
+pub type ValueResult = RResult<AbiValue, RString>;
 
 thread_local! {
     /// Where the last panic on this thread happened, recorded by the quiet
@@ -238,6 +241,71 @@ fn serve(
     }))
 }
 
+/// The names of the pack's functions, in the order of its info: what an
+/// exported `call_at` finds a function's name by, made once per library.
+pub fn function_names<P: Pack>(pack: &P) -> Vec<String> {
+    pack.info().functions.into_iter().map(|f| f.name).collect()
+}
+
+/// The body of an exported `call_at`: converts the arguments to literals
+/// (on the stack, for a call of few), calls [`Pack::call_index`] with the
+/// function's name from `names`, and gives the result back as a value. It
+/// formats nothing unless the call fails.
+pub fn serve_call_at<P: Pack>(
+    pack: fn() -> &'static P,
+    names: fn() -> &'static [String],
+    index: u32,
+    args: RSlice<'_, AbiValue>,
+    max_size: u64,
+) -> ValueResult {
+    let call = || -> Result<AbiValue, PluginDiagnostic> {
+        let position = index as usize;
+        let function = names().get(position).ok_or_else(|| {
+            PluginDiagnostic::backend(
+                BackendCode::UnknownFunction,
+                format!("the pack has no function at position {index}"),
+            )
+        })?;
+        let value = with_literals(args.as_slice(), |args| {
+            pack().call_index(position, function, args, max_size)
+        })??;
+        Ok(AbiValue::from_literal(value))
+    };
+    match panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(Ok(value)) => RResult::ROk(value),
+        Ok(Err(d)) => RResult::RErr(diagnostic_json(&d)),
+        Err(payload) => {
+            // The name again, guarded: `info` may be what panicked.
+            let name = panic::catch_unwind(|| names().get(index as usize).cloned());
+            let what = match name {
+                Ok(Some(name)) => format!("call of {name}"),
+                _ => format!("call of the function at position {index}"),
+            };
+            RResult::RErr(diagnostic_json(&panic_diagnostic(&what, payload.as_ref())))
+        }
+    }
+}
+
+/// Runs `f` on the literals of `args`: in an array on the stack of their
+/// number when they are few, so a call of scalars allocates nothing.
+fn with_literals<T>(
+    args: &[AbiValue],
+    f: impl FnOnce(&[Literal]) -> T,
+) -> Result<T, PluginDiagnostic> {
+    let literal = |a: &AbiValue| {
+        a.to_literal()
+            .ok_or_else(|| bad_input("an argument is an object that repeats a key".to_owned()))
+    };
+    Ok(match args {
+        [] => f(&[]),
+        [a] => f(&[literal(a)?]),
+        [a, b] => f(&[literal(a)?, literal(b)?]),
+        [a, b, c] => f(&[literal(a)?, literal(b)?, literal(c)?]),
+        [a, b, c, d] => f(&[literal(a)?, literal(b)?, literal(c)?, literal(d)?]),
+        _ => f(&args.iter().map(literal).collect::<Result<Vec<_>, _>>()?),
+    })
+}
+
 /// The body of an exported `lower`: calls [`Pack::lower`].
 pub fn serve_lower<P: Pack>(
     pack: fn() -> &'static P,
@@ -251,12 +319,13 @@ pub fn serve_lower<P: Pack>(
     }
 }
 
-/// The pack root module of four exported functions.
+/// The pack root module of five exported functions.
 pub fn pack_module(
     info: extern "C" fn() -> JsonResult,
     call: extern "C" fn(RStr<'_>, RStr<'_>) -> JsonResult,
     lower: extern "C" fn(RStr<'_>, RStr<'_>) -> LowerResult,
     call_within: extern "C" fn(RStr<'_>, RStr<'_>, u64) -> JsonResult,
+    call_at: extern "C" fn(u32, RSlice<'_, AbiValue>, u64) -> ValueResult,
 ) -> PackModRef {
     quiet_panics();
     PackMod {
@@ -265,6 +334,7 @@ pub fn pack_module(
         call,
         lower,
         call_within,
+        call_at,
     }
     .leak_into_prefix()
 }
@@ -380,8 +450,26 @@ macro_rules! export_pack {
             ) -> __isu::JsonResult {
                 __isu::serve_call_within(__isu_pack, function, args, max_size)
             }
+            fn __isu_names() -> &'static [::std::string::String] {
+                static NAMES: ::std::sync::OnceLock<::std::vec::Vec<::std::string::String>> =
+                    ::std::sync::OnceLock::new();
+                NAMES.get_or_init(|| __isu::function_names(__isu_pack()))
+            }
+            extern "C" fn __isu_call_at(
+                index: u32,
+                args: __isu::abi_stable::std_types::RSlice<'_, $crate::abi::AbiValue>,
+                max_size: u64,
+            ) -> __isu::ValueResult {
+                __isu::serve_call_at(__isu_pack, __isu_names, index, args, max_size)
+            }
             fn __isu_module() -> $crate::abi::PackModRef {
-                __isu::pack_module(__isu_info, __isu_call, __isu_lower, __isu_call_within)
+                __isu::pack_module(
+                    __isu_info,
+                    __isu_call,
+                    __isu_lower,
+                    __isu_call_within,
+                    __isu_call_at,
+                )
             }
             extern "C" fn __isu_loader() -> __isu::abi_stable::library::RootModuleResult {
                 __isu::root_module(__isu_module)
@@ -465,6 +553,78 @@ mod tests {
 
     const TARGET: &str = r#"{"target": "p"}"#;
     const OPTIONS: &str = r#"{"limits": {"max_steps": 1, "max_size": 1}}"#;
+
+    /// `ADD`, `BOOM` (which panics) and `SUM` (of any number of ints).
+    struct Adder;
+
+    impl Pack for Adder {
+        fn info(&self) -> crate::PackInfo {
+            let f = |name: &str| crate::PackFunction {
+                name: name.into(),
+                signature: "(int, int) -> int".into(),
+                doc: String::new(),
+                errors: Vec::new(),
+            };
+            crate::PackInfo {
+                namespace: "adder".into(),
+                version: "1.0.0".into(),
+                functions: vec![f("ADD"), f("BOOM"), f("SUM")],
+            }
+        }
+        fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+            let ints = args.iter().map(|a| match a {
+                Literal::Int(i) => *i,
+                _ => 0,
+            });
+            match function {
+                "ADD" | "SUM" => Ok(Literal::Int(ints.sum())),
+                "BOOM" => panic!("boom"),
+                _ => Err(PluginDiagnostic::backend(
+                    BackendCode::UnknownFunction,
+                    "no",
+                )),
+            }
+        }
+        fn lower(&self, _: &str, _: &str) -> Option<String> {
+            None
+        }
+    }
+
+    fn adder() -> &'static Adder {
+        &Adder
+    }
+
+    fn adder_names() -> &'static [String] {
+        static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        NAMES.get_or_init(|| function_names(&Adder))
+    }
+
+    fn call_at(index: u32, args: &[AbiValue]) -> Result<AbiValue, PluginDiagnostic> {
+        match serve_call_at(adder, adder_names, index, RSlice::from_slice(args), 9) {
+            RResult::ROk(v) => Ok(v),
+            RResult::RErr(e) => Err(diagnostic(&e)),
+        }
+    }
+
+    #[test]
+    fn call_at_calls_the_function_at_the_position_with_values() {
+        let ints = |n: i64| (1..=n).map(AbiValue::Int).collect::<Vec<_>>();
+        assert_eq!(call_at(0, &ints(2)), Ok(AbiValue::Int(3)));
+        // More arguments than fit on the stack.
+        assert_eq!(call_at(2, &ints(9)), Ok(AbiValue::Int(45)));
+        let past = call_at(3, &ints(2)).map_err(|d| d.code);
+        assert_eq!(past, Err("unknown_function".into()));
+        let boom = call_at(1, &ints(2)).map_err(|d| (d.code, d.message));
+        let Err((code, message)) = boom else {
+            panic!("{boom:?}");
+        };
+        assert_eq!(code, "plugin_panicked");
+        assert!(message.contains("in call of BOOM"), "{message}");
+        let entry = |v| abi_stable::std_types::Tuple2(RString::from("k"), AbiValue::Int(v));
+        let twice = AbiValue::Object(vec![entry(1), entry(2)].into());
+        let bad = call_at(0, &[twice, AbiValue::Int(1)]).map_err(|d| d.code);
+        assert_eq!(bad, Err("plugin_bad_input".into()));
+    }
 
     #[test]
     fn panics_become_plugin_panicked_errors() {

@@ -8,7 +8,9 @@
 //! (abi_stable never unloads one).
 
 use super::modules::{BackendModRef, PackModRef};
-use super::stable::{from_json, to_json, AbiArtifact};
+use super::older::{v2_0, v2_1};
+use super::pack_module::PackModule;
+use super::stable::{from_json, to_json, AbiArtifact, AbiValue};
 use super::{ApiVersion, VersionMismatch, PLUGIN_API_VERSION};
 use crate::backend::{
     Artifact, Backend, BackendInfo, CompileOptions, ExecOptions, PluginDiagnostic,
@@ -562,7 +564,7 @@ fn from_json_result<T: serde::de::DeserializeOwned>(
 /// A pack in a loaded plugin library: the plain [`Pack`] again.
 #[derive(Clone)]
 pub struct ForeignPack {
-    module: PackModRef,
+    module: PackModule,
     info: PackInfo,
     api_version: ApiVersion,
 }
@@ -577,8 +579,10 @@ impl fmt::Debug for ForeignPack {
 }
 
 /// Loads the pack plugin library at `path`, with the checks of [`load_backend`].
+/// A pack of an older minor version, whose root module has fewer fields,
+/// is loaded with its own layout.
 pub fn load_pack(path: &Path) -> Result<ForeignPack, LoadError> {
-    let module: PackModRef = load_module(path, "pack")?;
+    let module = load_pack_module(path)?;
     let api_version = module.api_version();
     api_version
         .check(PLUGIN_API_VERSION)
@@ -589,6 +593,24 @@ pub fn load_pack(path: &Path) -> Result<ForeignPack, LoadError> {
         info,
         api_version,
     })
+}
+
+/// The pack root module at `path` as the current layout, else as that of
+/// each older minor version in turn; when none fits, the refusal is the
+/// current layout's.
+fn load_pack_module(path: &Path) -> Result<PackModule, LoadError> {
+    let current = match load_module::<PackModRef>(path, "pack") {
+        Ok(m) => return Ok(PackModule::Current(m)),
+        Err(e @ LoadError::Layout { .. }) => e,
+        Err(e) => return Err(e),
+    };
+    if let Ok(m) = load_module::<v2_1::PackModRef>(path, "pack") {
+        return Ok(PackModule::V2_1(m));
+    }
+    if let Ok(m) = load_module::<v2_0::PackModRef>(path, "pack") {
+        return Ok(PackModule::V2_0(m));
+    }
+    Err(current)
 }
 
 impl ForeignPack {
@@ -639,6 +661,41 @@ impl Pack for ForeignPack {
         let args = Literal::Array(args.to_vec()).to_string();
         let result = call_within(function.into(), args.as_str().into(), max_size);
         from_json_result(result, "call")
+    }
+
+    /// By the plugin's `call_at`, the arguments and result crossing as
+    /// values (in an array on the stack when they are few); a pack
+    /// built against plugin API 2.1 or 2.0 has none, and is called by name.
+    fn call_index(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        let (Some(call_at), Ok(position)) = (self.module.call_at(), u32::try_from(index)) else {
+            return self.call_within(function, args, max_size);
+        };
+        let call = |values: &[AbiValue]| call_at(position, RSlice::from_slice(values), max_size);
+        let of = AbiValue::of;
+        let result = match args {
+            [] => call(&[]),
+            [a] => call(&[of(a)]),
+            [a, b] => call(&[of(a), of(b)]),
+            [a, b, c] => call(&[of(a), of(b), of(c)]),
+            [a, b, c, d] => call(&[of(a), of(b), of(c), of(d)]),
+            _ => call(&args.iter().map(of).collect::<Vec<_>>()),
+        };
+        match result {
+            RResult::ROk(value) => value.to_literal().ok_or_else(|| {
+                bad_output(format!(
+                    "the answer of a call of {function} is an object that repeats a key"
+                ))
+            }),
+            RResult::RErr(json) => {
+                Err(from_json(json.as_str(), "the error of call", bad_output).unwrap_or_else(|d| d))
+            }
+        }
     }
 
     fn lower(&self, function: &str, target: &str) -> Option<String> {

@@ -2,16 +2,18 @@
 //!
 //! Both are abi_stable prefix types: a later minor plugin-API version may add
 //! fields after the last prefix field (read by the host as optional), never
-//! change or remove one before it. Everything but the bytes of artifacts
-//! crosses as JSON text, so what the JSON holds can grow by minor versions
-//! too (optional fields, ignored by older readers).
+//! change or remove one before it (abi_stable refuses a library with fewer
+//! fields all the same, so the older pack layouts are kept in
+//! [`super::older`]). Everything but the bytes of artifacts and the values
+//! of a pack call crosses as JSON text, so what the JSON holds can grow by
+//! minor versions too (optional fields, ignored by older readers).
 //!
 //! An error crosses as JSON as well: one [`PluginDiagnostic`] for `info`,
 //! `execute` and the pack's calls, an array of them for `compile`.
 //!
 //! [`PluginDiagnostic`]: crate::PluginDiagnostic
 
-use super::stable::AbiArtifact;
+use super::stable::{AbiArtifact, AbiValue};
 use super::{ApiVersion, ROOT_MODULE_VERSION};
 use abi_stable::library::RootModule;
 use abi_stable::sabi_types::VersionStrings;
@@ -80,6 +82,17 @@ pub struct PackMod {
         args_json: RStr<'_>,
         max_size: u64,
     ) -> RResult<RString, RString>,
+    /// Plugin API 2.2: `call_within` of the function at `index` in the
+    /// pack's `PackInfo.functions` (the host finds it once, when it loads
+    /// the pack), its arguments and result crossing as values, not JSON.
+    /// The error is still a diagnostic as JSON: it is rare, and a string
+    /// keeps the result no larger than the value. Absent from a pack built
+    /// against 2.1 or 2.0, which the host calls by name.
+    pub call_at: extern "C" fn(
+        index: u32,
+        args: RSlice<'_, AbiValue>,
+        max_size: u64,
+    ) -> RResult<AbiValue, RString>,
 }
 
 impl RootModule for PackModRef {

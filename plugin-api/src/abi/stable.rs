@@ -1,13 +1,16 @@
 //! The FFI-safe types that cross the boundary besides JSON text: an artifact
-//! (its metadata as JSON, its bytes as bytes), and the JSON conversions both
-//! sides use.
+//! (its metadata as JSON, its bytes as bytes), a value (a pack call's
+//! arguments and result, plugin API 2.2), and the JSON conversions both sides
+//! use.
 
 use crate::backend::{Artifact, ArtifactMeta, PluginDiagnostic};
 use crate::backend_codes::BackendCode;
-use abi_stable::std_types::{RString, RVec};
+use crate::literal::Literal;
+use abi_stable::std_types::{RString, RVec, Tuple2};
 use abi_stable::StableAbi;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One artifact: [`ArtifactMeta`] as JSON, and the bytes.
 #[repr(C)]
@@ -37,6 +40,121 @@ impl AbiArtifact {
     ) -> Result<Artifact, PluginDiagnostic> {
         let meta: ArtifactMeta = from_json(self.meta_json.as_str(), "an artifact's metadata", bad)?;
         Ok(Artifact::from_meta(meta, self.bytes.to_vec()))
+    }
+}
+
+/// A [`Literal`] as it crosses the boundary in a pack's `call_at`: the same
+/// cases, built of abi_stable's types, so a call's arguments and result cross
+/// as values instead of JSON text to write and parse.
+#[repr(u8)]
+#[derive(StableAbi, Debug, Clone, PartialEq, Eq)]
+pub enum AbiValue {
+    /// [`Literal::Bool`].
+    Bool(bool),
+    /// [`Literal::Int`].
+    Int(i64),
+    /// [`Literal::Str`].
+    Str(RString),
+    /// [`Literal::Array`].
+    Array(RVec<AbiValue>),
+    /// [`Literal::Object`]: its entries in key order.
+    Object(RVec<Tuple2<RString, AbiValue>>),
+}
+
+impl AbiValue {
+    /// The value of a borrowed literal, each vector allocated at its final
+    /// length. Scalars, a pack call's usual arguments, take the inlined path.
+    #[inline]
+    pub fn of(lit: &Literal) -> AbiValue {
+        match lit {
+            Literal::Bool(b) => AbiValue::Bool(*b),
+            Literal::Int(i) => AbiValue::Int(*i),
+            _ => AbiValue::of_compound(lit),
+        }
+    }
+
+    #[inline(never)]
+    fn of_compound(lit: &Literal) -> AbiValue {
+        match lit {
+            Literal::Bool(b) => AbiValue::Bool(*b),
+            Literal::Int(i) => AbiValue::Int(*i),
+            Literal::Str(s) => AbiValue::Str(s.as_str().into()),
+            Literal::Array(items) => {
+                let mut out = RVec::with_capacity(items.len());
+                out.extend(items.iter().map(AbiValue::of));
+                AbiValue::Array(out)
+            }
+            Literal::Object(entries) => {
+                let mut out = RVec::with_capacity(entries.len());
+                out.extend(
+                    entries
+                        .iter()
+                        .map(|(k, v)| Tuple2(k.as_str().into(), AbiValue::of(v))),
+                );
+                AbiValue::Object(out)
+            }
+        }
+    }
+
+    /// The value of an owned literal: its strings and vectors are moved, not
+    /// copied, where the layouts allow (a string's bytes always are).
+    pub fn from_literal(lit: Literal) -> AbiValue {
+        match lit {
+            Literal::Bool(b) => AbiValue::Bool(b),
+            Literal::Int(i) => AbiValue::Int(i),
+            Literal::Str(s) => AbiValue::Str(s.into()),
+            Literal::Array(items) => {
+                let mut out = RVec::with_capacity(items.len());
+                out.extend(items.into_iter().map(AbiValue::from_literal));
+                AbiValue::Array(out)
+            }
+            Literal::Object(entries) => {
+                let mut out = RVec::with_capacity(entries.len());
+                out.extend(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| Tuple2(k.into(), AbiValue::from_literal(v))),
+                );
+                AbiValue::Object(out)
+            }
+        }
+    }
+
+    /// The literal of a borrowed value; `None` when an object repeats a key
+    /// (which no literal can hold: the JSON it stands for would be refused
+    /// as well). Scalars take the inlined path.
+    #[inline]
+    pub fn to_literal(&self) -> Option<Literal> {
+        match self {
+            AbiValue::Bool(b) => Some(Literal::Bool(*b)),
+            AbiValue::Int(i) => Some(Literal::Int(*i)),
+            _ => self.compound_to_literal(),
+        }
+    }
+
+    #[inline(never)]
+    fn compound_to_literal(&self) -> Option<Literal> {
+        Some(match self {
+            AbiValue::Bool(b) => Literal::Bool(*b),
+            AbiValue::Int(i) => Literal::Int(*i),
+            AbiValue::Str(s) => Literal::Str(s.as_str().to_owned()),
+            AbiValue::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    out.push(item.to_literal()?);
+                }
+                Literal::Array(out)
+            }
+            AbiValue::Object(entries) => {
+                let mut out = BTreeMap::new();
+                for Tuple2(k, v) in entries.iter() {
+                    if out.insert(k.as_str().to_owned(), v.to_literal()?).is_some() {
+                        return None;
+                    }
+                }
+                Literal::Object(out)
+            }
+        })
     }
 }
 
@@ -104,6 +222,35 @@ mod tests {
         };
         let err = broken.to_artifact(bad).err().map(|d| d.code);
         assert_eq!(err.as_deref(), Some("plugin_bad_output"));
+    }
+
+    #[test]
+    fn values_cross_without_loss() {
+        let text =
+            r#"[true, -9223372036854775808, "é\"", [], {}, {"10": [1, 2], "a": {"b": false}}]"#;
+        let Ok(lit) = crate::json::from_str::<Literal>(text) else {
+            panic!("the literal does not parse");
+        };
+        let abi = AbiValue::of(&lit);
+        assert_eq!(abi, AbiValue::from_literal(lit.clone()));
+        assert_eq!(abi.to_literal(), Some(lit));
+        let AbiValue::Array(items) = &abi else {
+            panic!("not an array: {abi:?}");
+        };
+        assert_eq!(
+            items.capacity(),
+            items.len(),
+            "the vector is not allocated exactly"
+        );
+    }
+
+    #[test]
+    fn an_object_repeating_a_key_is_no_literal() {
+        let entry = |v| Tuple2(RString::from("k"), AbiValue::Int(v));
+        let twice = AbiValue::Object(vec![entry(1), entry(2)].into());
+        assert_eq!(twice.to_literal(), None);
+        let nested = AbiValue::Array(vec![AbiValue::Int(0), twice].into());
+        assert_eq!(nested.to_literal(), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! A pack written as a table: one [`FunctionDef`] per function, holding
 //! what [`Pack::info`] tells of it, the code [`Pack::call_within`] runs and
-//! its lowerings per target. [`TablePack`] answers the three calls of the
-//! trait from the table, so a pack crate holds its functions and nothing
+//! its lowerings per target. [`TablePack`] answers the calls of the trait
+//! from the table (a call by position without a search), so a pack crate holds its functions and nothing
 //! else (the `math` and `text` packs are written this way).
 
 use super::{Pack, PackFunction, PackInfo};
@@ -25,6 +25,18 @@ pub struct FunctionDef {
     /// size limit, which a result that can outgrow the arguments is checked
     /// against before it is built.
     pub call: fn(Args<'_>, u64) -> Result<Literal, PluginDiagnostic>,
+}
+
+impl FunctionDef {
+    fn run(&self, args: &[Literal], max_size: u64) -> Result<Literal, PluginDiagnostic> {
+        (self.call)(
+            Args {
+                function: self.name,
+                args,
+            },
+            max_size,
+        )
+    }
 }
 
 /// The lowerings of a pack for one target: `(function, source)` for each
@@ -93,14 +105,23 @@ impl Pack for TablePack {
         args: &[Literal],
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
-        let f = self.find(function)?;
-        (f.call)(
-            Args {
-                function: f.name,
-                args,
-            },
-            max_size,
-        )
+        self.find(function)?.run(args, max_size)
+    }
+
+    /// By position in the table, which is the order `info` lists; by name
+    /// when the function there has another name (a caller that counted
+    /// wrong still calls the function it names).
+    fn call_index(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Literal],
+        max_size: u64,
+    ) -> Result<Literal, PluginDiagnostic> {
+        match self.functions.get(index) {
+            Some(f) if f.name == function => f.run(args, max_size),
+            _ => self.call_within(function, args, max_size),
+        }
     }
 
     fn lower(&self, function: &str, target: &str) -> Option<String> {
@@ -249,6 +270,22 @@ mod tests {
         assert!(PACK.lower("ADD", "python").is_some());
         assert_eq!(PACK.lower("ADD", "wasm"), None);
         assert_eq!(PACK.lower("NOPE", "python"), None);
+    }
+
+    #[test]
+    fn call_index_calls_by_position_and_by_name_when_the_position_is_wrong() {
+        let args = [Literal::Int(2), Literal::Int(3)];
+        assert_eq!(PACK.call_index(0, "ADD", &args, 9), Ok(Literal::Int(5)));
+        let fill = [Literal::Int(2)];
+        assert_eq!(
+            PACK.call_index(0, "FILL", &fill, 9),
+            Ok(Literal::Str("xx".into()))
+        );
+        assert_eq!(PACK.call_index(7, "ADD", &args, 9), Ok(Literal::Int(5)));
+        let limited = PACK.call_index(1, "FILL", &fill, 1);
+        assert_eq!(limited.map_err(|d| d.code), Err("size_limit".into()));
+        let unknown = PACK.call_index(0, "NOPE", &args, 9);
+        assert_eq!(unknown.map_err(|d| d.code), Err("unknown_function".into()));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::interp::builtins;
 use crate::interp::compile::{Ex, PackCall, Slot};
 use crate::interp::value::{self, Elem, Items, Value};
 use isu_lang::RuntimeCode;
-use isu_plugin_api::Span;
+use isu_plugin_api::{Literal, Span};
 
 /// A value borrowed from the frame or a constant, or computed.
 pub(super) enum Val<'a> {
@@ -137,29 +137,25 @@ impl Machine<'_, '_> {
     }
 
     /// Calls a pack function within the run's size limit: the arguments
-    /// cross as JSON values, the result comes back as a value of the
-    /// declared return type, and the call spends the sizes of both.
+    /// cross as literals, the result comes back as a value of the declared
+    /// return type, and the call spends the sizes of both.
     pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
         let name = &call.func.name;
-        let mut args = Vec::with_capacity(call.args.len());
-        let mut units = 0u64;
-        for a in call.args.iter() {
-            let v = self.eval_ref(a)?;
-            units = units.saturating_add(v.get().size_upto(self.fuel.get()));
-            // Any value a run holds crosses: its size is bounded by the
-            // limits already, and the call spends it below.
-            let mut budget = usize::MAX;
-            let lit = value::to_literal(v.get(), &mut budget).ok_or_else(|| {
-                fault(
-                    RuntimeCode::InternalError,
-                    span,
-                    format!("an argument of {name} holds no value"),
-                )
-            })?;
-            args.push(lit);
-        }
         let max_size = self.budget.max_size as u64;
-        let lit = call.func.call(&args, max_size).map_err(|d| {
+        let mut units = 0u64;
+        let mut arg = |a: &Ex| self.pack_arg(a, &mut units, name, span);
+        let pack = |args: &[Literal]| call.func.call(args, max_size);
+        // The arguments of a call of few are an array on the stack of their
+        // number: a call of scalars then allocates nothing here.
+        let answer = match &*call.args {
+            [] => pack(&[]),
+            [a] => pack(&[arg(a)?]),
+            [a, b] => pack(&[arg(a)?, arg(b)?]),
+            [a, b, c] => pack(&[arg(a)?, arg(b)?, arg(c)?]),
+            [a, b, c, d] => pack(&[arg(a)?, arg(b)?, arg(c)?, arg(d)?]),
+            all => pack(&all.iter().map(arg).collect::<R<Vec<_>>>()?),
+        };
+        let lit = answer.map_err(|d| {
             let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
             match code {
                 Some(code) => fault(code, span, format!("{name}: {}", d.message)),
@@ -192,6 +188,30 @@ impl Machine<'_, '_> {
         units = units.saturating_add(result.size_upto(self.fuel.get()));
         self.spend_work(units, span)?;
         Ok(result)
+    }
+
+    /// An argument of a pack call as the literal that crosses, its size
+    /// added to `units`.
+    #[inline]
+    fn pack_arg(&self, a: &Ex, units: &mut u64, name: &str, span: Span) -> R<Literal> {
+        let v = self.eval_ref(a)?;
+        *units = units.saturating_add(v.get().size_upto(self.fuel.get()));
+        match v.get() {
+            Value::Int(i) => Ok(Literal::Int(*i)),
+            Value::Bool(b) => Ok(Literal::Bool(*b)),
+            // Any value a run holds crosses: its size is bounded by the
+            // limits already, and the call spends it.
+            other => {
+                let mut budget = usize::MAX;
+                value::to_literal(other, &mut budget).ok_or_else(|| {
+                    fault(
+                        RuntimeCode::InternalError,
+                        span,
+                        format!("an argument of {name} holds no value"),
+                    )
+                })
+            }
+        }
     }
 
     /// A value, borrowed where it can be: leaves (constants, variables,
