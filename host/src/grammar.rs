@@ -76,7 +76,7 @@ Notation: \"x\" is a terminal, a , b a sequence, a | b a choice, [ a ] optional,
 ? [...] ? is one character of a set written as a regular-expression bracket class; ? U+000A ? is the character with that code (a line break).
 
 This grammar derives canonical text: what `isu fmt` prints, with step IDs or, under META AUTO_ID: true, without them.
-Sections come in the fixed order META, FUNC, IO, STATE, LOCAL, STEPS, all of them but META always written.
+Sections come in the fixed order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS, all of them but META and TYPES always written.
 Fields come in their fixed order, one per line; blocks are BEGIN ... END; expressions are prefix S-expressions on one line, with a single space between items and after every comma and colon.
 Indentation is free (canonical text indents by two spaces per level) but every line but a section's is indented.
 The text ends with a line break.

@@ -198,7 +198,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  system   built-in (for the plugins beside isu in {})\n", build_dir().display()),
         format!("  user     {}\n", user.display()),
         format!("  project  {}\n", project.display()),
-        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.1\n      file: {}\n", lib("isu_backend_wasm").display()),
+        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.2\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
         format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
@@ -806,15 +806,21 @@ fn build_writes_to_a_fifo_as_a_stream() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
     };
+    // A program of ints only: the toy declares no arrays, so the host
+    // refuses to build one that uses them.
+    write(&dir.join("dbl.isu"), OVERFLOW);
     let o = isu(
         &dir,
-        &["build", &example(), "--target", "toy", "-o", "out.fifo"],
+        &["build", "dbl.isu", "--target", "toy", "-o", "out.fifo"],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = reader.join().unwrap_or_default();
     assert!(!text.is_empty());
     assert!(std::fs::metadata(&fifo).is_ok_and(|m| !m.is_file()));
-    assert_eq!(common::names(&dir), ["isu-plugins.toml", "out.fifo"]);
+    assert_eq!(
+        common::names(&dir),
+        ["dbl.isu", "isu-plugins.toml", "out.fifo"]
+    );
 }
 
 #[test]

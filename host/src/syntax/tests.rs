@@ -556,7 +556,7 @@ fn unexpected_token_in_words() {
         Code::UnexpectedToken,
         1,
         1,
-        "expected a section (META, FUNC, IO, STATE, LOCAL or STEPS), found the name `x`",
+        "expected a section (META, FUNC, TYPES, IO, STATE, LOCAL or STEPS), found the name `x`",
     );
 }
 
@@ -628,8 +628,8 @@ fn fields_and_sections_in_any_order_are_accepted_with_a_warning() {
     assert_eq!(
         warnings,
         [
-            (6, "LOCAL comes before STEPS in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)"),
-            (7, "FUNC comes before STEPS in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)"),
+            (6, "LOCAL comes before STEPS in the canonical order of sections (META, FUNC, TYPES, IO, STATE, LOCAL, STEPS)"),
+            (7, "FUNC comes before STEPS in the canonical order of sections (META, FUNC, TYPES, IO, STATE, LOCAL, STEPS)"),
         ]
     );
 }
