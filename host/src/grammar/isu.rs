@@ -445,19 +445,27 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
             ]),
             seq([lit("(index"), operands(2), lit(")")]),
             seq([lit("(call "), alt(calls), lit(")")]),
-            seq([
-                lit("(struct "),
-                rule("name"),
-                plus(seq([
-                    lit(" ("),
-                    rule("name"),
-                    lit(" "),
-                    rule("expr"),
-                    lit(")"),
-                ])),
-                lit(")"),
-            ]),
+            // `(` apart, in a rule of its own: `(struct ` as one literal
+            // would share `(s` with `(sub`, and a lexer that does not back
+            // up (llguidance's) would then lose `(sub`.
+            seq([lit("("), rule("struct_value")]),
             seq([lit("(field"), operands(1), lit(" "), rule("name"), lit(")")]),
+        ]),
+    );
+    b.rule(
+        "struct_value",
+        "A struct value gives every field of its struct once, in declaration order.",
+        seq([
+            lit("struct "),
+            rule("name"),
+            plus(seq([
+                lit(" ("),
+                rule("name"),
+                lit(" "),
+                rule("expr"),
+                lit(")"),
+            ])),
+            lit(")"),
         ]),
     );
     b.rule("unary_op", "", alt(unary));

@@ -702,14 +702,14 @@ fn a_lexical_error_is_not_reported_again_by_the_grammar() {
 #[test]
 fn unknown_operator() {
     let text = prog("    S1: RETURN\n      EXPR: (plus (var i) (const 1))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
     assert_eq!(
         d.hint.as_deref(),
         Some("did you mean `add`? write (add (var i) (const 1))")
     );
     assert_eq!(d.step.as_ref().map(StepId::as_str), Some("S1"));
     let text = prog("    S1: RETURN\n      EXPR: (len (var xs))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
     assert_eq!(
         d.hint.as_deref(),
         Some("to call the standard function LEN write (call LEN (var xs))")
@@ -965,7 +965,7 @@ fn invalid_patch() {
     let (_, diags) = patch_text(
         "PATCH:\n  REPLACE S2:\n    S2: RETURN\n      EXPR: (plus (const 1) (const 2))\n",
     );
-    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
 }
 
 // ---- Any input ---------------------------------------------------------------------
