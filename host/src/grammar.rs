@@ -85,7 +85,7 @@ The parser accepts more, and turns it into the same programs: comment lines (sta
 It also accepts, with a warning, sections and fields in any order, and the header forms KIND: \"desc\", KIND without its colon, ID KIND and ID: KIND: (header_form); under AUTO_ID, a header KIND \"desc\" with a description and no ID.
 It reads common slips as what they mean, each an error with a fix (keywords in another case or under another name, ELSE IF, single quotes, infix operators, xs[i], list[int]: spec/canonical.md, Accepted input), so that every other error of the text is found in the same run.
 This grammar is stricter than the parser in three ways the validator would otherwise report: a call names a standard function or one of the loaded packs' with one of its numbers of arguments (unknown_function, wrong_arity), and a map's key type is int or string (invalid_map_key_type).
-The parser rejects some texts this grammar derives, for reasons a context-free grammar cannot express: a JSON object that repeats a key (invalid_literal), more than 100 blocks, parentheses and brackets open at once (nesting_too_deep).
+The parser rejects some texts this grammar derives, for reasons a context-free grammar cannot express: a JSON object that repeats a key (invalid_literal), more than 100 blocks, parentheses and brackets open at once (nesting_too_deep), a type named by a word that is no struct of TYPES (invalid_type).
 Whether names are declared, IDs unique and types right is the validator's business, as for any text.
 ";
 
