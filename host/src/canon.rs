@@ -9,6 +9,7 @@
 //!
 //! Both are total: they never fail and never panic, whatever program they get.
 
+mod fields;
 mod ids;
 mod print;
 

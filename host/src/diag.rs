@@ -176,7 +176,7 @@ codes! {
     InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
     InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
-    SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, IO, STATE, LOCAL, STEPS (accepted: warning)";
+    SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS (accepted: warning)";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
     InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
     NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
@@ -204,6 +204,14 @@ codes! {
     MissingReturn = "missing_return", StaticError, "a path through STEPS that can reach the end without a RETURN";
     UnassignedVariable = "unassigned_variable", StaticError, "a LOCAL read where no assignment can have happened yet";
     UnreachableStep = "unreachable_step", StaticError, "a step after a RETURN on every path (warning)";
+    DuplicateStruct = "duplicate_struct", StaticError, "two structs of TYPES share one name";
+    EmptyStruct = "empty_struct", StaticError, "a struct of TYPES without fields (a struct has at least one)";
+    DuplicateField = "duplicate_field", StaticError, "a field declared twice in one struct, or given twice in one (struct ...) value";
+    RecursiveStruct = "recursive_struct", StaticError, "a struct whose fields hold the struct itself, directly or through other structs, arrays or maps (fields are fixed)";
+    UnknownStruct = "unknown_struct", StaticError, "a type or (struct NAME ...) naming a struct TYPES does not declare";
+    UnknownField = "unknown_field", StaticError, "a field the struct does not declare, in (struct ...), (field ...) or a field place";
+    MissingStructField = "missing_struct_field", StaticError, "a (struct ...) value that leaves out a declared field";
+    FieldTypeMismatch = "field_type_mismatch", StaticError, "a (struct ...) field whose value is not of the field's declared type";
     IoLengthMismatch = "io_length_mismatch", StaticError, "IO INPUT and OUTPUT have different lengths";
     IoArgumentMismatch = "io_argument_mismatch", StaticError, "an IO INPUT object whose keys are not exactly the ARGS names";
     IoTypeMismatch = "io_type_mismatch", StaticError, "an IO value that does not have the type of its argument or of RETURNS";

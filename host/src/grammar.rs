@@ -76,7 +76,7 @@ Notation: \"x\" is a terminal, a , b a sequence, a | b a choice, [ a ] optional,
 ? [...] ? is one character of a set written as a regular-expression bracket class; ? U+000A ? is the character with that code (a line break).
 
 This grammar derives canonical text: what `isu fmt` prints, with step IDs or, under META AUTO_ID: true, without them.
-Sections come in the fixed order META, FUNC, IO, STATE, LOCAL, STEPS, all of them but META always written.
+Sections come in the fixed order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS, all of them but META and TYPES always written.
 Fields come in their fixed order, one per line; blocks are BEGIN ... END; expressions are prefix S-expressions on one line, with a single space between items and after every comma and colon.
 Indentation is free (canonical text indents by two spaces per level) but every line but a section's is indented.
 The text ends with a line break.
@@ -85,7 +85,7 @@ The parser accepts more, and turns it into the same programs: comment lines (sta
 It also accepts, with a warning, sections and fields in any order, and the header forms KIND: \"desc\", KIND without its colon, ID KIND and ID: KIND: (header_form); under AUTO_ID, a header KIND \"desc\" with a description and no ID.
 It reads common slips as what they mean, each an error with a fix (keywords in another case or under another name, ELSE IF, single quotes, infix operators, xs[i], list[int]: spec/canonical.md, Accepted input), so that every other error of the text is found in the same run.
 This grammar is stricter than the parser in three ways the validator would otherwise report: a call names a standard function or one of the loaded packs' with one of its numbers of arguments (unknown_function, wrong_arity), and a map's key type is int or string (invalid_map_key_type).
-The parser rejects some texts this grammar derives, for reasons a context-free grammar cannot express: a JSON object that repeats a key (invalid_literal), more than 100 blocks, parentheses and brackets open at once (nesting_too_deep).
+The parser rejects some texts this grammar derives, for reasons a context-free grammar cannot express: a JSON object that repeats a key (invalid_literal), more than 100 blocks, parentheses and brackets open at once (nesting_too_deep), a type named by a word that is no struct of TYPES (invalid_type).
 Whether names are declared, IDs unique and types right is the validator's business, as for any text.
 ";
 

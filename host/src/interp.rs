@@ -17,6 +17,7 @@ mod history;
 mod items;
 mod key;
 mod limits;
+mod record;
 mod text;
 mod trace;
 mod value;
@@ -217,7 +218,7 @@ fn bind_args<'a>(
                     var.name
                 ))
             }
-            Some(Ok(lit)) => match value::from_literal(&lit, &var.ty) {
+            Some(Ok(lit)) => match value::from_literal(&lit, &var.ty, &c.types) {
                 Ok(v) => out.push(v),
                 Err(m) => {
                     let at = if m.path.is_empty() {

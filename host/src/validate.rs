@@ -2,6 +2,8 @@
 //!
 //! The checks run in passes over a canonical program, each reporting every
 //! error it finds:
+//! - [`structs`]: the structs of `TYPES` (`duplicate_struct`, `empty_struct`,
+//!   `duplicate_field`, `unknown_struct`, `recursive_struct`);
 //! - [`scope`]: the declarations (`duplicate_declaration`, `invalid_map_key_type`);
 //! - [`expr`] and [`stmt`]: the types of every expression, place and `ITER`
 //!   (`undeclared_variable`, `undeclared_loop_variable`, `type_mismatch`,
@@ -15,12 +17,14 @@
 //! `STATE` initializers and `IO`), and they come out in source order.
 
 mod expr;
+mod fields;
 mod flow;
 mod io;
 mod literal;
 mod report;
 mod scope;
 mod stmt;
+mod structs;
 pub(crate) mod suggest;
 mod text;
 mod types;

@@ -806,15 +806,21 @@ fn build_writes_to_a_fifo_as_a_stream() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap_or_default())
     };
+    // A program of ints only: the toy declares no arrays, so the host
+    // refuses to build one that uses them.
+    write(&dir.join("dbl.isu"), OVERFLOW);
     let o = isu(
         &dir,
-        &["build", &example(), "--target", "toy", "-o", "out.fifo"],
+        &["build", "dbl.isu", "--target", "toy", "-o", "out.fifo"],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = reader.join().unwrap_or_default();
     assert!(!text.is_empty());
     assert!(std::fs::metadata(&fifo).is_ok_and(|m| !m.is_file()));
-    assert_eq!(common::names(&dir), ["isu-plugins.toml", "out.fifo"]);
+    assert_eq!(
+        common::names(&dir),
+        ["dbl.isu", "isu-plugins.toml", "out.fifo"]
+    );
 }
 
 #[test]

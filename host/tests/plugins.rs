@@ -58,6 +58,7 @@ fn inc_program() -> Program {
         })),
     };
     Program {
+        types: Vec::new(),
         format: IIR_FORMAT.into(),
         auto_id: false,
         func: Func {
@@ -760,5 +761,37 @@ fn a_refused_backend_does_not_hide_a_working_one() {
     assert!(
         err.ends_with("the plugins serve toy (refused, see `isu plugins`: ghost)"),
         "{err}"
+    );
+}
+
+/// A struct program: `TYPES: [point = {x: int, y: int}]`, returning a point.
+const STRUCT_PROGRAM: &str = "FUNC:\n  NAME: origin\n  ARGS: []\n  RETURNS: point\nTYPES: [point = {x: int, y: int}]\nSTATE: []\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (struct point (x (const 0)) (y (const 0)))\n  END\n";
+
+#[test]
+fn a_plugin_written_before_structs_is_refused_struct_programs_only() {
+    // The toy declares the feature vocabulary of version 1 and reads the
+    // IIR of a format older than structs (any minor of major 0): it knows no
+    // struct node, so the host never sends it one.
+    let reg = registry(&backend_entry("toy", "isu_backend_toy"));
+    let (_, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
+    assert!(toy.info().features.version < isu_plugin_api::FEATURE_SET_VERSION);
+    let fe = isu_host::pipeline::check(&isu_host::Source::new("origin.isu", STRUCT_PROGRAM));
+    let program = fe
+        .valid_program()
+        .unwrap_or_else(|| panic!("{:?}", fe.diags))
+        .clone();
+    let refused = isu_host::plugins::target::build(&reg, &program, options("toy"));
+    match refused {
+        Err(isu_host::plugins::target::BuildError::Backend(fs)) => {
+            assert_eq!(fs[0].diagnostic.code, "unsupported_feature");
+            assert!(fs[0].diagnostic.message.contains("struct"), "{:?}", fs[0]);
+        }
+        other => panic!("expected unsupported_feature, got {other:?}"),
+    }
+    let artifacts = isu_host::plugins::target::build(&reg, &inc_program(), options("toy"));
+    let artifacts = artifacts.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        toy.execute(&artifacts, &args(1), &run_options()),
+        Ok(Literal::Int(2))
     );
 }

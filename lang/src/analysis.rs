@@ -86,9 +86,13 @@ impl Decls {
         self.section(name) == Some(Section::Local)
     }
 
-    /// Whether the variable holds an array or a map.
+    /// Whether the variable holds an array, a map or a struct (a value
+    /// with parts a TARGET can change in place).
     pub fn is_collection(&self, name: &str) -> bool {
-        matches!(self.ty(name), Some(Type::Array(_) | Type::Map(..)))
+        matches!(
+            self.ty(name),
+            Some(Type::Array(_) | Type::Map(..) | Type::Struct(_))
+        )
     }
 
     /// Every variable, by name.

@@ -248,6 +248,7 @@ pub fn program(
     body: Vec<Step>,
 ) -> Program {
     Program {
+        types: Vec::new(),
         format: IIR_FORMAT.into(),
         auto_id: false,
         func: Func {

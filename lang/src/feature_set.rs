@@ -10,7 +10,8 @@
 //! never sent to a backend that does not declare it.
 //!
 //! The names: the types (`int`, `bool`, `string`, `array`, `nested_array`
-//! for an array of arrays or maps, `map`), `call:NAME` for each standard
+//! for an array of arrays or maps, `map`, `struct` for the structs of
+//! `TYPES` with their literals, fields and field places), `call:NAME` for each standard
 //! function, and what the executor enforces (`limit_steps`: the step budget
 //! stops a run at the LOOP, as the interpreter's does; `limit_size`: the
 //! size limit, likewise; `limit_work`: the work of standard functions and
@@ -21,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The newest version of the feature vocabulary.
-pub const FEATURE_SET_VERSION: u32 = 4;
+pub const FEATURE_SET_VERSION: u32 = 5;
 
 /// Every feature, with the vocabulary version that introduced it.
 pub const FEATURES: &[(&str, u32)] = &[
@@ -31,6 +32,7 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("array", 1),
     ("nested_array", 1),
     ("map", 1),
+    ("struct", 5),
     ("limit_steps", 1),
     ("limit_size", 1),
     ("limit_work", 2),

@@ -13,6 +13,11 @@ pub fn used_by(program: &Program) -> BTreeSet<String> {
     let mut f = Features(BTreeSet::new());
     f.visit_program(program);
     type_features(&program.func.returns, &mut f.0);
+    for def in &program.types {
+        for field in &def.fields {
+            type_features(&field.ty, &mut f.0);
+        }
+    }
     f.0
 }
 
@@ -52,7 +57,7 @@ fn type_features(t: &Type, out: &mut BTreeSet<String>) {
         }
         Type::Array(e) => {
             out.insert("array".into());
-            if matches!(**e, Type::Array(_) | Type::Map(..)) {
+            if matches!(**e, Type::Array(_) | Type::Map(..) | Type::Struct(_)) {
                 out.insert("nested_array".into());
             }
             type_features(e, out);
@@ -61,6 +66,9 @@ fn type_features(t: &Type, out: &mut BTreeSet<String>) {
             out.insert("map".into());
             type_features(k, out);
             type_features(v, out);
+        }
+        Type::Struct(_) => {
+            out.insert("struct".into());
         }
     }
 }

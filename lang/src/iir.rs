@@ -20,7 +20,7 @@ use std::fmt;
 /// The version of the IIR JSON form this crate writes. Readers take every
 /// minor version of its major and ignore fields they do not know (optional
 /// annotations of a later minor); see [`crate::iir_format`].
-pub const IIR_FORMAT: &str = "isu-iir/0.1";
+pub const IIR_FORMAT: &str = "isu-iir/0.2";
 
 /// A region of source text. `lo..hi` are byte offsets; `line` and `col` are
 /// 1-based and point at `lo` (`col` counts Unicode scalar values). The default,
@@ -148,6 +148,10 @@ pub struct Program {
     pub auto_id: bool,
     /// The `FUNC` section: name, arguments, return type.
     pub func: Func,
+    /// The `TYPES` section: the structs the program declares, in order.
+    /// Absent in IIR of format 0.1, which has no structs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<StructDef>,
     /// The `IO` section: the input/output examples.
     pub io: Io,
     /// `STATE` variables, initialized in order before the steps run.
@@ -180,6 +184,28 @@ pub struct Decl {
     pub ty: Type,
     /// The whole declaration.
     pub span: Span,
+}
+
+/// `name = {field: type, ...}`, in `TYPES`: a struct with fixed fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StructDef {
+    /// The struct's name, which is its type.
+    pub name: Ident,
+    /// Its fields, in declaration order (the order of its JSON object's
+    /// keys is irrelevant; this order is the canonical one of literals).
+    pub fields: Vec<Decl>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+impl StructDef {
+    /// The declared type of field `name`, if the struct has one.
+    pub fn field(&self, name: &str) -> Option<&Type> {
+        self.fields
+            .iter()
+            .find(|f| f.name.name == name)
+            .map(|f| &f.ty)
+    }
 }
 
 /// `name: type = EXPR`, in `STATE`.
@@ -353,6 +379,15 @@ pub enum Place {
         /// The whole `(index ...)`.
         span: Span,
     },
+    /// `(field BASE name)`: a field of a struct.
+    Field {
+        /// The struct the field is in.
+        base: Box<Place>,
+        /// The field's name.
+        field: Ident,
+        /// The whole `(field ...)`.
+        span: Span,
+    },
 }
 
 impl Place {
@@ -360,14 +395,16 @@ impl Place {
     pub fn root(&self) -> (&str, Span) {
         match self {
             Place::Var { name, span } => (name, *span),
-            Place::Index { base, .. } => base.root(),
+            Place::Index { base, .. } | Place::Field { base, .. } => base.root(),
         }
     }
 
     /// Where the place was written.
     pub fn span(&self) -> Span {
         match self {
-            Place::Var { span, .. } | Place::Index { span, .. } => *span,
+            Place::Var { span, .. } | Place::Index { span, .. } | Place::Field { span, .. } => {
+                *span
+            }
         }
     }
 }
@@ -520,6 +557,23 @@ impl Expr {
             (N::Call { func: f, args: x }, N::Call { func: g, args: y }) => {
                 f == g && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same(q))
             }
+            (N::Struct { name: s, fields: x }, N::Struct { name: t, fields: y }) => {
+                s == t
+                    && x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|(p, q)| p.name.name == q.name.name && p.value.same(&q.value))
+            }
+            (
+                N::Field {
+                    base: b1,
+                    field: f1,
+                },
+                N::Field {
+                    base: b2,
+                    field: f2,
+                },
+            ) => f1.name == f2.name && b1.same(b2),
             _ => false,
         }
     }
@@ -537,6 +591,14 @@ impl Expr {
                     ..
                 },
             ) => base.is_place(pb) && index.same(pi),
+            (
+                ExprNode::Field { base, field },
+                Place::Field {
+                    base: pb,
+                    field: pf,
+                    ..
+                },
+            ) => field.name == pf.name && base.is_place(pb),
             _ => false,
         }
     }
@@ -586,6 +648,30 @@ pub enum ExprNode {
         /// The arguments, evaluated left to right.
         args: Vec<Expr>,
     },
+    /// `(struct point (x E) (y E))`: a struct value, every field once, in
+    /// declaration order (canonical), evaluated in that order.
+    Struct {
+        /// The struct's name.
+        name: String,
+        /// The fields with their values.
+        fields: Vec<FieldInit>,
+    },
+    /// `(field E x)`: a field of a struct.
+    Field {
+        /// The struct.
+        base: Box<Expr>,
+        /// The field's name.
+        field: Ident,
+    },
+}
+
+/// `(x E)` in a struct literal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldInit {
+    /// The field's name.
+    pub name: Ident,
+    /// Its value.
+    pub value: Expr,
 }
 
 /// The one-operand operators.

@@ -5,7 +5,8 @@ use std::fmt;
 
 /// A static type of Isu v0.
 ///
-/// JSON form: `"int"`, `"bool"`, `"string"`, `{"array": T}`, `{"map": [K, V]}`.
+/// JSON form: `"int"`, `"bool"`, `"string"`, `{"array": T}`, `{"map": [K, V]}`,
+/// `{"struct": "point"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
@@ -19,6 +20,8 @@ pub enum Type {
     Array(Box<Type>),
     /// `map<K,V>`; `K` is `int` or `string` in a valid program.
     Map(Box<Type>, Box<Type>),
+    /// A struct declared in `TYPES`, by its name.
+    Struct(String),
 }
 
 impl Type {
@@ -47,6 +50,7 @@ impl fmt::Display for Type {
             Type::String => f.write_str("string"),
             Type::Array(elem) => write!(f, "{elem}[]"),
             Type::Map(k, v) => write!(f, "map<{k},{v}>"),
+            Type::Struct(name) => f.write_str(name),
         }
     }
 }
@@ -68,5 +72,7 @@ mod tests {
         assert_eq!(json, r#"{"map":["int",{"array":"bool"}]}"#);
         let back: Type = serde_json::from_str(&json).unwrap_or(Type::Int);
         assert_eq!(back, t);
+        let point = serde_json::to_string(&Type::Struct("point".into())).unwrap_or_default();
+        assert_eq!(point, r#"{"struct":"point"}"#);
     }
 }

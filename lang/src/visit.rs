@@ -75,6 +75,15 @@ pub trait Visit<'ast> {
 /// Visits the children of a [`Program`] in source order.
 pub fn walk_program<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, program: &'ast Program) {
     v.visit_func(&program.func);
+    // A struct's fields are no variables: only their names and spans.
+    for def in &program.types {
+        v.visit_span(def.span);
+        v.visit_ident(&def.name);
+        for field in &def.fields {
+            v.visit_span(field.span);
+            v.visit_ident(&field.name);
+        }
+    }
     v.visit_io(&program.io);
     for var in &program.state {
         v.visit_state_var(var);
@@ -158,6 +167,11 @@ pub fn walk_place<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, place: &'ast Place) 
             v.visit_place(base);
             v.visit_expr(index);
         }
+        Place::Field { base, field, span } => {
+            v.visit_span(*span);
+            v.visit_place(base);
+            v.visit_ident(field);
+        }
     }
 }
 
@@ -209,6 +223,16 @@ pub fn walk_expr<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, expr: &'ast Expr) {
             for arg in args {
                 v.visit_expr(arg);
             }
+        }
+        ExprNode::Struct { fields, .. } => {
+            for f in fields {
+                v.visit_ident(&f.name);
+                v.visit_expr(&f.value);
+            }
+        }
+        ExprNode::Field { base, field } => {
+            v.visit_expr(base);
+            v.visit_ident(field);
         }
     }
 }
@@ -273,6 +297,14 @@ pub trait VisitMut {
 /// Visits the children of a [`Program`] in source order, mutably.
 pub fn walk_program_mut<V: VisitMut + ?Sized>(v: &mut V, program: &mut Program) {
     v.visit_func_mut(&mut program.func);
+    for def in &mut program.types {
+        v.visit_span_mut(&mut def.span);
+        v.visit_ident_mut(&mut def.name);
+        for field in &mut def.fields {
+            v.visit_span_mut(&mut field.span);
+            v.visit_ident_mut(&mut field.name);
+        }
+    }
     v.visit_io_mut(&mut program.io);
     for var in &mut program.state {
         v.visit_state_var_mut(var);
@@ -356,6 +388,11 @@ pub fn walk_place_mut<V: VisitMut + ?Sized>(v: &mut V, place: &mut Place) {
             v.visit_place_mut(base);
             v.visit_expr_mut(index);
         }
+        Place::Field { base, field, span } => {
+            v.visit_span_mut(span);
+            v.visit_place_mut(base);
+            v.visit_ident_mut(field);
+        }
     }
 }
 
@@ -407,6 +444,16 @@ pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, expr: &mut Expr) {
             for arg in args {
                 v.visit_expr_mut(arg);
             }
+        }
+        ExprNode::Struct { fields, .. } => {
+            for f in fields {
+                v.visit_ident_mut(&mut f.name);
+                v.visit_expr_mut(&mut f.value);
+            }
+        }
+        ExprNode::Field { base, field } => {
+            v.visit_expr_mut(base);
+            v.visit_ident_mut(field);
         }
     }
 }
@@ -479,6 +526,7 @@ mod tests {
     fn sample() -> Program {
         let var = |name: &str, n| expr(ExprNode::Var { name: name.into() }, n);
         Program {
+            types: Vec::new(),
             format: IIR_FORMAT.into(),
             auto_id: false,
             func: Func {

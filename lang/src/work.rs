@@ -152,10 +152,14 @@ impl CallWork {
     }
 }
 
-/// Whether values of type `ty` have a size: strings, arrays and maps. An
-/// int or a bool has none.
+/// Whether values of type `ty` have a size: strings, arrays, maps and
+/// structs (a struct's is its number of fields plus their sizes). An int or
+/// a bool has none.
 pub fn has_size(ty: &Type) -> bool {
-    matches!(ty, Type::String | Type::Array(_) | Type::Map(_, _))
+    matches!(
+        ty,
+        Type::String | Type::Array(_) | Type::Map(_, _) | Type::Struct(_)
+    )
 }
 
 /// Whether the size of a value of type `ty` is its length (characters,
@@ -166,7 +170,7 @@ pub fn size_is_length(ty: &Type) -> bool {
         Type::String => true,
         Type::Array(e) => !has_size(e),
         Type::Map(k, v) => !has_size(k) && !has_size(v),
-        Type::Int | Type::Bool => false,
+        Type::Int | Type::Bool | Type::Struct(_) => false,
     }
 }
 

@@ -84,6 +84,26 @@ impl BackendInfo {
         self
     }
 
+    /// `unsupported_feature` when `program` uses features of the vocabulary
+    /// this backend does not declare (naming them): a backend written
+    /// before a feature existed cannot read its IIR nodes. The host checks
+    /// this before every compile; a backend may check it again at its entry.
+    pub fn check_features(&self, program: &Program) -> Result<(), PluginDiagnostic> {
+        let used = crate::features::used_by(program);
+        let missing = self.features.missing(used.iter().map(String::as_str));
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(PluginDiagnostic::backend(
+            BackendCode::UnsupportedFeature,
+            format!(
+                "the {} backend does not support {}, which the program uses",
+                self.name,
+                missing.join(", ")
+            ),
+        ))
+    }
+
     /// The settings `given`, checked against the declared ones: every name
     /// declared and every value allowed. The defaults are not filled in.
     pub fn check_settings(&self, given: &Settings) -> Result<(), PluginDiagnostic> {

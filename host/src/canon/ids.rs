@@ -28,6 +28,7 @@ const MESSAGE_MAP_LIMIT: usize = 20;
 /// and `parse` can still show it; the errors say it is not yet valid.
 /// Diagnostics come in the structural order of the steps they concern.
 pub fn canonicalize(program: &mut Program) -> Vec<Diagnostic> {
+    super::fields::order_fields(program);
     let mut check = Check {
         auto_id: program.auto_id,
         first_at: HashMap::new(),

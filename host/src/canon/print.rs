@@ -158,6 +158,28 @@ impl Printer<'_> {
         self.display(&program.func.returns);
         self.out.push('\n');
 
+        self.comments(Anchor::Section(Kw::Types), 0);
+        if !program.types.is_empty() {
+            self.out.push_str("TYPES: [");
+            for (i, def) in program.types.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(&def.name.name);
+                self.out.push_str(" = {");
+                for (j, field) in def.fields.iter().enumerate() {
+                    if j > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(&field.name.name);
+                    self.out.push_str(": ");
+                    self.display(&field.ty);
+                }
+                self.out.push('}');
+            }
+            self.out.push_str("]\n");
+        }
+
         self.comments(Anchor::Section(Kw::Io), 0);
         self.line(0, "IO:");
         self.comments(Anchor::SectionField(Kw::Io, Kw::Input), 2);
@@ -324,6 +346,13 @@ impl Printer<'_> {
                 self.expr(index);
                 self.out.push(')');
             }
+            Place::Field { base, field, .. } => {
+                self.out.push_str("(field ");
+                self.place(base);
+                self.out.push(' ');
+                self.out.push_str(&field.name);
+                self.out.push(')');
+            }
         }
     }
 
@@ -421,6 +450,25 @@ impl Printer<'_> {
                     self.out.push(' ');
                     self.expr(arg);
                 }
+                self.out.push(')');
+            }
+            ExprNode::Struct { name, fields } => {
+                self.out.push_str("(struct ");
+                self.out.push_str(name);
+                for f in fields {
+                    self.out.push_str(" (");
+                    self.out.push_str(&f.name.name);
+                    self.out.push(' ');
+                    self.expr(&f.value);
+                    self.out.push(')');
+                }
+                self.out.push(')');
+            }
+            ExprNode::Field { base, field } => {
+                self.out.push_str("(field ");
+                self.expr(base);
+                self.out.push(' ');
+                self.out.push_str(&field.name);
                 self.out.push(')');
             }
         }

@@ -121,6 +121,7 @@ pub fn decl(name: &str, ty: Type) -> Decl {
 /// no IO and no STATE, with these root steps.
 pub fn program(auto_id: bool, steps: Vec<Step>) -> Program {
     Program {
+        types: Vec::new(),
         format: IIR_FORMAT.into(),
         auto_id,
         func: Func {

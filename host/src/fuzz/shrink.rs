@@ -300,6 +300,8 @@ fn smaller_exprs(e: &Expr) -> Vec<Expr> {
         ExprNode::Binary { lhs, rhs, .. } => vec![lhs, rhs],
         ExprNode::Index { base, index } => vec![base, index],
         ExprNode::Call { args, .. } => args.iter().collect(),
+        ExprNode::Struct { fields, .. } => fields.iter().map(|f| &f.value).collect(),
+        ExprNode::Field { base, .. } => vec![base],
         ExprNode::Const { .. } | ExprNode::Var { .. } => Vec::new(),
     };
     out.extend(
@@ -315,20 +317,22 @@ fn smaller_exprs(e: &Expr) -> Vec<Expr> {
     };
     match &e.node {
         ExprNode::Const { value } => out.extend(smaller_literals(value).into_iter().map(constant)),
-        _ => out.push(constant(simplest(ty))),
+        _ => out.extend(simplest(ty).map(constant)),
     }
     out
 }
 
-/// The simplest value of a type: 0, false, "", [], {}.
-fn simplest(ty: &Type) -> Literal {
-    match ty {
+/// The simplest value of a type: 0, false, "", [], {}; none for a struct,
+/// which no constant makes.
+fn simplest(ty: &Type) -> Option<Literal> {
+    Some(match ty {
         Type::Int => Literal::Int(0),
         Type::Bool => Literal::Bool(false),
         Type::String => Literal::Str(String::new()),
         Type::Array(_) => Literal::Array(Vec::new()),
         Type::Map(..) => Literal::Object(BTreeMap::new()),
-    }
+        Type::Struct(_) => return None,
+    })
 }
 
 /// Smaller values of a literal's type: toward 0, shorter, fewer elements.

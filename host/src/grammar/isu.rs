@@ -189,6 +189,7 @@ fn program(b: &mut Builder) {
     let sections = |steps: &str| {
         seq([
             rule("func"),
+            opt(rule("types")),
             rule("io"),
             rule("state"),
             rule("local"),
@@ -217,6 +218,28 @@ fn program(b: &mut Builder) {
             line([field(Kw::Name), rule("name")]),
             line([field(Kw::Args), rule("decls")]),
             line([field(Kw::Returns), rule("type")]),
+        ]),
+    );
+    b.rule(
+        "types",
+        "TYPES declares structs with fixed fields, each at least one; canonical text leaves TYPES out when it declares none.",
+        section_line([
+            field(Kw::Types),
+            lit("["),
+            rule("struct_decl"),
+            star(seq([lit(", "), rule("struct_decl")])),
+            lit("]"),
+        ]),
+    );
+    b.rule(
+        "struct_decl",
+        "",
+        seq([
+            rule("name"),
+            lit(" = {"),
+            rule("decl"),
+            star(seq([lit(", "), rule("decl")])),
+            lit("}"),
         ]),
     );
     b.rule(
@@ -422,6 +445,27 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
             ]),
             seq([lit("(index"), operands(2), lit(")")]),
             seq([lit("(call "), alt(calls), lit(")")]),
+            // `(` apart, in a rule of its own: `(struct ` as one literal
+            // would share `(s` with `(sub`, and a lexer that does not back
+            // up (llguidance's) would then lose `(sub`.
+            seq([lit("("), rule("struct_value")]),
+            seq([lit("(field"), operands(1), lit(" "), rule("name"), lit(")")]),
+        ]),
+    );
+    b.rule(
+        "struct_value",
+        "A struct value gives every field of its struct once, in declaration order.",
+        seq([
+            lit("struct "),
+            rule("name"),
+            plus(seq([
+                lit(" ("),
+                rule("name"),
+                lit(" "),
+                rule("expr"),
+                lit(")"),
+            ])),
+            lit(")"),
         ]),
     );
     b.rule("unary_op", "", alt(unary));
@@ -444,7 +488,7 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
     }
     b.rule(
         "place",
-        "What an ASSIGN writes: a variable, or an element of one.",
+        "What an ASSIGN writes: a variable, or an element or a field of one.",
         alt([
             rule("name"),
             seq([
@@ -452,6 +496,13 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
                 rule("place"),
                 lit(" "),
                 rule("expr"),
+                lit(")"),
+            ]),
+            seq([
+                lit("(field "),
+                rule("place"),
+                lit(" "),
+                rule("name"),
                 lit(")"),
             ]),
         ]),
@@ -485,12 +536,13 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
 fn types(b: &mut Builder) {
     b.rule(
         "type",
-        "Types: int, bool, string, arrays T[] and maps map<K,V> with K int or string.",
+        "Types: int, bool, string, arrays T[], maps map<K,V> with K int or string, and the structs of TYPES by name.",
         seq([
             alt([
                 lit("int"),
                 lit("bool"),
                 lit("string"),
+                rule("struct_name"),
                 seq([
                     lit("map<"),
                     alt([lit("int"), lit("string")]),
@@ -548,6 +600,27 @@ fn lexical(b: &mut Builder) {
     b.token(
         "name",
         "A name is a word that is not a keyword, not true, false or null, and not shaped like a step ID (S and digits and underscores).",
+        Expr::Except {
+            base: Box::new(seq([class(&letter), star(class(&word_char))])),
+            minus: Box::new(alt(reserved
+                .words
+                .iter()
+                .map(|w| lit(w.as_str()))
+                .chain([seq([lit("S"), plus(class(&[('0', '9'), ('_', '_')]))])]))),
+            expanded: Box::new(expanded),
+        },
+    );
+    // A struct's name where a type stands: a name that is none of the
+    // built-in type words either, so that a lexer never has two tokens for
+    // `int` (tools such as llguidance refuse a grammar that lets it).
+    reserved
+        .words
+        .extend(["int", "bool", "string", "map"].map(str::to_owned));
+    let expanded = unreserved(&Class::of(&letter), &Class::of(&word_char), &reserved)
+        .unwrap_or_else(|| seq([class(&letter), star(class(&word_char))]));
+    b.token(
+        "struct_name",
+        "A struct's name as a type: a name that is not int, bool, string or map.",
         Expr::Except {
             base: Box::new(seq([class(&letter), star(class(&word_char))])),
             minus: Box::new(alt(reserved

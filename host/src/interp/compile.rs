@@ -13,10 +13,11 @@ use isu_lang::update::{in_place, Update};
 use isu_lang::work;
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{
-    BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, Type,
-    UnaryOp,
+    BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Program, Span, StepId, StructDef,
+    Type, UnaryOp,
 };
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A variable's index in the frame: ARGS first, then STATE, then LOCAL, each
 /// in declaration order.
@@ -35,6 +36,8 @@ pub struct Compiled {
     pub body: Box<[St]>,
     /// The root block, where a run that ends without a RETURN points.
     pub body_span: Span,
+    /// The structs of `TYPES`, for reading arguments.
+    pub types: Vec<StructDef>,
 }
 
 #[derive(Debug)]
@@ -131,6 +134,10 @@ pub enum Ex {
     Copy(Box<Ex>, Span),
     /// A call of a pack function (`math.GCD`), whose result has type `ret`.
     Pack(Box<PackCall>, Span),
+    /// `(struct NAME (f E) ...)`: the fields in declaration order.
+    Struct(Box<[(Rc<str>, Ex)]>),
+    /// `(field E x)`; the span is the whole expression's.
+    Field(Box<Ex>, Rc<str>, Span),
 }
 
 /// A compiled call of a pack function.
@@ -171,12 +178,15 @@ pub struct ElemStore {
     pub kind: Scalar,
 }
 
-/// One level of an element TARGET: `(index PLACE EXPR)`.
+/// One level of an element TARGET: `(index PLACE EXPR)`, or `(field PLACE
+/// x)`, whose key is the constant string of the field's name.
 #[derive(Debug)]
 pub struct Seg {
     pub index: Ex,
-    /// The span of this `(index ...)` place.
+    /// The span of this `(index ...)` or `(field ...)` place.
     pub span: Span,
+    /// Whether this level is a struct's field.
+    pub field: bool,
 }
 
 /// A compiled statement; `step` indexes [`Compiled::steps`].
@@ -312,6 +322,7 @@ pub fn compile(program: &Program, functions: &Functions) -> Res<Compiled> {
         steps: c.steps,
         body,
         body_span: program.body.span,
+        types: program.types.clone(),
     })
 }
 
@@ -461,7 +472,7 @@ impl Compiler {
             St::SetInt { step, slot, expr }
         } else if path.is_empty() {
             St::Set { step, slot, expr }
-        } else if path.len() == 1 {
+        } else if path.len() == 1 && !path.iter().any(|s| s.field) {
             let seg = path.pop().ok_or_else(|| CompileError {
                 code: RuntimeCode::InternalError.into(),
                 message: "an element target without a level".into(),
@@ -490,12 +501,24 @@ impl Compiler {
     }
 
     fn place_path(&mut self, place: &Place, out: &mut Vec<Seg>) -> Res<()> {
-        if let Place::Index { base, index, span } = place {
-            self.place_path(base, out)?;
-            out.push(Seg {
-                index: self.expr(index)?,
-                span: *span,
-            });
+        match place {
+            Place::Var { .. } => {}
+            Place::Index { base, index, span } => {
+                self.place_path(base, out)?;
+                out.push(Seg {
+                    index: self.expr(index)?,
+                    span: *span,
+                    field: false,
+                });
+            }
+            Place::Field { base, field, span } => {
+                self.place_path(base, out)?;
+                out.push(Seg {
+                    index: Ex::Const(Value::str(&field.name)),
+                    span: *span,
+                    field: true,
+                });
+            }
         }
         Ok(())
     }
@@ -578,6 +601,15 @@ impl Compiler {
                     _ => return internal(e.span, format!("{func} has no arguments")),
                 }
             }
+            ExprNode::Struct { fields, .. } => Ex::Struct(
+                fields
+                    .iter()
+                    .map(|f| Ok((Rc::from(f.name.name.as_str()), self.expr(&f.value)?)))
+                    .collect::<Res<_>>()?,
+            ),
+            ExprNode::Field { base, field } => {
+                Ex::Field(b(self, base)?, Rc::from(field.name.as_str()), e.span)
+            }
         })
     }
 }
@@ -646,7 +678,8 @@ fn const_value(lit: &Literal, e: &Expr) -> Res<Value> {
             )
         }
     };
-    value::from_literal(lit, &ty).or_else(|m| {
+    // A constant is never a struct: only `(struct ...)` makes one.
+    value::from_literal(lit, &ty, &[]).or_else(|m| {
         internal(
             e.span,
             format!("(const {lit}) is not a {ty}: at {}{}", m.path, m.message),

@@ -146,6 +146,7 @@ impl P {
 
     fn steps(self, steps: Vec<Step>) -> Program {
         Program {
+            types: Vec::new(),
             format: IIR_FORMAT.into(),
             auto_id: false,
             func: Func {

@@ -1,4 +1,4 @@
-//! Runtime values: ints, bools, strings, and arrays and maps shared by
+//! Runtime values: ints, bools, strings, and arrays, maps and structs shared by
 //! reference count with copy-on-write, so that assigning or passing a
 //! collection is O(1) and never aliases (a write goes through
 //! [`Rc::make_mut`], which copies only when someone else holds the value).
@@ -9,8 +9,9 @@
 
 pub use super::items::{Elem, Items};
 pub use super::key::Key;
+pub use super::record::Record;
 pub use super::text::Text;
-use isu_plugin_api::{Literal, Type};
+use isu_plugin_api::{Literal, StructDef, Type};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -33,6 +34,7 @@ pub enum Value {
     Str(Rc<Text>),
     Array(Array),
     Map(Map),
+    Struct(Rc<Record>),
 }
 
 impl Value {
@@ -55,17 +57,28 @@ impl Value {
             Value::Str(s) => s.chars(),
             Value::Array(xs) => xs.len(),
             Value::Map(m) => m.len(),
-            Value::Unset | Value::Int(_) | Value::Bool(_) => 0,
+            Value::Unset | Value::Int(_) | Value::Bool(_) | Value::Struct(_) => 0,
         };
         n as u64
     }
 
     /// The size work counts (`isu_lang::work`): the characters of a string;
     /// the elements of an array plus their sizes; the entries of a map plus
-    /// the sizes of their keys and values. The walk stops once the size
-    /// passes `limit`, returning some size above it.
+    /// the sizes of their keys and values; the fields of a struct plus
+    /// their sizes. The walk stops once the size passes `limit`, returning
+    /// some size above it.
     pub fn size_upto(&self, limit: u64) -> u64 {
         let vals: &[Value] = match self {
+            Value::Struct(r) => {
+                let mut n = r.count() as u64;
+                for (_, v) in r.iter() {
+                    n = n.saturating_add(v.size_upto(limit.saturating_sub(n)));
+                    if n > limit {
+                        break;
+                    }
+                }
+                return n;
+            }
             Value::Array(xs) => match &**xs {
                 Items::Vals(vs) => vs,
                 Items::Ints(_) | Items::Bools(_) => return self.length(),
@@ -103,6 +116,7 @@ impl Value {
             Value::Str(_) => "a string",
             Value::Array(_) => "an array",
             Value::Map(_) => "a map",
+            Value::Struct(_) => "a struct",
         }
     }
 }
@@ -118,12 +132,18 @@ pub struct Mismatch {
 /// The value of a JSON literal of type `ty`, or where it does not conform.
 /// A `map<int,V>` is a JSON object whose keys are the canonical decimal text
 /// of an int (`"-3"`, `"0"`, `"42"`: no `+`, no leading zeros, no `-0`).
-pub fn from_literal(lit: &Literal, ty: &Type) -> Result<Value, Mismatch> {
+/// A struct of `types` is a JSON object with exactly its fields.
+pub fn from_literal(lit: &Literal, ty: &Type, types: &[StructDef]) -> Result<Value, Mismatch> {
     let mut path = String::new();
-    convert(lit, ty, &mut path).map_err(|message| Mismatch { path, message })
+    convert(lit, ty, types, &mut path).map_err(|message| Mismatch { path, message })
 }
 
-fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String> {
+fn convert(
+    lit: &Literal,
+    ty: &Type,
+    types: &[StructDef],
+    path: &mut String,
+) -> Result<Value, String> {
     match (ty, lit) {
         (Type::Int, Literal::Int(i)) => Ok(Value::Int(*i)),
         (Type::Bool, Literal::Bool(b)) => Ok(Value::Bool(*b)),
@@ -137,7 +157,7 @@ fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String>
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 let _ = write!(path, "[{i}]");
-                out.push(convert(item, elem, path)?);
+                out.push(convert(item, elem, types, path)?);
                 path.truncate(len);
             }
             Ok(Value::Array(Rc::new(out)))
@@ -156,10 +176,31 @@ fn convert(lit: &Literal, ty: &Type, path: &mut String) -> Result<Value, String>
                     Type::String => Key::Str(super::key::StrKey::new(Rc::new(Text::of(k)))),
                     _ => return Err(format!("map<{key},{val}> cannot hold values: its key type is neither int nor string")),
                 };
-                out.insert(key, convert(v, val, path)?);
+                out.insert(key, convert(v, val, types, path)?);
                 path.truncate(len);
             }
             Ok(Value::Map(Rc::new(out)))
+        }
+        (Type::Struct(name), Literal::Object(entries)) => {
+            let def = types
+                .iter()
+                .find(|d| d.name.name == *name)
+                .ok_or_else(|| format!("{name} is no struct of the program"))?;
+            if let Some(extra) = entries.keys().find(|k| def.field(k).is_none()) {
+                return Err(format!("{name} has no field {extra}"));
+            }
+            let mut fields = Vec::with_capacity(def.fields.len());
+            for field in &def.fields {
+                let f = &field.name.name;
+                let v = entries
+                    .get(f)
+                    .ok_or_else(|| format!("the field {f} of {name} is missing"))?;
+                let len = path.len();
+                let _ = write!(path, ".{f}");
+                fields.push((Rc::from(f.as_str()), convert(v, &field.ty, types, path)?));
+                path.truncate(len);
+            }
+            Ok(Value::Struct(Rc::new(Record::new(fields))))
         }
         _ => Err(format!(
             "expected {}, found {}",
@@ -176,7 +217,7 @@ fn type_words(ty: &Type) -> String {
         Type::Bool => "a bool".to_owned(),
         Type::String => "a string".to_owned(),
         Type::Array(_) => format!("an array ({ty})"),
-        Type::Map(..) => format!("an object ({ty})"),
+        Type::Map(..) | Type::Struct(_) => format!("an object ({ty})"),
     }
 }
 
@@ -200,6 +241,11 @@ pub fn to_literal(v: &Value, budget: &mut usize) -> Option<Literal> {
             entries
                 .iter()
                 .map(|(k, x)| Some((k.text(), to_literal(x, budget)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Value::Struct(r) => Literal::Object(
+            r.iter()
+                .map(|(k, x)| Some((k.to_owned(), to_literal(x, budget)?)))
                 .collect::<Option<_>>()?,
         ),
     })
@@ -254,6 +300,18 @@ pub fn write_shown(v: &Value, out: &mut String) {
             }
             out.push('}');
         }
+        Value::Struct(r) => {
+            out.push('{');
+            for (i, (k, x)) in r.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = isu_plugin_api::literal::write_json_string(out, k);
+                out.push(':');
+                write_shown(x, out);
+            }
+            out.push('}');
+        }
     }
 }
 
@@ -300,7 +358,11 @@ mod tests {
     #[test]
     fn literals_convert_by_type_and_back() {
         let ty = Type::map(Type::Int, Type::array(Type::String));
-        let v = from_literal(&lit(r#"{"10": ["a"], "-2": [], "3": ["b", "c"]}"#), &ty);
+        let v = from_literal(
+            &lit(r#"{"10": ["a"], "-2": [], "3": ["b", "c"]}"#),
+            &ty,
+            &[],
+        );
         let v = v.unwrap_or(Value::Unset);
         let Value::Map(m) = &v else {
             panic!("not a map: {v:?}")
@@ -317,7 +379,7 @@ mod tests {
     #[test]
     fn mismatches_say_where() {
         let ty = Type::array(Type::map(Type::String, Type::Int));
-        let err = from_literal(&lit(r#"[{"a": 1}, {"b": true}]"#), &ty);
+        let err = from_literal(&lit(r#"[{"a": 1}, {"b": true}]"#), &ty, &[]);
         assert_eq!(
             err,
             Err(Mismatch {
@@ -328,13 +390,13 @@ mod tests {
         let ty = Type::map(Type::Int, Type::Int);
         for bad in ["01", "+1", "-0", "", "x", "99999999999999999999"] {
             let json = format!(r#"{{"{bad}": 1}}"#);
-            let err = from_literal(&lit(&json), &ty).err().map(|m| m.message);
+            let err = from_literal(&lit(&json), &ty, &[]).err().map(|m| m.message);
             assert!(
                 err.is_some_and(|m| m.contains("not the decimal text")),
                 "{bad}"
             );
         }
-        let err = from_literal(&lit("[1]"), &Type::Int)
+        let err = from_literal(&lit("[1]"), &Type::Int, &[])
             .err()
             .map(|m| m.message);
         assert_eq!(err.as_deref(), Some("expected an int, found an array"));

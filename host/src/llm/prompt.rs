@@ -86,9 +86,9 @@ pub fn reference(packs: &Functions) -> String {
     let _ = writeln!(out, "# Isu\n");
     let _ = writeln!(
         out,
-        "An Isu program is one function, written in sections in this order: {}: with {}: true (step IDs are then numbered for you), {} ({}, {}, {}), {} ({}: one JSON object of arguments per example, {}: the expected results), {} (variables with an initial value), {} (variables without one), {} (one {}: {} ... {} block).",
+        "An Isu program is one function, written in sections in this order: {}: with {}: true (step IDs are then numbered for you), {} ({}, {}, {}), {} (optional: structs, such as [point = {{x: int, y: int}}]), {} ({}: one JSON object of arguments per example, {}: the expected results), {} (variables with an initial value), {} (variables without one), {} (one {}: {} ... {} block).",
         kw(Kw::Meta), kw(Kw::AutoId), kw(Kw::Func), kw(Kw::Name), kw(Kw::Args), kw(Kw::Returns),
-        kw(Kw::Io), kw(Kw::Input), kw(Kw::Output), kw(Kw::State), kw(Kw::Local), kw(Kw::Steps),
+        kw(Kw::Types), kw(Kw::Io), kw(Kw::Input), kw(Kw::Output), kw(Kw::State), kw(Kw::Local), kw(Kw::Steps),
         kw(Kw::Seq), kw(Kw::Begin), kw(Kw::End)
     );
     let _ = writeln!(
@@ -107,11 +107,12 @@ pub fn reference(packs: &Functions) -> String {
     );
     let _ = writeln!(
         out,
-        "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string."
+        "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string, and the structs of {} by name (a struct's JSON is an object with exactly its fields).",
+        kw(Kw::Types)
     );
     let _ = writeln!(
         out,
-        "Arrays and maps are values: assigning one copies it.\n"
+        "Arrays, maps and structs are values: assigning one copies it.\n"
     );
     let _ = writeln!(out, "## Statements\n");
     let _ = writeln!(out, "A step is `ID: KIND` (S1, S2_1, ...) or, under {}, just `KIND:`. Its fields follow, one per line, in this order:", kw(Kw::AutoId));
@@ -119,7 +120,7 @@ pub fn reference(packs: &Functions) -> String {
         (
             Kw::Assign,
             format!(
-                "{}: a name or (index NAME EXPR); {}: the value",
+                "{}: a name, (index PLACE EXPR) or (field PLACE name); {}: the value",
                 kw(Kw::Target),
                 kw(Kw::Expr)
             ),
@@ -182,6 +183,7 @@ pub fn reference(packs: &Functions) -> String {
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
     // The validator refuses `(index s i)` on a string (`type_mismatch`).
     let _ = writeln!(out, "- (index a i): an element of an array (from 0), or a map's value (the key must be there); a string is not indexed: one character is (call SLICE s i (add i 1)), all of them (call CHARS s)");
+    let _ = writeln!(out, "- (struct point (x EXPR) (y EXPR)): a struct value, every field once; (field s x): a field of a struct; never (const {{...}}) for a struct");
     let _ = writeln!(
         out,
         "- (call FN args...): one of the functions below, collection first"

@@ -128,6 +128,9 @@ impl fmt::Display for BuildError {
 /// Compiles a canonical, validated program with `backend` for the target
 /// of `options`, with its emit kinds and settings (checked against the
 /// backend's), giving it the lowerings of the pack functions it calls.
+/// A program using a feature the backend does not declare never reaches
+/// it: a backend written before the feature existed cannot read its IIR
+/// nodes (`isu_lang::feature_set`), so the host answers `unsupported_feature`.
 pub fn compile_with(
     packs: &Functions,
     backend: &dyn Backend,
@@ -137,6 +140,12 @@ pub fn compile_with(
     let target = options.target.clone();
     let target = target.as_str();
     if let Err(d) = backend.info().check_settings(&options.settings) {
+        return Err(BuildError::Backend(vec![BackendFailure {
+            target: target.to_owned(),
+            diagnostic: d,
+        }]));
+    }
+    if let Err(d) = backend.info().check_features(program) {
         return Err(BuildError::Backend(vec![BackendFailure {
             target: target.to_owned(),
             diagnostic: d,

@@ -46,7 +46,7 @@ pub fn iir() -> Value {
         ),
         "StepId": described(step_id(), "S1, S2_1, ...: canonical IDs follow the structural scheme of spec/canonical.md."),
         "Type": {
-            "description": "int, bool, string, {\"array\": T}, {\"map\": [K, V]}",
+            "description": "int, bool, string, {\"array\": T}, {\"map\": [K, V]}, {\"struct\": NAME}",
             "oneOf": [
                 { "enum": ["int", "bool", "string"] },
                 object(vec![("array", r("Type"))], &["array"]),
@@ -62,8 +62,21 @@ pub fn iir() -> Value {
                     )],
                     &["map"],
                 ),
+                object(vec![("struct", name())], &["struct"]),
             ],
         },
+        "StructDef": described(
+            object(
+                vec![
+                    ("name", r("Ident")),
+                    ("fields", json!({ "type": "array", "items": r("Decl"), "minItems": 1 })),
+                    ("span", span.clone()),
+                ],
+                &["name", "fields", "span"],
+            ),
+            "A struct of TYPES: its fields in declaration order.",
+        ),
+        "FieldInit": object(vec![("name", r("Ident")), ("value", expr.clone())], &["name", "value"]),
         "Literal": {
             "description": "JSON without null or fractions; integers are 64-bit signed.",
             "oneOf": [
@@ -139,6 +152,12 @@ pub fn iir() -> Value {
                 vec![("base", r("Place")), ("index", expr.clone()), ("span", span.clone())],
                 &["base", "index", "span"],
             ),
+            variant(
+                "place",
+                "field",
+                vec![("base", r("Place")), ("field", r("Ident")), ("span", span.clone())],
+                &["base", "field", "span"],
+            ),
         ]},
         "Iter": { "oneOf": [
             variant(
@@ -188,6 +207,13 @@ pub fn iir() -> Value {
                 ],
                 &["func", "args"],
             ),
+            variant(
+                "expr",
+                "struct",
+                vec![("name", name()), ("fields", array_of("FieldInit"))],
+                &["name", "fields"],
+            ),
+            variant("expr", "field", vec![("base", expr.clone()), ("field", r("Ident"))], &["base", "field"]),
         ]},
     });
     let mut root = object(
@@ -195,6 +221,7 @@ pub fn iir() -> Value {
             ("format", json!({ "const": IIR_FORMAT })),
             ("auto_id", json!({ "type": "boolean" })),
             ("func", r("Func")),
+            ("types", array_of("StructDef")),
             ("io", r("Io")),
             ("state", array_of("StateVar")),
             ("locals", array_of("Decl")),

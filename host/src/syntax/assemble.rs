@@ -11,7 +11,7 @@ use super::{PatchEntry, PatchFile};
 use crate::diag::{Code, Diagnostic, Fix};
 use isu_plugin_api::{
     Block, Decl, Example, Expr, Func, Ident, Io, Iter, Node, Place, Program, Span, StateVar, Step,
-    StepId, IIR_FORMAT,
+    StepId, StructDef, IIR_FORMAT,
 };
 
 use super::vocab::SECTION_ORDER;
@@ -30,6 +30,7 @@ pub fn program(
         diags,
         layout,
         auto_id: false,
+        structs: Vec::new(),
     };
     a.program(file, end)
 }
@@ -49,6 +50,7 @@ pub fn patch(
         diags,
         layout: &mut layout,
         auto_id: true,
+        structs: Vec::new(),
     };
     let mut entries = Vec::new();
     let mut ok = true;
@@ -132,6 +134,8 @@ struct Assembler<'t, 'd> {
     layout: &'d mut Layout,
     /// Whether steps may leave out their IDs (META AUTO_ID, or a patch).
     auto_id: bool,
+    /// The names `TYPES` declares, which are types wherever a type is written.
+    structs: Vec<String>,
 }
 
 /// Why `want` is needed: `IF needs COND, THEN and ELSE, in this order`.
@@ -178,11 +182,12 @@ impl Assembler<'_, '_> {
             text: self.text,
             step,
             diags: self.diags,
+            structs: &self.structs,
         }
     }
 
     fn program(&mut self, file: cst::File, end: Pos) -> Option<Program> {
-        let mut slots: [Option<cst::Section>; 6] = Default::default();
+        let mut slots: [Option<cst::Section>; 7] = Default::default();
         let mut last_rank: Option<usize> = None;
         let mut ok = true;
         for section in file.sections {
@@ -215,7 +220,7 @@ impl Assembler<'_, '_> {
                     Diagnostic::warning(
                         Code::SectionOrder,
                         format!(
-                            "{} comes before {} in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)",
+                            "{} comes before {} in the canonical order of sections (META, FUNC, TYPES, IO, STATE, LOCAL, STEPS)",
                             section.kw.as_str(),
                             after.as_str()
                         ),
@@ -227,7 +232,18 @@ impl Assembler<'_, '_> {
             last_rank = Some(last_rank.map_or(rank, |l| l.max(rank)));
             slots[rank] = Some(section);
         }
-        let [meta, func, io, state, local, steps] = slots;
+        let [meta, func, types, io, state, local, steps] = slots;
+        // Every name TYPES declares is a type before any type is lowered.
+        if let Some(SectionBody::Types(items)) = types.as_ref().map(|s| &s.body) {
+            self.structs = items.iter().map(|i| i.name.text.clone()).collect();
+        }
+        let types = match types {
+            Some(s) => match s.body {
+                SectionBody::Types(items) => self.struct_defs(items),
+                _ => None,
+            },
+            None => Some(Vec::new()),
+        };
         let end_span = end.to(end);
 
         let auto_id = match meta {
@@ -329,6 +345,7 @@ impl Assembler<'_, '_> {
             format: IIR_FORMAT.to_owned(),
             auto_id,
             func: func?,
+            types: types?,
             io: io?,
             state: state?,
             locals: locals?,
@@ -446,6 +463,24 @@ impl Assembler<'_, '_> {
                     },
                     ty,
                     span: d.span,
+                })
+            })
+            .collect();
+        out.into_iter().collect()
+    }
+
+    fn struct_defs(&mut self, items: Vec<cst::StructItem>) -> Option<Vec<StructDef>> {
+        let out: Vec<Option<StructDef>> = items
+            .into_iter()
+            .map(|i| {
+                let fields = self.decls(i.fields);
+                Some(StructDef {
+                    name: Ident {
+                        name: i.name.text,
+                        span: i.name.span,
+                    },
+                    fields: fields?,
+                    span: i.span,
                 })
             })
             .collect();

@@ -38,6 +38,8 @@ pub enum SectionBody {
     Fields(Vec<Field>),
     /// `STATE: [name: type = EXPR, ...]`.
     State(Vec<StateItem>),
+    /// `TYPES: [name = {field: type, ...}, ...]`.
+    Types(Vec<StructItem>),
     /// `LOCAL: [name: type, ...]`.
     Local(Vec<Decl>),
     /// `STEPS: SEQ: BEGIN ... END`.
@@ -75,6 +77,14 @@ pub struct Name {
 pub struct Decl {
     pub name: Name,
     pub ty: Type,
+    pub span: Span,
+}
+
+/// `name = {field: type, ...}`.
+#[derive(Debug)]
+pub struct StructItem {
+    pub name: Name,
+    pub fields: Vec<Decl>,
     pub span: Span,
 }
 

@@ -379,7 +379,7 @@ fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
     let msg = match k {
         Kw::Cond => format!("expected a condition after COND:{of_owner}, such as (lt (var i) (var n))"),
         Kw::Expr => format!("expected an expression after EXPR:{of_owner}, such as (var x) or (const 1)"),
-        Kw::Target => format!("expected a variable name or (index PLACE EXPR) after TARGET:{of_owner}"),
+        Kw::Target => format!("expected a variable name, (index PLACE EXPR) or (field PLACE name) after TARGET:{of_owner}"),
         Kw::Iter => format!(
             "expected (range i A B), (each x EXPR) or (while COND) after ITER:{of_owner}"
         ),
@@ -397,6 +397,7 @@ fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
         Kw::Input => "expected a JSON array of argument objects after INPUT:, such as [{\"xs\": [1, 2]}]".to_owned(),
         Kw::Output => "expected a JSON array of results after OUTPUT:, such as [3]".to_owned(),
         Kw::State => "expected the list of STATE variables after STATE:, such as [total: int = (const 0)] ([] for none)".to_owned(),
+        Kw::Types => "expected the list of structs after TYPES:, such as [point = {x: int, y: int}] ([] for none)".to_owned(),
         Kw::Local => "expected the list of LOCAL variables after LOCAL:, such as [i: int, x: string] ([] for none)".to_owned(),
         Kw::Steps => "expected `SEQ: BEGIN` after STEPS: (the steps are one root SEQ block)".to_owned(),
         Kw::Seq if b2 == Some(Tok::Kw(Kw::Steps)) => {
@@ -436,7 +437,7 @@ fn file_level(f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
         _ => None,
     };
     let message = match cx.section {
-        None => "expected a section (META, FUNC, IO, STATE, LOCAL or STEPS)".to_owned(),
+        None => "expected a section (META, FUNC, TYPES, IO, STATE, LOCAL or STEPS)".to_owned(),
         Some(s) => match fields_of(s) {
             Some(fields) if expected.contains(&"NAME") => format!(
                 "expected a field of {} ({fields}) or the next section",

@@ -11,7 +11,7 @@ use super::vocab::{
 use crate::diag::{Code, Diagnostic, Fix};
 use crate::validate::suggest;
 use isu_plugin_api::{
-    BinaryOp, Expr, ExprNode, Ident, Iter, Literal, Place, Span, StepId, Type, UnaryOp,
+    BinaryOp, Expr, ExprNode, FieldInit, Ident, Iter, Literal, Place, Span, StepId, Type, UnaryOp,
 };
 use std::collections::BTreeMap;
 
@@ -22,6 +22,8 @@ pub struct Lower<'a> {
     pub text: &'a str,
     pub step: Option<StepId>,
     pub diags: &'a mut Vec<Diagnostic>,
+    /// The struct names the program's `TYPES` declares.
+    pub structs: &'a [String],
 }
 
 impl Lower<'_> {
@@ -301,6 +303,16 @@ impl Lower<'_> {
                 }
             }
             "call" => self.call_expr(&op, operands, span)?,
+            "struct" => self.struct_expr(operands, span)?,
+            "field" => {
+                let [base, field] = self.exact_sexprs::<2>(&op, operands, span)?;
+                let base = self.expr(base);
+                let field = self.field_name(field);
+                ExprNode::Field {
+                    base: Box::new(base?),
+                    field: field?,
+                }
+            }
             "and" | "or" if operands.len() > 2 => {
                 let bin = if op.text == "and" {
                     BinaryOp::And
@@ -392,6 +404,93 @@ impl Lower<'_> {
         let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
         let all: Option<Vec<Expr>> = lowered.into_iter().collect();
         all?.try_into().ok()
+    }
+
+    /// Exactly `N` operands, not lowered (for forms whose operands are not
+    /// all expressions, such as `(field E x)`).
+    fn exact_sexprs<const N: usize>(
+        &mut self,
+        op: &Name,
+        operands: Vec<SExpr>,
+        span: Span,
+    ) -> Option<[SExpr; N]> {
+        if operands.len() != N {
+            self.wrong_count(op, &operands, N, span);
+            return None;
+        }
+        operands.try_into().ok()
+    }
+
+    /// The name of a field (or of a struct) where one must stand: `x` in
+    /// `(field (var p) x)`.
+    fn field_name(&mut self, s: SExpr) -> Option<Ident> {
+        match s {
+            SExpr::Name(n) if !n.text.contains('.') && !is_function_name(&n.text) => Some(Ident {
+                name: n.text,
+                span: n.span,
+            }),
+            other => {
+                let text = self.snippet(other.span());
+                self.report(
+                    Code::InvalidExpression,
+                    other.span(),
+                    format!("expected a field name, found {text}"),
+                    Some("a field is named bare, as x in (field (var p) x)".to_owned()),
+                );
+                None
+            }
+        }
+    }
+
+    /// `(struct point (x E) (y E))`: the struct's name, then each field as
+    /// `(name EXPR)`. Which fields are right is the validator's business.
+    fn struct_expr(&mut self, operands: Vec<SExpr>, span: Span) -> Option<ExprNode> {
+        const FORM: &str = "a struct value is (struct NAME (field EXPR) ...), such as (struct point (x (const 1)) (y (const 2)))";
+        let mut operands = operands.into_iter();
+        let Some(name) = operands.next() else {
+            self.report(
+                Code::WrongOperandCount,
+                span,
+                "`struct` needs the struct's name and its fields".to_owned(),
+                Some(FORM.to_owned()),
+            );
+            return None;
+        };
+        let name = self.field_name(name);
+        let mut fields = Vec::new();
+        let mut ok = true;
+        for o in operands {
+            match o {
+                SExpr::List(items, _) if items.len() == 2 => {
+                    let mut it = items.into_iter();
+                    let (Some(field), Some(value)) = (it.next(), it.next()) else {
+                        ok = false;
+                        continue;
+                    };
+                    let field = self.field_name(field);
+                    let value = self.expr(value);
+                    match (field, value) {
+                        (Some(name), Some(value)) => fields.push(FieldInit { name, value }),
+                        _ => ok = false,
+                    }
+                }
+                other => {
+                    let text = self.snippet(other.span());
+                    self.report(
+                        Code::InvalidExpression,
+                        other.span(),
+                        format!("expected a field as (name EXPR), found {text}"),
+                        Some(FORM.to_owned()),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        let name = name?;
+        ok.then_some(ExprNode::Struct {
+            name: name.name,
+            fields,
+        })
     }
 
     /// `(and A B C ...)`: the operands nested to the right, `(and A (and B
@@ -726,6 +825,34 @@ impl Lower<'_> {
                         );
                         None
                     }
+                    "field" if items.len() == 3 => {
+                        let mut it = items.into_iter().skip(1);
+                        let (Some(base), Some(field)) = (it.next(), it.next()) else {
+                            return None;
+                        };
+                        let base = self.place(base);
+                        let field = self.field_name(field);
+                        Some(Place::Field {
+                            base: Box::new(base?),
+                            field: field?,
+                            span,
+                        })
+                    }
+                    "field" => {
+                        self.report(
+                            Code::WrongOperandCount,
+                            span,
+                            format!(
+                                "`field` takes exactly 2 operands, found {}",
+                                items.len() - 1
+                            ),
+                            Some(
+                                "a field place is (field PLACE name), such as (field p x)"
+                                    .to_owned(),
+                            ),
+                        );
+                        None
+                    }
                     "var" if items.len() == 2 => {
                         let name = self.snippet(items[1].span());
                         let rw = rewrite::place(&SExpr::List(items, span), self.text);
@@ -956,6 +1083,9 @@ impl Lower<'_> {
                 "int" => Some(Type::Int),
                 "bool" => Some(Type::Bool),
                 "string" => Some(Type::String),
+                other if self.structs.iter().any(|s| s == other) => {
+                    Some(Type::Struct(other.to_owned()))
+                }
                 other => {
                     let (hint, fix) = match type_meant(other) {
                         Some(TypeMeant::Scalar(s)) => {

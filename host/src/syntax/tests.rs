@@ -556,7 +556,7 @@ fn unexpected_token_in_words() {
         Code::UnexpectedToken,
         1,
         1,
-        "expected a section (META, FUNC, IO, STATE, LOCAL or STEPS), found the name `x`",
+        "expected a section (META, FUNC, TYPES, IO, STATE, LOCAL or STEPS), found the name `x`",
     );
 }
 
@@ -628,8 +628,8 @@ fn fields_and_sections_in_any_order_are_accepted_with_a_warning() {
     assert_eq!(
         warnings,
         [
-            (6, "LOCAL comes before STEPS in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)"),
-            (7, "FUNC comes before STEPS in the canonical order of sections (META, FUNC, IO, STATE, LOCAL, STEPS)"),
+            (6, "LOCAL comes before STEPS in the canonical order of sections (META, FUNC, TYPES, IO, STATE, LOCAL, STEPS)"),
+            (7, "FUNC comes before STEPS in the canonical order of sections (META, FUNC, TYPES, IO, STATE, LOCAL, STEPS)"),
         ]
     );
 }
@@ -702,14 +702,14 @@ fn a_lexical_error_is_not_reported_again_by_the_grammar() {
 #[test]
 fn unknown_operator() {
     let text = prog("    S1: RETURN\n      EXPR: (plus (var i) (const 1))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
     assert_eq!(
         d.hint.as_deref(),
         Some("did you mean `add`? write (add (var i) (const 1))")
     );
     assert_eq!(d.step.as_ref().map(StepId::as_str), Some("S1"));
     let text = prog("    S1: RETURN\n      EXPR: (len (var xs))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
     assert_eq!(
         d.hint.as_deref(),
         Some("to call the standard function LEN write (call LEN (var xs))")
@@ -965,7 +965,7 @@ fn invalid_patch() {
     let (_, diags) = patch_text(
         "PATCH:\n  REPLACE S2:\n    S2: RETURN\n      EXPR: (plus (const 1) (const 2))\n",
     );
-    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call");
+    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
 }
 
 // ---- Any input ---------------------------------------------------------------------

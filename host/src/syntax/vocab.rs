@@ -47,6 +47,7 @@ keywords! {
     Name = "NAME",
     Args = "ARGS",
     Returns = "RETURNS",
+    Types = "TYPES",
     Io = "IO",
     Input = "INPUT",
     Output = "OUTPUT",
@@ -74,10 +75,18 @@ keywords! {
 }
 
 /// The sections of a program, in their canonical order.
-pub const SECTION_ORDER: [Kw; 6] = [Kw::Meta, Kw::Func, Kw::Io, Kw::State, Kw::Local, Kw::Steps];
+pub const SECTION_ORDER: [Kw; 7] = [
+    Kw::Meta,
+    Kw::Func,
+    Kw::Types,
+    Kw::Io,
+    Kw::State,
+    Kw::Local,
+    Kw::Steps,
+];
 
 impl Kw {
-    /// A section keyword (`META`, `FUNC`, `IO`, `STATE`, `LOCAL`, `STEPS`).
+    /// A section keyword (`META`, `FUNC`, `TYPES`, `IO`, `STATE`, `LOCAL`, `STEPS`).
     pub fn is_section(self) -> bool {
         SECTION_ORDER.contains(&self)
     }
@@ -234,12 +243,12 @@ const STATEMENT_ADVICE: &[(&str, &str)] = &[
 /// The operators of the expression language, in the order messages list them.
 pub const OPERATOR_NAMES: &[&str] = &[
     "const", "var", "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge",
-    "and", "or", "not", "index", "call",
+    "and", "or", "not", "index", "call", "struct", "field",
 ];
 
 /// The operators as one line of text, for messages.
 pub const OPERATORS: &str =
-    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call";
+    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field";
 
 /// The iterator forms of `ITER`.
 pub const ITER_FORMS: &[&str] = &["range", "each", "while"];

@@ -57,6 +57,18 @@ impl Checker {
                         .unwrap_or(PTy::Any),
                 }
             }
+            ExprNode::Struct { name, .. } => match self.scope.struct_def(name) {
+                Some(_) => PTy::Struct(name.clone()),
+                None => PTy::Error,
+            },
+            ExprNode::Field { base, field } => match self.shape(base) {
+                PTy::Struct(name) => self
+                    .scope
+                    .struct_def(&name)
+                    .and_then(|d| d.field(&field.name))
+                    .map_or(PTy::Error, PTy::of),
+                _ => PTy::Error,
+            },
         }
     }
 
@@ -66,7 +78,11 @@ impl Checker {
         let span = e.span;
         let fixed_by_node = matches!(
             e.node,
-            ExprNode::Var { .. } | ExprNode::Unary { .. } | ExprNode::Binary { .. }
+            ExprNode::Var { .. }
+                | ExprNode::Unary { .. }
+                | ExprNode::Binary { .. }
+                | ExprNode::Struct { .. }
+                | ExprNode::Field { .. }
         );
         let shown = text::expr(e);
         let ty = match &mut e.node {
@@ -87,6 +103,15 @@ impl Checker {
             ExprNode::Binary { op, lhs, rhs } => Some(self.binary(*op, lhs, rhs, span, &shown)),
             ExprNode::Index { base, index } => self.index(base, index, span, &shown, want),
             ExprNode::Call { func, args } => self.call(func, args, span, &shown, want),
+            ExprNode::Struct { name, fields } => self.struct_value(name, fields, span),
+            ExprNode::Field { base, field } => {
+                let base_shown = text::expr(base);
+                let base_ty = self.expr(base, &Want::Free);
+                match base_ty {
+                    Some(t) => self.field_of(&t, field, span, &base_shown),
+                    None => None,
+                }
+            }
         };
         if fixed_by_node {
             if let (Some(t), Want::Is(w, role)) = (&ty, want) {
@@ -103,7 +128,7 @@ impl Checker {
     fn constant(&mut self, lit: &Literal, span: Span, shown: &str, want: &Want) -> Option<Type> {
         let own = literal::shape(lit);
         if let Want::Is(w, role) = want {
-            return match literal::conform(lit, w) {
+            return match literal::conform(lit, w, &[]) {
                 Ok(()) => Some(w.clone()),
                 Err(m) => {
                     // A literal with a type of its own is reported as that type;
@@ -394,7 +419,7 @@ impl Checker {
                 );
                 Some(value)
             }
-            Type::Int | Type::Bool | Type::String => {
+            Type::Int | Type::Bool | Type::String | Type::Struct(_) => {
                 self.not_indexable(span, shown, base, &base_ty.to_string());
                 self.expr(index, &Want::Quiet);
                 None

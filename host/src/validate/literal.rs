@@ -5,7 +5,7 @@
 use super::text::a;
 use super::types::PTy;
 use isu_lang::literal::int_key;
-use isu_plugin_api::{Literal, Type};
+use isu_plugin_api::{Literal, StructDef, Type};
 
 /// Where in a literal it stops being a value of the type, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,24 +25,37 @@ impl LitMismatch {
 
 /// Checks that `lit` is a value of `ty`. The message names the place that is
 /// wrong, from the root called `value`: `value[2] is a string ("a"), expected int`.
-pub fn literal_conforms(lit: &Literal, ty: &Type) -> Result<(), String> {
-    literal_conforms_named(lit, ty, "value")
+/// A struct's value is a JSON object with exactly the fields `types` declares.
+pub fn literal_conforms(lit: &Literal, ty: &Type, types: &[StructDef]) -> Result<(), String> {
+    literal_conforms_named(lit, ty, types, "value")
 }
 
 /// As [`literal_conforms`], with the root called `name` (an argument's name):
 /// `xs[2] is a string ("a"), expected int`.
-pub fn literal_conforms_named(lit: &Literal, ty: &Type, name: &str) -> Result<(), String> {
-    conform(lit, ty).map_err(|m| m.message(name))
+pub fn literal_conforms_named(
+    lit: &Literal,
+    ty: &Type,
+    types: &[StructDef],
+    name: &str,
+) -> Result<(), String> {
+    conform(lit, ty, types).map_err(|m| m.message(name))
 }
 
-/// Checks that `lit` is a value of `ty`, saying where it is not.
-pub(crate) fn conform(lit: &Literal, ty: &Type) -> Result<(), LitMismatch> {
+/// Checks that `lit` is a value of `ty`, saying where it is not. Only the
+/// structs of `types` have values (a `(const ...)` passes none: a struct
+/// value is made by `(struct ...)` alone).
+pub(crate) fn conform(lit: &Literal, ty: &Type, types: &[StructDef]) -> Result<(), LitMismatch> {
     let mut path = String::new();
-    conform_at(lit, ty, &mut path).map_err(|problem| LitMismatch { path, problem })
+    conform_at(lit, ty, types, &mut path).map_err(|problem| LitMismatch { path, problem })
 }
 
 /// On failure `path` is left pointing at the offending part.
-fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String> {
+fn conform_at(
+    lit: &Literal,
+    ty: &Type,
+    types: &[StructDef],
+    path: &mut String,
+) -> Result<(), String> {
     match (ty, lit) {
         (Type::Int, Literal::Int(_))
         | (Type::Bool, Literal::Bool(_))
@@ -51,7 +64,7 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                conform_at(item, elem, path)?;
+                conform_at(item, elem, types, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -76,7 +89,34 @@ fn conform_at(lit: &Literal, ty: &Type, path: &mut String) -> Result<(), String>
                         a(&ty.to_string())
                     ));
                 }
-                conform_at(v, value, path)?;
+                conform_at(v, value, types, path)?;
+                path.truncate(len);
+            }
+            Ok(())
+        }
+        (Type::Struct(name), Literal::Object(entries)) => {
+            let Some(def) = types.iter().find(|d| d.name.name == *name) else {
+                return Err(format!(
+                    "is an object, expected {name}, which only (struct {name} ...) makes"
+                ));
+            };
+            if let Some(extra) = entries.keys().find(|k| def.field(k).is_none()) {
+                return Err(format!(
+                    "has the field {}, which {name} does not declare",
+                    Literal::Str(extra.clone())
+                ));
+            }
+            for field in &def.fields {
+                let Some(v) = entries.get(&field.name.name) else {
+                    return Err(format!(
+                        "lacks the field {} of {name}",
+                        Literal::Str(field.name.name.clone())
+                    ));
+                };
+                let len = path.len();
+                path.push('.');
+                path.push_str(&field.name.name);
+                conform_at(v, &field.ty, types, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -180,34 +220,34 @@ mod tests {
     fn scalars_and_nested_values_conform() {
         let t = Type::map(Type::String, Type::array(Type::Int));
         assert_eq!(
-            literal_conforms(&lit(r#"{"a": [1, 2], "b": []}"#), &t),
+            literal_conforms(&lit(r#"{"a": [1, 2], "b": []}"#), &t, &[]),
             Ok(())
         );
         assert_eq!(
-            literal_conforms(&lit("[]"), &Type::array(Type::Bool)),
+            literal_conforms(&lit("[]"), &Type::array(Type::Bool), &[]),
             Ok(())
         );
         assert_eq!(
-            literal_conforms(&lit("{}"), &Type::map(Type::Int, Type::Int)),
+            literal_conforms(&lit("{}"), &Type::map(Type::Int, Type::Int), &[]),
             Ok(())
         );
-        assert_eq!(literal_conforms(&lit("true"), &Type::Bool), Ok(()));
+        assert_eq!(literal_conforms(&lit("true"), &Type::Bool, &[]), Ok(()));
     }
 
     #[test]
     fn mismatch_names_the_path() {
         let xs = Type::array(Type::Int);
         assert_eq!(
-            literal_conforms_named(&lit(r#"[1, 2, "a"]"#), &xs, "xs"),
+            literal_conforms_named(&lit(r#"[1, 2, "a"]"#), &xs, &[], "xs"),
             Err(r#"xs[2] is a string ("a"), expected int"#.to_owned())
         );
         assert_eq!(
-            literal_conforms(&lit("7"), &xs),
+            literal_conforms(&lit("7"), &xs, &[]),
             Err("value is an integer (7), expected int[]".to_owned())
         );
         let m = Type::map(Type::String, Type::array(Type::Int));
         assert_eq!(
-            literal_conforms_named(&lit(r#"{"a": [1], "b": [true]}"#), &m, "m"),
+            literal_conforms_named(&lit(r#"{"a": [1], "b": [true]}"#), &m, &[], "m"),
             Err(r#"m["b"][0] is a boolean (true), expected int"#.to_owned())
         );
     }
@@ -216,12 +256,12 @@ mod tests {
     fn int_keys_must_be_canonical_decimals() {
         let m = Type::map(Type::Int, Type::Bool);
         assert_eq!(
-            literal_conforms(&lit(r#"{"-3": true, "10": false}"#), &m),
+            literal_conforms(&lit(r#"{"-3": true, "10": false}"#), &m, &[]),
             Ok(())
         );
         for bad in ["01", "+1", "-0", "1.0", "x", "99999999999999999999"] {
             let text = format!("{{\"{bad}\": true}}");
-            let err = literal_conforms(&lit(&text), &m).unwrap_err();
+            let err = literal_conforms(&lit(&text), &m, &[]).unwrap_err();
             assert!(
                 err.starts_with(&format!("value has the key \"{bad}\"")),
                 "{err}"
@@ -232,7 +272,7 @@ mod tests {
     #[test]
     fn invalid_key_types_never_conform() {
         let m = Type::map(Type::Bool, Type::Int);
-        let err = literal_conforms(&lit("{}"), &m).unwrap_err();
+        let err = literal_conforms(&lit("{}"), &m, &[]).unwrap_err();
         assert!(
             err.contains("a map key must be int or string, not bool"),
             "{err}"
@@ -242,7 +282,7 @@ mod tests {
     #[test]
     fn long_literals_are_cut_in_messages() {
         let long = Literal::Str("x".repeat(100));
-        let err = literal_conforms(&long, &Type::Int).unwrap_err();
+        let err = literal_conforms(&long, &Type::Int, &[]).unwrap_err();
         assert!(err.contains("...), expected int"), "{err}");
         assert!(err.len() < 80);
     }

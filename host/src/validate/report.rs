@@ -57,6 +57,8 @@ pub(super) enum Role {
     RangePart(&'static str),
     /// The array of an `each` whose variable is declared with its element type.
     EachSeq(String),
+    /// The value of a field in a `(struct ...)`: the struct and the field.
+    Field(String, String),
 }
 
 impl Role {
@@ -79,12 +81,14 @@ impl Role {
             Role::StateInit(name) => format!("the initial value of STATE variable {name}"),
             Role::RangePart(part) => format!("the {part} of (range ...)"),
             Role::EachSeq(var) => format!("the array that (each {var} ...) goes through"),
+            Role::Field(st, field) => format!("the field {field} of (struct {st} ...)"),
         }
     }
 
     fn code(&self) -> Code {
         match self {
             Role::Return => Code::ReturnTypeMismatch,
+            Role::Field(..) => Code::FieldTypeMismatch,
             _ => Code::TypeMismatch,
         }
     }
@@ -130,9 +134,19 @@ impl Role {
             Role::StateInit(name) => format!(
                 "{name} is declared {want}: give it an initial value of that type, or change its declared type"
             ),
+            Role::Field(st, field) => format!(
+                "TYPES declares the field {field} of {st} as {want}: give it a value of that type, or change its declaration"
+            ),
+            _ if want_is_struct(want) && found.starts_with("map<") => format!(
+                "a {want} value is made by (struct {want} (field EXPR) ...); (const {{...}}) makes a map, never a struct"
+            ),
             _ => return None,
         })
     }
+}
+
+fn want_is_struct(want: &Type) -> bool {
+    matches!(want, Type::Struct(_))
 }
 
 fn key_of(map: &Type) -> String {

@@ -6,10 +6,11 @@
 //! function except through `(call ...)`, which takes only standard and pack
 //! functions, so a variable may share the function's name.
 
+use super::structs;
 use super::suggest;
 use crate::diag::{Code, Diagnostic};
-use isu_plugin_api::{Program, Span, Type};
-use std::collections::BTreeMap;
+use isu_plugin_api::{Program, Span, StructDef, Type};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The section that declares a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,19 +51,28 @@ pub(crate) struct Scope {
     order: Vec<String>,
     /// `FUNC RETURNS`, `None` when it is invalid (already reported).
     pub returns: Option<Type>,
+    /// The structs of `TYPES` without errors in their declarations.
+    pub structs: Vec<StructDef>,
+    /// Every name `TYPES` declares, with errors or without.
+    pub struct_names: BTreeSet<String>,
 }
 
 impl Scope {
     /// The scope of `program`. Reports `duplicate_declaration` (the first
     /// declaration of a name counts) and `invalid_map_key_type`.
     pub(crate) fn build(program: &Program, diags: &mut Vec<Diagnostic>) -> Scope {
+        let structs = structs::check(program, diags);
+        let names: BTreeSet<&str> = program.types.iter().map(|d| d.name.name.as_str()).collect();
         let mut scope = Scope {
             returns: valid_type(
                 &program.func.returns,
                 program.func.span,
                 "FUNC RETURNS",
+                &names,
                 diags,
             ),
+            structs,
+            struct_names: names.iter().map(|n| (*n).to_owned()).collect(),
             ..Scope::default()
         };
         let args = program
@@ -83,7 +93,7 @@ impl Scope {
             let index = counts[section as usize];
             counts[section as usize] += 1;
             let what = format!("{} variable {}", section.keyword(), name.name);
-            let ty = valid_type(ty, span, &what, diags);
+            let ty = valid_type(ty, span, &what, &names, diags);
             if let Some(first) = scope.vars.get(&name.name) {
                 diags.push(duplicate(&name.name, name.span, section, first));
                 continue;
@@ -100,6 +110,11 @@ impl Scope {
             );
         }
         scope
+    }
+
+    /// The struct declared as `name`, when its declaration is valid.
+    pub(crate) fn struct_def(&self, name: &str) -> Option<&StructDef> {
+        self.structs.iter().find(|d| d.name.name == name)
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&Var> {
@@ -134,8 +149,16 @@ fn duplicate(name: &str, span: Span, section: Section, first: &Var) -> Diagnosti
 }
 
 /// The type, or `None` after reporting each map in it whose key type is not
-/// `int` or `string`. `what` names the declaration (`STATE variable m`).
-fn valid_type(ty: &Type, span: Span, what: &str, diags: &mut Vec<Diagnostic>) -> Option<Type> {
+/// `int` or `string` and each struct it names that `structs` does not hold.
+/// `what` names the declaration (`STATE variable m`).
+pub(crate) fn valid_type(
+    ty: &Type,
+    span: Span,
+    what: &str,
+    structs: &BTreeSet<&str>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Type> {
+    let known = structs::unknown_in(ty, span, what, structs, diags);
     let mut bad = Vec::new();
     bad_maps(ty, &mut bad);
     for (map, key, value) in &bad {
@@ -160,14 +183,14 @@ fn valid_type(ty: &Type, span: Span, what: &str, diags: &mut Vec<Diagnostic>) ->
             )),
         );
     }
-    bad.is_empty().then(|| ty.clone())
+    (bad.is_empty() && known).then(|| ty.clone())
 }
 
 /// Every map type inside `ty` whose key cannot key a map, outermost first, with
 /// its key and value types.
 fn bad_maps<'a>(ty: &'a Type, out: &mut Vec<(&'a Type, &'a Type, &'a Type)>) {
     match ty {
-        Type::Int | Type::Bool | Type::String => {}
+        Type::Int | Type::Bool | Type::String | Type::Struct(_) => {}
         Type::Array(e) => bad_maps(e, out),
         Type::Map(k, v) => {
             if !k.is_map_key() {

@@ -119,6 +119,11 @@ impl Checker {
                     }
                 }
             }
+            Place::Field { base, field, span } => {
+                let base_ty = self.place(base, &PTy::Any)?;
+                let base_shown = text::place(base);
+                self.field_of(&base_ty, field, *span, &base_shown)
+            }
         }
     }
 

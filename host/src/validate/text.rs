@@ -40,6 +40,13 @@ fn write_place(s: &mut String, p: &Place) {
             write_expr(s, index);
             s.push(')');
         }
+        Place::Field { base, field, .. } => {
+            s.push_str("(field ");
+            write_place(s, base);
+            s.push(' ');
+            s.push_str(&field.name);
+            s.push(')');
+        }
     }
 }
 
@@ -77,6 +84,20 @@ fn write_expr(s: &mut String, e: &Expr) {
                 write_expr(s, a);
             }
             write!(s, ")")
+        }
+        ExprNode::Struct { name, fields } => {
+            let _ = write!(s, "(struct {name}");
+            for f in fields {
+                let _ = write!(s, " ({} ", f.name.name);
+                write_expr(s, &f.value);
+                s.push(')');
+            }
+            write!(s, ")")
+        }
+        ExprNode::Field { base, field } => {
+            s.push_str("(field ");
+            write_expr(s, base);
+            write!(s, " {})", field.name)
         }
     };
 }

@@ -18,6 +18,8 @@ pub(crate) enum PTy {
     Str,
     Array(Box<PTy>),
     Map(Box<PTy>, Box<PTy>),
+    /// A struct of `TYPES`, by name.
+    Struct(String),
     /// The keys of a JSON object literal: `string`, or also `int` when every key
     /// is a decimal int. Nothing else fixing it, it is `string`.
     Key {
@@ -47,6 +49,7 @@ impl PTy {
             Type::String => PTy::Str,
             Type::Array(e) => PTy::Array(Box::new(PTy::of(e))),
             Type::Map(k, v) => PTy::Map(Box::new(PTy::of(k)), Box::new(PTy::of(v))),
+            Type::Struct(name) => PTy::Struct(name.clone()),
         }
     }
 
@@ -78,6 +81,7 @@ impl PTy {
             (Key { int_ok: a }, Key { int_ok: b }) => Key { int_ok: *a && *b },
             (Array(a), Array(b)) => PTy::array(a.join(b)?),
             (Map(k1, v1), Map(k2, v2)) => PTy::map(k1.join(k2)?, v1.join(v2)?),
+            (Struct(a), Struct(b)) if a == b => Struct(a.clone()),
             _ => return None,
         })
     }
@@ -88,6 +92,7 @@ impl PTy {
             PTy::Int => Ok(Type::Int),
             PTy::Bool => Ok(Type::Bool),
             PTy::Str | PTy::Key { .. } => Ok(Type::String),
+            PTy::Struct(name) => Ok(Type::Struct(name.clone())),
             PTy::Array(e) => Ok(Type::array(e.resolve()?)),
             PTy::Map(k, v) => {
                 // A poisoned part wins over an open one: nothing is reported then.
@@ -130,6 +135,7 @@ impl fmt::Display for PTy {
             PTy::Str | PTy::Key { .. } => f.write_str("string"),
             PTy::Array(e) => write!(f, "{e}[]"),
             PTy::Map(k, v) => write!(f, "map<{k},{v}>"),
+            PTy::Struct(name) => f.write_str(name),
             PTy::Any | PTy::Error => f.write_str("?"),
         }
     }

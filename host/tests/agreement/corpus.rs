@@ -164,10 +164,15 @@ pub fn patches() -> Vec<Text> {
 /// cannot express (documented in the grammar's preamble): the grammar
 /// accepts these, and only these, of the invalid texts.
 pub const BEYOND_GRAMMAR: &[&str] = &[
+    // invalid_type: a type named by a word that TYPES does not declare
+    // (any name may be a struct's).
+    "host/test_data/grammar/reject/capitalized_type.isu",
     // invalid_literal: a JSON object that repeats a key.
     "host/test_data/err/const_repeated_key.isu",
     // nesting_too_deep: more than 100 parentheses open at once.
     "host/test_data/err/deep_nesting.isu",
+    // invalid_type, as above.
+    "host/test_data/err/invalid_type_name.isu",
 ];
 
 /// Static errors the grammar already prevents.

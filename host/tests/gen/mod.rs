@@ -328,6 +328,7 @@ pub fn program() -> impl Strategy<Value = Program> {
             let mut body = block_of(steps);
             number(&mut body, &[]);
             Program {
+                types: Vec::new(),
                 format: IIR_FORMAT.to_owned(),
                 auto_id,
                 func: Func {

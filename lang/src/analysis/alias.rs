@@ -80,7 +80,7 @@ fn changed_into(b: &Block, decls: &Decls, out: &mut BTreeSet<String>) {
         if let Node::Assign { target, expr } = &step.node {
             let (root, _) = target.root();
             let changes = match target {
-                Place::Index { .. } => true,
+                Place::Index { .. } | Place::Field { .. } => true,
                 Place::Var { .. } => in_place(target, expr).is_some(),
             };
             if changes && decls.is_collection(root) {

@@ -118,7 +118,7 @@ impl Walk<'_> {
                         env.set_index_facts(name, index);
                     }
                     (Place::Var { name, .. }, Some(_)) => env.length_changed(name),
-                    (Place::Index { .. }, _) => {}
+                    (Place::Index { .. } | Place::Field { .. }, _) => {}
                 }
                 if let Some((v, leaves)) = stored {
                     match target {

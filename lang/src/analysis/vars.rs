@@ -46,14 +46,20 @@ pub fn count_reads(e: &Expr, var: &str) -> usize {
 /// then the reads of its keys from the variable outward); a plain variable
 /// `TARGET` reads nothing.
 pub fn each_place_read<'p>(p: &'p Place, f: &mut impl FnMut(&'p str, Span)) {
-    if let Place::Index { .. } = p {
+    if !matches!(p, Place::Var { .. }) {
         let (root, span) = p.root();
         f(root, span);
         let mut keys = Vec::new();
         let mut cur = p;
-        while let Place::Index { base, index, .. } = cur {
-            keys.push(index);
-            cur = base;
+        loop {
+            match cur {
+                Place::Var { .. } => break,
+                Place::Index { base, index, .. } => {
+                    keys.push(index);
+                    cur = base;
+                }
+                Place::Field { base, .. } => cur = base,
+            }
         }
         for k in keys.into_iter().rev() {
             each_read(k, f);

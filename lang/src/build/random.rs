@@ -186,6 +186,7 @@ impl RandomPrograms {
         let locals = s.locals;
         self.functions = functions;
         Program {
+            types: Vec::new(),
             format: IIR_FORMAT.into(),
             auto_id: true,
             func: Func {

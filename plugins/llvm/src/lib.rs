@@ -62,6 +62,11 @@ pub fn build(
     kinds: &[&str],
     opts: &module::Options,
 ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+    // The lowering knows no node of a feature the backend does not declare.
+    LlvmBackend
+        .info()
+        .check_features(program)
+        .map_err(|d| vec![d])?;
     let tm = module::target_machine().map_err(|e| failed(e.to_string()))?;
     let cx = Context::create();
     let m = module::build(&cx, program, opts, &tm).map_err(|e| match e {

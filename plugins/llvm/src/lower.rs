@@ -52,6 +52,11 @@ impl From<BuilderError> for LowerError {
 
 pub type Res<T> = Result<T, LowerError>;
 
+/// Why a struct node is a bug here: the backend does not declare the
+/// feature `struct`, so no struct program reaches its lowering ([`crate::build`]
+/// refuses it first).
+pub const NO_STRUCTS: &str = "a struct reached the LLVM lowering, which has none";
+
 pub fn bug<T>(message: impl Into<String>) -> Res<T> {
     Err(LowerError {
         message: message.into(),

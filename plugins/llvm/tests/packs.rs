@@ -263,7 +263,9 @@ fn value(r: &mut Rng, t: &Type) -> serde_json::Value {
         Type::Bool => (r.below(2) == 0).into(),
         Type::String => string(r).into(),
         Type::Array(e) => (0..r.below(6)).map(|_| value(r, e)).collect(),
-        Type::Map(..) => panic!("no shipped pack function takes a map"),
+        Type::Map(..) | Type::Struct(_) => {
+            panic!("no shipped pack function takes a map or a struct")
+        }
     }
 }
 

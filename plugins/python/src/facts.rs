@@ -123,6 +123,10 @@ pub fn leads_with_read(e: &Expr, p: &Place) -> bool {
         ExprNode::Binary { lhs, .. } => leads_with_read(lhs, p),
         ExprNode::Index { base, .. } => leads_with_read(base, p),
         ExprNode::Call { args, .. } => args.first().is_some_and(|a| leads_with_read(a, p)),
+        ExprNode::Field { base, .. } => leads_with_read(base, p),
+        ExprNode::Struct { fields, .. } => {
+            fields.first().is_some_and(|f| leads_with_read(&f.value, p))
+        }
         ExprNode::Const { .. } | ExprNode::Var { .. } => false,
     }
 }

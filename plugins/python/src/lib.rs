@@ -79,6 +79,7 @@ impl Backend for PythonBackend {
                 format!("the Python backend cannot emit `{other}`, only `{KIND}`"),
             )]);
         }
+        self.info().check_features(program).map_err(|d| vec![d])?;
         let text = module::module(program, &options.lowerings).map_err(|d| vec![d])?;
         let file_name = format!("{}.py", names::function(&program.func.name.name));
         Ok(vec![Artifact::new(KIND, file_name, text.into_bytes())])

@@ -14,6 +14,8 @@ pub fn hint(ty: &Type) -> String {
         Type::String => "str".into(),
         Type::Array(e) => format!("list[{}]", hint(e)),
         Type::Map(k, v) => format!("dict[{}, {}]", hint(k), hint(v)),
+        // No struct program reaches this backend (it declares no `struct`).
+        Type::Struct(name) => format!("\"{name}\""),
     }
 }
 
@@ -26,6 +28,7 @@ pub fn descriptor(ty: &Type) -> String {
         Type::String => "\"string\"".into(),
         Type::Array(e) => format!("(\"array\", {})", descriptor(e)),
         Type::Map(k, v) => format!("(\"map\", {}, {})", descriptor(k), descriptor(v)),
+        Type::Struct(name) => format!("(\"struct\", \"{name}\")"),
     }
 }
 
@@ -58,6 +61,7 @@ fn mangle(ty: &Type) -> String {
         Type::String => "str".into(),
         Type::Array(e) => format!("list_{}", mangle(e)),
         Type::Map(k, v) => format!("dict_{}_{}", mangle(k), mangle(v)),
+        Type::Struct(name) => format!("struct_{name}"),
     }
 }
 

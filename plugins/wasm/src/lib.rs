@@ -98,6 +98,11 @@ pub fn compile_with_packs(
     program: &Program,
     lowerings: &[isu_plugin_api::pack::Lowering],
 ) -> Result<Compiled, Vec<PluginDiagnostic>> {
+    // The lowering knows no node of a feature the backend does not declare.
+    WasmBackend::new()
+        .info()
+        .check_features(program)
+        .map_err(|d| vec![d])?;
     let mut mb = ModuleBuilder::new();
     let run = mb.declare(EXPORT_RUN, &[ValType::I32], &[ValType::I32]);
     let packs = pack::merge(&mut mb, program, lowerings)?;

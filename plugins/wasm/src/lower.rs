@@ -34,6 +34,11 @@ pub struct LowerError {
 
 pub type Res<T> = Result<T, LowerError>;
 
+/// Why a struct node is a bug here: the backend does not declare the
+/// feature `struct`, so no struct program reaches its lowering
+/// (`compile_with_packs` refuses it first).
+pub const NO_STRUCTS: &str = "a struct reached the Wasm lowering, which has none";
+
 pub fn bug<T>(message: impl Into<String>) -> Res<T> {
     Err(LowerError {
         message: message.into(),

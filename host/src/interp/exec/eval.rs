@@ -6,9 +6,10 @@ use super::fault::{fault, located, unexpected, Fault, R};
 use super::Machine;
 use crate::interp::builtins;
 use crate::interp::compile::{Ex, PackCall, Slot};
-use crate::interp::value::{self, Elem, Items, Value};
+use crate::interp::value::{self, Elem, Items, Record, Value};
 use isu_lang::RuntimeCode;
 use isu_plugin_api::{Literal, Span};
+use std::rc::Rc;
 
 /// A value borrowed from the frame or a constant, or computed.
 pub(super) enum Val<'a> {
@@ -133,6 +134,14 @@ impl Machine<'_, '_> {
                 Ok(v)
             }
             Ex::Pack(call, span) => self.call_pack(call, *span),
+            Ex::Struct(fields) => {
+                let mut out = Vec::with_capacity(fields.len());
+                for (name, e) in fields.iter() {
+                    out.push((name.clone(), self.eval(e)?));
+                }
+                Ok(Value::Struct(Rc::new(Record::new(out))))
+            }
+            Ex::Field(..) => self.eval_ref(e).map(Val::into_owned),
         }
     }
 
@@ -166,7 +175,8 @@ impl Machine<'_, '_> {
                 ),
             }
         })?;
-        let result = value::from_literal(&lit, &call.func.signature.ret).map_err(|m| {
+        // A pack's signature names no struct.
+        let result = value::from_literal(&lit, &call.func.signature.ret, &[]).map_err(|m| {
             fault(
                 RuntimeCode::PackFailed,
                 span,
@@ -287,8 +297,29 @@ impl Machine<'_, '_> {
                     other => unexpected("the base of a map index", other.get(), *span),
                 }
             }
+            Ex::Field(base, name, span) => {
+                let base = self.eval_ref(base)?;
+                match base {
+                    Val::Ref(b) => field(b, name, *span).map(Val::Ref),
+                    Val::Own(b) => field(&b, name, *span).map(|x| Val::Own(x.clone())),
+                }
+            }
             _ => self.eval(e).map(Val::Own),
         }
+    }
+}
+
+/// The value of field `name` of a struct.
+pub(super) fn field<'v>(base: &'v Value, name: &str, span: Span) -> R<&'v Value> {
+    match base {
+        Value::Struct(r) => r.get(name).ok_or_else(|| {
+            fault(
+                RuntimeCode::InternalError,
+                span,
+                format!("a struct without its field {name}"),
+            )
+        }),
+        other => unexpected("the base of a field", other, span),
     }
 }
 
@@ -322,6 +353,7 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::Call2(_, _, s)
         | Ex::Call3(_, _, s)
         | Ex::Copy(_, s)
+        | Ex::Field(_, _, s)
         | Ex::Pack(_, s) => *s,
         Ex::Const(_)
         | Ex::Not(_)
@@ -332,6 +364,7 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::CmpXV(..)
         | Ex::Cmp(..)
         | Ex::And(..)
+        | Ex::Struct(_)
         | Ex::Or(..) => Span::default(),
     }
 }

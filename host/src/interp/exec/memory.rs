@@ -78,6 +78,10 @@ impl Memory {
                 (_, v) => (0, size(v)),
             },
             Value::Map(m) => entry_sizes(m, key, v),
+            Value::Struct(r) => match key {
+                Value::Str(name) => (r.get(name.as_str()).map_or(0, size), size(v)),
+                _ => return Ok(()),
+            },
             _ => return Ok(()),
         };
         self.replace(slot, old, new, span)

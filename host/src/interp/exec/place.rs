@@ -2,7 +2,7 @@
 //! element, their keys checked from the variable outward, then the store
 //! into values made unique on the way down.
 
-use super::eval::in_range;
+use super::eval::{field, in_range};
 use super::fault::{fault, located, unexpected, R};
 use super::Machine;
 use crate::interp::builtins;
@@ -177,6 +177,20 @@ impl Machine<'_, '_> {
                 Rc::make_mut(m).insert(last, v);
                 shown
             }
+            Value::Struct(r) => {
+                let shown = if tracing { Some(v.clone()) } else { None };
+                let slot = Rc::make_mut(r)
+                    .get_mut(field_name(last, target_span)?)
+                    .ok_or_else(|| {
+                        fault(
+                            RuntimeCode::InternalError,
+                            target_span,
+                            "a field target moved",
+                        )
+                    })?;
+                *slot = v;
+                shown
+            }
             other => return unexpected("the base of an element target", other, target_span),
         };
         if let (Some(t), Some(shown)) = (&mut self.tracer, shown) {
@@ -228,11 +242,23 @@ impl Machine<'_, '_> {
                     (true, Some(span)) => builtins::map_get(m, &k).map_err(|f| located(f, span))?,
                     (false, _) => builtins::map_get(m, &k).map_err(|f| located(f, seg.span))?,
                 },
+                Value::Struct(_) => match (last, read) {
+                    (true, None) => cur,
+                    _ => field(cur, field_name(&k, seg.span)?, seg.span)?,
+                },
                 other => return unexpected("the base of an element target", other, seg.span),
             };
             keys.push(k);
         }
         Ok(())
+    }
+}
+
+/// The name a field level of a TARGET carries as its key.
+pub(super) fn field_name(k: &Value, span: Span) -> R<&str> {
+    match k {
+        Value::Str(s) => Ok(s.as_str()),
+        other => unexpected("a field name", other, span),
     }
 }
 
@@ -274,6 +300,9 @@ pub(super) fn place_mut<'s>(
                 let k = builtins::key(k).map_err(|f| located(f, span))?;
                 Rc::make_mut(m).get_mut(&k).ok_or_else(gone)?
             }
+            Value::Struct(r) => Rc::make_mut(r)
+                .get_mut(field_name(k, span)?)
+                .ok_or_else(gone)?,
             other => return unexpected("the base of an element target", other, span),
         };
     }

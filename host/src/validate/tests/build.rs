@@ -343,6 +343,7 @@ impl Prog {
         let mut body = self.block(steps);
         number([&mut body], &[]);
         let mut program = Program {
+            types: Vec::new(),
             format: IIR_FORMAT.into(),
             auto_id: false,
             func: Func {

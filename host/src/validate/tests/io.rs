@@ -111,11 +111,11 @@ fn int_keyed_map_values_use_decimal_keys() {
 fn literal_conforms_is_public_with_a_path() {
     let xs: Literal = serde_json::from_str(r#"[1, 2, "a"]"#).unwrap();
     assert_eq!(
-        literal_conforms_named(&xs, &ty("int[]"), "xs"),
+        literal_conforms_named(&xs, &ty("int[]"), &[], "xs"),
         Err(r#"xs[2] is a string ("a"), expected int"#.to_owned())
     );
     assert_eq!(
-        literal_conforms(&xs, &ty("int[]")),
+        literal_conforms(&xs, &ty("int[]"), &[]),
         Err(r#"value[2] is a string ("a"), expected int"#.to_owned())
     );
 }

@@ -42,9 +42,13 @@ fn block(b: &Block, f: &mut impl FnMut(&Expr)) {
 }
 
 fn place(p: &Place, f: &mut impl FnMut(&Expr)) {
-    if let Place::Index { base, index, .. } = p {
-        place(base, f);
-        walk(index, f);
+    match p {
+        Place::Var { .. } => {}
+        Place::Index { base, index, .. } => {
+            place(base, f);
+            walk(index, f);
+        }
+        Place::Field { base, .. } => place(base, f),
     }
 }
 
@@ -66,6 +70,12 @@ fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
                 walk(a, f);
             }
         }
+        ExprNode::Struct { fields, .. } => {
+            for field in fields {
+                walk(&field.value, f);
+            }
+        }
+        ExprNode::Field { base, .. } => walk(base, f),
     }
 }
 

@@ -255,6 +255,12 @@ impl Env {
                     self.evaluated(a);
                 }
             }
+            ExprNode::Struct { fields, .. } => {
+                for f in fields {
+                    self.evaluated(&f.value);
+                }
+            }
+            ExprNode::Field { base, .. } => self.evaluated(base),
         }
     }
 
@@ -262,7 +268,15 @@ impl Env {
     /// keys were evaluated, and each array index lies in its array.
     pub fn evaluated_target(&mut self, target: &Place, decls: &Decls) {
         let mut p = target;
-        while let Place::Index { base, index, .. } = p {
+        loop {
+            let (base, index) = match p {
+                Place::Var { .. } => break,
+                Place::Field { base, .. } => {
+                    p = base;
+                    continue;
+                }
+                Place::Index { base, index, .. } => (base, index),
+            };
             self.evaluated(index);
             if matches!(place_type(base, decls), Some(Type::Array(_))) {
                 if let Place::Var { name, .. } = &**base {
@@ -293,6 +307,8 @@ pub(super) fn place_type(p: &Place, decls: &Decls) -> Option<Type> {
             Type::Map(_, v) => Some(*v),
             _ => None,
         },
+        // The analyses know no struct declarations; no fact is the safe one.
+        Place::Field { .. } => None,
     }
 }
 

@@ -142,7 +142,7 @@ impl Env {
                 Update::Push | Update::Concat => up.rest.first().and_then(|v| self.value_leaves(v)),
             },
             (Place::Var { .. }, None) => self.leaves_of(expr),
-            (Place::Index { .. }, None) => self.value_leaves(expr),
+            (Place::Index { .. } | Place::Field { .. }, None) => self.value_leaves(expr),
         };
         Some((root.to_owned(), leaves))
     }

@@ -412,6 +412,6 @@ pub(super) fn parts(t: &Type, out: &mut Vec<Type>) {
             parts(k, out);
             parts(v, out);
         }
-        Type::Int | Type::Bool | Type::String => {}
+        Type::Int | Type::Bool | Type::String | Type::Struct(_) => {}
     }
 }

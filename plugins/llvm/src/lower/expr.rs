@@ -6,7 +6,7 @@
 //! lie in its array.
 
 use super::stmt::slot_width;
-use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val};
+use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val, NO_STRUCTS};
 use crate::abi::{RuntimeCode, What};
 use inkwell::intrinsics::Intrinsic;
 use inkwell::values::{BasicValueEnum, IntValue};
@@ -75,6 +75,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
             ExprNode::Index { base, index } => self.index(base, index),
             ExprNode::Call { func, args } => self.call_fn(func, args, &ty, e.span),
+            ExprNode::Struct { .. } | ExprNode::Field { .. } => bug(NO_STRUCTS),
         }
     }
 

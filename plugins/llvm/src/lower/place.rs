@@ -8,7 +8,7 @@
 //! result back into the slot.
 
 use super::stmt::slot_width;
-use super::{bug, is_heap, ty_of, Lowering, Res, Val};
+use super::{bug, is_heap, ty_of, Lowering, Res, Val, NO_STRUCTS};
 use crate::abi::{RuntimeCode, What};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
@@ -36,21 +36,22 @@ impl<'ctx> Level<'ctx> {
 
 /// The variable of a place and its keys from the variable outward, each with
 /// its container's place and the span of its `(index ...)`.
-fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr, Span)>) -> (&'p str, Span) {
+fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr, Span)>) -> Res<(&'p str, Span)> {
     match p {
-        Place::Var { name, span } => (name, *span),
+        Place::Var { name, span } => Ok((name, *span)),
         Place::Index { base, index, span } => {
-            let root = flatten(base, out);
+            let root = flatten(base, out)?;
             out.push((base, index, *span));
-            root
+            Ok(root)
         }
+        Place::Field { .. } => bug(NO_STRUCTS),
     }
 }
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn assign_index(&mut self, target: &Place, expr: &Expr) -> Res<()> {
         let mut keys = Vec::new();
-        let (root, root_span) = flatten(target, &mut keys);
+        let (root, root_span) = flatten(target, &mut keys)?;
         let var = self.var(root)?.clone();
         let update = in_place(target, expr).map(|u| (u.op, u.rest));
         let n = keys.len();

@@ -8,7 +8,7 @@
 //! interval shows that a check cannot fire, it is left out.
 
 use super::work::call_spends;
-use super::{invalid, ty, Gen, R};
+use super::{invalid, no_structs, ty, Gen, R};
 use crate::py::{Prec, Py};
 use crate::pytype;
 use crate::text::py_str;
@@ -97,6 +97,7 @@ impl Gen {
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
             ExprNode::Index { base, index } => self.index(base, index),
             ExprNode::Call { func, args } => self.call(e, func, args),
+            ExprNode::Struct { .. } | ExprNode::Field { .. } => Err(no_structs()),
         }
     }
 
@@ -402,7 +403,9 @@ impl Gen {
     /// The runtime errors evaluating `e` can raise (conservatively).
     pub fn codes(&self, e: &Expr) -> Codes {
         let own = match &e.node {
-            ExprNode::Const { .. } => Codes::NONE,
+            ExprNode::Const { .. } | ExprNode::Struct { .. } | ExprNode::Field { .. } => {
+                Codes::NONE
+            }
             ExprNode::Var { name } => {
                 if self.may_be_unset(name) {
                     Codes::UNINITIALIZED
@@ -471,6 +474,10 @@ impl Gen {
             ExprNode::Call { args, .. } => {
                 args.iter().fold(Codes::NONE, |c, a| c.with(self.codes(a)))
             }
+            ExprNode::Struct { fields, .. } => fields
+                .iter()
+                .fold(Codes::NONE, |c, f| c.with(self.codes(&f.value))),
+            ExprNode::Field { base, .. } => self.codes(base),
         };
         own.with(children)
     }

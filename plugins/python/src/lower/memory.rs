@@ -116,6 +116,7 @@ fn parent_type(facts: &Facts, p: &Place) -> Option<Type> {
             Type::Map(_, v) => Some(*v),
             _ => None,
         },
+        Place::Field { .. } => None,
     }
 }
 
@@ -136,6 +137,7 @@ fn walk(
                         site(sites, name, looped);
                     }
                 }
+                (None, Place::Field { .. }) => *counts = true,
                 (None, Place::Index { base, .. }) => {
                     *counts |= parent_type(facts, base).is_none_or(|t| element_counts(&t));
                 }

@@ -3,7 +3,7 @@
 use super::expr::{Arith, Codes};
 use super::memory::{self, Delta};
 use super::work::{self, has_size, size_of};
-use super::{invalid, ty, Gen, R};
+use super::{invalid, no_structs, ty, Gen, R};
 use crate::facts;
 use crate::py::{Prec, Py};
 use crate::{names, pytype, text};
@@ -167,7 +167,7 @@ impl Gen {
         // The variable assigned no longer holds its old value after this.
         let rebound = match target {
             Place::Var { name, .. } => Some(name.as_str()),
-            Place::Index { .. } => None,
+            Place::Index { .. } | Place::Field { .. } => None,
         };
         read.into_iter()
             .filter(|v| !live.contains(*v) || rebound == Some(*v))
@@ -210,6 +210,7 @@ impl Gen {
                 self.hold_var(name, &stored, Some(expr), false)
             }
             Place::Index { .. } => self.assign_element(target, expr, copies),
+            Place::Field { .. } => Err(no_structs()),
         }
     }
 
@@ -535,6 +536,7 @@ impl Gen {
                 let py = Py::new(format!("{}[{key}]", b.at(Prec::Primary)), Prec::Primary);
                 Ok((py, et))
             }
+            Place::Field { .. } => Err(no_structs()),
         }
     }
 
@@ -557,6 +559,7 @@ impl Gen {
                     .with(self.codes(index))
                     .with(self.target_codes(base, false)?))
             }
+            Place::Field { .. } => Err(no_structs()),
         }
     }
 
@@ -572,6 +575,7 @@ impl Gen {
                 Type::Map(_, v) => Ok(*v),
                 other => Err(invalid(format!("an index into a value of type {other}"))),
             },
+            Place::Field { .. } => Err(no_structs()),
         }
     }
 

@@ -257,6 +257,7 @@ impl Machine {
             },
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
             ExprNode::Index { .. } => Err(unsupported("index")),
+            ExprNode::Struct { .. } | ExprNode::Field { .. } => Err(unsupported("structs")),
             ExprNode::Call { func, args } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {

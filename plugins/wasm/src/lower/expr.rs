@@ -4,7 +4,7 @@
 //! where the code runs prove the check cannot fire; errors name the step
 //! that holds the expression.
 
-use super::{bug, ty_of, work, Lowering, Own, Res};
+use super::{bug, ty_of, work, Lowering, Own, Res, NO_STRUCTS};
 use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
 use crate::module::{g, Rt};
 use crate::runtime::{self, load32, load_val};
@@ -91,6 +91,7 @@ impl Lowering<'_> {
             }
             ExprNode::Index { base, index } => self.index(base, index, step),
             ExprNode::Call { func, args } => self.call(func, args, &ty, step),
+            ExprNode::Struct { .. } | ExprNode::Field { .. } => bug(NO_STRUCTS),
         }
     }
 
@@ -806,6 +807,7 @@ impl Lowering<'_> {
                 self.a.release(r);
             }
             Type::Int => {}
+            Type::Struct(_) => return bug(NO_STRUCTS),
         }
         self.work_done(w, ty, step);
         self.release_held(held);

@@ -8,7 +8,7 @@
 
 use super::memory::Upto;
 use super::work::{self, Work};
-use super::{ty_of, Lowering, Own, Res};
+use super::{bug, ty_of, Lowering, Own, Res, NO_STRUCTS};
 use crate::asm::Local;
 use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
 use crate::module::Rt;
@@ -31,21 +31,22 @@ struct Level {
 
 /// The variable of a place, and its levels from the variable outward:
 /// each level's container place and key.
-fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr)>) -> &'p str {
+fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr)>) -> Res<&'p str> {
     match p {
-        Place::Var { name, .. } => name,
+        Place::Var { name, .. } => Ok(name),
         Place::Index { base, index, .. } => {
-            let root = flatten(base, out);
+            let root = flatten(base, out)?;
             out.push((base, index));
-            root
+            Ok(root)
         }
+        Place::Field { .. } => bug(NO_STRUCTS),
     }
 }
 
 impl Lowering<'_> {
     pub fn assign_index(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
         let mut keys = Vec::new();
-        let root = flatten(target, &mut keys);
+        let root = flatten(target, &mut keys)?;
         let var = self.var(root)?.clone();
         let update = in_place(target, expr).map(|u| (u.op, u.rest));
         let n = keys.len();

@@ -125,6 +125,11 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             });
             a.get(q);
         }
+        // No struct program reaches this backend (it does not declare
+        // `struct`); a trap, should one ever be encoded.
+        Type::Struct(_) => {
+            a.i().unreachable();
+        }
     }
 }
 
@@ -226,6 +231,11 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             });
             a.get(total);
         }
+        // No struct program reaches this backend (it does not declare
+        // `struct`); a trap, should one ever be encoded.
+        Type::Struct(_) => {
+            a.i().unreachable();
+        }
     }
 }
 
@@ -293,6 +303,11 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
                 a.set(p);
             });
             a.get(p);
+        }
+        // No struct program reaches this backend (it does not declare
+        // `struct`); a trap, should one ever be encoded.
+        Type::Struct(_) => {
+            a.i().unreachable();
         }
     }
 }
