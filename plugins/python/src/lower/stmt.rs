@@ -409,8 +409,11 @@ impl Gen {
                 if self.counts_memory() && flat {
                     // A value without a size: the store adds an entry and
                     // its key when the dict grew.
-                    // `len` of a LOCAL not yet set fails: under its step's marker.
-                    self.w.line(format!("_was = len({p})"));
+                    // `len` of a LOCAL not yet set fails: under its step's
+                    // marker (`store_in_map` sets it in order).
+                    if !in_order {
+                        self.w.line(format!("_was = len({p})"));
+                    }
                     delta = Delta::NewKey {
                         map: p.clone(),
                         text: km.len().map_or("1".to_owned(), |n| format!("1 + {n}")),
@@ -427,9 +430,8 @@ impl Gen {
                     ));
                     delta = Delta::Changes("_g".to_owned());
                 } else if in_order {
-                    self.w
-                        .line(format!("{p}[{}] = {}", km.bind().text, vm.bind().text));
-                    self.size_check(&p, "MAP_SET's result");
+                    let (k, v) = (km.bind().text, vm.bind().text);
+                    self.store_in_map(&p, &k, &v, "MAP_SET's result");
                 } else {
                     let call = Py::call(
                         "_map_set_into",
@@ -507,6 +509,20 @@ impl Gen {
         let adds = key.map_or("1".to_owned(), |k| format!("1 + len({k})"));
         self.add_memory(root, Delta::Adds(adds));
         self.w.close();
+    }
+
+    /// `M[K] = V` into the dict `M`, in Python's order (V, then K): only a
+    /// new key can break the size limit; a map already over it (an
+    /// argument) may still have an existing key replaced, as in the
+    /// interpreter.
+    fn store_in_map(&mut self, m: &str, k: &str, v: &str, what: &str) {
+        // `len` of a LOCAL not yet set fails: under its step's marker.
+        self.w.line(format!("_was = len({m})"));
+        self.w.line(format!("{m}[{k}] = {v}"));
+        self.w
+            .line(format!("if len({m}) > _was and len({m}) > _max_size:"));
+        self.w
+            .block(|w| w.line(format!("_size_limit({})", text::py_str(what))));
     }
 
     fn size_check(&mut self, p: &str, what: &str) {
@@ -652,8 +668,7 @@ impl Gen {
                         let (root, _) = target.root();
                         self.new_entry(root, &m, string_keys.then_some(k.as_str()));
                     } else {
-                        self.w.line(format!("{m}[{}] = {}", key.text, v.text));
-                        self.size_check(&m, "the map");
+                        self.store_in_map(&m, &key.text, &v.text, "the map");
                     }
                 }
             }
@@ -699,9 +714,10 @@ impl Gen {
                 self.add_memory(root, Delta::Changes("_g".to_owned()));
                 continue;
             }
-            self.w.line(format!("_p[_k] = {}", v.text));
-            if !is_array {
-                self.size_check("_p", "the map");
+            if is_array {
+                self.w.line(format!("_p[_k] = {}", v.text));
+            } else {
+                self.store_in_map("_p", "_k", &v.text, "the map");
             }
         }
         Ok(())
