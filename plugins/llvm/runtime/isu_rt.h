@@ -30,11 +30,13 @@ typedef struct IsuObj {
 /* The slots follow the header: a string's UTF-8 bytes; an array's elements,
  * 1 byte for a bool and 8 for anything else; a map's entries, 16 bytes each
  * (key, then value, each in 8 bytes), no key twice, sorted by key unless the
- * map's order flag says otherwise (`isu_map_sort` sorts them). */
+ * map's order flag says otherwise (`isu_map_sort` sorts them); a struct's
+ * fields in declaration order, 8 bytes each (a bool too), `len` and `cap`
+ * their number. */
 #define ISU_DATA(p) ((unsigned char *)(p) + sizeof(IsuObj))
 
 /* Static types, as the program module describes them. */
-enum { ISU_INT = 0, ISU_BOOL = 1, ISU_STRING = 2, ISU_ARRAY = 3, ISU_MAP = 4 };
+enum { ISU_INT = 0, ISU_BOOL = 1, ISU_STRING = 2, ISU_ARRAY = 3, ISU_MAP = 4, ISU_STRUCT = 5 };
 
 typedef struct IsuType {
     int32_t kind;
@@ -42,7 +44,15 @@ typedef struct IsuType {
     const struct IsuType *a;
     /* A map's value type. */
     const struct IsuType *b;
+    /* A struct's fields: how many, their types and their names, in
+     * declaration order (0 and NULL for other types). */
+    int64_t nfields;
+    const struct IsuType *const *fields;
+    const char *const *names;
 } IsuType;
+
+/* `string[]`, the type of what the runtime's splitting functions build. */
+extern const IsuType isu_strings_type;
 
 /* Runtime error codes: spec/llvm-abi.md lists them (the host's codes). */
 enum {
@@ -135,6 +145,8 @@ _Noreturn void isu_out_of_memory(void);
 /* Memory. */
 void *isu_alloc(size_t bytes);
 IsuObj *isu_obj_new(int64_t cap, int64_t unit);
+/* A struct of `n` fields, each 0 (no value) until the program stores it. */
+IsuObj *isu_struct_new(int64_t n);
 int64_t isu_unit(const IsuType *t);
 int64_t isu_slot_width(const IsuType *elem);
 uint64_t isu_load_slot(const unsigned char *at, int64_t width);

@@ -117,13 +117,13 @@ pub fn build(
 
 impl Backend for LlvmBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 1. `execute` runs the
+        // The whole language as of feature vocabulary 5. `execute` runs the
         // executable it built, native code: the host isolates it.
         BackendInfo::new(
             "llvm",
             env!("CARGO_PKG_VERSION"),
             &["llvm"],
-            FeatureSet::all_of(4),
+            FeatureSet::all_of(5),
         )
         .emitting(&EMITS)
         .executing("exe", true)

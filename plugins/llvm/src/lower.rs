@@ -31,7 +31,7 @@ use inkwell::values::{
 use inkwell::AddressSpace;
 use isu_plugin_api::analysis::bounds::{Bounds, Env};
 use isu_plugin_api::analysis::Decls;
-use isu_plugin_api::{Program, Span, Type};
+use isu_plugin_api::{Program, Span, StructDef, Type};
 use std::collections::BTreeMap;
 
 /// Why a program could not be lowered: it was not canonical and validated,
@@ -51,11 +51,6 @@ impl From<BuilderError> for LowerError {
 }
 
 pub type Res<T> = Result<T, LowerError>;
-
-/// Why a struct node is a bug here: the backend does not declare the
-/// feature `struct`, so no struct program reaches its lowering ([`crate::build`]
-/// refuses it first).
-pub const NO_STRUCTS: &str = "a struct reached the LLVM lowering, which has none";
 
 pub fn bug<T>(message: impl Into<String>) -> Res<T> {
     Err(LowerError {
@@ -146,6 +141,8 @@ pub struct Lowering<'ctx, 'm> {
     pub dbg: &'m Debug<'ctx>,
     /// The program's declarations, for the bounds' questions.
     pub decls: Decls,
+    /// The program's structs (`TYPES`).
+    pub types: Vec<StructDef>,
     /// The value bounds of the program (`isu_lang::analysis::bounds`).
     pub bounds: Bounds,
     /// What the bounds say where the code being lowered runs: checks they
@@ -215,6 +212,7 @@ pub fn lower_program<'ctx>(
         consts: BTreeMap::new(),
         dbg,
         decls: Decls::of(program),
+        types: program.types.clone(),
         bounds: Bounds::of(program),
         env: Env::default(),
         checks: Vec::new(),
@@ -309,7 +307,10 @@ pub fn lower_program<'ctx>(
 
 /// Whether values of `ty` are pointers to counted heap objects.
 pub fn is_heap(ty: &Type) -> bool {
-    matches!(ty, Type::String | Type::Array(_) | Type::Map(..))
+    matches!(
+        ty,
+        Type::String | Type::Array(_) | Type::Map(..) | Type::Struct(_)
+    )
 }
 
 /// The type of an expression, which validation filled in.
@@ -480,7 +481,26 @@ impl<'ctx> Lowering<'ctx, '_> {
 
     /// The type descriptor (`IsuType`) of `ty`.
     pub fn tdesc(&mut self, ty: &Type) -> PointerValue<'ctx> {
-        crate::module::type_descriptor(self.cx, self.m, ty)
+        crate::module::type_descriptor(self.cx, self.m, &self.types, ty)
+    }
+
+    /// The slot of the field `field` of the struct type `ty`, and its type.
+    pub fn field_slot(&self, ty: &Type, field: &str) -> Res<(usize, Type)> {
+        let Type::Struct(name) = ty else {
+            return bug(format!("a field `{field}` of a {ty}"));
+        };
+        let def = self.types.iter().find(|d| d.name.name == *name);
+        let found = def.and_then(|d| {
+            d.fields
+                .iter()
+                .enumerate()
+                .find(|(_, f)| f.name.name == field)
+                .map(|(i, f)| (i, f.ty.clone()))
+        });
+        match found {
+            Some(x) => Ok(x),
+            None => bug(format!("the struct {name} has no field `{field}`")),
+        }
     }
 
     /// Makes a value owned (one more reference when it was borrowed).

@@ -19,7 +19,7 @@ use inkwell::targets::{
 };
 use inkwell::values::{BasicValueEnum, PointerValue};
 use inkwell::{AddressSpace, OptimizationLevel};
-use isu_plugin_api::{ExecLimits, Lowering, PluginDiagnostic, Program};
+use isu_plugin_api::{ExecLimits, Lowering, PluginDiagnostic, Program, StructDef, Type};
 use std::collections::BTreeMap;
 
 /// The core runtime (`runtime/core`) as bitcode, compiled by clang 19 when
@@ -228,7 +228,7 @@ fn emit_program_table<'ctx>(
         .func
         .args
         .iter()
-        .map(|a| type_descriptor(cx, m, &a.ty))
+        .map(|a| type_descriptor(cx, m, &program.types, &a.ty))
         .collect();
     let steps: Vec<_> = program
         .steps()
@@ -282,7 +282,7 @@ fn emit_program_table<'ctx>(
         i64t.const_int(names.len() as u64, false).into(),
         array_global(cx, m, names).into(),
         array_global(cx, m, types).into(),
-        type_descriptor(cx, m, &program.func.returns).into(),
+        type_descriptor(cx, m, &program.types, &program.func.returns).into(),
         i64t.const_int(steps.len() as u64, false).into(),
         array_global(cx, m, steps).into(),
         i64t.const_int(sites.len() as u64, false).into(),
@@ -298,34 +298,75 @@ fn emit_program_table<'ctx>(
     Ok(())
 }
 
-/// The type descriptor (`IsuType`) of `t`, emitted once per module.
+/// The type descriptor (`IsuType`) of `t`, emitted once per module; `types`
+/// declares the program's structs.
 pub fn type_descriptor<'ctx>(
     cx: &'ctx Context,
     m: &Module<'ctx>,
-    t: &isu_plugin_api::Type,
+    types: &[StructDef],
+    t: &Type,
 ) -> PointerValue<'ctx> {
-    use isu_plugin_api::Type;
     let name = format!("isu_type.{t}");
     if let Some(g) = m.get_global(&name) {
         return g.as_pointer_value();
     }
     let ptr = cx.ptr_type(AddressSpace::default());
+    let i64t = cx.i64_type();
     let null = ptr.const_null();
-    let (kind, a, b) = match t {
-        Type::Int => (0, null, null),
-        Type::Bool => (1, null, null),
-        Type::String => (2, null, null),
-        Type::Array(e) => (3, type_descriptor(cx, m, e), null),
-        Type::Map(k, v) => (4, type_descriptor(cx, m, k), type_descriptor(cx, m, v)),
-        // No struct program reaches this backend (it declares no `struct`,
-        // and `crate::build` refuses one), so no struct descriptor is made.
-        Type::Struct(_) => return null,
+    let none = (i64t.const_zero(), null, null);
+    let (kind, a, b, (nfields, fields, names)) = match t {
+        Type::Int => (0, null, null, none),
+        Type::Bool => (1, null, null, none),
+        Type::String => (2, null, null, none),
+        Type::Array(e) => (3, type_descriptor(cx, m, types, e), null, none),
+        Type::Map(k, v) => (
+            4,
+            type_descriptor(cx, m, types, k),
+            type_descriptor(cx, m, types, v),
+            none,
+        ),
+        // A validated program declares every struct it names, and none holds
+        // itself, so the descriptors end; an undeclared one has no fields.
+        Type::Struct(s) => {
+            let fields = types
+                .iter()
+                .find(|d| d.name.name == *s)
+                .map_or(&[][..], |d| &d.fields[..]);
+            let tys = fields
+                .iter()
+                .map(|f| type_descriptor(cx, m, types, &f.ty))
+                .collect();
+            let names = fields.iter().map(|f| cstr(cx, m, &f.name.name)).collect();
+            (
+                5,
+                null,
+                null,
+                (
+                    i64t.const_int(fields.len() as u64, false),
+                    array_global(cx, m, tys),
+                    array_global(cx, m, names),
+                ),
+            )
+        }
     };
-    let st = cx.struct_type(&[cx.i32_type().into(), ptr.into(), ptr.into()], false);
+    let st = cx.struct_type(
+        &[
+            cx.i32_type().into(),
+            ptr.into(),
+            ptr.into(),
+            i64t.into(),
+            ptr.into(),
+            ptr.into(),
+        ],
+        false,
+    );
     let init = st.const_named_struct(&[
         cx.i32_type().const_int(kind, false).into(),
         a.into(),
         b.into(),
+        nfields.into(),
+        fields.into(),
+        names.into(),
     ]);
     let g = m.add_global(st, None, &name);
     g.set_initializer(&init);

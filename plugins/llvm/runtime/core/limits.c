@@ -9,7 +9,7 @@ void isu_check_size(int64_t n, int32_t site) {
 
 static const IsuObj *obj(uint64_t v) { return (const IsuObj *)(uintptr_t)v; }
 
-/* Counts JSON values (every value, element and entry value, not map keys,
+/* Counts JSON values (every value, element, entry value and field, not map keys,
  * as the interpreter counts them) until `*budget` runs out; 0 then. */
 static int fits(uint64_t v, const IsuType *t, int64_t *budget) {
     if (--*budget < 0) return 0;
@@ -21,6 +21,9 @@ static int fits(uint64_t v, const IsuType *t, int64_t *budget) {
         }
         for (int64_t i = 0; i < xs->len; i++)
             if (!fits(isu_load_slot(ISU_DATA(xs) + 8 * i, 8), t->a, budget)) return 0;
+    } else if (t->kind == ISU_STRUCT) {
+        for (int64_t i = 0; i < t->nfields; i++)
+            if (!fits(isu_load_slot(ISU_DATA(obj(v)) + 8 * i, 8), t->fields[i], budget)) return 0;
     } else if (t->kind == ISU_MAP) {
         const IsuObj *m = obj(v);
         for (int64_t i = 0; i < m->len; i++)

@@ -1,7 +1,7 @@
 /* Memory and reference counting: allocation that never returns NULL,
  * `inc` and `drop` (the last reference frees the object and drops what it
  * holds), `unique` (copy-on-write: a shared object is copied before a write),
- * and structural equality. */
+ * and structural equality, for strings, arrays, maps and structs alike. */
 #include "../isu_rt.h"
 
 #include <stdlib.h>
@@ -18,6 +18,7 @@ int64_t isu_unit(const IsuType *t) {
     switch (t->kind) {
     case ISU_ARRAY: return isu_slot_width(t->a);
     case ISU_MAP: return 16;
+    case ISU_STRUCT: return 8;
     default: return 1;
     }
 }
@@ -56,6 +57,13 @@ IsuObj *isu_obj_new(int64_t cap, int64_t unit) {
     return p;
 }
 
+IsuObj *isu_struct_new(int64_t n) {
+    IsuObj *p = isu_obj_new(n, 8);
+    memset(ISU_DATA(p), 0, (size_t)(8 * n));
+    p->len = n;
+    return p;
+}
+
 static int is_heap(const IsuType *t) { return t->kind >= ISU_STRING; }
 
 void isu_inc(uint64_t v, const IsuType *t) {
@@ -65,7 +73,9 @@ void isu_inc(uint64_t v, const IsuType *t) {
 }
 
 static void drop_children(IsuObj *p, const IsuType *t) {
-    if (t->kind == ISU_ARRAY && is_heap(t->a)) {
+    if (t->kind == ISU_STRUCT) {
+        for (int64_t i = 0; i < t->nfields; i++) isu_drop(isu_load_slot(ISU_DATA(p) + 8 * i, 8), t->fields[i]);
+    } else if (t->kind == ISU_ARRAY && is_heap(t->a)) {
         for (int64_t i = 0; i < p->len; i++) isu_drop(isu_load_slot(ISU_DATA(p) + 8 * i, 8), t->a);
     } else if (t->kind == ISU_MAP && (is_heap(t->a) || is_heap(t->b))) {
         for (int64_t i = 0; i < p->len; i++) {
@@ -76,7 +86,9 @@ static void drop_children(IsuObj *p, const IsuType *t) {
 }
 
 static void inc_children(IsuObj *p, const IsuType *t) {
-    if (t->kind == ISU_ARRAY && is_heap(t->a)) {
+    if (t->kind == ISU_STRUCT) {
+        for (int64_t i = 0; i < t->nfields; i++) isu_inc(isu_load_slot(ISU_DATA(p) + 8 * i, 8), t->fields[i]);
+    } else if (t->kind == ISU_ARRAY && is_heap(t->a)) {
         for (int64_t i = 0; i < p->len; i++) isu_inc(isu_load_slot(ISU_DATA(p) + 8 * i, 8), t->a);
     } else if (t->kind == ISU_MAP && (is_heap(t->a) || is_heap(t->b))) {
         for (int64_t i = 0; i < p->len; i++) {
@@ -157,6 +169,13 @@ int32_t isu_eq(uint64_t xv, uint64_t yv, const IsuType *t) {
     if (t->kind == ISU_STRING) return str_eq(x, y);
     if (x == y) return 1;
     if (x->len != y->len) return 0;
+    if (t->kind == ISU_STRUCT) {
+        for (int64_t i = 0; i < t->nfields; i++) {
+            if (!isu_eq(isu_load_slot(ISU_DATA(x) + 8 * i, 8), isu_load_slot(ISU_DATA(y) + 8 * i, 8), t->fields[i]))
+                return 0;
+        }
+        return 1;
+    }
     if (t->kind == ISU_ARRAY) {
         int64_t w = isu_slot_width(t->a);
         if (!is_heap(t->a)) return memcmp(ISU_DATA(x), ISU_DATA(y), (size_t)(x->len * w)) == 0;

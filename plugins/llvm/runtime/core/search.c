@@ -49,9 +49,6 @@ int64_t isu_find(const IsuObj *s, const IsuObj *t) {
     return at < 0 ? -1 : isu_count_chars(ISU_DATA(s), at);
 }
 
-static const IsuType STRING = {ISU_STRING, 0, 0};
-static const IsuType STRINGS = {ISU_ARRAY, &STRING, 0};
-
 IsuObj *isu_split(const IsuObj *s, const IsuObj *sep, int32_t site) {
     if (sep->len == 0) isu_fail(ISU_E_EMPTY_SEPARATOR, site, 0, 0);
     Needle n = needle_of(sep);
@@ -59,7 +56,7 @@ IsuObj *isu_split(const IsuObj *s, const IsuObj *sep, int32_t site) {
     int64_t pieces = 1;
     for (int64_t at = find_from(&n, p, s->len, 0); at >= 0; at = find_from(&n, p, s->len, at + n.m)) pieces++;
     isu_check_size(pieces, site);
-    IsuObj *out = isu_obj_new(pieces, isu_unit(&STRINGS));
+    IsuObj *out = isu_obj_new(pieces, isu_unit(&isu_strings_type));
     int64_t start = 0;
     for (int64_t k = 0; k < pieces; k++) {
         int64_t at = k + 1 < pieces ? find_from(&n, p, s->len, start) : s->len;

@@ -22,8 +22,8 @@ IsuObj *isu_str_new(const unsigned char *bytes, int64_t len) {
 
 static int is_space(unsigned char b) { return b == ' ' || (b >= 9 && b <= 13); }
 
-static const IsuType STRING = {ISU_STRING, 0, 0};
-static const IsuType STRINGS = {ISU_ARRAY, &STRING, 0};
+static const IsuType STRING = {ISU_STRING, 0, 0, 0, 0, 0};
+const IsuType isu_strings_type = {ISU_ARRAY, &STRING, 0, 0, 0, 0};
 
 IsuObj *isu_split_whitespace(const IsuObj *s) {
     IsuObj *out = isu_obj_new(4, 8);
@@ -35,7 +35,7 @@ IsuObj *isu_split_whitespace(const IsuObj *s) {
         int64_t start = i;
         while (i < n && !is_space(p[i])) i++;
         IsuObj *w = isu_str_new(p + start, i - start);
-        if (out->len == out->cap) out = isu_unique(out, &STRINGS, 1);
+        if (out->len == out->cap) out = isu_unique(out, &isu_strings_type, 1);
         isu_store_slot(ISU_DATA(out) + 8 * out->len, 8, (uint64_t)(uintptr_t)w);
         out->len++;
     }

@@ -1,8 +1,9 @@
 /* Work (spec/semantics.md, section 7): the size of a value, which calls and
  * copies spend from the step budget. A string's size is its characters; an
  * array's, its elements plus their sizes; a map's, its entries plus the
- * sizes of their keys and values. The compiled code reads the size of a
- * flat value from its header and calls this only for nested ones. */
+ * sizes of their keys and values; a struct's, its fields plus their sizes.
+ * The compiled code reads the size of a flat value from its header and calls
+ * this only for nested ones. */
 #include "../isu_rt.h"
 
 static const IsuObj *obj(uint64_t v) { return (const IsuObj *)(uintptr_t)v; }
@@ -14,6 +15,12 @@ uint64_t isu_size(uint64_t v, const IsuType *t, uint64_t limit) {
     const IsuObj *p = obj(v);
     if (t->kind == ISU_STRING) return (uint64_t)p->chars;
     uint64_t n = 0;
+    if (t->kind == ISU_STRUCT) {
+        n = (uint64_t)t->nfields;
+        for (int64_t i = 0; i < t->nfields && n <= limit; i++)
+            n += isu_size(isu_load_slot(ISU_DATA(p) + 8 * i, 8), t->fields[i], limit - n);
+        return n;
+    }
     if (t->kind == ISU_ARRAY) {
         if (t->a->kind < ISU_STRING) return (uint64_t)p->len;
         for (int64_t i = 0; i < p->len && n <= limit; i++) {

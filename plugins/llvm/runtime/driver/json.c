@@ -94,6 +94,18 @@ void isu_write_value(IsuBuf *b, uint64_t v, const IsuType *t) {
         isu_buf_put(b, "]", 1);
         return;
     }
+    case ISU_STRUCT: {
+        /* The fields in declaration order. */
+        isu_buf_put(b, "{", 1);
+        for (int64_t i = 0; i < t->nfields; i++) {
+            if (i) isu_buf_put(b, ",", 1);
+            isu_buf_json_str(b, (const unsigned char *)t->names[i], strlen(t->names[i]));
+            isu_buf_put(b, ":", 1);
+            isu_write_value(b, isu_load_slot(ISU_DATA(obj(v)) + 8 * i, 8), t->fields[i]);
+        }
+        isu_buf_put(b, "}", 1);
+        return;
+    }
     default: {
         const IsuObj *m = obj(v);
         isu_map_sort(m, t);
@@ -310,6 +322,79 @@ static void drop_entries(IsuObj *m, const IsuType *t) {
     isu_drop((uint64_t)(uintptr_t)m, t);
 }
 
+/* A struct: an object with exactly the declared fields, in any order. */
+static int read_struct(Reader *r, const IsuType *t, uint64_t *out) {
+    size_t pathlen = strlen(r->path);
+    r->p++;
+    IsuObj *p = isu_struct_new(t->nfields);
+    char *seen = isu_alloc((size_t)t->nfields + 1);
+    memset(seen, 0, (size_t)t->nfields + 1);
+    IsuBuf key = {0, 0, 0};
+    int ok = 1;
+    skip_ws(r);
+    if (r->p < r->end && *r->p == '}') {
+        r->p++;
+    } else {
+        for (;;) {
+            if (!read_string(r, &key)) {
+                ok = 0;
+                break;
+            }
+            int64_t i = 0;
+            while (i < t->nfields && !(strlen(t->names[i]) == key.len && !memcmp(t->names[i], key.p, key.len)))
+                i++;
+            if (i == t->nfields) {
+                snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%.40s", key.p);
+                ok = fail(r, "no field of the struct");
+                break;
+            }
+            if (seen[i]) {
+                ok = fail(r, "an object with a key twice");
+                break;
+            }
+            if (!expect(r, ':')) {
+                ok = 0;
+                break;
+            }
+            snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%s", t->names[i]);
+            uint64_t v;
+            if (!read_value(r, t->fields[i], &v)) {
+                ok = 0;
+                break;
+            }
+            r->path[pathlen] = 0;
+            isu_store_slot(ISU_DATA(p) + 8 * i, 8, v);
+            seen[i] = 1;
+            skip_ws(r);
+            if (r->p < r->end && *r->p == ',') {
+                r->p++;
+                continue;
+            }
+            if (r->p < r->end && *r->p == '}') {
+                r->p++;
+                break;
+            }
+            ok = fail(r, "expected `,` or `}` in an object");
+            break;
+        }
+    }
+    for (int64_t i = 0; ok && i < t->nfields; i++) {
+        if (!seen[i]) {
+            snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%s", t->names[i]);
+            ok = fail(r, "the field is missing");
+        }
+    }
+    free(key.p);
+    free(seen);
+    if (!ok) {
+        /* Fields not read yet hold 0, which dropping leaves alone. */
+        isu_drop((uint64_t)(uintptr_t)p, t);
+        return 0;
+    }
+    *out = (uint64_t)(uintptr_t)p;
+    return 1;
+}
+
 static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
     skip_ws(r);
     if (r->p >= r->end) return fail(r, "the JSON ends too early");
@@ -382,6 +467,9 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
             return fail(r, "expected `,` or `]` in an array");
         }
     }
+    case ISU_STRUCT:
+        if (c != '{') return fail(r, "expected an object (a struct)");
+        return read_struct(r, t, out);
     default: {
         if (c != '{') return fail(r, "expected an object (a map)");
         r->p++;

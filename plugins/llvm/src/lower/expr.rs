@@ -6,13 +6,13 @@
 //! lie in its array.
 
 use super::stmt::slot_width;
-use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val, NO_STRUCTS};
+use super::{bug, is_heap, ty_of, Lowering, Own, Res, Val};
 use crate::abi::{RuntimeCode, What};
 use inkwell::intrinsics::Intrinsic;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::{BinaryOp, Expr, ExprNode, Literal, Span, Type, UnaryOp};
+use isu_plugin_api::{BinaryOp, Expr, ExprNode, FieldInit, Literal, Span, Type, UnaryOp};
 
 impl<'ctx> Lowering<'ctx, '_> {
     /// Reads a variable, checking that a LOCAL has a value (LLVM drops the
@@ -75,8 +75,54 @@ impl<'ctx> Lowering<'ctx, '_> {
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, e.span),
             ExprNode::Index { base, index } => self.index(base, index),
             ExprNode::Call { func, args } => self.call_fn(func, args, &ty, e.span),
-            ExprNode::Struct { .. } | ExprNode::Field { .. } => bug(NO_STRUCTS),
+            ExprNode::Struct { fields, .. } => self.record(fields, &ty),
+            ExprNode::Field { base, field } => {
+                let bty = ty_of(base)?.clone();
+                let (i, fty) = self.field_slot(&bty, &field.name)?;
+                let b = self.expr(base)?;
+                let s = self
+                    .call(
+                        "isu_get",
+                        &[b.v.into(), self.i64(i as i64).into(), self.i64(8).into()],
+                    )?
+                    .into_int_value();
+                let v = self.of_slot(s, &fty)?;
+                self.project(b, &bty, v, &fty)
+            }
         }
+    }
+
+    /// `(struct S (f E) ...)`: a new struct, its fields' values evaluated in
+    /// the order the fields come (the canonical order, `TYPES`'s) and each
+    /// stored in its own slot, owned.
+    fn record(&mut self, fields: &[FieldInit], ty: &Type) -> Res<Val<'ctx>> {
+        let n = match ty {
+            Type::Struct(name) => self
+                .types
+                .iter()
+                .find(|d| d.name.name == *name)
+                .map_or(0, |d| d.fields.len()),
+            _ => 0,
+        };
+        if n != fields.len() {
+            return bug(format!("a {ty} literal with {} fields", fields.len()));
+        }
+        let mut values = Vec::with_capacity(n);
+        for f in fields {
+            let (i, fty) = self.field_slot(ty, &f.name.name)?;
+            let v = self.expr(&f.value)?;
+            let v = self.own(v, &fty)?;
+            values.push((i, self.to_slot(v, &fty)?));
+        }
+        let p = self.call("isu_struct_new", &[self.i64(n as i64).into()])?;
+        for (i, s) in values {
+            let at = self.i64(i as i64);
+            self.call(
+                "isu_set",
+                &[p.into(), at.into(), self.i64(8).into(), s.into()],
+            )?;
+        }
+        Ok(Val::owned(p))
     }
 
     fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Res<Val<'ctx>> {

@@ -8,7 +8,7 @@
 //! result back into the slot.
 
 use super::stmt::slot_width;
-use super::{bug, is_heap, ty_of, Lowering, Res, Val, NO_STRUCTS};
+use super::{bug, is_heap, ty_of, Lowering, Res, Val};
 use crate::abi::{RuntimeCode, What};
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
@@ -20,6 +20,8 @@ use isu_plugin_api::{Expr, Place, Span, Type};
 /// entry's index once found (every level but the last of a plain store).
 struct Level<'ctx> {
     ty: Type,
+    /// The type of the child the key leads to.
+    child: Type,
     key: Val<'ctx>,
     entry: Option<IntValue<'ctx>>,
 }
@@ -34,17 +36,38 @@ impl<'ctx> Level<'ctx> {
     }
 }
 
-/// The variable of a place and its keys from the variable outward, each with
-/// its container's place and the span of its `(index ...)`.
-fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr, Span)>) -> Res<(&'p str, Span)> {
+/// What leads from a container to its child: an index or key to evaluate,
+/// or a struct's field.
+#[derive(Clone, Copy)]
+enum Step<'p> {
+    Key(&'p Expr),
+    Field(&'p str),
+}
+
+/// The variable of a place and its steps from the variable outward, each with
+/// its container's place and the span of its `(index ...)` or `(field ...)`.
+fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, Step<'p>, Span)>) -> Res<(&'p str, Span)> {
     match p {
         Place::Var { name, span } => Ok((name, *span)),
         Place::Index { base, index, span } => {
             let root = flatten(base, out)?;
-            out.push((base, index, *span));
+            out.push((base, Step::Key(index), *span));
             Ok(root)
         }
-        Place::Field { .. } => bug(NO_STRUCTS),
+        Place::Field { base, field, span } => {
+            let root = flatten(base, out)?;
+            out.push((base, Step::Field(&field.name), *span));
+            Ok(root)
+        }
+    }
+}
+
+/// The width of a child's slot in a container of type `ty`: an array's
+/// element width; 8 for a map's entry value and a struct's field.
+fn child_width(ty: &Type) -> i64 {
+    match ty {
+        Type::Array(e) => slot_width(e),
+        _ => 8,
     }
 }
 
@@ -60,8 +83,30 @@ impl<'ctx> Lowering<'ctx, '_> {
         let mut cur = self.read_var(root, root_span)?.v;
         let mut ty = var.ty.clone();
         let mut levels: Vec<Level<'ctx>> = Vec::with_capacity(n);
-        for (j, &(container, k, span)) in keys.iter().enumerate() {
+        for (j, &(container, step, span)) in keys.iter().enumerate() {
             let last = j + 1 == n;
+            let k = match step {
+                Step::Key(k) => k,
+                Step::Field(f) => {
+                    // A field level has no key to evaluate and cannot fail.
+                    let (i, fty) = self.field_slot(&ty, f)?;
+                    let i = self.i64(i as i64);
+                    if !last {
+                        let s = self
+                            .call("isu_get", &[cur.into(), i.into(), self.i64(8).into()])?
+                            .into_int_value();
+                        cur = self.of_slot(s, &fty)?;
+                    }
+                    levels.push(Level {
+                        ty: ty.clone(),
+                        child: fty.clone(),
+                        key: Val::borrowed(i),
+                        entry: None,
+                    });
+                    ty = fty;
+                    continue;
+                }
+            };
             match ty.clone() {
                 Type::Array(e) => {
                     let i = self.expr(k)?;
@@ -77,6 +122,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                     }
                     levels.push(Level {
                         ty: ty.clone(),
+                        child: (*e).clone(),
                         key: i,
                         entry: None,
                     });
@@ -107,6 +153,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                     }
                     levels.push(Level {
                         ty: ty.clone(),
+                        child: (*vt).clone(),
                         key,
                         entry,
                     });
@@ -150,6 +197,11 @@ impl<'ctx> Lowering<'ctx, '_> {
                     let old = self.elem_size(cur, lv.index(), e)?;
                     (old, self.full_size(v, e)?)
                 }
+                Type::Struct(_) if work::has_size(&ty) => {
+                    // `ty`: the field's type (8-byte slots, as an array's).
+                    let old = self.elem_size(cur, lv.index(), &ty)?;
+                    (old, self.full_size(v, &ty)?)
+                }
                 Type::Map(kt, vt) => {
                     let n = self.full_size(v, vt)?;
                     self.entry_sizes(cur, lv.key.v, kt, vt, n)?
@@ -169,11 +221,11 @@ impl<'ctx> Lowering<'ctx, '_> {
         let mut parent: Option<(BasicValueEnum<'ctx>, usize)> = None;
         for (j, lv) in levels.iter().enumerate() {
             let last = j + 1 == n;
-            let (child_ty, entry) = match &lv.ty {
-                Type::Array(e) => ((**e).clone(), 0),
-                Type::Map(_, v) => ((**v).clone(), 1),
-                _ => return bug("an element level that is neither array nor map"),
-            };
+            // A map's child is an entry's value; an array's or a struct's, a
+            // slot of its own.
+            let child_ty = lv.child.clone();
+            let entry = i32::from(matches!(lv.ty, Type::Map(..)));
+            let width = self.i64(child_width(&lv.ty));
             // (A plain store into a map has no entry index: it inserts.)
             let plain_map_store = last && update.is_none() && entry == 1;
             let index = if plain_map_store {
@@ -193,7 +245,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             }
             match (&update, entry) {
                 (None, 0) => {
-                    let w = self.i64(slot_width(&child_ty));
+                    let w = width;
                     if is_heap(&child_ty) {
                         let s = self
                             .call("isu_get", &[cur.into(), index.into(), w.into()])?
@@ -233,7 +285,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 (Some((op, _)), _) => {
                     // The element moves into the call; the result goes back.
                     let s = if entry == 0 {
-                        let w = self.i64(slot_width(&child_ty));
+                        let w = width;
                         self.call("isu_get", &[cur.into(), index.into(), w.into()])?
                     } else {
                         self.call("isu_entry_value", &[cur.into(), index.into()])?
@@ -244,7 +296,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                         self.call_update(*op, elem, &child_ty, &var, &rest_args, expr.span)?;
                     let ns = self.to_slot(new, &child_ty)?;
                     if entry == 0 {
-                        let w = self.i64(slot_width(&child_ty));
+                        let w = width;
                         self.call("isu_set", &[cur.into(), index.into(), w.into(), ns.into()])?;
                     } else {
                         self.call(
