@@ -5,7 +5,7 @@
 //! One file per concern: [`lower`] turns the program into the entry
 //! function (statements, expressions, element stores, constants),
 //! [`runtime`] generates the functions it calls (allocator, reference
-//! counting, strings, arrays, maps, numbers, the value codec), [`module`]
+//! counting, strings, arrays, maps, structs, numbers, the value codec), [`module`]
 //! assembles the module, [`abi`] and [`meta`] are its interface,
 //! [`srcmap`] maps code back to steps, [`exec`] runs it, [`js`] writes the
 //! JavaScript loader, [`pack`] merges the pack functions' lowerings (given

@@ -69,7 +69,7 @@ fn flatten<'p>(p: &'p Place, out: &mut Vec<Seg<'p>>) -> &'p str {
 }
 
 impl Lowering<'_> {
-    pub fn assign_index(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
+    pub fn assign_place(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
         let mut segs = Vec::new();
         let root = flatten(target, &mut segs);
         let var = self.var(root)?.clone();
