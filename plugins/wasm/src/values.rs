@@ -74,15 +74,19 @@ pub fn encode(
         (Type::Struct(name), Literal::Object(entries)) => {
             let fields = types.fields(ty);
             if fields.is_empty() {
-                return Err(Mismatch(format!("{name} is no struct of the program")));
+                return Err(Mismatch(format!(
+                    "{}{name} is no struct of the program",
+                    at(path)
+                )));
             }
             if let Some(extra) = entries.keys().find(|k| types.field(ty, k).is_none()) {
-                return Err(Mismatch(format!("{path}: {name} has no field {extra}")));
+                return Err(Mismatch(format!("{}{name} has no field {extra}", at(path))));
             }
             for f in fields {
                 let Some(val) = entries.get(&f.name) else {
                     return Err(Mismatch(format!(
-                        "{path}: the field {} of {name} is missing",
+                        "{}the field {} of {name} is missing",
+                        at(path),
                         f.name
                     )));
                 };
@@ -95,16 +99,21 @@ pub fn encode(
         _ => {
             return Err(Mismatch(format!(
                 "{}expected {ty}, found {}",
-                if path.is_empty() {
-                    String::new()
-                } else {
-                    format!("at {path}: ")
-                },
+                at(path),
                 lit.kind_name()
             )))
         }
     }
     Ok(())
+}
+
+/// `at [1].x: `, where a message's value lies (nothing at the top).
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("at {path}: ")
+    }
 }
 
 fn put_len(n: usize, out: &mut Vec<u8>) -> Result<(), Mismatch> {
