@@ -130,7 +130,7 @@ pub fn encode_args(meta: &Meta, args: &Literal) -> Result<Vec<u8>, PluginDiagnos
                 a.name, a.ty
             )));
         };
-        values::encode(v, &a.ty, &mut out, &mut String::new()).map_err(|m| {
+        values::encode(v, &a.ty, &meta.types, &mut out, &mut String::new()).map_err(|m| {
             invalid(format!(
                 "the argument `{}` is not a {}: {}",
                 a.name, a.ty, m.0
@@ -241,7 +241,7 @@ impl Loaded {
                     .get(start..start + n as u32 as usize)
                     .ok_or_else(|| backend("the result lies outside linear memory"))?;
                 let mut pos = 0;
-                values::decode(bytes, &mut pos, &self.meta.returns)
+                values::decode(bytes, &mut pos, &self.meta.returns, &self.meta.types)
                     .ok_or_else(|| backend("the result's encoding is malformed"))
             }
             Err(trap) => Err(self.error(trap)),

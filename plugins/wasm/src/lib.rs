@@ -5,7 +5,7 @@
 //! One file per concern: [`lower`] turns the program into the entry
 //! function (statements, expressions, element stores, constants),
 //! [`runtime`] generates the functions it calls (allocator, reference
-//! counting, strings, arrays, maps, numbers, the value codec), [`module`]
+//! counting, strings, arrays, maps, structs, numbers, the value codec), [`module`]
 //! assembles the module, [`abi`] and [`meta`] are its interface,
 //! [`srcmap`] maps code back to steps, [`exec`] runs it, [`js`] writes the
 //! JavaScript loader, [`pack`] merges the pack functions' lowerings (given
@@ -103,7 +103,7 @@ pub fn compile_with_packs(
         .info()
         .check_features(program)
         .map_err(|d| vec![d])?;
-    let mut mb = ModuleBuilder::new();
+    let mut mb = ModuleBuilder::new(layout::Structs::of(&program.types));
     let run = mb.declare(EXPORT_RUN, &[ValType::I32], &[ValType::I32]);
     let packs = pack::merge(&mut mb, program, lowerings)?;
     let lowered = lower::lower_program(&mut mb, run, program, FUEL, packs).map_err(|e| {
@@ -154,17 +154,17 @@ pub fn validate(wasm: &[u8]) -> Result<(), String> {
 impl Backend for WasmBackend {
     fn info(&self) -> BackendInfo {
         let levels: Vec<&str> = exec::OptLevel::ALL.iter().map(|l| l.name()).collect();
-        // The whole language as of feature vocabulary 4 (with `limit_work`:
+        // The whole language as of feature vocabulary 5 (with `limit_work`:
         // the work of standard functions and copies spends fuel;
-        // `limit_memory`: the variables' live size is bounded; and SORT,
-        // SPLIT, UPPER, CONTAINS and INDEX_OF). Wasmtime
+        // `limit_memory`: the variables' live size is bounded; SORT,
+        // SPLIT, UPPER, CONTAINS and INDEX_OF; and `struct`). Wasmtime
         // compiles the module to machine code and runs it in this process:
         // native.
         BackendInfo::new(
             "wasm",
             env!("CARGO_PKG_VERSION"),
             &["wasm"],
-            FeatureSet::all_of(4),
+            FeatureSet::all_of(5),
         )
         .emitting(&["wasm", "js"])
         .executing("wasm", true)

@@ -34,11 +34,6 @@ pub struct LowerError {
 
 pub type Res<T> = Result<T, LowerError>;
 
-/// Why a struct node is a bug here: the backend does not declare the
-/// feature `struct`, so no struct program reaches its lowering
-/// (`compile_with_packs` refuses it first).
-pub const NO_STRUCTS: &str = "a struct reached the Wasm lowering, which has none";
-
 pub fn bug<T>(message: impl Into<String>) -> Res<T> {
     Err(LowerError {
         message: message.into(),
@@ -62,7 +57,7 @@ pub struct Var {
     pub flag: Option<Local>,
     /// A LOCAL (only those can be read unassigned).
     pub is_local: bool,
-    /// For a string, array or map: the size of its value (`i64`), its share
+    /// For a string, array, map or struct: the size of its value (`i64`), its share
     /// of the live size ([`memory`]).
     pub size: Option<Local>,
 }

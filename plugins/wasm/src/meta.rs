@@ -1,8 +1,10 @@
 //! The `isu.meta` custom section: what a host needs to call the module
 //! without the Isu source (the function's name, its arguments and result
-//! types, the step IDs by index and the error names by number), as JSON.
+//! types, the fields of its structs, the step IDs by index and the error
+//! names by number), as JSON.
 
 use crate::abi::{ErrorCode, ABI_VERSION};
+use crate::layout::Structs;
 use isu_plugin_api::{Program, Type};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -15,6 +17,10 @@ pub struct Meta {
     pub name: String,
     pub args: Vec<Arg>,
     pub returns: Type,
+    /// The fields of each struct of `TYPES`, in declaration order, by the
+    /// struct's name (absent when the program has none).
+    #[serde(default, skip_serializing_if = "Structs::is_empty")]
+    pub types: Structs,
     /// Step IDs by step index, with their line and column (0 when unknown).
     pub steps: Vec<StepInfo>,
     /// Error names by number.
@@ -50,6 +56,7 @@ impl Meta {
                 })
                 .collect(),
             returns: program.func.returns.clone(),
+            types: Structs::of(&program.types),
             steps: program
                 .steps()
                 .iter()

@@ -3,7 +3,7 @@
 //! static data, exports and custom sections, and the final encoding.
 
 use crate::asm::Asm;
-use crate::layout::{val_type, STATIC_BASE};
+use crate::layout::{val_type, Field, Structs, STATIC_BASE};
 use crate::runtime;
 use isu_plugin_api::{ExecLimits, Type};
 use std::collections::{BTreeMap, VecDeque};
@@ -94,6 +94,8 @@ pub enum Rt {
     Chars,
     MulChecked,
     MapNew,
+    /// A new record of the struct type, its fields not yet written.
+    StructNew(Type),
     Copy,
     Decode(Type),
     EncSize(Type),
@@ -184,6 +186,7 @@ impl Rt {
             Chars => (vec![I32, I32], vec![I32]),
             MulChecked => (vec![I64, I64, I32], vec![I64]),
             Decode(t) => (vec![], vec![val_type(t)]),
+            StructNew(_) => (vec![], vec![I32]),
             EncSize(t) => (vec![val_type(t)], vec![I32]),
             Enc(t) => (vec![val_type(t), I32], vec![I32]),
             Encode(t) => (vec![val_type(t), I32], vec![I32]),
@@ -220,9 +223,8 @@ impl Rt {
         match self {
             Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
             | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
-            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) | IndexOfArr(t) | Sort(t) => {
-                Some(t)
-            }
+            | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) | IndexOfArr(t) | Sort(t)
+            | StructNew(t) => Some(t),
             _ => None,
         }
     }
@@ -246,6 +248,8 @@ pub struct ModuleBuilder {
     data: Vec<u8>,
     exports: Vec<(String, ExportKind, u32)>,
     customs: Vec<(String, Vec<u8>)>,
+    /// The program's structs, whose runtime functions walk their fields.
+    pub structs: Structs,
 }
 
 impl std::fmt::Debug for ModuleBuilder {
@@ -258,8 +262,18 @@ impl std::fmt::Debug for ModuleBuilder {
 }
 
 impl ModuleBuilder {
-    pub fn new() -> ModuleBuilder {
-        ModuleBuilder::default()
+    /// A module for a program with these structs.
+    pub fn new(structs: Structs) -> ModuleBuilder {
+        ModuleBuilder {
+            structs,
+            ..ModuleBuilder::default()
+        }
+    }
+
+    /// The fields of the struct type `ty` (a copy, so the runtime can
+    /// generate code while it walks them).
+    pub fn fields(&self, ty: &Type) -> Vec<Field> {
+        self.structs.fields(ty).to_vec()
     }
 
     /// The index of a function type, added on first use.

@@ -96,10 +96,14 @@ pub fn called(program: &Program) -> BTreeMap<String, Called> {
 /// int, a bool, a string, or an array or map whose elements (values) are
 /// none of these collections. (The host checks that each argument, written
 /// out as JSON, has at most the size limit's number of values; for these
-/// types that count is known from the length.)
+/// types that count is known from the length.) No struct crosses: the
+/// lowering convention has no layout for one.
 fn flat(ty: &Type) -> bool {
     match ty {
-        Type::Array(e) | Type::Map(_, e) => !matches!(**e, Type::Array(_) | Type::Map(..)),
+        Type::Array(e) | Type::Map(_, e) => {
+            !matches!(**e, Type::Array(_) | Type::Map(..) | Type::Struct(_))
+        }
+        Type::Struct(_) => false,
         _ => true,
     }
 }

@@ -1,5 +1,5 @@
 //! The runtime functions every module carries as needed: the allocator,
-//! reference counting, strings, arrays, maps, numbers, and the codec of
+//! reference counting, strings, arrays, maps, structs, numbers, and the codec of
 //! arguments and results. Each is generated on first use, specialised by Isu
 //! type (dropping an `int[][]` frees its inner arrays; dropping an `int[]`
 //! does not look at its slots).
@@ -11,6 +11,7 @@ mod map;
 mod num;
 mod pack;
 mod rc;
+mod record;
 mod search;
 mod text;
 mod work;
@@ -37,8 +38,11 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::Reset => alloc::reset(a),
         Rt::Inc => rc::inc(a),
         Rt::Drop(t) => rc::drop(mb, a, t),
+        Rt::Grow(t @ Type::Struct(_)) => record::unique(mb, a, t),
         Rt::Grow(t) => rc::grow(mb, a, t),
+        Rt::Eq(t @ Type::Struct(_)) => record::eq(mb, a, t),
         Rt::Eq(t) => rc::eq(mb, a, t),
+        Rt::StructNew(t) => record::new(mb, a, t),
         Rt::StrNew => text::str_new(mb, a),
         Rt::StrEq => text::str_eq(a),
         Rt::StrCmp => text::str_cmp(a),

@@ -1,7 +1,9 @@
 //! Values across the boundary, host side: JSON literals checked against the
 //! ARGS types and written in the module's binary encoding, and results read
-//! back into literals (`spec/wasm-abi.md`, "Values").
+//! back into literals (`spec/wasm-abi.md`, "Values"). A struct's fields are
+//! read from the module's `isu.meta` ([`Structs`]).
 
+use crate::layout::Structs;
 use isu_plugin_api::{Literal, Type};
 use std::collections::BTreeMap;
 
@@ -9,10 +11,12 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch(pub String);
 
-/// Appends the encoding of `lit` as a value of `ty`.
+/// Appends the encoding of `lit` as a value of `ty`, whose structs are
+/// those of `types`.
 pub fn encode(
     lit: &Literal,
     ty: &Type,
+    types: &Structs,
     out: &mut Vec<u8>,
     path: &mut String,
 ) -> Result<(), Mismatch> {
@@ -25,7 +29,7 @@ pub fn encode(
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                encode(item, e, out, path)?;
+                encode(item, e, types, out, path)?;
                 path.truncate(len);
             }
         }
@@ -46,7 +50,7 @@ pub fn encode(
                         out.extend_from_slice(&i.to_le_bytes());
                         let len = path.len();
                         path.push_str(&format!("[{key:?}]"));
-                        encode(val, v, out, path)?;
+                        encode(val, v, types, out, path)?;
                         path.truncate(len);
                     }
                 }
@@ -56,7 +60,7 @@ pub fn encode(
                         put_str(key, out)?;
                         let len = path.len();
                         path.push_str(&format!("[{key:?}]"));
-                        encode(val, v, out, path)?;
+                        encode(val, v, types, out, path)?;
                         path.truncate(len);
                     }
                 }
@@ -67,19 +71,49 @@ pub fn encode(
                 }
             }
         }
+        (Type::Struct(name), Literal::Object(entries)) => {
+            let fields = types.fields(ty);
+            if fields.is_empty() {
+                return Err(Mismatch(format!(
+                    "{}{name} is no struct of the program",
+                    at(path)
+                )));
+            }
+            if let Some(extra) = entries.keys().find(|k| types.field(ty, k).is_none()) {
+                return Err(Mismatch(format!("{}{name} has no field {extra}", at(path))));
+            }
+            for f in fields {
+                let Some(val) = entries.get(&f.name) else {
+                    return Err(Mismatch(format!(
+                        "{}the field {} of {name} is missing",
+                        at(path),
+                        f.name
+                    )));
+                };
+                let len = path.len();
+                path.push_str(&format!(".{}", f.name));
+                encode(val, &f.ty, types, out, path)?;
+                path.truncate(len);
+            }
+        }
         _ => {
             return Err(Mismatch(format!(
                 "{}expected {ty}, found {}",
-                if path.is_empty() {
-                    String::new()
-                } else {
-                    format!("at {path}: ")
-                },
+                at(path),
                 lit.kind_name()
             )))
         }
     }
     Ok(())
+}
+
+/// `at [1].x: `, where a message's value lies (nothing at the top).
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("at {path}: ")
+    }
 }
 
 fn put_len(n: usize, out: &mut Vec<u8>) -> Result<(), Mismatch> {
@@ -94,8 +128,9 @@ fn put_str(s: &str, out: &mut Vec<u8>) -> Result<(), Mismatch> {
     Ok(())
 }
 
-/// Reads a value of `ty` from `bytes` at `*at`.
-pub fn decode(bytes: &[u8], at: &mut usize, ty: &Type) -> Option<Literal> {
+/// Reads a value of `ty`, whose structs are those of `types`, from `bytes`
+/// at `*at`.
+pub fn decode(bytes: &[u8], at: &mut usize, ty: &Type, types: &Structs) -> Option<Literal> {
     Some(match ty {
         Type::Int => Literal::Int(i64::from_le_bytes(take::<8>(bytes, at)?)),
         Type::Bool => Literal::Bool(take::<1>(bytes, at)?[0] != 0),
@@ -104,7 +139,7 @@ pub fn decode(bytes: &[u8], at: &mut usize, ty: &Type) -> Option<Literal> {
             let n = u32::from_le_bytes(take::<4>(bytes, at)?) as usize;
             let mut items = Vec::with_capacity(n.min(bytes.len()));
             for _ in 0..n {
-                items.push(decode(bytes, at, e)?);
+                items.push(decode(bytes, at, e, types)?);
             }
             Literal::Array(items)
         }
@@ -116,12 +151,17 @@ pub fn decode(bytes: &[u8], at: &mut usize, ty: &Type) -> Option<Literal> {
                     Type::Int => i64::from_le_bytes(take::<8>(bytes, at)?).to_string(),
                     _ => get_str(bytes, at)?,
                 };
-                entries.insert(key, decode(bytes, at, v)?);
+                entries.insert(key, decode(bytes, at, v, types)?);
             }
             Literal::Object(entries)
         }
-        // No struct program reaches this backend (it declares no `struct`).
-        Type::Struct(_) => return None,
+        Type::Struct(_) => {
+            let mut fields = BTreeMap::new();
+            for f in types.fields(ty) {
+                fields.insert(f.name.clone(), decode(bytes, at, &f.ty, types)?);
+            }
+            Literal::Object(fields)
+        }
     })
 }
 
@@ -146,6 +186,40 @@ mod tests {
         serde_json::from_str(s).unwrap_or(Literal::Bool(false))
     }
 
+    /// `point = {x: int, y: int}`, `pin = {at: point, tags: string[], on: bool}`.
+    fn structs() -> Structs {
+        serde_json::from_str(
+            r#"{"point": [{"name": "x", "type": "int"}, {"name": "y", "type": "int"}],
+                "pin": [{"name": "at", "type": {"struct": "point"}},
+                        {"name": "tags", "type": {"array": "string"}},
+                        {"name": "on", "type": "bool"}]}"#,
+        )
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_struct_is_its_fields_in_declaration_order() {
+        let ty = Type::Struct("point".into());
+        let mut out = Vec::new();
+        let given = lit(r#"{"y": 2, "x": 1}"#);
+        assert_eq!(
+            encode(&given, &ty, &structs(), &mut out, &mut String::new()),
+            Ok(())
+        );
+        assert_eq!(&out[..8], &1i64.to_le_bytes());
+        assert_eq!(&out[8..], &2i64.to_le_bytes());
+        for bad in [r#"{"x": 1}"#, r#"{"x": 1, "y": 2, "z": 3}"#, "[1, 2]"] {
+            let err = encode(
+                &lit(bad),
+                &ty,
+                &structs(),
+                &mut Vec::new(),
+                &mut String::new(),
+            );
+            assert!(err.is_err(), "{bad}");
+        }
+    }
+
     #[test]
     fn round_trips_every_type() {
         let cases = [
@@ -161,15 +235,20 @@ mod tests {
                 r#"{"b": true, "a": false}"#,
                 Type::map(Type::String, Type::Bool),
             ),
+            (
+                r#"{"at": {"x": 1, "y": -2}, "tags": ["p"], "on": true}"#,
+                Type::Struct("pin".into()),
+            ),
         ];
+        let none = structs();
         for (text, ty) in cases {
             let mut out = Vec::new();
             assert_eq!(
-                encode(&lit(text), &ty, &mut out, &mut String::new()),
+                encode(&lit(text), &ty, &none, &mut out, &mut String::new()),
                 Ok(())
             );
             let mut at = 0;
-            assert_eq!(decode(&out, &mut at, &ty), Some(lit(text)), "{text}");
+            assert_eq!(decode(&out, &mut at, &ty, &none), Some(lit(text)), "{text}");
             assert_eq!(at, out.len());
         }
     }
@@ -182,6 +261,7 @@ mod tests {
             encode(
                 &lit(r#"{"10": true, "9": false}"#),
                 &ty,
+                &Structs::default(),
                 &mut out,
                 &mut String::new()
             ),
@@ -196,6 +276,7 @@ mod tests {
         let err = encode(
             &lit(r#"[1, "x"]"#),
             &ty,
+            &Structs::default(),
             &mut Vec::new(),
             &mut String::new(),
         );
@@ -207,10 +288,20 @@ mod tests {
         for bad in ["01", "-0", "x", "+1"] {
             let json = format!(r#"{{"{bad}": 1}}"#);
             assert!(
-                encode(&lit(&json), &ty, &mut Vec::new(), &mut String::new()).is_err(),
+                encode(
+                    &lit(&json),
+                    &ty,
+                    &Structs::default(),
+                    &mut Vec::new(),
+                    &mut String::new()
+                )
+                .is_err(),
                 "{bad}"
             );
         }
-        assert_eq!(decode(&[1, 2], &mut 0, &Type::Int), None);
+        assert_eq!(
+            decode(&[1, 2], &mut 0, &Type::Int, &Structs::default()),
+            None
+        );
     }
 }

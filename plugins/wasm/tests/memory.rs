@@ -100,3 +100,55 @@ fn errors_leave_the_instance_usable() {
     // calls and copies touch no string, array or map runs on none.
     assert_eq!(inst.call(&good, &small).unwrap().to_string(), "2");
 }
+
+/// Builds, copies and changes structs in a loop of `n` rounds: records are
+/// freed with what their fields hold, and a shared one is copied before a
+/// write.
+fn struct_churn() -> String {
+    let step = |target: &str, expr: &str| {
+        format!("        ASSIGN:\n          TARGET: {target}\n          EXPR: {expr}\n")
+    };
+    let body = [
+        step(
+            "b",
+            "(struct bag (at (struct pt (x (var i)) (tag (call TO_STRING (var i))))) (xs (call REPEAT (var i) (const 4))))",
+        ),
+        step("c", "(var b)"),
+        step("(field (field c at) x)", "(add (field (field (var c) at) x) (const 1))"),
+        step("(field c xs)", "(call PUSH (field (var c) xs) (const 1))"),
+        step("bs", "(call PUSH (var bs) (var c))"),
+        "        IF:\n          COND: (eq (call LEN (var bs)) (const 4))\n          THEN: BEGIN\n    "
+            .to_owned()
+            + &step("bs", "(const [])")
+            + "          END\n          ELSE: BEGIN\n          END\n",
+        step(
+            "total",
+            "(add (var total) (sub (field (field (var c) at) x) (field (field (var b) at) x)))",
+        ),
+    ]
+    .concat();
+    func(
+        "n: int",
+        "int",
+        "i: int, b: bag, c: bag, bs: bag[], total: int",
+        &format!(
+            "    ASSIGN:\n      TARGET: total\n      EXPR: (const 0)\n    ASSIGN:\n      TARGET: bs\n      EXPR: (const [])\n    LOOP:\n      ITER: (range i (const 0) (var n))\n      BODY: BEGIN\n{body}      END\n    RETURN:\n      EXPR: (add (var total) (call LEN (var bs)))\n"
+        ),
+    )
+    .replacen(
+        "LOCAL:",
+        "TYPES: [pt = {x: int, tag: string}, bag = {at: pt, xs: int[]}]\nLOCAL:",
+        1,
+    )
+}
+
+#[test]
+fn one_long_call_frees_its_structs() {
+    let mut inst = loaded(&struct_churn());
+    let small = encode_args(&inst.meta.clone(), &lit(r#"{"n": 1000}"#)).unwrap();
+    assert_eq!(inst.call(&small, &LIMITS).unwrap().to_string(), "1000");
+    let pages = inst.pages();
+    let big = encode_args(&inst.meta.clone(), &lit(r#"{"n": 50002}"#)).unwrap();
+    assert_eq!(inst.call(&big, &LIMITS).unwrap().to_string(), "50004");
+    assert_eq!(inst.pages(), pages, "50k rounds of structs grew memory");
+}

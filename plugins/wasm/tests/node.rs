@@ -290,6 +290,16 @@ fn conformance_programs_through_the_loader_agree_with_the_interpreter() {
         "std_split",
         "std_search",
         "std_upper_search_words",
+        "struct_array_field_assign",
+        "struct_equality",
+        "struct_field_assign",
+        "struct_in_map",
+        "struct_json_nested",
+        "struct_literal_and_field",
+        "struct_runtime_errors",
+        "struct_value_semantics",
+        "struct_arguments",
+        "struct_in_collections",
     ] {
         let text = std::fs::read_to_string(format!("{dir}/{name}.isu")).unwrap();
         let runs = cases::parse(&text).unwrap().runs;

@@ -499,3 +499,98 @@ fn a_nested_store_that_adds_fails_past_the_limit_even_over_it_already() {
         assert_eq!(got, want, "max_memory {max_memory}");
     }
 }
+
+/// Structs (`spec/semantics.md` 7: a struct's size is its fields plus their
+/// sizes): copied, built, stored into field by field, updated in place
+/// through fields, held in arrays and maps, under every budget and memory
+/// limit up to the one the run needs, as in the interpreter.
+#[test]
+fn structs_spend_and_count_as_in_the_interpreter() {
+    let cases: Vec<String> = [
+        assign("q", "(var p)")
+            + &assign("(field q name)", "(var s)")
+            + &ret("(call LEN (field (var q) name))"),
+        assign(
+            "q",
+            "(struct bag (name (var s)) (xs (const [1, 2])) (at (struct pt (x (const 1)) (y (const 2)))))",
+        ) + &ret("(field (field (var q) at) x)"),
+        assign("(field p xs)", "(call PUSH (field (var p) xs) (const 7))")
+            + &assign("(field p xs)", "(call CONCAT (field (var p) xs) (field (var p) xs))")
+            + &assign("(field p xs)", "(call POP (field (var p) xs))")
+            + &ret("(call LEN (field (var p) xs))"),
+        assign("r", "(call PUSH (var ps) (var p))") + &ret("(call LEN (var r))"),
+        assign("ps", "(call PUSH (var ps) (var p))")
+            + &assign("(field (index ps (const 0)) name)", "(var s)")
+            + &ret("(call LEN (var ps))"),
+        loop_(
+            "(each c (var ps))",
+            &assign("(field c at)", "(field (var p) at)"),
+        ) + &ret("(call LEN (var ps))"),
+        assign("m", "(call MAP_SET (var m) (var s) (var p))")
+            + &assign(
+                "(field (index m (var s)) xs)",
+                "(call PUSH (field (index (var m) (var s)) xs) (const 1))",
+            )
+            + &ret("(call LEN (field (index (var m) (var s)) xs))"),
+        assign("r", "(call REPEAT (var p) (const 3))")
+            + &assign("(field (index r (const 1)) name)", "(var s)")
+            + &ret("(call LEN (var r))"),
+        assign("(index m (var s))", "(var p)")
+            + &assign("(field (field (index m (var s)) at) y)", "(const 5)")
+            + &ret("(field (field (index (var m) (var s)) at) y)"),
+        assign("t", "(field (var p) at)")
+            + &assign("(field p at)", "(struct pt (x (const 3)) (y (const 4)))")
+            + &ret("(field (var t) x)"),
+        assign("q", "(call MAP_GET_OR (var m) (const \"zz\") (var p))")
+            + &ret("(call LEN (field (var q) xs))"),
+        ret("(add (call INDEX_OF (var ps) (var p)) (call LEN (var ps)))"),
+    ]
+    .to_vec();
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let text = scenarios(
+        "which: int, p: bag, ps: bag[], m: map<string,bag>, s: string",
+        "q: bag, r: bag[], c: bag, t: pt",
+        &cases,
+        "    RETURN:\n      EXPR: (const 0)\n",
+    )
+    .replacen(
+        "LOCAL:",
+        "TYPES: [pt = {x: int, y: int}, bag = {name: string, xs: int[], at: pt}]\nLOCAL:",
+        1,
+    );
+    let p = r#"{"name": "ab", "xs": [1, 2], "at": {"x": 1, "y": 2}}"#;
+    let empty = r#"{"name": "", "xs": [], "at": {"x": 0, "y": 0}}"#;
+    let inputs = [
+        (
+            p.to_owned(),
+            format!("[{p}, {empty}]"),
+            format!(r#"{{"a": {p}}}"#),
+            r#""a""#,
+        ),
+        (
+            empty.to_owned(),
+            "[]".to_owned(),
+            "{}".to_owned(),
+            r#""xyz""#,
+        ),
+    ];
+    let all: Vec<String> = (0..cases.len())
+        .flat_map(|w| {
+            inputs.iter().map(move |(p, ps, m, s)| {
+                format!(r#"{{"which": {w}, "p": {p}, "ps": {ps}, "m": {m}, "s": {s}}}"#)
+            })
+        })
+        .collect();
+    let runs: Vec<&str> = all.iter().map(String::as_str).collect();
+    // Every scenario runs to its RETURN when nothing limits it.
+    let prog = program(&text);
+    for args in &runs {
+        let out = interpreted(&prog, args, ExecLimits::DEFAULT);
+        assert!(!out.starts_with("error"), "{args}: {out}");
+    }
+    let n = sweep(&text, &runs, SIZES);
+    eprintln!("{n} runs compared");
+    let (n, stopped) = memory_sweep(&text, &runs);
+    eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
+    assert!(stopped > 0);
+}

@@ -8,7 +8,9 @@
 //
 // Values: an int is a BigInt (a Number that is a safe integer is accepted as an
 // argument); a bool a boolean; a string a string; an array an Array; a map an
-// object whose keys are strings (an int key as its decimal text). A map this
+// object whose keys are strings (an int key as its decimal text); a struct an
+// object with exactly its fields (returned like a map, without a prototype,
+// its fields in declaration order). A map this
 // loader returns has no prototype (Object.create(null)), so that every key,
 // "__proto__" and "constructor" too, is an own property like any other; it is
 // built in ascending key order (JavaScript itself lists integer-like keys
@@ -35,7 +37,12 @@ export class IsuError extends Error {
 
 const invalid = (message) => new IsuError("invalid_argument", null, message);
 const typeText = (t) =>
-  typeof t === "string" ? t : "array" in t ? `${typeText(t.array)}[]` : `map<${typeText(t.map[0])},${typeText(t.map[1])}>`;
+  typeof t === "string" ? t
+  : "array" in t ? `${typeText(t.array)}[]`
+  : "struct" in t ? t.struct
+  : `map<${typeText(t.map[0])},${typeText(t.map[1])}>`;
+// The fields of each struct, in declaration order, by name.
+const fieldsOf = (t) => (META.types ?? {})[t.struct] ?? [];
 const MIN = -(2n ** 63n);
 const MAX = 2n ** 63n - 1n;
 const utf8 = new TextEncoder();
@@ -109,6 +116,17 @@ function encode(w, v, t, where) {
     return;
   }
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw invalid(`${where}: expected ${typeText(t)} (an object)`);
+  if ("struct" in t) {
+    const fields = fieldsOf(t);
+    for (const k of Object.keys(v)) {
+      if (!fields.some((f) => f.name === k)) throw invalid(`${where}: ${t.struct} has no field ${k}`);
+    }
+    for (const f of fields) {
+      if (!Object.hasOwn(v, f.name)) throw invalid(`${where}: the field ${f.name} of ${t.struct} is missing`);
+      encode(w, v[f.name], f.type, `${where}.${f.name}`);
+    }
+    return;
+  }
   const [kt, vt] = t.map;
   const entries = Object.keys(v).map((k) => ({ k, key: kt === "int" ? intKey(k, where) : utf8.encode(k) }));
   entries.sort(kt === "int" ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : (a, b) => compareBytes(a.key, b.key));
@@ -129,6 +147,11 @@ function decode(view, bytes, at, t) {
   if (t === "string") {
     const n = view.getUint32(at, true);
     return [fromUtf8.decode(bytes.subarray(at + 4, at + 4 + n)), at + 4 + n];
+  }
+  if ("struct" in t) {
+    const out = Object.create(null);
+    for (const f of fieldsOf(t)) [out[f.name], at] = decode(view, bytes, at, f.type);
+    return [out, at];
   }
   const n = view.getUint32(at, true);
   at += 4;

@@ -4,12 +4,14 @@
 //! where the code runs prove the check cannot fire; errors name the step
 //! that holds the expression.
 
-use super::{bug, ty_of, work, Lowering, Own, Res, NO_STRUCTS};
-use crate::layout::{elem, is_heap, key_value, CHARS, DATA, LEN};
+use super::{bug, ty_of, work, Lowering, Own, Res};
+use crate::layout::{elem, field_offset, is_heap, key_value, val_type, CHARS, DATA, LEN};
 use crate::module::{g, Rt};
 use crate::runtime::{self, load32, load_val};
 use isu_plugin_api::analysis::interval;
-use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type, UnaryOp};
+use isu_plugin_api::{
+    BinaryOp, Builtin, Expr, ExprNode, FieldInit, Literal, RuntimeCode, Type, UnaryOp,
+};
 use wasm_encoder::{BlockType, ValType};
 
 /// The `N` arguments of a standard function (its arity was checked by the
@@ -91,7 +93,8 @@ impl Lowering<'_> {
             }
             ExprNode::Index { base, index } => self.index(base, index, step),
             ExprNode::Call { func, args } => self.call(func, args, &ty, step),
-            ExprNode::Struct { .. } | ExprNode::Field { .. } => bug(NO_STRUCTS),
+            ExprNode::Struct { fields, .. } => self.struct_value(&ty, fields, step),
+            ExprNode::Field { base, field } => self.field(base, &field.name, step),
         }
     }
 
@@ -404,6 +407,63 @@ impl Lowering<'_> {
             other => return bug(format!("index of a {other}")),
         }
         let own = self.project(ob, b, &bty, &rty);
+        self.a.release(b);
+        Ok(own)
+    }
+
+    /// `(struct S (f E) ...)`: the fields' values in declaration order,
+    /// each owned and kept until all are there (an error in one stops the
+    /// run there), then stored into a new record.
+    fn struct_value(&mut self, ty: &Type, inits: &[FieldInit], step: i32) -> Res<Own> {
+        let decl = self.mb.fields(ty);
+        if decl.len() != inits.len() {
+            return bug(format!(
+                "(struct {ty}) gives {} fields of {}",
+                inits.len(),
+                decl.len()
+            ));
+        }
+        let mut vals = Vec::with_capacity(decl.len());
+        for f in &decl {
+            let Some(init) = inits.iter().find(|i| i.name.name == f.name) else {
+                return bug(format!("(struct {ty}) without its field {}", f.name));
+            };
+            let l = self.a.temp(val_type(&f.ty));
+            let own = self.expr(&init.value, step)?;
+            self.own(own, &f.ty);
+            self.a.set(l);
+            vals.push(l);
+        }
+        let new = self.mb.rt(Rt::StructNew(ty.clone()));
+        let p = self.a.temp(ValType::I32);
+        self.a.i().call(new);
+        self.a.set(p);
+        for (i, (f, l)) in decl.iter().zip(vals).enumerate() {
+            self.a.get(p).get(l);
+            runtime::store_val(&mut self.a, &f.ty, field_offset(i));
+            self.a.release(l);
+        }
+        self.a.get(p);
+        self.a.release(p);
+        Ok(Own::Owned)
+    }
+
+    /// `(field E f)`: the field's slot of the record `E` gives.
+    fn field(&mut self, base: &Expr, name: &str, step: i32) -> Res<Own> {
+        let sty = ty_of(base)?.clone();
+        let Some((i, fty)) = self
+            .mb
+            .structs
+            .field(&sty, name)
+            .map(|(i, t)| (i, t.clone()))
+        else {
+            return bug(format!("{sty} has no field {name}"));
+        };
+        let b = self.a.temp(ValType::I32);
+        let ob = self.expr(base, step)?;
+        self.a.tee(b);
+        load_val(&mut self.a, &fty, field_offset(i));
+        let own = self.project(ob, b, &sty, &fty);
         self.a.release(b);
         Ok(own)
     }
@@ -807,7 +867,9 @@ impl Lowering<'_> {
                 self.a.release(r);
             }
             Type::Int => {}
-            Type::Struct(_) => return bug(NO_STRUCTS),
+            // `pack::merge` refuses a pack function that takes or returns
+            // a struct.
+            Type::Struct(_) => return bug(format!("a pack function returning {ty}")),
         }
         self.work_done(w, ty, step);
         self.release_held(held);

@@ -1,16 +1,17 @@
-//! `ASSIGN` to an element place, `(index ... (index x k1) ... kn)`: first the
-//! keys, from the variable outward, each checked (an array index must be in
-//! range; a map key must be present, except at the last level of a plain
-//! store, which inserts); then EXPR; then the store, which makes every
-//! level on the way unique (copying what is shared) and writes in place.
-//! When EXPR is `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P`
-//! itself, the element moves into the call and its result back into the slot.
+//! `ASSIGN` to an element or field place, `(index ... (field (index x k1)
+//! f) ... kn)`: first the keys, from the variable outward, each checked (an
+//! array index must be in range; a map key must be present, except at the
+//! last level of a plain store, which inserts; a field level has no key and
+//! cannot fail); then EXPR; then the store, which makes every level on the
+//! way unique (copying what is shared) and writes in place. When EXPR is
+//! `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P` itself, the
+//! element moves into the call and its result back into the slot.
 
 use super::memory::Upto;
 use super::work::{self, Work};
-use super::{bug, ty_of, Lowering, Own, Res, NO_STRUCTS};
+use super::{bug, ty_of, Lowering, Own, Res};
 use crate::asm::Local;
-use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
+use crate::layout::{field_offset, is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, RC};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val, store_val};
 use isu_plugin_api::update::{in_place, Update};
@@ -19,37 +20,61 @@ use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Expr, Place, Type};
 use wasm_encoder::{BlockType, ValType};
 
-/// One level of the path: the container's type, and the key's local (an
-/// array index as `i32`, a map key as its value), and for maps the local
-/// holding the entry's index once found.
-struct Level {
-    ty: Type,
-    key: Local,
-    key_own: Own,
-    entry: Option<Local>,
+/// One segment of a place's path, from the variable outward: an index or
+/// key (with the place of its container), or a field's name.
+enum Seg<'p> {
+    Key(&'p Place, &'p Expr),
+    Field(&'p str),
 }
 
-/// The variable of a place, and its levels from the variable outward:
-/// each level's container place and key.
-fn flatten<'p>(p: &'p Place, out: &mut Vec<(&'p Place, &'p Expr)>) -> Res<&'p str> {
+/// How one level of the path reaches its value in its container.
+enum Key {
+    /// An array index (`i32`) in this local.
+    Index(Local),
+    /// A map key in `key` (owned or borrowed), and the local holding the
+    /// entry's index once it was found (not at the last level of a plain
+    /// store, which inserts or replaces).
+    Map {
+        key: Local,
+        own: Own,
+        entry: Option<Local>,
+    },
+    /// The field of this position (declaration order).
+    Field(usize),
+}
+
+/// One level of the path: the container's type, the type of the value in
+/// it, and how that value is reached.
+struct Level {
+    ty: Type,
+    child: Type,
+    key: Key,
+}
+
+/// The variable of a place, and its segments from the variable outward.
+fn flatten<'p>(p: &'p Place, out: &mut Vec<Seg<'p>>) -> &'p str {
     match p {
-        Place::Var { name, .. } => Ok(name),
+        Place::Var { name, .. } => name,
         Place::Index { base, index, .. } => {
-            let root = flatten(base, out)?;
-            out.push((base, index));
-            Ok(root)
+            let root = flatten(base, out);
+            out.push(Seg::Key(base, index));
+            root
         }
-        Place::Field { .. } => bug(NO_STRUCTS),
+        Place::Field { base, field, .. } => {
+            let root = flatten(base, out);
+            out.push(Seg::Field(&field.name));
+            root
+        }
     }
 }
 
 impl Lowering<'_> {
-    pub fn assign_index(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
-        let mut keys = Vec::new();
-        let root = flatten(target, &mut keys)?;
+    pub fn assign_place(&mut self, target: &Place, expr: &Expr, step: i32) -> Res<()> {
+        let mut segs = Vec::new();
+        let root = flatten(target, &mut segs);
         let var = self.var(root)?.clone();
         let update = in_place(target, expr).map(|u| (u.op, u.rest));
-        let n = keys.len();
+        let n = segs.len();
 
         // 1. The keys, checked level by level.
         let cur = self.a.local(ValType::I32);
@@ -57,10 +82,10 @@ impl Lowering<'_> {
         self.a.set(cur);
         let mut ty = var.ty.clone();
         let mut levels: Vec<Level> = Vec::with_capacity(n);
-        for (j, &(container, k)) in keys.iter().enumerate() {
+        for (j, seg) in segs.iter().enumerate() {
             let last = j + 1 == n;
-            match &ty {
-                Type::Array(e) => {
+            let level = match (seg, &ty) {
+                (&Seg::Key(container, k), Type::Array(e)) => {
                     let e = (**e).clone();
                     let key = self.a.local(ValType::I32);
                     let wide = self.a.temp(ValType::I64);
@@ -75,18 +100,16 @@ impl Lowering<'_> {
                         load_val(&mut self.a, &e, DATA);
                         self.a.set(cur);
                     }
-                    levels.push(Level {
+                    Level {
                         ty: ty.clone(),
-                        key,
-                        key_own: Own::Borrowed,
-                        entry: None,
-                    });
-                    ty = e;
+                        child: e,
+                        key: Key::Index(key),
+                    }
                 }
-                Type::Map(kt, vt) => {
+                (&Seg::Key(_, k), Type::Map(kt, vt)) => {
                     let (kt, vt) = ((**kt).clone(), (**vt).clone());
                     let key = self.a.local(crate::layout::val_type(&kt));
-                    let key_own = self.expr(k, step)?;
+                    let own = self.expr(k, step)?;
                     self.a.set(key);
                     let mut entry = None;
                     if !last || update.is_some() {
@@ -102,18 +125,37 @@ impl Lowering<'_> {
                         }
                         entry = Some(e);
                     }
-                    levels.push(Level {
+                    Level {
                         ty: ty.clone(),
-                        key,
-                        key_own,
-                        entry,
-                    });
-                    ty = vt;
+                        child: vt,
+                        key: Key::Map { key, own, entry },
+                    }
                 }
-                other => {
-                    return super::bug(format!("an element target indexes a value of type {other}"))
+                (Seg::Field(name), Type::Struct(_)) => {
+                    let Some((i, fty)) = self.mb.structs.field(&ty, name) else {
+                        return bug(format!("{ty} has no field {name}"));
+                    };
+                    let fty = fty.clone();
+                    if !last {
+                        if !is_heap(&fty) {
+                            return bug(format!("a target goes into the field {name} of {ty}"));
+                        }
+                        self.a.get(cur);
+                        load_val(&mut self.a, &fty, field_offset(i));
+                        self.a.set(cur);
+                    }
+                    Level {
+                        ty: ty.clone(),
+                        child: fty,
+                        key: Key::Field(i),
+                    }
                 }
-            }
+                (_, other) => {
+                    return bug(format!("a target place goes into a value of type {other}"))
+                }
+            };
+            ty = level.child.clone();
+            levels.push(level);
         }
         let leaf_ty = ty;
 
@@ -165,25 +207,30 @@ impl Lowering<'_> {
         self.a.set(var.local);
         self.a.end();
         self.a.get(var.local).set(cur);
-        // Where the current container is held: the variable, or a slot address.
-        let mut holder: Option<Local> = None;
+        // Where the current container is held: the variable, or a slot (its
+        // container's address and the slot's offset from it).
+        let mut holder: Option<(Local, u64)> = None;
         for (j, lv) in levels.iter().enumerate() {
             let last = j + 1 == n;
             let addr = self.a.local(ValType::I32);
-            let (child_ty, value_off) = match &lv.ty {
-                Type::Array(e) => {
-                    runtime::elem_addr(&mut self.a, cur, lv.key, slot_shift(e));
-                    ((**e).clone(), DATA)
+            let child_ty = lv.child.clone();
+            let value_off = match &lv.key {
+                Key::Index(k) => {
+                    runtime::elem_addr(&mut self.a, cur, *k, slot_shift(&child_ty));
+                    DATA
                 }
-                _ => {
-                    let (_, vt) = key_value(&lv.ty);
-                    match lv.entry {
-                        Some(e) => runtime::elem_addr(&mut self.a, cur, e, 4),
+                Key::Map { entry, .. } => {
+                    match entry {
+                        Some(e) => runtime::elem_addr(&mut self.a, cur, *e, 4),
                         None => {
                             self.a.i32(0);
                         }
                     }
-                    (vt.clone(), DATA + ENTRY_VALUE)
+                    DATA + ENTRY_VALUE
+                }
+                Key::Field(i) => {
+                    self.a.get(cur);
+                    field_offset(*i)
                 }
             };
             self.a.set(addr);
@@ -200,11 +247,11 @@ impl Lowering<'_> {
                 self.a.tee(cur);
                 store_val(&mut self.a, &child_ty, value_off);
                 self.a.end();
-                holder = Some(addr);
+                holder = Some((addr, value_off));
                 continue;
             }
-            match (&update, &lv.ty) {
-                (None, Type::Array(_)) => {
+            match (&update, &lv.key) {
+                (None, Key::Index(_) | Key::Field(_)) => {
                     if let (Some(sz), true) = (var.size, has_size(&child_ty)) {
                         // The new element's size less the old one's.
                         self.size_of_local(value, &child_ty);
@@ -222,7 +269,7 @@ impl Lowering<'_> {
                     self.a.get(addr).get(value);
                     store_val(&mut self.a, &child_ty, value_off);
                 }
-                (None, _) => {
+                (None, Key::Map { key, own, .. }) => {
                     // Insert or replace; the map may move, so its holder is rewritten.
                     let set = self.mb.rt(Rt::MapSet(lv.ty.clone()));
                     let (kt, _) = key_value(&lv.ty);
@@ -230,26 +277,21 @@ impl Lowering<'_> {
                     // What the insert adds, measured before it.
                     let delta = var
                         .size
-                        .map(|_| self.update_delta(Update::MapSet, &lv.ty, cur, &[lv.key, value]));
-                    if let Some(h) = holder {
+                        .map(|_| self.update_delta(Update::MapSet, &lv.ty, cur, &[*key, value]));
+                    if let Some((h, _)) = holder {
                         self.a.get(h);
                     }
-                    self.a.get(cur).get(lv.key);
-                    if lv.key_own == Own::Borrowed {
+                    self.a.get(cur).get(*key);
+                    // MAP_SET takes a key of its own (an owned one is handed on).
+                    if *own == Own::Borrowed {
                         runtime::emit_inc(self.mb, &mut self.a, &kt);
                     }
                     self.a.get(value).i32(step).i().call(set);
                     let res = self.a.temp(ValType::I32);
                     self.a.tee(res);
                     match holder {
-                        Some(_) => {
-                            // The map sits in its parent's slot (an array slot
-                            // or a map value): both at the same offset form.
-                            let parent_off = match levels.get(j.wrapping_sub(1)).map(|p| &p.ty) {
-                                Some(Type::Map(..)) => DATA + ENTRY_VALUE,
-                                _ => DATA,
-                            };
-                            self.a.i().i32_store(crate::asm::mem(parent_off, 2));
+                        Some((_, off)) => {
+                            self.a.i().i32_store(crate::asm::mem(off, 2));
                         }
                         None => {
                             self.a.set(var.local);
@@ -259,10 +301,6 @@ impl Lowering<'_> {
                         self.update_done(d, res, sz, step);
                     }
                     self.a.release(res);
-                    // The key was handed to MAP_SET (with a reference of its own).
-                    if lv.key_own == Own::Owned {
-                        // Nothing more: the owned key itself was consumed.
-                    }
                 }
                 (Some((op, _)), _) => {
                     // What the update adds, measured before it.
@@ -308,11 +346,14 @@ impl Lowering<'_> {
         }
         // Keys of maps that were owned temporaries and not handed on.
         for (j, lv) in levels.iter().enumerate() {
-            let handed_on = j + 1 == n && update.is_none() && matches!(lv.ty, Type::Map(..));
-            if lv.key_own == Own::Owned && !handed_on {
+            let Key::Map { key, own, .. } = &lv.key else {
+                continue;
+            };
+            let handed_on = j + 1 == n && update.is_none();
+            if *own == Own::Owned && !handed_on {
                 let (kt, _) = key_value(&lv.ty);
                 let kt = kt.clone();
-                self.a.get(lv.key);
+                self.a.get(*key);
                 runtime::emit_drop(self.mb, &mut self.a, &kt);
             }
         }

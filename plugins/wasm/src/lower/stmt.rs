@@ -89,7 +89,7 @@ impl Lowering<'_> {
                 self.mark_assigned(name)?;
                 Ok(())
             }
-            Place::Index { .. } | Place::Field { .. } => self.assign_index(target, expr, step),
+            Place::Index { .. } | Place::Field { .. } => self.assign_place(target, expr, step),
         }
     }
 

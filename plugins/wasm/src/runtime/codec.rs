@@ -2,13 +2,14 @@
 //! (`spec/wasm-abi.md`): an int is 8 bytes little-endian, a bool 1 byte, a
 //! string a `u32` byte length and its UTF-8, an array a `u32` count and its
 //! elements, a map a `u32` count and its key/value pairs in ascending key
-//! order.
+//! order, a struct its fields in declaration order (no count: its type
+//! fixes them).
 
 use super::text::emit_count_chars;
 use super::{check_size, elem_addr, for_range_mb, load32, load_val, raise_if, store32, store_val};
 use super::{StepArg, I32};
 use crate::asm::{mem, Asm};
-use crate::layout::{is_heap, slot_shift, DATA, ENTRY_VALUE, LEN};
+use crate::layout::{field_offset, is_heap, slot_shift, DATA, ENTRY_VALUE, LEN};
 use crate::module::{g, ModuleBuilder, Rt};
 use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
@@ -125,10 +126,17 @@ pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             });
             a.get(q);
         }
-        // No struct program reaches this backend (it does not declare
-        // `struct`); a trap, should one ever be encoded.
         Type::Struct(_) => {
-            a.i().unreachable();
+            let q = a.local(I32);
+            let new = mb.rt(Rt::StructNew(ty.clone()));
+            a.i().call(new);
+            a.set(q);
+            for (i, f) in mb.fields(ty).iter().enumerate() {
+                let dec = mb.rt(Rt::Decode(f.ty.clone()));
+                a.get(q).i().call(dec);
+                store_val(a, &f.ty, field_offset(i));
+            }
+            a.get(q);
         }
     }
 }
@@ -231,10 +239,16 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             });
             a.get(total);
         }
-        // No struct program reaches this backend (it does not declare
-        // `struct`); a trap, should one ever be encoded.
         Type::Struct(_) => {
-            a.i().unreachable();
+            // Each field is a JSON node of its own (counted by its
+            // `enc_size`); its name, like a map's key, counts nothing.
+            a.i32(0);
+            for (i, f) in mb.fields(ty).iter().enumerate() {
+                let fs = mb.rt(Rt::EncSize(f.ty.clone()));
+                a.get(v);
+                load_val(a, &f.ty, field_offset(i));
+                a.i().call(fs).i32_add();
+            }
         }
     }
 }
@@ -304,10 +318,15 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             });
             a.get(p);
         }
-        // No struct program reaches this backend (it does not declare
-        // `struct`); a trap, should one ever be encoded.
         Type::Struct(_) => {
-            a.i().unreachable();
+            for (i, f) in mb.fields(ty).iter().enumerate() {
+                let fe = mb.rt(Rt::Enc(f.ty.clone()));
+                a.get(v);
+                load_val(a, &f.ty, field_offset(i));
+                a.get(p).i().call(fe);
+                a.set(p);
+            }
+            a.get(p);
         }
     }
 }

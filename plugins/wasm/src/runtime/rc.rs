@@ -72,9 +72,10 @@ pub fn drop(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     a.get(p).i().call(free);
 }
 
-/// Drops every value an array or map at `p` holds.
+/// Drops every value an array, map or struct at `p` holds.
 fn drop_children(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, p: Local) {
     match ty {
+        Type::Struct(_) => super::record::drop_fields(mb, a, ty, p),
         Type::Array(e) if is_heap(e) => {
             let i = a.local(I32);
             let n = a.local(I32);
@@ -290,7 +291,8 @@ pub fn emit_eq(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     }
 }
 
-/// `eq(a, b) -> i32` for arrays and maps (strings use `StrEq`).
+/// `eq(a, b) -> i32` for arrays and maps (strings use `StrEq`, structs
+/// `record::eq`).
 pub fn eq(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let x = a.param(0);
     let y = a.param(1);

@@ -1,6 +1,7 @@
 //! The size work counts (`spec/semantics.md` 7, `isu_lang::work`): the
 //! characters of a string; the elements of an array plus their sizes; the
-//! entries of a map plus the sizes of their keys and values. The compiled
+//! entries of a map plus the sizes of their keys and values; the fields of
+//! a struct plus their sizes. The compiled
 //! code reads the size of a flat value (`size_is_length`) from its header and
 //! calls `size` only for nested ones, which walks no further than past the
 //! fuel left, as the reference interpreter's `size_upto` does.
@@ -30,6 +31,7 @@ pub fn size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.i().i64_extend_i32_u();
         }
         Type::Array(_) | Type::Map(..) => walk(mb, a, ty, v, limit),
+        Type::Struct(_) => super::record::size(mb, a, ty, v, limit),
         _ => {
             a.i64(0);
         }
@@ -85,7 +87,7 @@ fn walk(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type, v: Local, limit: Local) 
 
 /// Adds to `n` the size of a value of `ty` that `load` pushes, walked no
 /// further than past what is left of `limit` (nothing when `ty` has none).
-fn add_size(
+pub(super) fn add_size(
     mb: &mut ModuleBuilder,
     a: &mut Asm,
     ty: &Type,
