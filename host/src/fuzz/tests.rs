@@ -182,6 +182,10 @@ fn coverage(n: u64, table: &Functions) -> Coverage {
                         target: isu_plugin_api::Place::Index { .. },
                         ..
                     } => "ASSIGN element",
+                    Node::Assign {
+                        target: isu_plugin_api::Place::Field { .. },
+                        ..
+                    } => "ASSIGN field",
                     n => n.keyword(),
                 };
                 c.statements.insert(kind.to_owned());
@@ -203,6 +207,7 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
         "ASSIGN",
         "ASSIGN element",
         "ASSIGN nested element",
+        "ASSIGN field",
         "IF",
         "LOOP range",
         "LOOP range step",
@@ -215,7 +220,7 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
     }
     let mut wanted: Vec<String> = STDLIB.iter().map(|f| format!("call:{}", f.name)).collect();
     wanted.extend(table.iter().map(|f| format!("call:{}", f.name)));
-    wanted.extend(["int", "bool", "string", "array", "map"].map(String::from));
+    wanted.extend(["int", "bool", "string", "array", "map", "struct"].map(String::from));
     for f in wanted {
         assert!(c.features.contains(&f), "no {f} in {:?}", c.features);
     }

@@ -4,8 +4,8 @@
 //! everything: the same seed gives the same programs, byte for byte.
 //!
 //! A program declares ARGS, STATE and LOCAL variables of types drawn from
-//! every type of the language (ints, bools, strings, arrays and maps of
-//! them, nested), and its steps use every statement kind and ITER form
+//! every type of the language (ints, bools, strings, structs of `TYPES`,
+//! arrays and maps of them, nested), and its steps use every statement kind and ITER form
 //! ([`steps`]) and every standard function, chosen from the table by
 //! signature, and the extra functions given ([`Function`]: a pack's), so a
 //! new function is covered without a change here ([`exprs`]). Runtime
@@ -85,22 +85,49 @@ impl RandomPrograms {
         self.rng.below(n)
     }
 
-    /// A random type, nested at most `depth` deep, with int or string keys.
-    fn ty(&mut self, depth: usize) -> Type {
-        let scalar = [Type::Int, Type::Bool, Type::String];
+    /// A random type, nested at most `depth` deep, with int or string keys;
+    /// its innermost types are scalars or the structs of `structs`.
+    fn ty(&mut self, depth: usize, structs: &[StructDef]) -> Type {
+        let mut leaves = vec![Type::Int, Type::Bool, Type::String];
+        leaves.extend(structs.iter().map(|d| Type::Struct(d.name.name.clone())));
         if depth == 0 || self.rng.chance(40) {
-            return self.rng.pick(&scalar).clone();
+            return self.rng.pick(&leaves).clone();
         }
         if self.rng.chance(60) {
-            Type::array(self.ty(depth - 1))
+            Type::array(self.ty(depth - 1, structs))
         } else {
             let key = if self.rng.chance(50) {
                 Type::Int
             } else {
                 Type::String
             };
-            Type::map(key, self.ty(depth - 1))
+            Type::map(key, self.ty(depth - 1, structs))
         }
+    }
+
+    /// The structs of a program, a third of the time: one or two (`t0`,
+    /// `t1`), each of one to three fields (`f0`, ...) of scalars, arrays of
+    /// them and the structs declared before it (so none holds itself).
+    fn structs(&mut self) -> Vec<StructDef> {
+        let mut out: Vec<StructDef> = Vec::new();
+        if !self.rng.chance(33) {
+            return out;
+        }
+        for n in 0..1 + self.rng.below(2) {
+            let fields = (0..1 + self.rng.below(3))
+                .map(|f| Decl {
+                    name: ident(&format!("f{f}")),
+                    ty: self.ty(1, &out),
+                    span: sp(),
+                })
+                .collect();
+            out.push(StructDef {
+                name: ident(&format!("t{n}")),
+                fields,
+                span: sp(),
+            });
+        }
+        out
     }
 
     /// A program: one to three ARGS (`a0`, ...), one to three STATE
@@ -109,9 +136,11 @@ impl RandomPrograms {
     /// steps nested three deep, ending with a RETURN. Its steps have no IDs
     /// (canonicalize it first) and its expressions no types (validate it).
     pub fn program(&mut self) -> Program {
+        let structs = self.structs();
         let mut types = vec![Type::Int, Type::Bool, Type::String, Type::array(Type::Int)];
+        types.extend(structs.iter().map(|d| Type::Struct(d.name.name.clone())));
         for _ in 0..1 + self.rng.below(3) {
-            let t = self.ty(2);
+            let t = self.ty(2, &structs);
             if !types.contains(&t) {
                 types.push(t);
             }
@@ -139,12 +168,13 @@ impl RandomPrograms {
             types: types.clone(),
             functions: &functions,
             safe: Vec::new(),
+            structs: &structs,
         };
         // Each STATE initializer reads the ARGS and the STATE before it.
         let mut state = Vec::new();
         for v in &state_vars {
-            let init = if gen.rng.chance(60) {
-                constant(values::value(gen.rng, &v.ty, 3))
+            let init = if gen.rng.chance(60) && !values::holds_struct(&v.ty) {
+                constant(values::value(gen.rng, &v.ty, 3, &[]))
             } else {
                 gen.expr(&v.ty, 2)
             };
@@ -186,7 +216,7 @@ impl RandomPrograms {
         let locals = s.locals;
         self.functions = functions;
         Program {
-            types: Vec::new(),
+            types: structs,
             format: IIR_FORMAT.into(),
             auto_id: true,
             func: Func {
@@ -212,7 +242,10 @@ impl RandomPrograms {
             .func
             .args
             .iter()
-            .map(|d| (d.name.name.clone(), values::value(&mut self.rng, &d.ty, 4)))
+            .map(|d| {
+                let v = values::value(&mut self.rng, &d.ty, 4, &program.types);
+                (d.name.name.clone(), v)
+            })
             .collect();
         Literal::Object(m)
     }

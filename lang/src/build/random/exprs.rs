@@ -56,6 +56,13 @@ pub(super) fn index(base: Expr, i: Expr) -> Expr {
     })
 }
 
+pub(super) fn field(base: Expr, name: Ident) -> Expr {
+    expr(ExprNode::Field {
+        base: Box::new(base),
+        field: name,
+    })
+}
+
 /// A variable and its type.
 #[derive(Debug, Clone)]
 pub(super) struct Var {
@@ -76,6 +83,8 @@ pub(super) struct Gen<'a> {
     /// variable over the indexes of an array, or over the keys of a map,
     /// with that collection's variable and type.
     pub safe: Vec<(String, Var)>,
+    /// The program's structs (`TYPES`).
+    pub structs: &'a [StructDef],
 }
 
 /// A call's candidate: the function's name, its parameters' patterns and
@@ -127,6 +136,8 @@ impl Gen<'_> {
                     arg: Box::new(self.expr(ty, d)),
                 })),
                 (_, 5) => self.element(ty, d),
+                (_, 6) => self.field_read(ty, d),
+                (Type::Struct(_), 7 | 8) => Some(self.build(ty, d)),
                 _ => self.call(ty, d),
             };
             if let Some(e) = made {
@@ -143,7 +154,64 @@ impl Gen<'_> {
         if !names.is_empty() && self.rng.chance(70) {
             return var(self.rng.pick::<String>(&names));
         }
+        if values::holds_struct(ty) {
+            return self.build(ty, 1);
+        }
         constant(values::filled(self.rng, ty, 3))
+    }
+
+    /// A value of `ty`, which holds a struct, built as no constant can: a
+    /// struct literal of its fields in declaration order, an array of
+    /// `REPEAT`ed copies, a map of one entry set into `{}`.
+    pub fn build(&mut self, ty: &Type, depth: usize) -> Expr {
+        match ty {
+            Type::Struct(name) => {
+                let fields = self
+                    .structs
+                    .iter()
+                    .find(|d| d.name.name == *name)
+                    .map_or(Vec::new(), |d| d.fields.clone());
+                let fields = fields
+                    .iter()
+                    .map(|f| FieldInit {
+                        name: f.name.clone(),
+                        value: self.expr(&f.ty, depth.min(1)),
+                    })
+                    .collect();
+                expr(ExprNode::Struct {
+                    name: name.clone(),
+                    fields,
+                })
+            }
+            Type::Array(e) => {
+                let n = int(self.rng.between(0, 2));
+                call("REPEAT", vec![self.leaf(e), n])
+            }
+            Type::Map(k, v) => {
+                let empty = constant(Literal::Object(Default::default()));
+                let k = self.key(k, 0);
+                call("MAP_SET", vec![empty, k, self.leaf(v)])
+            }
+            _ => self.leaf(ty),
+        }
+    }
+
+    /// `(field S f)` of type `ty`, when some struct has a field of it.
+    fn field_read(&mut self, ty: &Type, d: usize) -> Option<Expr> {
+        let mut found = Vec::new();
+        for s in self.structs {
+            for f in &s.fields {
+                if f.ty == *ty {
+                    found.push((Type::Struct(s.name.name.clone()), f.name.clone()));
+                }
+            }
+        }
+        if found.is_empty() {
+            return None;
+        }
+        let (sty, name) = self.rng.pick(&found).clone();
+        let base = self.leaf_or(&sty, d);
+        Some(field(base, name))
     }
 
     /// A map key of type `ty`: mostly one of the few keys map values hold.

@@ -5,7 +5,7 @@
 //! `while` on a counter); the others end at the step limit, which every
 //! executor enforces.
 
-use super::exprs::{bin, call, index, int, sp, var, Gen, Var};
+use super::exprs::{bin, call, field, index, int, sp, var, Gen, Var};
 use crate::iir::*;
 use crate::types::Type;
 
@@ -176,13 +176,14 @@ impl Steps<'_> {
         })
     }
 
-    /// `x[i] = EXPR` (or `x[i][j] = EXPR`) for an array or map `x`.
+    /// `x[i] = EXPR` (or `x[i][j] = EXPR`, `x.f = EXPR`, `x[i].f = EXPR`, ...)
+    /// for an array, map or struct `x`.
     fn assign_element(&mut self) -> Node {
         let collections: Vec<Var> = self
             .gen
             .vars
             .iter()
-            .filter(|v| matches!(v.ty, Type::Array(_) | Type::Map(..)))
+            .filter(|v| matches!(v.ty, Type::Array(_) | Type::Map(..) | Type::Struct(_)))
             .cloned()
             .collect();
         if collections.is_empty() {
@@ -191,12 +192,37 @@ impl Steps<'_> {
         let v = self.gen.rng.pick(&collections).clone();
         let mut target = place(&v.name);
         let mut ty = v.ty.clone();
+        // The container's value where the target is: what an index is drawn for.
+        let mut at = var(&v.name);
         loop {
+            if let Type::Struct(name) = &ty {
+                let fields = self
+                    .gen
+                    .structs
+                    .iter()
+                    .find(|d| d.name.name == *name)
+                    .map_or(Vec::new(), |d| d.fields.clone());
+                let Some(f) = fields.get(self.gen.rng.below(fields.len().max(1))) else {
+                    break;
+                };
+                target = Place::Field {
+                    base: Box::new(target),
+                    field: f.name.clone(),
+                    span: sp(),
+                };
+                at = field(at, f.name.clone());
+                ty = f.ty.clone();
+                if !self.gen.rng.chance(30) {
+                    break;
+                }
+                continue;
+            }
             let (key, elem) = match &ty {
-                Type::Array(e) => (self.gen.index_of(&var(&v.name), 1), (**e).clone()),
+                Type::Array(e) => (self.gen.index_of(&at, 1), (**e).clone()),
                 Type::Map(k, val) => (self.gen.key(&k.clone(), 1), (**val).clone()),
                 _ => break,
             };
+            at = index(at, key.clone());
             target = Place::Index {
                 base: Box::new(target),
                 index: key,

@@ -4,6 +4,7 @@
 //! digits (for `PARSE_INT`) and separators (for `SPLIT`).
 
 use super::rng::Rng;
+use crate::iir::StructDef;
 use crate::literal::Literal;
 use crate::types::Type;
 use std::collections::BTreeMap;
@@ -87,18 +88,31 @@ pub(super) fn string(rng: &mut Rng) -> String {
     (0..n).map(|_| *rng.pick(PIECES)).collect()
 }
 
-/// A value of `ty` with at most `len` elements in each collection.
-pub(super) fn value(rng: &mut Rng, ty: &Type, len: usize) -> Literal {
-    sized(rng, ty, len, 0)
+/// A value of `ty` with at most `len` elements in each collection; `structs`
+/// declares the structs it may hold.
+pub(super) fn value(rng: &mut Rng, ty: &Type, len: usize, structs: &[StructDef]) -> Literal {
+    sized(rng, ty, len, 0, structs)
 }
 
 /// A value of `ty` whose every collection holds at least one element, so
 /// that a constant of it has its type on its own (`[]` could be any array).
+/// No constant holds a struct ([`holds_struct`]): the caller builds those.
 pub(super) fn filled(rng: &mut Rng, ty: &Type, len: usize) -> Literal {
-    sized(rng, ty, len.max(1), 1)
+    sized(rng, ty, len.max(1), 1, &[])
 }
 
-fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize) -> Literal {
+/// Whether a value of `ty` holds a struct, which no constant can
+/// (`(const {...})` is a map): expressions build it.
+pub(super) fn holds_struct(ty: &Type) -> bool {
+    match ty {
+        Type::Struct(_) => true,
+        Type::Array(e) => holds_struct(e),
+        Type::Map(_, v) => holds_struct(v),
+        Type::Int | Type::Bool | Type::String => false,
+    }
+}
+
+fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize, structs: &[StructDef]) -> Literal {
     match ty {
         Type::Int => Literal::Int(int(rng)),
         Type::Bool => Literal::Bool(rng.chance(50)),
@@ -107,7 +121,7 @@ fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize) -> Literal {
             let n = least + rng.below(len + 1 - least);
             Literal::Array(
                 (0..n)
-                    .map(|_| sized(rng, elem, len / 2 + 1, least))
+                    .map(|_| sized(rng, elem, len / 2 + 1, least, structs))
                     .collect(),
             )
         }
@@ -119,13 +133,23 @@ fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize) -> Literal {
                     Literal::Str(s) => s,
                     other => other.to_string(),
                 };
-                m.insert(k, sized(rng, val, len / 2 + 1, least));
+                m.insert(k, sized(rng, val, len / 2 + 1, least, structs));
             }
             Literal::Object(m)
         }
-        // The generator declares no structs, so it never asks for a value
-        // of one; were it to, the object without fields is the shape no
-        // program accepts, so the mistake would show at once.
-        Type::Struct(_) => Literal::Object(BTreeMap::new()),
+        // Every declared field; an undeclared struct gets none, the shape
+        // no program accepts, so the mistake would show at once.
+        Type::Struct(name) => {
+            let fields = structs
+                .iter()
+                .find(|d| d.name.name == *name)
+                .map_or(&[][..], |d| &d.fields[..]);
+            Literal::Object(
+                fields
+                    .iter()
+                    .map(|f| (f.name.name.clone(), sized(rng, &f.ty, len, least, structs)))
+                    .collect(),
+            )
+        }
     }
 }
