@@ -769,18 +769,18 @@ const STRUCT_PROGRAM: &str = "FUNC:\n  NAME: origin\n  ARGS: []\n  RETURNS: poin
 
 #[test]
 fn a_plugin_written_before_structs_is_refused_struct_programs_only() {
-    // The toy declares the feature vocabulary of version 1 and reads the
-    // IIR of a format older than structs (any minor of major 0): it knows no
-    // struct node, so the host never sends it one.
-    let reg = registry(&backend_entry("toy", "isu_backend_toy"));
-    let (_, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
-    assert!(toy.info().features.version < isu_plugin_api::FEATURE_SET_VERSION);
+    // The fixture is a backend as built before structs: plugin API 2.1,
+    // reading `isu-iir/0.1`, feature vocabulary 4; its reader fails on any
+    // key or node IIR 0.1 lacks, so the host must never send it one.
+    let reg = registry(&backend_entry("v01", "isu_test_iir_v01"));
+    let (_, old) = reg.backend("v01").unwrap_or_else(|e| panic!("{e}"));
+    assert!(!old.info().features.supports("struct"));
     let fe = isu_host::pipeline::check(&isu_host::Source::new("origin.isu", STRUCT_PROGRAM));
     let program = fe
         .valid_program()
         .unwrap_or_else(|| panic!("{:?}", fe.diags))
         .clone();
-    let refused = isu_host::plugins::target::build(&reg, &program, options("toy"));
+    let refused = isu_host::plugins::target::build(&reg, &program, options("v01"));
     match refused {
         Err(isu_host::plugins::target::BuildError::Backend(fs)) => {
             assert_eq!(fs[0].diagnostic.code, "unsupported_feature");
@@ -788,10 +788,11 @@ fn a_plugin_written_before_structs_is_refused_struct_programs_only() {
         }
         other => panic!("expected unsupported_feature, got {other:?}"),
     }
-    let artifacts = isu_host::plugins::target::build(&reg, &inc_program(), options("toy"));
-    let artifacts = artifacts.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        toy.execute(&artifacts, &args(1), &run_options()),
-        Ok(Literal::Int(2))
-    );
+    // A program without structs reaches it in a form the 0.1 reader takes.
+    let built = isu_host::plugins::target::build(&reg, &inc_program(), options("v01"));
+    let artifacts = built.unwrap_or_else(|e| panic!("{e}"));
+    let sent: serde_json::Value =
+        serde_json::from_slice(&artifacts[0].bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sent.get("types").is_none(), "{sent}");
+    assert_eq!(sent["func"]["name"]["name"], "inc");
 }

@@ -20,6 +20,7 @@ pub const PLUGINS: &[&str] = &[
     "isu_test_api_v1",
     "isu_test_crashy",
     "isu_test_garbage",
+    "isu_test_iir_v01",
     "isu_test_layout",
     "isu_test_newer_api",
     "isu_test_old_abi",
