@@ -13,12 +13,14 @@ use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 /// `dict.get()` or a returned condition, chaining comparisons, folding what
 /// the program spells out; and SIM113 (`enumerate()` for a counter), which
 /// takes the size a variable holds (lower/memory.rs), grown by one for each
-/// element pushed in a loop, for a loop index. RUF100 (an exemption this
-/// program does not need) goes with them, since which of them a given
-/// program triggers varies.
+/// element pushed in a loop, for a loop index; and RUF023 (sorted
+/// `__slots__`), since a struct's slots are its fields in the order `TYPES`
+/// declares them (structs.rs). RUF100 (an exemption this program does not
+/// need) goes with them, since which of them a given program triggers
+/// varies.
 const LINT_EXEMPT: &[&str] = &[
     "SIM102", "SIM103", "SIM113", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124",
-    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF100",
+    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF023", "RUF100",
 ];
 
 /// The runtime every module starts with.
