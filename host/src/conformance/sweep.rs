@@ -111,7 +111,9 @@ pub fn check_backend(
         report
             .unsupported_cases
             .iter()
-            .filter(|u| u.features.is_empty() || u.features.iter().any(|f| NEEDS.contains(&f.as_str())))
+            .filter(|u| {
+                u.features.is_empty() || u.features.iter().any(|f| NEEDS.contains(&f.as_str()))
+            })
             .map(|u| format!("{}: unsupported: {}", u.case, u.reason)),
     );
     verdict(report, cases.len(), &problems, "the interpreter")

@@ -222,6 +222,9 @@ mod tests {
         assert!(may_share(&field));
         assert_eq!(roots(&field), ["ps"]);
         let some = call("SLICE", vec![var("ps", ps.clone()), int(0), int(1)], ps);
-        assert!(may_share(&some), "the elements of a slice are the old structs");
+        assert!(
+            may_share(&some),
+            "the elements of a slice are the old structs"
+        );
     }
 }

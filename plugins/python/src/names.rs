@@ -323,7 +323,10 @@ mod tests {
                     panic!("{prev} and {n} are both the class {c}");
                 }
                 let f = field(&n);
-                assert!(!f.starts_with('_') && !KEYWORDS.contains(&f.as_str()), "{f}");
+                assert!(
+                    !f.starts_with('_') && !KEYWORDS.contains(&f.as_str()),
+                    "{f}"
+                );
                 if let Some(prev) = fields.insert(f.clone(), n.clone()) {
                     panic!("{prev} and {n} are both the attribute {f}");
                 }

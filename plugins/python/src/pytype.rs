@@ -182,10 +182,7 @@ mod tests {
             "_copy_dict_str_list_struct_point(m)"
         );
         let defs = c.definitions().join("\n");
-        assert!(
-            defs.contains("    return [x._copy() for x in v]"),
-            "{defs}"
-        );
+        assert!(defs.contains("    return [x._copy() for x in v]"), "{defs}");
         assert_eq!(hint(&Type::array(p.clone())), "list[_struct_point]");
         assert_eq!(descriptor(&p), r#"("struct", "point")"#);
     }

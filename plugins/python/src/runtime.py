@@ -183,7 +183,9 @@ def _size(ty, v) -> int:
     if type(ty) is str:
         return 0
     if ty[0] == "struct":
-        fields = _STRUCTS[ty[1]][1]
+        _, fields, fixed = _STRUCTS[ty[1]]
+        if fixed is not None:
+            return fixed
         return len(fields) + sum(_size(t, getattr(v, a)) for _, a, t in fields)
     if ty[0] == "array":
         e = ty[1]
@@ -432,8 +434,8 @@ def _at_step(e: BaseException, step: str | None) -> BaseException:
 
 # ---- values at the boundary: JSON in and out -------------------------------
 # A type is "int", "bool", "string", ("array", T), ("map", K, V) or
-# ("struct", NAME), whose class and fields (JSON key, attribute, type) are
-# _STRUCTS[NAME].
+# ("struct", NAME), whose class, fields (JSON key, attribute, type) and
+# fixed size (or None) are _STRUCTS[NAME].
 
 
 def _from_json(ty, v, where: str):
@@ -451,7 +453,7 @@ def _from_json(ty, v, where: str):
             return [_from_json(ty[1], x, f"{where}[{i}]") for i, x in enumerate(v)]
     elif ty[0] == "struct":
         if type(v) is dict:
-            cls, fields = _STRUCTS[ty[1]]
+            cls, fields, _ = _STRUCTS[ty[1]]
             for k in v:
                 if all(k != name for name, _, _ in fields):
                     raise IsuError(_Code.INVALID_ARGUMENT, f"{where}: {ty[1]} has no field {k}")

@@ -11,15 +11,17 @@
 //! class's `_copy` copies each field that can change in place.
 //!
 //! `_STRUCTS` gives the runtime, for the descriptor `("struct", "point")`,
-//! the class and each field's JSON key, attribute and type descriptor, so
-//! that `_from_json`, `_to_json`, `_size` and `_nodes` walk structs as they
-//! walk arrays and maps.
+//! the class, each field's JSON key, attribute and type descriptor, and the
+//! size of every value of the struct when its fields fix it (ints, bools
+//! and such structs: `point = {x: int, y: int}` is always 2), so that
+//! `_from_json`, `_to_json`, `_size` and `_nodes` walk structs as they walk
+//! arrays and maps, and `_size` need not walk a struct of fixed size.
 
 use crate::py::Py;
 use crate::pytype::{self, Copies};
 use crate::writer::Writer;
 use crate::{names, text};
-use isu_plugin_api::StructDef;
+use isu_plugin_api::{StructDef, Type};
 
 /// The import the classes need, where the runtime's imports are.
 pub const IMPORT: &str = "from dataclasses import dataclass as _dataclass";
@@ -29,7 +31,11 @@ pub const IMPORT: &str = "from dataclasses import dataclass as _dataclass";
 pub fn classes(types: &[StructDef], copies: &mut Copies, w: &mut Writer) {
     for def in types {
         let class = names::structure(&def.name.name);
-        let attrs: Vec<String> = def.fields.iter().map(|f| names::field(&f.name.name)).collect();
+        let attrs: Vec<String> = def
+            .fields
+            .iter()
+            .map(|f| names::field(&f.name.name))
+            .collect();
         w.blank();
         w.blank();
         w.raw(format!("# TYPES: {}", text::comment(&declaration(def))));
@@ -60,7 +66,7 @@ pub fn classes(types: &[StructDef], copies: &mut Copies, w: &mut Writer) {
     }
 }
 
-/// `_STRUCTS = {"point": (_struct_point, (("x", "x", "int"), ...)), ...}`.
+/// `_STRUCTS = {"point": (_struct_point, (("x", "x", "int"), ...), 2), ...}`.
 pub fn table(types: &[StructDef]) -> String {
     let entries: Vec<String> = types
         .iter()
@@ -77,8 +83,10 @@ pub fn table(types: &[StructDef]) -> String {
                     )
                 })
                 .collect();
+            let fixed = fixed_size(def, types, types.len())
+                .map_or_else(|| "None".to_owned(), |n| n.to_string());
             format!(
-                "{}: ({}, ({}))",
+                "{}: ({}, ({}), {fixed})",
                 text::py_str(&def.name.name),
                 names::structure(&def.name.name),
                 tuple(&fields)
@@ -86,6 +94,25 @@ pub fn table(types: &[StructDef]) -> String {
         })
         .collect();
     format!("_STRUCTS = {{{}}}", entries.join(", "))
+}
+
+/// The size of every value of the struct `def` (its fields plus their
+/// sizes), when its fields fix it: each an int, a bool or a struct of fixed
+/// size. `depth` bounds the structs inside it, which a valid program never
+/// nests deeper than it declares structs (none holds itself).
+fn fixed_size(def: &StructDef, types: &[StructDef], depth: usize) -> Option<usize> {
+    let mut n = def.fields.len();
+    for f in &def.fields {
+        n += match &f.ty {
+            Type::Int | Type::Bool => 0,
+            Type::Struct(name) if depth > 0 => {
+                let inner = types.iter().find(|d| d.name.name == *name)?;
+                fixed_size(inner, types, depth - 1)?
+            }
+            _ => return None,
+        };
+    }
+    Some(n)
 }
 
 /// `point = {x: int, y: int}`, as `TYPES` declares it.
@@ -109,7 +136,7 @@ fn tuple(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isu_plugin_api::{Decl, Ident, Span, Type};
+    use isu_plugin_api::{Decl, Ident, Span};
 
     fn def(name: &str, fields: &[(&str, Type)]) -> StructDef {
         let ident = |n: &str| Ident {
@@ -148,14 +175,29 @@ mod tests {
         let out = w.finish();
         assert!(out.contains("# TYPES: point = {x: int, from: int}\n@_dataclass\nclass _struct_point:\n    __slots__ = (\"x\", \"from_\")\n    x: int\n    from_: int\n"), "{out}");
         assert!(
-            out.contains("        return _struct_bag(self.at._copy(), _copy_list_list_int(self.xs))"),
+            out.contains(
+                "        return _struct_bag(self.at._copy(), _copy_list_list_int(self.xs))"
+            ),
             "{out}"
         );
-        assert!(copies.definitions().join("\n").contains("def _copy_list_list_int("));
+        assert!(copies
+            .definitions()
+            .join("\n")
+            .contains("def _copy_list_list_int("));
         assert_eq!(
             table(&types[..1]),
-            r#"_STRUCTS = {"point": (_struct_point, (("x", "x", "int"), ("from", "from_", "int")))}"#
+            r#"_STRUCTS = {"point": (_struct_point, (("x", "x", "int"), ("from", "from_", "int")), 2)}"#
         );
         assert_eq!(table(&[]), "_STRUCTS = {}");
+        let line = def(
+            "line",
+            &[("a", Type::Struct("point".into())), ("b", Type::Bool)],
+        );
+        let both = [types[0].clone(), line, types[1].clone()];
+        let t = table(&both);
+        assert!(t.contains("(\"b\", \"b\", \"bool\")), 4)"), "{t}");
+        assert!(t.ends_with(", None)}"), "a bag holds an array: {t}");
+        let selfish = def("me", &[("me", Type::Struct("me".into()))]);
+        assert!(table(&[selfish]).ends_with(", None)}"), "no endless walk");
     }
 }

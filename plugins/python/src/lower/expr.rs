@@ -132,7 +132,10 @@ impl Gen {
                 .iter()
                 .find(|i| i.name.name == f.name.name)
                 .ok_or_else(|| {
-                    invalid(format!("a value of `{name}` lacks its field `{}`", f.name.name))
+                    invalid(format!(
+                        "a value of `{name}` lacks its field `{}`",
+                        f.name.name
+                    ))
                 })?;
             let v = self.own(&init.value)?;
             args.push(format!("{}={}", names::field(&f.name.name), v.text));
