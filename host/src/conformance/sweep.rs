@@ -4,12 +4,12 @@
 //! error's code and step) must agree. The conformance cases check each
 //! limit at a few budgets; the sweep checks every charge of the work budget
 //! and every store the memory limit checks (`spec/semantics.md` 7) where
-//! it falls and against the errors around it, on programs of strings, maps and
-//! nested arrays that the random programs of the differential test do not
-//! build. The programs are `conformance/sweep/*.isu`, in the form of the
-//! cases; their run lines give the arguments, and only the interpreter's
-//! outcome under each budget is the expectation (the results written on
-//! the run lines are not read).
+//! it falls and against the errors around it, on programs of strings, maps,
+//! nested arrays and structs that the random programs of the differential
+//! test do not build. The programs are `conformance/sweep/*.isu`, in the
+//! form of the cases; their run lines give the arguments, and only the
+//! interpreter's outcome under each budget is the expectation (the results
+//! written on the run lines are not read).
 
 use super::suite::{run_in_process, verdict};
 use super::{Case, Report};
