@@ -12,21 +12,22 @@ use crate::update::in_place;
 use crate::visit::{self, Visit};
 use std::collections::BTreeSet;
 
-/// Whether the value of `e` may be a value some variable, element or entry
-/// also holds, rather than one the expression builds: a variable, an
-/// element, a map's value (`MAP_GET`, `MAP_GET_OR`), a `SLICE` of an array of
-/// arrays or maps (whose elements are the old ones), or what a pack function
-/// returns (which may be one of its arguments).
+/// Whether the value of `e` may be a value some variable, element, entry or
+/// field also holds, rather than one the expression builds: a variable, an
+/// element, a field, a map's value (`MAP_GET`, `MAP_GET_OR`), a `SLICE` of
+/// an array of arrays, maps or structs (whose elements are the old ones), or
+/// what a pack function returns (which may be one of its arguments).
 pub fn may_share(e: &Expr) -> bool {
+    use crate::types::Type;
     match &e.node {
-        ExprNode::Var { .. } | ExprNode::Index { .. } => true,
+        ExprNode::Var { .. } | ExprNode::Index { .. } | ExprNode::Field { .. } => true,
         ExprNode::Call { func, .. } => match Builtin::of(func) {
             None => true,
             Some(Builtin::MapGet | Builtin::MapGetOr) => true,
             Some(Builtin::Slice) => matches!(
                 e.ty.as_ref(),
-                Some(crate::types::Type::Array(el))
-                    if matches!(**el, crate::types::Type::Array(_) | crate::types::Type::Map(..))
+                Some(Type::Array(el))
+                    if matches!(**el, Type::Array(_) | Type::Map(..) | Type::Struct(_))
             ),
             Some(_) => false,
         },
@@ -45,7 +46,7 @@ pub fn roots(e: &Expr) -> Vec<&str> {
 fn roots_into<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
     match &e.node {
         ExprNode::Var { name } => out.push(name),
-        ExprNode::Index { base, .. } => roots_into(base, out),
+        ExprNode::Index { base, .. } | ExprNode::Field { base, .. } => roots_into(base, out),
         ExprNode::Call { func, args } => match Builtin::of(func) {
             Some(Builtin::MapGet | Builtin::Slice) => {
                 if let Some(a) = args.first() {
@@ -66,9 +67,9 @@ fn roots_into<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
     }
 }
 
-/// The array and map variables the steps of a block change in place, at any
-/// depth: the variables of element `TARGET`s and of in-place updates
-/// ([`crate::update`]).
+/// The array, map and struct variables the steps of a block change in
+/// place, at any depth: the variables of element and field `TARGET`s and of
+/// in-place updates ([`crate::update`]).
 pub fn changed_in_place(b: &Block, decls: &Decls) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     changed_into(b, decls, &mut out);
@@ -194,5 +195,36 @@ mod tests {
         assert!(!may_share(&built));
         let rows = call("SLICE", vec![var("g", grid.clone()), int(0), int(1)], grid);
         assert!(may_share(&rows), "the rows of a slice are the old rows");
+    }
+
+    #[test]
+    fn a_field_shares_its_struct_and_a_slice_its_structs() {
+        let point = Type::Struct("point".into());
+        let ps = Type::array(point.clone());
+        let mut at = var("ps", ps.clone());
+        at = Expr::new(
+            ExprNode::Index {
+                base: Box::new(at),
+                index: Box::new(int(0)),
+            },
+            crate::iir::Span::default(),
+        );
+        let field = Expr::new(
+            ExprNode::Field {
+                base: Box::new(at),
+                field: crate::iir::Ident {
+                    name: "x".into(),
+                    span: crate::iir::Span::default(),
+                },
+            },
+            crate::iir::Span::default(),
+        );
+        assert!(may_share(&field));
+        assert_eq!(roots(&field), ["ps"]);
+        let some = call("SLICE", vec![var("ps", ps.clone()), int(0), int(1)], ps);
+        assert!(
+            may_share(&some),
+            "the elements of a slice are the old structs"
+        );
     }
 }

@@ -11,7 +11,7 @@ use isu_plugin_api::analysis::liveness::Liveness;
 use isu_plugin_api::analysis::vars::Vars;
 use isu_plugin_api::analysis::{Decls, Section};
 use isu_plugin_api::update::{in_place, Update};
-use isu_plugin_api::{Block, Expr, ExprNode, Node, Place, Program, Type};
+use isu_plugin_api::{Block, Expr, ExprNode, Node, Place, Program, StructDef, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone)]
@@ -37,6 +37,8 @@ pub struct Facts {
     pub must: Assigned,
     pub live: Liveness,
     pub bounds: Bounds,
+    /// The structs of `TYPES`, in declaration order.
+    pub structs: Vec<StructDef>,
 }
 
 impl Facts {
@@ -64,7 +66,19 @@ impl Facts {
             live: Liveness::of(program),
             bounds: Bounds::of(program),
             decls,
+            structs: program.types.clone(),
         }
+    }
+
+    /// The type of the field `field` of values of the struct type `ty`.
+    pub fn field_type(&self, ty: &Type, field: &str) -> Option<&Type> {
+        let Type::Struct(name) = ty else {
+            return None;
+        };
+        self.structs
+            .iter()
+            .find(|d| d.name.name == *name)?
+            .field(field)
     }
 
     /// The type of a variable the program declares.

@@ -12,8 +12,9 @@
 //! generator learns about the program first: its own facts and the
 //! language's shared analyses, whose value bounds let checks go and whose
 //! liveness skips copies), [`py`] and [`text`] (Python expressions and
-//! literals), [`pytype`] (type hints and copies), `lower` (expressions and
-//! statements), [`module`] (the whole file), `exec` (running it).
+//! literals), [`pytype`] (type hints and copies), [`structs`] (the
+//! dataclasses of `TYPES`), `lower` (expressions and statements),
+//! [`module`] (the whole file), `exec` (running it).
 
 mod exec;
 pub mod facts;
@@ -22,6 +23,7 @@ pub mod module;
 pub mod names;
 pub mod py;
 pub mod pytype;
+pub mod structs;
 pub mod text;
 mod writer;
 
@@ -42,15 +44,15 @@ pub struct PythonBackend;
 
 impl Backend for PythonBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 4 (SORT, SPLIT, UPPER,
+        // The whole language as of feature vocabulary 5 (SORT, SPLIT, UPPER,
         // CONTAINS and INDEX_OF: lower/call.rs; `limit_work`: the
         // work budget, lower/work.rs; `limit_memory`: the memory limit,
-        // lower/memory.rs).
+        // lower/memory.rs; `struct`: dataclasses, structs.rs).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(4),
+            FeatureSet::all_of(5),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

@@ -30,15 +30,6 @@ pub fn invalid(message: impl Into<String>) -> PluginDiagnostic {
     )
 }
 
-/// A struct node in the lowering: the backend does not declare the feature
-/// `struct`, so its `compile` refuses every struct program before lowering.
-pub fn no_structs() -> PluginDiagnostic {
-    PluginDiagnostic::backend(
-        isu_plugin_api::BackendCode::UnsupportedFeature,
-        "the Python backend does not support struct",
-    )
-}
-
 /// The static type of an expression, which validation sets.
 pub fn ty(e: &Expr) -> R<&Type> {
     e.ty.as_ref()

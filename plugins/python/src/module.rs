@@ -5,7 +5,7 @@
 use crate::facts::Facts;
 use crate::lower::{invalid, Gen, R};
 use crate::writer::Writer;
-use crate::{names, pytype, text};
+use crate::{names, pytype, structs, text};
 use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 
 /// The lint rules (ruff's) whose advice would change the program's shape
@@ -13,12 +13,14 @@ use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 /// `dict.get()` or a returned condition, chaining comparisons, folding what
 /// the program spells out; and SIM113 (`enumerate()` for a counter), which
 /// takes the size a variable holds (lower/memory.rs), grown by one for each
-/// element pushed in a loop, for a loop index. RUF100 (an exemption this
-/// program does not need) goes with them, since which of them a given
-/// program triggers varies.
+/// element pushed in a loop, for a loop index; and RUF023 (sorted
+/// `__slots__`), since a struct's slots are its fields in the order `TYPES`
+/// declares them (structs.rs). RUF100 (an exemption this program does not
+/// need) goes with them, since which of them a given program triggers
+/// varies.
 const LINT_EXEMPT: &[&str] = &[
     "SIM102", "SIM103", "SIM113", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124",
-    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF100",
+    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF023", "RUF100",
 ];
 
 /// The runtime every module starts with.
@@ -26,6 +28,10 @@ pub const RUNTIME: &str = include_str!("runtime.py");
 
 /// The line of [`RUNTIME`] where the table of runtime error codes goes.
 const CODES_MARK: &str = "# @runtime-codes";
+
+/// The line of [`RUNTIME`] where the import the struct classes need goes,
+/// in a module whose program declares structs.
+const STRUCTS_MARK: &str = "# @struct-import";
 
 /// `class _Code` with every runtime error code (`_Code.INT_OVERFLOW` is
 /// `"int_overflow"`), and the codes a run can stop with, from the
@@ -94,6 +100,10 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
     for line in RUNTIME.lines() {
         if line.starts_with(CODES_MARK) {
             runtime_codes(&mut w);
+        } else if line.starts_with(STRUCTS_MARK) {
+            if !program.types.is_empty() {
+                w.raw(structs::IMPORT);
+            }
         } else {
             w.raw(
                 line.replace("@MAX_STEPS@", &limits.max_steps.to_string())
@@ -136,6 +146,11 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         })
         .collect();
     let mut gen = Gen::new(facts, w, pack_names);
+    structs::classes(&program.types, &mut gen.copies, &mut gen.w);
+    if !program.types.is_empty() {
+        gen.w.blank();
+        gen.w.blank();
+    }
     gen.function(program)?;
     let Gen {
         facts,
@@ -191,6 +206,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
         "_RETURNS = {}",
         pytype::descriptor(&program.func.returns)
     ));
+    w.raw(structs::table(&program.types));
     w.raw(format!("_ENTRY = {py_name}"));
     w.raw(format!(
         "_COUNTS_MEMORY = {}",
@@ -234,7 +250,10 @@ fn check_names(program: &Program) -> R<()> {
     let all = std::iter::once(&program.func.name.name)
         .chain(program.func.args.iter().map(|d| &d.name.name))
         .chain(program.state.iter().map(|s| &s.name.name))
-        .chain(program.locals.iter().map(|d| &d.name.name));
+        .chain(program.locals.iter().map(|d| &d.name.name))
+        .chain(program.types.iter().flat_map(|t| {
+            std::iter::once(&t.name.name).chain(t.fields.iter().map(|f| &f.name.name))
+        }));
     for name in all {
         if !names::is_word(name) {
             return Err(invalid(format!("`{name}` is not an Isu name")));

@@ -9,6 +9,10 @@
 //! is renamed too, so `len` -> `len_` cannot meet an Isu `len_` (-> `len__`).
 //! Names with `__` inside are renamed as well: pack functions are defined as
 //! `ns__NAME` (`math__GCD`), and no Isu name may meet one.
+//!
+//! The structs of `TYPES` are classes of the module (`_struct_point`), named
+//! like the generated code's own names (`_` first, never last), and their
+//! fields are attributes, which meet no other name but Python's keywords.
 
 /// Python's keywords and soft keywords.
 const KEYWORDS: &[&str] = &[
@@ -200,6 +204,38 @@ pub fn function(name: &str) -> String {
     }
 }
 
+/// The Python class of the Isu struct `name`: `_struct_point`. A name that
+/// ends in `_` loses those `k` underscores and says how many there were
+/// (`pt__` is `_struct2_pt`, `_` is `_struct1`), so the class name never
+/// ends in `_` (where a renamed Isu variable could meet it) and no two
+/// structs share one.
+pub fn structure(name: &str) -> String {
+    let stem = name.trim_end_matches('_');
+    let k = name.len() - stem.len();
+    if k == 0 {
+        format!("_struct_{name}")
+    } else if stem.is_empty() {
+        format!("_struct{k}")
+    } else {
+        format!("_struct{k}_{stem}")
+    }
+}
+
+/// The Python attribute of the struct field `name`: the name itself, or a
+/// keyword with one `_` appended (`from_`), or `f__NAME` for a name with
+/// `_` first or last or `__` inside (which Python would mangle or the
+/// class's own `_copy` could meet). The three forms never meet: only the
+/// last holds `__`, and only the second ends in `_` without it.
+pub fn field(name: &str) -> String {
+    if KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else if name.starts_with('_') || name.ends_with('_') || name.contains("__") {
+        format!("f__{name}")
+    } else {
+        name.to_owned()
+    }
+}
+
 fn needs_rename(name: &str) -> bool {
     name.is_empty()
         || name.starts_with('_')
@@ -261,6 +297,39 @@ mod tests {
             );
             if let Some(prev) = seen.insert(py.clone(), n.clone()) {
                 panic!("{prev} and {n} both became {py}");
+            }
+        }
+    }
+
+    #[test]
+    fn struct_classes_and_fields_never_meet() {
+        assert_eq!(structure("point"), "_struct_point");
+        assert_eq!(structure("pt_"), "_struct1_pt");
+        assert_eq!(structure("_x__"), "_struct2__x");
+        assert_eq!(structure("__"), "_struct2");
+        assert_eq!(field("x"), "x");
+        assert_eq!(field("from"), "from_");
+        assert_eq!(field("len"), "len");
+        assert_eq!(field("__x"), "f____x");
+        let mut classes = std::collections::BTreeMap::new();
+        let mut fields = std::collections::BTreeMap::new();
+        for b in ["pt", "_pt", "pt_1", "from", "f", "f__pt", "_", "x_x", "1"] {
+            for suffix in ["", "_", "__"] {
+                let n = format!("{b}{suffix}");
+                let c = structure(&n);
+                assert!(c.starts_with('_') && !c.ends_with('_'), "{c}");
+                assert!(!c.starts_with("_copy") && !c.starts_with("_m"), "{c}");
+                if let Some(prev) = classes.insert(c.clone(), n.clone()) {
+                    panic!("{prev} and {n} are both the class {c}");
+                }
+                let f = field(&n);
+                assert!(
+                    !f.starts_with('_') && !KEYWORDS.contains(&f.as_str()),
+                    "{f}"
+                );
+                if let Some(prev) = fields.insert(f.clone(), n.clone()) {
+                    panic!("{prev} and {n} are both the attribute {f}");
+                }
             }
         }
     }

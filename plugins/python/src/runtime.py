@@ -16,6 +16,7 @@ from __future__ import annotations
 import json as _json
 import re as _re
 import sys as _sys
+# @struct-import (the dataclass decorator, in a module with structs)
 
 # The default limits of a run, those of every Isu executor (written in when
 # this module was generated): the step budget (each round of a LOOP spends
@@ -175,11 +176,17 @@ def _map_set_into(m: dict, k: object, v: object, max_size: int) -> dict:
 def _size(ty, v) -> int:
     """The size work counts (spec/semantics.md 7) of v, of type ty: the
     characters of a string; the elements of an array plus their sizes; the
-    entries of a map plus the sizes of their keys and values."""
+    entries of a map plus the sizes of their keys and values; the fields of
+    a struct plus their sizes."""
     if ty == "string":
         return len(v)
     if type(ty) is str:
         return 0
+    if ty[0] == "struct":
+        _, fields, fixed = _STRUCTS[ty[1]]
+        if fixed is not None:
+            return fixed
+        return len(fields) + sum(_size(t, getattr(v, a)) for _, a, t in fields)
     if ty[0] == "array":
         e = ty[1]
         if e == "string":
@@ -357,6 +364,8 @@ def _nodes(ty, v) -> int:
     """How many JSON values the result v of type ty holds in all."""
     if type(ty) is str:
         return 1
+    if ty[0] == "struct":
+        return 1 + sum(_nodes(t, getattr(v, a)) for _, a, t in _STRUCTS[ty[1]][1])
     if ty[0] == "array":
         if type(ty[1]) is str:
             return 1 + len(v)
@@ -367,7 +376,7 @@ def _nodes(ty, v) -> int:
 
 
 def _result(v, ty, max_size: int):
-    """The value of a RETURN of an array or map: its JSON form may hold at most max_size values."""
+    """The value of a RETURN of an array, map or struct: its JSON form may hold at most max_size values."""
     if _nodes(ty, v) > max_size:
         _size_limit("the result, written out as JSON,")
     return v
@@ -424,7 +433,9 @@ def _at_step(e: BaseException, step: str | None) -> BaseException:
 
 
 # ---- values at the boundary: JSON in and out -------------------------------
-# A type is "int", "bool", "string", ("array", T) or ("map", K, V).
+# A type is "int", "bool", "string", ("array", T), ("map", K, V) or
+# ("struct", NAME), whose class, fields (JSON key, attribute, type) and
+# fixed size (or None) are _STRUCTS[NAME].
 
 
 def _from_json(ty, v, where: str):
@@ -440,6 +451,16 @@ def _from_json(ty, v, where: str):
     elif ty[0] == "array":
         if type(v) is list:
             return [_from_json(ty[1], x, f"{where}[{i}]") for i, x in enumerate(v)]
+    elif ty[0] == "struct":
+        if type(v) is dict:
+            cls, fields, _ = _STRUCTS[ty[1]]
+            for k in v:
+                if all(k != name for name, _, _ in fields):
+                    raise IsuError(_Code.INVALID_ARGUMENT, f"{where}: {ty[1]} has no field {k}")
+            for name, _, _ in fields:
+                if name not in v:
+                    raise IsuError(_Code.INVALID_ARGUMENT, f"{where}: the field {name} of {ty[1]} is missing")
+            return cls(*[_from_json(t, v[name], f"{where}.{name}") for name, _, t in fields])
     elif type(v) is dict:
         out = {}
         for k, x in v.items():
@@ -465,6 +486,8 @@ def _int_key(k: str):
 def _to_json(ty, v):
     if type(ty) is str:
         return v
+    if ty[0] == "struct":
+        return {name: _to_json(t, getattr(v, a)) for name, a, t in _STRUCTS[ty[1]][1]}
     if ty[0] == "array":
         if type(ty[1]) is str:
             return v
@@ -475,6 +498,8 @@ def _to_json(ty, v):
 def _type_text(ty) -> str:
     if type(ty) is str:
         return ty
+    if ty[0] == "struct":
+        return ty[1]
     if ty[0] == "array":
         return f"{_type_text(ty[1])}[]"
     return f"map<{_type_text(ty[1])},{_type_text(ty[2])}>"

@@ -8,9 +8,14 @@
 # modules; the backend follows the same rule). Each answer is one line: the
 # module's _answer (what `python3 MODULE.py` prints), or {"crash": TEXT}
 # when the module failed in a way it does not report itself.
+#
+# Each module runs as a module of its own, registered in sys.modules while
+# it is cached: the dataclasses of a program's structs look their module up
+# there.
 import json
 import sys
 import traceback
+import types
 
 CACHED = 8
 
@@ -23,8 +28,12 @@ def main() -> None:
             ns = modules.get(req["key"])
             if ns is None:
                 if len(modules) >= CACHED:
+                    for old in modules.values():
+                        sys.modules.pop(old["__name__"], None)
                     modules.clear()
-                ns = {"__name__": "isu_module"}
+                module = types.ModuleType(f"isu_module_{req['key']}")
+                sys.modules[module.__name__] = module
+                ns = module.__dict__
                 modules[req["key"]] = ns
                 exec(compile(req["source"], "module.py", "exec"), ns)
             out = ns["_answer"](req["args"], req["max_steps"], req["max_size"], req["max_memory"])

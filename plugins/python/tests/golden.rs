@@ -14,7 +14,8 @@ use isu_plugin_api::{Backend, CompileOptions};
 use std::path::Path;
 
 /// The cases whose generated code is kept: checked arithmetic, elements,
-/// errors, long ranges, loops, maps, strings, unbound updates, values.
+/// errors, long ranges, loops, maps, strings, structs, unbound updates,
+/// values.
 const CASES: &[&str] = &[
     "arith_div_mod_overflow",
     "elements_checked_where_needed",
@@ -23,6 +24,10 @@ const CASES: &[&str] = &[
     "maps_word_count_and_functions",
     "range_longer_than_steps",
     "strings_unicode_ascii",
+    "struct_array_field_assign",
+    "struct_field_assign",
+    "struct_json_nested",
+    "struct_value_semantics",
     "unbound_update",
     "values_not_aliased",
 ];

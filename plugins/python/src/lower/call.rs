@@ -157,7 +157,7 @@ impl Gen {
                 let x = self.expr(&args[0])?;
                 let x = self.measure(&args[0], x)?;
                 let n = self.expr(&args[1])?;
-                if pytype::is_collection(&t) {
+                if pytype::is_mutable(&t) {
                     // Copies are built only once the fuel covers them.
                     let copy = Py::atom(self.copies.function(&t));
                     let d = Py::atom(pytype::descriptor(&t));
@@ -313,7 +313,7 @@ impl Gen {
     /// when they are arrays or maps that something else holds.
     pub(super) fn elements(&mut self, e: &Expr) -> R<Py> {
         let t = ty(e)?;
-        let nested = pytype::element(t).is_some_and(pytype::is_collection);
+        let nested = pytype::element(t).is_some_and(pytype::is_mutable);
         if nested {
             self.own(e)
         } else {

@@ -8,14 +8,16 @@
 //! interval shows that a check cannot fire, it is left out.
 
 use super::work::call_spends;
-use super::{invalid, no_structs, ty, Gen, R};
+use super::{invalid, ty, Gen, R};
 use crate::py::{Prec, Py};
-use crate::pytype;
 use crate::text::py_str;
+use crate::{names, pytype};
 use isu_plugin_api::analysis::alias::may_share;
 use isu_plugin_api::analysis::interval::{self, Interval};
 use isu_plugin_api::analysis::Section;
-use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type, UnaryOp};
+use isu_plugin_api::{
+    BinaryOp, Builtin, Expr, ExprNode, FieldInit, Literal, RuntimeCode, Type, UnaryOp,
+};
 
 /// Which bounds an arithmetic result must be checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,17 +99,61 @@ impl Gen {
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
             ExprNode::Index { base, index } => self.index(base, index),
             ExprNode::Call { func, args } => self.call(e, func, args),
-            ExprNode::Struct { .. } | ExprNode::Field { .. } => Err(no_structs()),
+            ExprNode::Struct { name, fields } => self.structure(name, fields),
+            ExprNode::Field { base, field } => {
+                let b = self.expr(base)?;
+                Ok(Py::new(
+                    format!("{}.{}", b.at(Prec::Primary), names::field(&field.name)),
+                    Prec::Primary,
+                ))
+            }
         }
     }
 
+    /// `(struct S (f E)...)`: the class called with each field by name, in
+    /// the order `TYPES` declares them (Python evaluates arguments in the
+    /// order written), each value one that nothing else holds.
+    fn structure(&mut self, name: &str, fields: &[FieldInit]) -> R<Py> {
+        let def = self
+            .facts
+            .structs
+            .iter()
+            .find(|d| d.name.name == name)
+            .ok_or_else(|| invalid(format!("`{name}` is not a struct of TYPES")))?
+            .clone();
+        if fields.len() != def.fields.len() {
+            return Err(invalid(format!(
+                "a value of `{name}` does not give each of its fields once"
+            )));
+        }
+        let mut args = Vec::with_capacity(fields.len());
+        for f in &def.fields {
+            let init = fields
+                .iter()
+                .find(|i| i.name.name == f.name.name)
+                .ok_or_else(|| {
+                    invalid(format!(
+                        "a value of `{name}` lacks its field `{}`",
+                        f.name.name
+                    ))
+                })?;
+            let v = self.own(&init.value)?;
+            args.push(format!("{}={}", names::field(&f.name.name), v.text));
+        }
+        Ok(Py::new(
+            format!("{}({})", names::structure(name), args.join(", ")),
+            Prec::Primary,
+        ))
+    }
+
     /// The value of `e` as an object nothing else holds: a copy when `e` is an
-    /// array or map that some variable, element or entry already holds.
+    /// array, map or struct that some variable, element, entry or field
+    /// already holds.
     pub fn own(&mut self, e: &Expr) -> R<Py> {
         let py = self.expr(e)?;
         let t = ty(e)?;
         let dead = matches!(&e.node, ExprNode::Var { name } if self.dead.contains(name));
-        if pytype::is_collection(t) && may_share(e) && !dead {
+        if pytype::is_mutable(t) && may_share(e) && !dead {
             Ok(self.copies.copy(t, &py))
         } else {
             Ok(py)

@@ -6,13 +6,14 @@
 //! `_mem` (`MAX_MEMORY` less the sizes of the arguments, taken once on
 //! entry), and changes it by what each store adds or takes away: a store of
 //! a whole variable by the size of the new value less that of the old one,
-//! an element store by the size of what it replaces (`_put`), an in-place
+//! an element store by the size of what it replaces (`_put`), a field store
+//! likewise (the field's old size taken first, `_was`), an in-place
 //! update by its delta (`PUSH` one plus the size pushed, `CONCAT` the size
 //! appended, `MAP_SET` as an element store, `POP` less one and the size
 //! removed). A store that adds and leaves `_mem` below 0 stops the run with
 //! `memory_limit` (`_memory_limit("S1")`). A store that cannot add emits
 //! nothing: ints and bools hold nothing, and nor does an int or bool
-//! element of an array. A function none of whose stores can add gets no
+//! element of an array or field of a struct. A function none of whose stores can add gets no
 //! `_mem` at all (the module's `_COUNTS_MEMORY` is false).
 //!
 //! The old size of a whole variable comes from a local of its own
@@ -107,16 +108,19 @@ fn var_type(facts: &Facts, name: &str) -> Type {
     facts.var(name).map_or(Type::Int, |v| v.ty.clone())
 }
 
-/// The type of the container an element target stores into.
-fn parent_type(facts: &Facts, p: &Place) -> Option<Type> {
+/// The type of the value at a place: of the container an element target
+/// stores into, or of a field.
+fn place_type(facts: &Facts, p: &Place) -> Option<Type> {
     match p {
         Place::Var { name, .. } => Some(var_type(facts, name)),
-        Place::Index { base, .. } => match parent_type(facts, base)? {
+        Place::Index { base, .. } => match place_type(facts, base)? {
             Type::Array(e) => Some(*e),
             Type::Map(_, v) => Some(*v),
             _ => None,
         },
-        Place::Field { .. } => None,
+        Place::Field { base, field, .. } => facts
+            .field_type(&place_type(facts, base)?, &field.name)
+            .cloned(),
     }
 }
 
@@ -137,9 +141,12 @@ fn walk(
                         site(sites, name, looped);
                     }
                 }
-                (None, Place::Field { .. }) => *counts = true,
+                // A field of an int or a bool holds nothing.
+                (None, Place::Field { .. }) => {
+                    *counts |= place_type(facts, target).is_none_or(|t| has_size(&t));
+                }
                 (None, Place::Index { base, .. }) => {
-                    *counts |= parent_type(facts, base).is_none_or(|t| element_counts(&t));
+                    *counts |= place_type(facts, base).is_none_or(|t| element_counts(&t));
                 }
             },
             Node::Loop {

@@ -3,7 +3,7 @@
 use super::expr::{Arith, Codes};
 use super::memory::{self, Delta};
 use super::work::{self, has_size, size_of};
-use super::{invalid, no_structs, ty, Gen, R};
+use super::{invalid, ty, Gen, R};
 use crate::facts;
 use crate::py::{Prec, Py};
 use crate::{names, pytype, text};
@@ -159,9 +159,15 @@ impl Gen {
         };
         let mut keys = Vec::new();
         let mut p = target;
-        while let Place::Index { base, index, .. } = p {
-            keys.push(index);
-            p = base;
+        loop {
+            match p {
+                Place::Index { base, index, .. } => {
+                    keys.push(index);
+                    p = base;
+                }
+                Place::Field { base, .. } => p = base,
+                Place::Var { .. } => break,
+            }
         }
         let read = reads(expr);
         // The variable assigned no longer holds its old value after this.
@@ -174,7 +180,7 @@ impl Gen {
             .filter(|v| {
                 self.facts
                     .var(v)
-                    .is_some_and(|d| d.section != Section::Args && pytype::is_collection(&d.ty))
+                    .is_some_and(|d| d.section != Section::Args && pytype::is_mutable(&d.ty))
                     && !self.facts.aliasing.iterated.contains(*v)
             })
             .filter(|v| {
@@ -210,7 +216,7 @@ impl Gen {
                 self.hold_var(name, &stored, Some(expr), false)
             }
             Place::Index { .. } => self.assign_element(target, expr, copies),
-            Place::Field { .. } => Err(no_structs()),
+            Place::Field { .. } => self.assign_field(target, expr, copies),
         }
     }
 
@@ -472,25 +478,39 @@ impl Gen {
     }
 
     /// `TARGET: (index B K)`, `EXPR: (call CONCAT (index B K) s)` on a
-    /// string element: Python's strings do not change in place, so the
-    /// element is read, joined and stored back. The container and the key go
-    /// into temporaries first, so each is evaluated (and checked) once, in
-    /// Isu's order: B, K, the element's own read, `s`, the size check.
+    /// string element (or the same on a string field, `(field B f)`):
+    /// Python's strings do not change in place, so the element is read,
+    /// joined and stored back. The container and the key go into
+    /// temporaries first, so each is evaluated (and checked) once, in Isu's
+    /// order: B, K, the element's own read, `s`, the size check.
     fn concat_at(&mut self, target: &Place, s: &Expr) -> R<Vec<String>> {
-        let Place::Index { base, index, .. } = target else {
-            return Err(invalid("an element update of a variable"));
-        };
-        let (b, bt) = self.place_read(base)?;
-        let key = match bt {
-            Type::Array(_) => self.array_key(index)?,
-            _ => self.expr(index)?.text,
+        let (base, at) = match target {
+            Place::Index { base, index, .. } => {
+                let (b, bt) = self.place_read(base)?;
+                let key = match bt {
+                    Type::Array(_) => self.array_key(index)?,
+                    _ => self.expr(index)?.text,
+                };
+                (b, Ok(key))
+            }
+            // A string field: `_p.f`, which has no key to check.
+            Place::Field { base, field, .. } => {
+                (self.place_read(base)?.0, Err(names::field(&field.name)))
+            }
+            Place::Var { .. } => return Err(invalid("an element update of a variable")),
         };
         let t = self.expr(s)?;
         let t = self.measure(s, t)?;
-        self.w.line(format!("_p = {}", b.text));
-        self.w.line(format!("_k = {key}"));
+        self.w.line(format!("_p = {}", base.text));
+        let at = match at {
+            Ok(key) => {
+                self.w.line(format!("_k = {key}"));
+                "_p[_k]".to_owned()
+            }
+            Err(attr) => format!("_p.{attr}"),
+        };
         self.w.line(format!(
-            "_p[_k] = _s if len(_s := _p[_k] + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
+            "{at} = _s if len(_s := {at} + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
             t.bind().at(Prec::Sum)
         ));
         Ok(t.len().into_iter().collect())
@@ -552,8 +572,24 @@ impl Gen {
                 let py = Py::new(format!("{}[{key}]", b.at(Prec::Primary)), Prec::Primary);
                 Ok((py, et))
             }
-            Place::Field { .. } => Err(no_structs()),
+            Place::Field { base, field, .. } => {
+                let (b, bt) = self.place_read(base)?;
+                let ft = self.field_type(&bt, &field.name)?;
+                let py = Py::new(
+                    format!("{}.{}", b.at(Prec::Primary), names::field(&field.name)),
+                    Prec::Primary,
+                );
+                Ok((py, ft))
+            }
         }
+    }
+
+    /// The type of the field `field` of the struct type `ty`.
+    fn field_type(&self, ty: &Type, field: &str) -> R<Type> {
+        self.facts
+            .field_type(ty, field)
+            .cloned()
+            .ok_or_else(|| invalid(format!("a value of type {ty} has no field `{field}`")))
     }
 
     /// The errors walking an element target from its variable outward can
@@ -575,7 +611,8 @@ impl Gen {
                     .with(self.codes(index))
                     .with(self.target_codes(base, false)?))
             }
-            Place::Field { .. } => Err(no_structs()),
+            // A field level has no key and cannot fail.
+            Place::Field { base, .. } => self.target_codes(base, false),
         }
     }
 
@@ -591,7 +628,10 @@ impl Gen {
                 Type::Map(_, v) => Ok(*v),
                 other => Err(invalid(format!("an index into a value of type {other}"))),
             },
-            Place::Field { .. } => Err(no_structs()),
+            Place::Field { base, field, .. } => {
+                let bt = self.place_type(base)?;
+                self.field_type(&bt, &field.name)
+            }
         }
     }
 
@@ -627,17 +667,7 @@ impl Gen {
         let inline = (!counted || flat_map)
             && (codes.commutes(self.target_codes(target, true)?)
                 || facts::leads_with_read(expr, target));
-        let mut v = self.own(expr)?;
-        // The copy spends its length once EXPR is evaluated, before the
-        // store (spec/semantics.md 7).
-        match copies {
-            None => {}
-            Some(Some(n)) => v = Gen::spend_before(&v, &n.to_string(), false),
-            Some(None) if v.is_simple() => {
-                v = Gen::spend_before(&v, &size_of(ty(expr)?, &v.text), false);
-            }
-            Some(None) => v = Gen::spend_after(&v, ty(expr)?, ""),
-        }
+        let v = self.stored(expr, copies)?;
         if inline {
             let (b, _) = self.place_read(base)?;
             match base_ty {
@@ -675,17 +705,37 @@ impl Gen {
             return Ok(());
         }
         let (root, _) = target.root();
+        // The levels from the variable outward: the container at each and
+        // its key, or the field it names.
         let mut levels = Vec::new();
         let mut p = target;
-        while let Place::Index { base, index, .. } = p {
-            levels.push((base.as_ref(), index));
-            p = base;
+        loop {
+            match p {
+                Place::Index { base, index, .. } => {
+                    levels.push((base.as_ref(), Ok(index)));
+                    p = base;
+                }
+                Place::Field { base, field, .. } => {
+                    levels.push((base.as_ref(), Err(field.name.as_str())));
+                    p = base;
+                }
+                Place::Var { .. } => break,
+            }
         }
         levels.reverse();
         let root_py = self.var(root)?;
         self.w.line(format!("_p = {}", root_py.text));
         let n = levels.len();
         for (i, (lb, key)) in levels.into_iter().enumerate() {
+            let key = match key {
+                Ok(key) => key,
+                // A field on the way (the last level is an index): it
+                // cannot fail.
+                Err(field) => {
+                    self.w.plain(format!("_p = _p.{}", names::field(field)));
+                    continue;
+                }
+            };
             let is_array = matches!(self.place_type(lb)?, Type::Array(_));
             if i + 1 < n {
                 let k = if is_array {
@@ -719,6 +769,79 @@ impl Gen {
             } else {
                 self.store_in_map("_p", "_k", &v.text, "the map");
             }
+        }
+        Ok(())
+    }
+
+    /// EXPR of an element or field ASSIGN as the value to store: one that
+    /// nothing else holds, and when the ASSIGN copies (`copies`: of this
+    /// size when a constant gives it), charged its size once evaluated,
+    /// before the store (spec/semantics.md 7).
+    fn stored(&mut self, expr: &Expr, copies: Option<Option<usize>>) -> R<Py> {
+        let v = self.own(expr)?;
+        Ok(match copies {
+            None => v,
+            Some(Some(n)) => Gen::spend_before(&v, &n.to_string(), false),
+            Some(None) if v.is_simple() => {
+                let n = size_of(ty(expr)?, &v.text);
+                Gen::spend_before(&v, &n, false)
+            }
+            Some(None) => Gen::spend_after(&v, ty(expr)?, ""),
+        })
+    }
+
+    /// `TARGET: (field P f)`: the struct at `P` (its variable read and its
+    /// keys checked, spec/semantics.md 4.3), then EXPR, then the attribute
+    /// stored. Python's `P.f = v` evaluates `v` before `P`, which is the
+    /// same when one of the two cannot fail (or `v` starts by reading the
+    /// field itself); otherwise `P` goes first, into `_p`. A store that may
+    /// change the live size measures the field's old value first
+    /// (lower/memory.rs).
+    fn assign_field(
+        &mut self,
+        target: &Place,
+        expr: &Expr,
+        copies: Option<Option<usize>>,
+    ) -> R<()> {
+        let Place::Field { base, field, .. } = target else {
+            return Err(invalid("a field target without a field"));
+        };
+        let ft = self.field_type(&self.place_type(base)?, &field.name)?;
+        let attr = names::field(&field.name);
+        let copies = copies.filter(|n| *n != Some(0));
+        let mut codes = self.codes(expr);
+        if copies.is_some() {
+            codes = codes.with(Codes::STEP);
+        }
+        let counted = self.counts_memory() && has_size(&ft);
+        let inline = !counted
+            && (codes.commutes(self.target_codes(base, false)?)
+                || facts::leads_with_read(expr, target));
+        let (root, _) = target.root();
+        if inline {
+            let v = self.stored(expr, copies)?;
+            let (b, _) = self.place_read(base)?;
+            self.w
+                .line(format!("{}.{attr} = {}", b.at(Prec::Primary), v.text));
+            return Ok(());
+        }
+        let (b, _) = self.place_read(base)?;
+        let p = if b.is_simple() && !self.may_be_unset(root) {
+            b.text
+        } else {
+            self.w.line(format!("_p = {}", b.text));
+            "_p".to_owned()
+        };
+        let old = format!("{p}.{attr}");
+        if counted {
+            // Reading a field cannot fail.
+            self.w.plain(format!("_was = {}", size_of(&ft, &old)));
+        }
+        let v = self.stored(expr, copies)?;
+        self.w.line(format!("{old} = {}", v.text));
+        if counted {
+            let delta = format!("{} - _was", size_of(&ft, &old));
+            self.add_memory(root, Delta::Changes(delta));
         }
         Ok(())
     }
@@ -809,7 +932,7 @@ impl Gen {
                 // and the loop variable may not share an element with a
                 // variable that changes in place.
                 let snapshot = may_share(seq)
-                    && if pytype::element(&t).is_some_and(pytype::is_collection) {
+                    && if pytype::element(&t).is_some_and(pytype::is_mutable) {
                         let changed = &self.facts.aliasing.changed_in_place;
                         from.iter()
                             .chain(std::iter::once(&var.name.as_str()))
@@ -934,7 +1057,7 @@ impl Gen {
     fn ret(&mut self, expr: &Expr) -> R<()> {
         let v = self.expr(expr)?;
         let t = ty(expr)?;
-        if pytype::is_collection(t) {
+        if pytype::is_mutable(t) {
             self.w.line(format!(
                 "return _result({}, {}, _max_size)",
                 v.text,
