@@ -322,13 +322,28 @@ static void drop_entries(IsuObj *m, const IsuType *t) {
     isu_drop((uint64_t)(uintptr_t)m, t);
 }
 
-/* A struct: an object with exactly the declared fields, in any order. */
-static int read_struct(Reader *r, const IsuType *t, uint64_t *out) {
+/* How `read_named` speaks of a key in its messages. */
+typedef enum { KEY_FIELD, KEY_ARGUMENT } KeyKind;
+
+/* Where the reader is when at the key `name`: `.x` inside a struct, `the
+ * argument `x`` at the top. */
+static void at_key(Reader *r, size_t pathlen, KeyKind kind, const char *name, size_t n) {
+    int len = n > 60 ? 60 : (int)n;
+    if (kind == KEY_FIELD) {
+        snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%.*s", len, name);
+    } else {
+        snprintf(r->path + pathlen, sizeof r->path - pathlen, "the argument `%.*s`", len, name);
+    }
+}
+
+/* The rest of an object (its `{` read) with exactly the keys `names`, in any
+ * order: key `i`'s value, of type `types[i]`, goes to `out[i]`, which holds
+ * 0 until then. A struct's fields and the arguments object are read so. */
+static int read_named(Reader *r, int64_t n, const char *const *names, const IsuType *const *types,
+                      uint64_t *out, KeyKind kind) {
     size_t pathlen = strlen(r->path);
-    r->p++;
-    IsuObj *p = isu_struct_new(t->nfields);
-    char *seen = isu_alloc((size_t)t->nfields + 1);
-    memset(seen, 0, (size_t)t->nfields + 1);
+    char *seen = isu_alloc((size_t)n + 1);
+    memset(seen, 0, (size_t)n + 1);
     IsuBuf key = {0, 0, 0};
     int ok = 1;
     skip_ws(r);
@@ -341,29 +356,21 @@ static int read_struct(Reader *r, const IsuType *t, uint64_t *out) {
                 break;
             }
             int64_t i = 0;
-            while (i < t->nfields && !(strlen(t->names[i]) == key.len && !memcmp(t->names[i], key.p, key.len)))
-                i++;
-            if (i == t->nfields) {
-                snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%.40s", key.p);
-                ok = fail(r, "no field of the struct");
+            while (i < n && !(strlen(names[i]) == key.len && !memcmp(names[i], key.p, key.len))) i++;
+            at_key(r, pathlen, kind, key.p, key.len);
+            if (i == n) {
+                ok = fail(r, kind == KEY_FIELD ? "no field of the struct" : "not one of the function's ARGS");
                 break;
             }
             if (seen[i]) {
-                ok = fail(r, "an object with a key twice");
+                ok = fail(r, "given twice");
                 break;
             }
-            if (!expect(r, ':')) {
-                ok = 0;
-                break;
-            }
-            snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%s", t->names[i]);
-            uint64_t v;
-            if (!read_value(r, t->fields[i], &v)) {
+            if (!expect(r, ':') || !read_value(r, types[i], &out[i])) {
                 ok = 0;
                 break;
             }
             r->path[pathlen] = 0;
-            isu_store_slot(ISU_DATA(p) + 8 * i, 8, v);
             seen[i] = 1;
             skip_ws(r);
             if (r->p < r->end && *r->p == ',') {
@@ -378,16 +385,24 @@ static int read_struct(Reader *r, const IsuType *t, uint64_t *out) {
             break;
         }
     }
-    for (int64_t i = 0; ok && i < t->nfields; i++) {
+    for (int64_t i = 0; ok && i < n; i++) {
         if (!seen[i]) {
-            snprintf(r->path + pathlen, sizeof r->path - pathlen, ".%s", t->names[i]);
-            ok = fail(r, "the field is missing");
+            at_key(r, pathlen, kind, names[i], strlen(names[i]));
+            ok = fail(r, "missing");
         }
     }
     free(key.p);
     free(seen);
-    if (!ok) {
-        /* Fields not read yet hold 0, which dropping leaves alone. */
+    return ok;
+}
+
+/* A struct: an object with exactly the declared fields. */
+static int read_struct(Reader *r, const IsuType *t, uint64_t *out) {
+    r->p++;
+    IsuObj *p = isu_struct_new(t->nfields);
+    /* The fields are read straight into the struct's slots, all 8 bytes. */
+    if (!read_named(r, t->nfields, t->names, t->fields, (uint64_t *)(void *)ISU_DATA(p), KEY_FIELD)) {
+        /* Fields not read hold 0, which dropping leaves alone. */
         isu_drop((uint64_t)(uintptr_t)p, t);
         return 0;
     }
@@ -555,74 +570,13 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
 int isu_read_args(const char *text, size_t len, uint64_t *args, char *err, size_t errlen) {
     Reader r = {(const unsigned char *)text, (const unsigned char *)text + len, err, errlen, {0}};
     int64_t n = isu_program.nargs;
-    char *seen = isu_alloc((size_t)(n + 1));
-    memset(seen, 0, (size_t)(n + 1));
-    IsuBuf name = {0, 0, 0};
-    int ok = 1;
+    memset(args, 0, sizeof(uint64_t) * (size_t)n);
     skip_ws(&r);
-    if (r.p >= r.end || *r.p != '{') {
-        ok = fail(&r, "the arguments must be a JSON object mapping each ARGS name to its value");
-    } else {
-        r.p++;
-        skip_ws(&r);
-        if (r.p < r.end && *r.p == '}') {
-            r.p++;
-        } else {
-            for (;;) {
-                if (!read_string(&r, &name)) {
-                    ok = 0;
-                    break;
-                }
-                int64_t i = 0;
-                while (i < n && !(strlen(isu_program.arg_names[i]) == name.len &&
-                                  !memcmp(isu_program.arg_names[i], name.p, name.len)))
-                    i++;
-                if (i == n) {
-                    snprintf(err, errlen, "`%.60s` is not an argument", name.p);
-                    ok = 0;
-                    break;
-                }
-                if (seen[i]) {
-                    snprintf(err, errlen, "the argument `%.60s` is given twice", name.p);
-                    ok = 0;
-                    break;
-                }
-                if (!expect(&r, ':')) {
-                    ok = 0;
-                    break;
-                }
-                snprintf(r.path, sizeof r.path, "the argument `%.60s`", name.p);
-                if (!read_value(&r, isu_program.arg_types[i], &args[i])) {
-                    ok = 0;
-                    break;
-                }
-                r.path[0] = 0;
-                seen[i] = 1;
-                skip_ws(&r);
-                if (r.p < r.end && *r.p == ',') {
-                    r.p++;
-                    continue;
-                }
-                if (r.p < r.end && *r.p == '}') {
-                    r.p++;
-                    break;
-                }
-                ok = fail(&r, "expected `,` or `}` in the arguments object");
-                break;
-            }
-        }
-    }
-    if (ok) {
-        skip_ws(&r);
-        if (r.p != r.end) ok = fail(&r, "text after the arguments object");
-    }
-    for (int64_t i = 0; ok && i < n; i++) {
-        if (!seen[i]) {
-            snprintf(err, errlen, "the argument `%s` is missing", isu_program.arg_names[i]);
-            ok = 0;
-        }
-    }
-    free(name.p);
-    free(seen);
-    return ok;
+    if (r.p >= r.end || *r.p != '{')
+        return fail(&r, "the arguments must be a JSON object mapping each ARGS name to its value");
+    r.p++;
+    if (!read_named(&r, n, isu_program.arg_names, isu_program.arg_types, args, KEY_ARGUMENT)) return 0;
+    skip_ws(&r);
+    if (r.p != r.end) return fail(&r, "text after the arguments object");
+    return 1;
 }
