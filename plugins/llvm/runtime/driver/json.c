@@ -322,6 +322,23 @@ static void drop_entries(IsuObj *m, const IsuType *t) {
     isu_drop((uint64_t)(uintptr_t)m, t);
 }
 
+/* After an item of an array (`close` is `]`) or an object (`}`): 1 when a
+ * `,` says another follows, 0 when `close` ends it, -1 (the error written)
+ * otherwise. */
+static int next_item(Reader *r, char close) {
+    skip_ws(r);
+    if (r->p < r->end && *r->p == ',') {
+        r->p++;
+        return 1;
+    }
+    if (r->p < r->end && *r->p == (unsigned char)close) {
+        r->p++;
+        return 0;
+    }
+    fail(r, close == ']' ? "expected `,` or `]` in an array" : "expected `,` or `}` in an object");
+    return -1;
+}
+
 /* How `read_named` speaks of a key in its messages. */
 typedef enum { KEY_FIELD, KEY_ARGUMENT } KeyKind;
 
@@ -372,16 +389,9 @@ static int read_named(Reader *r, int64_t n, const char *const *names, const IsuT
             }
             r->path[pathlen] = 0;
             seen[i] = 1;
-            skip_ws(r);
-            if (r->p < r->end && *r->p == ',') {
-                r->p++;
-                continue;
-            }
-            if (r->p < r->end && *r->p == '}') {
-                r->p++;
-                break;
-            }
-            ok = fail(r, "expected `,` or `}` in an object");
+            int more = next_item(r, '}');
+            if (more == 1) continue;
+            ok = more == 0;
             break;
         }
     }
@@ -468,18 +478,14 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
             if (xs->len == xs->cap) xs = isu_unique(xs, t, 1);
             isu_store_slot(ISU_DATA(xs) + w * xs->len, w, v);
             xs->len++;
-            skip_ws(r);
-            if (r->p < r->end && *r->p == ',') {
-                r->p++;
-                continue;
-            }
-            if (r->p < r->end && *r->p == ']') {
-                r->p++;
+            int more = next_item(r, ']');
+            if (more == 1) continue;
+            if (more == 0) {
                 *out = (uint64_t)(uintptr_t)xs;
                 return 1;
             }
             drop_entries(xs, t);
-            return fail(r, "expected `,` or `]` in an array");
+            return 0;
         }
     }
     case ISU_STRUCT:
@@ -531,16 +537,9 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
                 }
                 r->path[pathlen] = 0;
                 isu_store_slot(ISU_DATA(m) + 16 * (m->len - 1) + 8, 8, v);
-                skip_ws(r);
-                if (r->p < r->end && *r->p == ',') {
-                    r->p++;
-                    continue;
-                }
-                if (r->p < r->end && *r->p == '}') {
-                    r->p++;
-                    break;
-                }
-                ok = fail(r, "expected `,` or `}` in an object");
+                int more = next_item(r, '}');
+                if (more == 1) continue;
+                ok = more == 0;
                 break;
             }
         }
