@@ -243,3 +243,38 @@ fn a_plugin_host_refuses_what_the_loader_refuses_with_the_same_code() {
     assert_eq!(codes, ["layout_mismatch", "plugin_api_version"]);
     assert_eq!(isolated.targets(), ["toy"]);
 }
+
+#[test]
+fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
+    // An expression 90 deep (the parser allows 100 open brackets and
+    // blocks): its IIR nests past serde_json's limit of 128 levels, which
+    // the plugin host's reader once had.
+    let mut e = "(var a)".to_owned();
+    for _ in 0..90 {
+        e = format!("(add (const 1) {e})");
+    }
+    let text = format!(
+        "FUNC:\n  NAME: deep\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: {e}\n  END\n"
+    );
+    let fe = isu_host::pipeline::check(&isu_host::Source::new("deep.isu", text.as_str()));
+    let program = fe
+        .valid_program()
+        .unwrap_or_else(|| panic!("{:?}", fe.diags))
+        .clone();
+    let library = built::library("isu_backend_toy");
+    let backend = IsolatedBackend::start(&command(), &library);
+    let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
+    let options = isu_plugin_api::CompileOptions {
+        target: "toy".into(),
+        ..isu_plugin_api::CompileOptions::default()
+    };
+    let artifacts = backend.compile(&program, &options);
+    let artifacts = artifacts.unwrap_or_else(|d| panic!("{d:?}"));
+    let args =
+        isu_plugin_api::Literal::Object([("a".to_owned(), isu_plugin_api::Literal::Int(1))].into());
+    let limits = isu_plugin_api::ExecOptions::new(isu_plugin_api::ExecLimits::DEFAULT);
+    assert_eq!(
+        backend.execute(&artifacts, &args, &limits),
+        Ok(isu_plugin_api::Literal::Int(91))
+    );
+}

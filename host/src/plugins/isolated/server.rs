@@ -47,7 +47,9 @@ pub fn serve(library: &Path, input: impl BufRead, mut output: impl Write) -> io:
         if text.trim().is_empty() {
             continue;
         }
-        let response = match serde_json::from_str::<Request>(&text) {
+        // Isu's JSON reader, whose depth limit admits the IIR of every
+        // program the parser takes (serde_json's does not).
+        let response = match isu_plugin_api::json::from_str::<Request>(&text) {
             Ok(request) => Response {
                 id: request.id,
                 reply: answer(&backend, request.call),
