@@ -155,14 +155,16 @@ impl Gen<'_> {
             return var(self.rng.pick::<String>(&names));
         }
         if values::holds_struct(ty) {
-            return self.build(ty, 1);
+            return self.build(ty, 0);
         }
         constant(values::filled(self.rng, ty, 3))
     }
 
     /// A value of `ty`, which holds a struct, built as no constant can: a
-    /// struct literal of its fields in declaration order, an array of
-    /// `REPEAT`ed copies, a map of one entry set into `{}`.
+    /// struct literal of its fields in declaration order (each nested at
+    /// most `depth` deep: a field that holds a struct is built again, one
+    /// struct lower, so building ends), an array of `REPEAT`ed copies, a map
+    /// of one entry set into `{}`.
     pub fn build(&mut self, ty: &Type, depth: usize) -> Expr {
         match ty {
             Type::Struct(name) => {
@@ -175,7 +177,7 @@ impl Gen<'_> {
                     .iter()
                     .map(|f| FieldInit {
                         name: f.name.clone(),
-                        value: self.expr(&f.ty, depth.min(1)),
+                        value: self.expr(&f.ty, depth.saturating_sub(1)),
                     })
                     .collect();
                 expr(ExprNode::Struct {
