@@ -25,6 +25,7 @@ mod head;
 mod values;
 
 pub use env::{hull, Env, Leaves};
+use head::Round;
 
 use super::flow::never_ends;
 use super::Decls;
@@ -186,7 +187,12 @@ impl Walk<'_> {
                 env.evaluated(e);
             }
         }
-        env.enter_loop_head(body, var.zip(values), self.decls);
+        let round = var.map(|var| Round {
+            var,
+            values,
+            leaves,
+        });
+        env.enter_loop_head(body, round, self.decls);
         if let Some(id) = id {
             self.out.head.insert(id.clone(), env.clone());
         }
@@ -211,6 +217,9 @@ impl Walk<'_> {
                 if let Some(v) = var {
                     // No round, or some: its old value or a new one.
                     env.forget(v);
+                    if let Some(l) = leaves {
+                        env.add_leaves(v, l);
+                    }
                 }
                 env
             }

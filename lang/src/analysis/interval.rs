@@ -55,6 +55,11 @@ impl Interval {
         }
     }
 
+    /// The least interval holding both: what either of two ways gives.
+    pub fn hull(self, o: Interval) -> Interval {
+        Interval::new(self.lo.min(o.lo), self.hi.max(o.hi))
+    }
+
     /// Whether `v` lies in the interval.
     pub fn contains(self, v: i128) -> bool {
         self.lo <= v && v <= self.hi

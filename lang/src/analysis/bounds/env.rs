@@ -13,7 +13,7 @@ pub type Leaves = Option<Interval>;
 /// What two sets of ints hold together.
 pub fn hull(a: Leaves, b: Leaves) -> Leaves {
     match (a, b) {
-        (Some(x), Some(y)) => Some(Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))),
+        (Some(x), Some(y)) => Some(x.hull(y)),
         (x, None) => x,
         (None, y) => y,
     }
@@ -150,7 +150,7 @@ impl Env {
             .iter()
             .filter_map(|(k, a)| {
                 let b = other.ranges.get(k)?;
-                Some((k.clone(), Interval::new(a.lo.min(b.lo), a.hi.max(b.hi))))
+                Some((k.clone(), a.hull(*b)))
             })
             .collect();
         let elems = self

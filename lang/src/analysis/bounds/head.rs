@@ -120,13 +120,52 @@ struct Head {
     leaves: BTreeMap<String, Leaves>,
 }
 
+/// A loop's own variable (of a `range` or `each`) and what every round
+/// starts it with: its values, for an int, or the ints it holds, for a
+/// collection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Round<'a> {
+    pub var: &'a str,
+    pub values: Option<Interval>,
+    pub leaves: Option<Leaves>,
+}
+
+impl Round<'_> {
+    /// What the variable holds anywhere in a round: what the round started
+    /// it with, or what the body gave it since.
+    fn set_in(&self, env: &mut Env) {
+        if let Some(iv) = self.values {
+            env.set_interval(self.var, iv);
+        }
+        if let Some(l) = self.leaves {
+            env.set_leaves(self.var, l);
+        }
+    }
+
+    /// Adds what the body gave the variable; whether that was more.
+    fn grow(
+        &mut self,
+        ints: &BTreeMap<String, Interval>,
+        leaves: &BTreeMap<String, Leaves>,
+    ) -> bool {
+        let old = *self;
+        if let (Some(iv), Some(given)) = (self.values.as_mut(), ints.get(self.var)) {
+            *iv = iv.hull(*given);
+        }
+        if let (Some(l), Some(given)) = (self.leaves.as_mut(), leaves.get(self.var)) {
+            *l = hull(*l, *given);
+        }
+        *self != old
+    }
+}
+
 impl Env {
     /// Weakens the facts to what holds at the head of a loop over `body`;
-    /// `var` is the loop's own variable with the values its rounds give it,
+    /// `round` is the loop's own variable with what its rounds give it,
     /// which the body sees (the head itself keeps the variable's old facts).
-    pub fn enter_loop_head(&mut self, body: &Block, var: Option<(&str, Interval)>, decls: &Decls) {
+    pub fn enter_loop_head(&mut self, body: &Block, round: Option<Round>, decls: &Decls) {
         let ints = self.widen_for(body, decls);
-        let outside = var.map(|(v, _)| self.var_interval(v));
+        let outside = round.map(|r| (r.var, self.var_interval(r.var), self.leaves(r.var)));
         let mut head = Head {
             ints,
             leaves: BTreeMap::new(),
@@ -139,9 +178,10 @@ impl Env {
         if head.ints.is_empty() && head.leaves.is_empty() {
             return;
         }
-        let stable = self.find_head(body, decls, &mut head, var);
-        if let (Some((v, _)), Some(iv)) = (var, outside) {
+        let stable = self.find_head(body, decls, &mut head, round);
+        if let Some((v, iv, leaves)) = outside {
             self.set_interval(v, iv);
+            self.set_leaves(v, leaves);
         }
         if stable {
             self.assume(&head);
@@ -187,27 +227,33 @@ impl Env {
     }
 
     /// Grows `head` until the body gives nothing more; whether it stopped.
+    ///
+    /// The body's assignments are evaluated under the head's facts, not in
+    /// order, so every variable they read must hold there whatever the body
+    /// may have done to it earlier in the round: the loop's own variable
+    /// holds what the round started it with or what the body gave it since
+    /// (the next round starts it afresh, whatever the body did).
     fn find_head(
         &mut self,
         body: &Block,
         decls: &Decls,
         head: &mut Head,
-        var: Option<(&str, Interval)>,
+        mut round: Option<Round>,
     ) -> bool {
         for _ in 0..ROUNDS {
             self.assume(head);
-            if let Some((v, values)) = var {
-                self.set_interval(v, values);
+            if let Some(r) = &round {
+                r.set_in(self);
             }
             let mut next = head.clone();
             let mut ints = BTreeMap::new();
             self.gives(body, decls, &mut next.leaves, &mut ints);
             for (v, iv) in next.ints.iter_mut() {
                 // A variable assigned some way the body cannot tell is gone.
-                let given = ints.get(v).copied().unwrap_or(Interval::FULL);
-                *iv = Interval::new(iv.lo.min(given.lo), iv.hi.max(given.hi));
+                *iv = iv.hull(ints.get(v).copied().unwrap_or(Interval::FULL));
             }
-            if next == *head {
+            let grew = round.as_mut().is_some_and(|r| r.grow(&ints, &next.leaves));
+            if next == *head && !grew {
                 return true;
             }
             *head = next;
@@ -237,7 +283,7 @@ impl Env {
     ) {
         let give = |ints: &mut BTreeMap<String, Interval>, v: &str, iv: Interval| {
             let old = ints.get(v).copied();
-            let new = old.map_or(iv, |o| Interval::new(o.lo.min(iv.lo), o.hi.max(iv.hi)));
+            let new = old.map_or(iv, |o| o.hull(iv));
             ints.insert(v.to_owned(), new);
         };
         for step in &b.steps {

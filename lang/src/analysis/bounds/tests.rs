@@ -211,3 +211,42 @@ fn index_of_is_a_position_or_minus_one() {
         Interval::new(-1, Interval::LEN.hi)
     );
 }
+
+/// A body that assigns its own range variable: what it reads afterwards
+/// holds what the body gave, not one of the range's values (fuzz program
+/// 80705 of seed 20261203 lost an overflow check this way).
+#[test]
+fn a_loop_variable_the_body_assigns_holds_what_it_was_given() {
+    let i = || var("i", int_t());
+    let x = || var("x", int_t());
+    let p = program(
+        "f",
+        &[],
+        int_t(),
+        vec![],
+        &[("i", int_t()), ("x", int_t()), ("t", int_t())],
+        vec![
+            set("S1", "x", int(0)),
+            range(
+                "S2",
+                "i",
+                int(1),
+                int(3),
+                None,
+                vec![
+                    set("S2_1", "t", bin(B::Add, x(), int(MIN as i64 + 4))),
+                    set("S2_2", "i", int(-5)),
+                    set("S2_3", "x", i()),
+                ],
+            ),
+            ret("S3", x()),
+        ],
+    );
+    let b = Bounds::of(&p);
+    // x is 0, then -5: x + (MIN + 4) may overflow in the second round.
+    let s2_1 = b.before(&id("S2_1"));
+    assert_eq!(s2_1.var_interval("x"), Interval::new(-5, 2));
+    assert!(!(s2_1.interval(&x()) + Interval::exact(MIN as i64 + 4)).fits());
+    // A round still starts with one of the range's values.
+    assert_eq!(s2_1.var_interval("i"), Interval::new(1, 2));
+}

@@ -46,7 +46,7 @@ impl Env {
                 (Some(Builtin::MapGet), [m, _]) => self.element_interval(m),
                 (Some(Builtin::MapGetOr), [m, _, d]) => {
                     let (x, y) = (self.element_interval(m), self.interval(d));
-                    Interval::new(x.lo.min(y.lo), x.hi.max(y.hi))
+                    x.hull(y)
                 }
                 _ => Interval::FULL,
             },
@@ -75,7 +75,7 @@ impl Env {
         match (up, down) {
             (true, false) => Interval::new(a.lo, a.lo.max(b.hi - 1)),
             (false, true) => Interval::new(a.hi.min(b.lo + 1), a.hi),
-            _ => Interval::new(a.lo.min(b.lo), a.hi.max(b.hi)),
+            _ => a.hull(b),
         }
     }
 
