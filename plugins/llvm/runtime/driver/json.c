@@ -353,14 +353,12 @@ static void at_key(Reader *r, size_t pathlen, KeyKind kind, const char *name, si
     }
 }
 
-/* The rest of an object (its `{` read) with exactly the keys `names`, in any
- * order: key `i`'s value, of type `types[i]`, goes to `out[i]`, which holds
- * 0 until then. A struct's fields and the arguments object are read so. */
-static int read_named(Reader *r, int64_t n, const char *const *names, const IsuType *const *types,
-                      uint64_t *out, KeyKind kind) {
-    size_t pathlen = strlen(r->path);
-    char *seen = isu_alloc((size_t)n + 1);
-    memset(seen, 0, (size_t)n + 1);
+/* The members of an object whose `{` is read, to its `}`: `member` is
+ * called with each key and the reader at its value, and reads the value (1)
+ * or writes an error (0). 1 when the object is read to its end. */
+typedef int (*Member)(Reader *r, const IsuBuf *key, void *ctx);
+
+static int read_members(Reader *r, Member member, void *ctx) {
     IsuBuf key = {0, 0, 0};
     int ok = 1;
     skip_ws(r);
@@ -368,42 +366,94 @@ static int read_named(Reader *r, int64_t n, const char *const *names, const IsuT
         r->p++;
     } else {
         for (;;) {
-            if (!read_string(r, &key)) {
+            if (!read_string(r, &key) || !expect(r, ':') || !member(r, &key, ctx)) {
                 ok = 0;
                 break;
             }
-            int64_t i = 0;
-            while (i < n && !(strlen(names[i]) == key.len && !memcmp(names[i], key.p, key.len))) i++;
-            at_key(r, pathlen, kind, key.p, key.len);
-            if (i == n) {
-                ok = fail(r, kind == KEY_FIELD ? "no field of the struct" : "not one of the function's ARGS");
-                break;
-            }
-            if (seen[i]) {
-                ok = fail(r, "given twice");
-                break;
-            }
-            if (!expect(r, ':') || !read_value(r, types[i], &out[i])) {
-                ok = 0;
-                break;
-            }
-            r->path[pathlen] = 0;
-            seen[i] = 1;
             int more = next_item(r, '}');
             if (more == 1) continue;
             ok = more == 0;
             break;
         }
     }
+    free(key.p);
+    return ok;
+}
+
+/* An object with exactly the keys `names`, in any order: key `i`'s value,
+ * of type `types[i]`, goes to `out[i]`, which holds 0 until then. */
+typedef struct {
+    int64_t n;
+    const char *const *names;
+    const IsuType *const *types;
+    uint64_t *out;
+    char *seen;
+    size_t pathlen;
+    KeyKind kind;
+} Named;
+
+static int named_member(Reader *r, const IsuBuf *key, void *ctx) {
+    Named *c = ctx;
+    int64_t i = 0;
+    while (i < c->n && !(strlen(c->names[i]) == key->len && !memcmp(c->names[i], key->p, key->len))) i++;
+    at_key(r, c->pathlen, c->kind, key->p, key->len);
+    if (i == c->n) return fail(r, c->kind == KEY_FIELD ? "no field of the struct" : "not one of the function's ARGS");
+    if (c->seen[i]) return fail(r, "given twice");
+    if (!read_value(r, c->types[i], &c->out[i])) return 0;
+    r->path[c->pathlen] = 0;
+    c->seen[i] = 1;
+    return 1;
+}
+
+/* The rest of an object (its `{` read) as `Named` says: a struct's fields
+ * and the arguments object are read so. */
+static int read_named(Reader *r, int64_t n, const char *const *names, const IsuType *const *types,
+                      uint64_t *out, KeyKind kind) {
+    Named c = {n, names, types, out, isu_alloc((size_t)n + 1), strlen(r->path), kind};
+    memset(c.seen, 0, (size_t)n + 1);
+    int ok = read_members(r, named_member, &c);
     for (int64_t i = 0; ok && i < n; i++) {
-        if (!seen[i]) {
-            at_key(r, pathlen, kind, names[i], strlen(names[i]));
+        if (!c.seen[i]) {
+            at_key(r, c.pathlen, kind, names[i], strlen(names[i]));
             ok = fail(r, "missing");
         }
     }
-    free(key.p);
-    free(seen);
+    free(c.seen);
     return ok;
+}
+
+/* A map's entries, in the order read: its keys from the object's, its
+ * values read as `t->b`. */
+typedef struct {
+    IsuObj *m;
+    const IsuType *t;
+    size_t pathlen;
+} Entries;
+
+static int map_member(Reader *r, const IsuBuf *key, void *ctx) {
+    Entries *c = ctx;
+    const IsuType *t = c->t;
+    uint64_t k;
+    if (t->a->kind == ISU_INT) {
+        int64_t i;
+        if (!read_int_text((const unsigned char *)key->p, key->len, &i))
+            return fail(r, "a key of a map with int keys that is not the decimal text of an int");
+        k = (uint64_t)i;
+    } else {
+        k = (uint64_t)(uintptr_t)isu_str_new((const unsigned char *)key->p, (int64_t)key->len);
+    }
+    uint64_t v;
+    snprintf(r->path + c->pathlen, sizeof r->path - c->pathlen, "[\"%.40s\"]", key->p);
+    if (!read_value(r, t->b, &v)) {
+        isu_drop(k, t->a);
+        return 0;
+    }
+    r->path[c->pathlen] = 0;
+    if (c->m->len == c->m->cap) c->m = isu_unique(c->m, t, 1);
+    isu_store_slot(ISU_DATA(c->m) + 16 * c->m->len, 8, k);
+    isu_store_slot(ISU_DATA(c->m) + 16 * c->m->len + 8, 8, v);
+    c->m->len++;
+    return 1;
 }
 
 /* A struct: an object with exactly the declared fields. */
@@ -494,56 +544,9 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
     default: {
         if (c != '{') return fail(r, "expected an object (a map)");
         r->p++;
-        IsuObj *m = isu_obj_new(4, 16);
-        IsuBuf key = {0, 0, 0};
-        skip_ws(r);
-        int ok = 1;
-        if (r->p < r->end && *r->p == '}') {
-            r->p++;
-        } else {
-            for (;;) {
-                if (!read_string(r, &key)) {
-                    ok = 0;
-                    break;
-                }
-                uint64_t k;
-                if (t->a->kind == ISU_INT) {
-                    int64_t i;
-                    if (!read_int_text((const unsigned char *)key.p, key.len, &i)) {
-                        ok = fail(r, "a key of a map with int keys that is not the decimal text of an int");
-                        break;
-                    }
-                    k = (uint64_t)i;
-                } else {
-                    k = (uint64_t)(uintptr_t)isu_str_new((const unsigned char *)key.p, (int64_t)key.len);
-                }
-                if (m->len == m->cap) m = isu_unique(m, t, 1);
-                isu_store_slot(ISU_DATA(m) + 16 * m->len, 8, k);
-                isu_store_slot(ISU_DATA(m) + 16 * m->len + 8, 8, 0);
-                m->len++;
-                if (!expect(r, ':')) {
-                    ok = 0;
-                    break;
-                }
-                uint64_t v;
-                snprintf(r->path + pathlen, sizeof r->path - pathlen, "[\"%.40s\"]", key.p);
-                /* Until the value is read, the entry holds an int 0: dropping
-                 * it must not free a value. */
-                if (!read_value(r, t->b, &v)) {
-                    m->len--;
-                    isu_drop(k, t->a);
-                    ok = 0;
-                    break;
-                }
-                r->path[pathlen] = 0;
-                isu_store_slot(ISU_DATA(m) + 16 * (m->len - 1) + 8, 8, v);
-                int more = next_item(r, '}');
-                if (more == 1) continue;
-                ok = more == 0;
-                break;
-            }
-        }
-        free(key.p);
+        Entries e = {isu_obj_new(4, 16), t, pathlen};
+        int ok = read_members(r, map_member, &e);
+        IsuObj *m = e.m;
         if (ok) {
             /* Sort the entries by key; a key twice is an error. */
             qsort(ISU_DATA(m), (size_t)m->len, 16, t->a->kind == ISU_INT ? key_cmp_int : key_cmp_str);
