@@ -278,3 +278,45 @@ fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
         Ok(isu_plugin_api::Literal::Int(91))
     );
 }
+
+#[test]
+fn a_request_the_plugin_host_cannot_read_is_answered_with_why() {
+    // IIR nested past Isu's JSON reader (1024 levels), which no parsed
+    // program reaches: built here by wrapping a RETURN's expression.
+    let text = "FUNC:\n  NAME: deeper\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (var a)\n  END\n";
+    let fe = isu_host::pipeline::check(&isu_host::Source::new("deeper.isu", text));
+    let program = fe
+        .valid_program()
+        .unwrap_or_else(|| panic!("{:?}", fe.diags))
+        .clone();
+    let mut deep = program.clone();
+    let Some(isu_lang::iir::Node::Return { expr }) =
+        deep.body.steps.first_mut().map(|s| &mut s.node)
+    else {
+        panic!("no RETURN: {deep:?}");
+    };
+    for _ in 0..600 {
+        let inner = std::mem::replace(expr, isu_lang::build::int(0));
+        *expr = isu_lang::build::bin(isu_lang::iir::BinaryOp::Add, isu_lang::build::int(1), inner);
+    }
+    let library = built::library("isu_backend_toy");
+    let backend = IsolatedBackend::start(&command(), &library);
+    let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
+    let options = isu_plugin_api::CompileOptions {
+        target: "toy".into(),
+        ..isu_plugin_api::CompileOptions::default()
+    };
+    let diags = backend.compile(&deep, &options).err().unwrap_or_default();
+    let [d] = diags.as_slice() else {
+        panic!("not one diagnostic: {diags:?}");
+    };
+    assert_eq!(d.code, "host_bug", "{d:?}");
+    assert!(
+        d.message
+            .starts_with("the plugin host could not read a request: ")
+            && d.message.contains("1024"),
+        "{d:?}"
+    );
+    // The plugin host goes on answering.
+    assert!(backend.compile(&program, &options).is_ok());
+}

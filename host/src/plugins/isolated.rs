@@ -29,7 +29,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL};
+use wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL, UNREAD};
 
 /// The subcommand of `isu` that is the plugin host.
 pub const SUBCOMMAND: &str = "plugin-host";
@@ -87,6 +87,8 @@ enum Lost {
     TimedOut(Duration),
     /// It answered what the protocol does not allow.
     Garbled(String),
+    /// It could not read the request, and said why (an answer with id 0).
+    Unread(PluginDiagnostic),
 }
 
 impl Host {
@@ -195,6 +197,12 @@ impl Host {
             let shown: String = line.chars().take(80).collect();
             Lost::Garbled(format!("it answered `{shown}`, which is no response: {e}"))
         })?;
+        if let (UNREAD, Reply::Err(why)) = (response.id, &response.reply) {
+            return Err(match serde_json::from_value(why.clone()) {
+                Ok(d) => Lost::Unread(d),
+                Err(e) => Lost::Garbled(format!("it could not read request {id}, and said: {e}")),
+            });
+        }
         if response.id != id {
             return Err(Lost::Garbled(format!(
                 "it answered request {} instead of {id}",
@@ -305,6 +313,7 @@ impl IsolatedBackend {
                     t.as_secs_f64()
                 ),
                 Lost::Garbled(m) => m,
+                Lost::Unread(d) => d.message,
             })
         })?;
         let hello: Hello = serde_json::from_str(&line)
@@ -331,7 +340,7 @@ impl IsolatedBackend {
                     info,
                     api_version,
                     idle: Mutex::new(vec![host]),
-                    next_id: std::sync::atomic::AtomicU64::new(1),
+                    next_id: std::sync::atomic::AtomicU64::new(UNREAD + 1),
                 })
             }
             Hello::Refused { code, message, fix } => Err(Refused { code, message, fix }),
@@ -407,6 +416,7 @@ impl IsolatedBackend {
                 ),
             )
             .with_hint("a longer --timeout gives it more time; a plugin that never answers has a bug"),
+            Lost::Unread(d) => d,
             Lost::Garbled(m) => PluginDiagnostic::backend(
                 BackendCode::PluginBadOutput,
                 format!("the plugin host of the `{name}` backend broke the protocol in {what}: {m}"),

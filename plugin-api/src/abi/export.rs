@@ -87,8 +87,10 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, PluginDiagnostic> 
 }
 
 fn bad_input(message: String) -> PluginDiagnostic {
-    PluginDiagnostic::backend(BackendCode::PluginBadInput, message)
-        .with_hint("the host and the plugin disagree on the plugin API; rebuild the plugin")
+    PluginDiagnostic::backend(BackendCode::PluginBadInput, message).with_hint(
+        "a plugin built against another isu_plugin_api reads the host wrongly: rebuild it \
+             against this isu's; if it was, this is a bug of the host",
+    )
 }
 
 /// A JSON result of a call that may fail with one diagnostic.

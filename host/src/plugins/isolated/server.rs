@@ -3,7 +3,7 @@
 //! until the input ends. Whatever the plugin does to this process (abort,
 //! crash, hang) stays in this process.
 
-use super::wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL};
+use super::wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL, UNREAD};
 use isu_plugin_api::abi;
 use isu_plugin_api::{Artifact, Backend, BackendCode, PluginDiagnostic};
 use serde_json::Value;
@@ -55,7 +55,7 @@ pub fn serve(library: &Path, input: impl BufRead, mut output: impl Write) -> io:
                 reply: answer(&backend, request.call),
             },
             Err(e) => Response {
-                id: 0,
+                id: UNREAD,
                 reply: Reply::Err(json(&PluginDiagnostic::backend(
                     BackendCode::HostBug,
                     format!("the plugin host could not read a request: {e}"),

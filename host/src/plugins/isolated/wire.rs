@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 /// The protocol's name and version, in the first line the plugin host writes.
 pub const PROTOCOL: &str = "isu-plugin-host/1";
 
+/// The id of the answer to a request the plugin host could not read: its
+/// `err` is one diagnostic saying why. Requests are numbered from 1.
+pub const UNREAD: u64 = 0;
+
 /// The first line the plugin host writes: it loaded the plugin, or why not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
