@@ -10,7 +10,7 @@ use isu_host::conformance::{self, Case, Options, Verdict};
 use isu_host::executor::ViaBackend;
 use isu_host::functions::Functions;
 use isu_host::plugins::isolated::{HostCommand, IsolatedBackend};
-use isu_plugin_api::Backend;
+use isu_plugin_api::{Backend, CompileOptions, Program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -244,17 +244,11 @@ fn a_plugin_host_refuses_what_the_loader_refuses_with_the_same_code() {
     assert_eq!(isolated.targets(), ["toy"]);
 }
 
-#[test]
-fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
-    // An expression 90 deep (the parser allows 100 open brackets and
-    // blocks): its IIR nests past serde_json's limit of 128 levels, which
-    // the plugin host's reader once had.
-    let mut e = "(var a)".to_owned();
-    for _ in 0..90 {
-        e = format!("(add (const 1) {e})");
-    }
+/// The program of `NAME: deep`'s function `ARGS: [a: int]` returning `expr`,
+/// the toy backend in a plugin host, and options to compile for it.
+fn deep_on_toy(expr: &str) -> (Program, IsolatedBackend, CompileOptions) {
     let text = format!(
-        "FUNC:\n  NAME: deep\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: {e}\n  END\n"
+        "FUNC:\n  NAME: deep\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: {expr}\n  END\n"
     );
     let fe = isu_host::pipeline::check(&isu_host::Source::new("deep.isu", text.as_str()));
     let program = fe
@@ -264,10 +258,23 @@ fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
     let library = built::library("isu_backend_toy");
     let backend = IsolatedBackend::start(&command(), &library);
     let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
-    let options = isu_plugin_api::CompileOptions {
+    let options = CompileOptions {
         target: "toy".into(),
-        ..isu_plugin_api::CompileOptions::default()
+        ..CompileOptions::default()
     };
+    (program, backend, options)
+}
+
+#[test]
+fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
+    // An expression 90 deep (the parser allows 100 open brackets and
+    // blocks): its IIR nests past serde_json's limit of 128 levels, which
+    // the plugin host's reader once had.
+    let mut e = "(var a)".to_owned();
+    for _ in 0..90 {
+        e = format!("(add (const 1) {e})");
+    }
+    let (program, backend, options) = deep_on_toy(&e);
     let artifacts = backend.compile(&program, &options);
     let artifacts = artifacts.unwrap_or_else(|d| panic!("{d:?}"));
     let args =
@@ -283,12 +290,7 @@ fn a_program_at_the_parsers_nesting_limit_crosses_to_a_plugin_host() {
 fn a_request_the_plugin_host_cannot_read_is_answered_with_why() {
     // IIR nested past Isu's JSON reader (1024 levels), which no parsed
     // program reaches: built here by wrapping a RETURN's expression.
-    let text = "FUNC:\n  NAME: deeper\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (var a)\n  END\n";
-    let fe = isu_host::pipeline::check(&isu_host::Source::new("deeper.isu", text));
-    let program = fe
-        .valid_program()
-        .unwrap_or_else(|| panic!("{:?}", fe.diags))
-        .clone();
+    let (program, backend, options) = deep_on_toy("(var a)");
     let mut deep = program.clone();
     let Some(isu_lang::iir::Node::Return { expr }) =
         deep.body.steps.first_mut().map(|s| &mut s.node)
@@ -299,13 +301,6 @@ fn a_request_the_plugin_host_cannot_read_is_answered_with_why() {
         let inner = std::mem::replace(expr, isu_lang::build::int(0));
         *expr = isu_lang::build::bin(isu_lang::iir::BinaryOp::Add, isu_lang::build::int(1), inner);
     }
-    let library = built::library("isu_backend_toy");
-    let backend = IsolatedBackend::start(&command(), &library);
-    let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
-    let options = isu_plugin_api::CompileOptions {
-        target: "toy".into(),
-        ..isu_plugin_api::CompileOptions::default()
-    };
     let diags = backend.compile(&deep, &options).err().unwrap_or_default();
     let [d] = diags.as_slice() else {
         panic!("not one diagnostic: {diags:?}");
