@@ -183,6 +183,7 @@ codes! {
     InvalidUtf8 = "invalid_utf8", ParseError, "a file that is not UTF-8 text (the first bad byte is reported with its line and column)";
     LoneCarriageReturn = "lone_carriage_return", ParseError, "a carriage return (CR) not followed by a line feed: Isu lines end with LF or CRLF";
     MisspeltKeyword = "misspelt_keyword", ParseError, "a keyword in another case or under another name (`loop:`, `CONDITION:`, `RETURN:` in FUNC); read as the keyword, fixed by `isu fix`";
+    MissingColon = "missing_colon", ParseError, "a section or field keyword written without its `:` (`COND (gt ...)`, `THEN BEGIN`); read with it, fixed by `isu fix`";
     UnknownStatement = "unknown_statement", ParseError, "a statement Isu does not have (BREAK, CONTINUE, WHILE, ELSE IF)";
     HeaderForm = "header_form", ParseError, "a step header written without its `:` or with one too many (`LOOP`, `LOOP: \"desc\"`, `S2 LOOP`); accepted (warning)";
     FieldOrder = "field_order", ParseError, "fields of a section or step out of their canonical order; accepted (warning)";

@@ -13,6 +13,7 @@
 //!    expressions, places and iterators, to IIR.
 
 mod assemble;
+mod closers;
 mod cst;
 mod errors;
 mod layout;
@@ -181,10 +182,21 @@ fn explained_by_header_errors(diags: &mut Vec<Diagnostic>, assembled_from: usize
 
 /// The steps of a text that need not parse: their canonical IDs and the
 /// extents of their text (see [`outline`]).
+///
+/// In a text whose brackets do not balance, the closers its layout places
+/// beyond doubt ([`closers`]) are read in place, so that a step whose END is
+/// missing ends where its layout shows.
 pub fn outline_of(text: &str) -> Vec<OutlineStep> {
     let lexed = lexer::lex(text);
     let repaired = repair::repair(text, lexed.tokens);
-    outline::outline(&repaired.tokens)
+    let toks = repaired.tokens;
+    match structure::balanced(text, &toks, lexed.end) {
+        true => outline::outline(&toks),
+        false => match closers::plan(text, &toks) {
+            Some(plan) => outline::outline(&plan.close(&toks)),
+            None => outline::outline(&toks),
+        },
+    }
 }
 
 /// Parses a patch file: `PATCH:` then `REPLACE S2_1:` with one step,

@@ -289,7 +289,11 @@ fn a_parse_error_in_a_step_is_sent_back_and_fixed_by_a_patch() {
 
 #[test]
 fn a_parse_error_outside_the_steps_asks_for_the_whole_program_again() {
-    let broken = good().replace("STATE: [t: int = (const 0)]", "STATE: [t: int = (const 0]");
+    // A declaration with two initial values: no machine fix can know which.
+    let broken = good().replace(
+        "STATE: [t: int = (const 0)]",
+        "STATE: [t: int = (const 0) (const 1)]",
+    );
     let r = gen(
         "parse-whole",
         vec![
@@ -324,6 +328,23 @@ fn machine_applicable_fixes_cost_no_round() {
         .program
         .unwrap_or_default()
         .contains("EXPR: (add (var t) (var x))"));
+}
+
+#[test]
+fn a_missing_end_costs_no_round() {
+    // The loop body's END deleted: the layout says where it belonged.
+    let broken = good().replacen("      END\n", "", 1);
+    assert_ne!(broken, good());
+    let r = gen("missing-end", vec![envelope("submit", &broken, "sum")], &[]);
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert_eq!(r.bodies.len(), 1);
+    let fixes = events(&r.log, "fixes");
+    assert_eq!(fixes[0]["applied"], json!(["unclosed_block"]));
+    let program = r.program.unwrap_or_default();
+    assert!(
+        program.contains("(var x))\n      END\n    S2: RETURN"),
+        "{program}"
+    );
 }
 
 #[test]

@@ -144,13 +144,53 @@ impl<'a> Repairer<'_, 'a> {
                 with: vec![(l, t, r)],
             });
         }
-        self.track(i, fixed.unwrap_or(tok));
+        let tok = fixed.unwrap_or(tok);
+        let colon_next = self.next(i) == Some(Tok::Colon) || self.missing_colon(i, tok);
+        self.track(tok, colon_next);
         i + 1
     }
 
-    /// Follows sections, blocks and step kinds.
-    fn track(&mut self, i: usize, tok: Tok<'a>) {
-        let colon_next = self.next(i) == Some(Tok::Colon);
+    /// A section or field keyword, or `SEQ` before its block, starting its
+    /// line without the `:` it takes (`COND (gt ...)`, `THEN BEGIN`, `STEPS`
+    /// alone, `SEQ BEGIN`): read with it,
+    /// reported with the fix that writes it. `true` when it was missing.
+    fn missing_colon(&mut self, i: usize, tok: Tok<'a>) -> bool {
+        let Tok::Kw(k) = tok else {
+            return false;
+        };
+        // `SEQ BEGIN` without an ID is a header that lacks its `:` (with
+        // an ID, `S3: SEQ BEGIN` is right).
+        let seq_block =
+            k == Kw::Seq && matches!(self.next(i), Some(Tok::Kw(Kw::Begin) | Tok::LBrace));
+        if self.nesting > 0
+            || !(k.is_field() || k.is_section() || seq_block)
+            || !self.first_on_line(i)
+            || self.next(i) == Some(Tok::Colon)
+        {
+            return false;
+        }
+        let (_, _, r) = self.toks[i];
+        let at = r.to(r);
+        self.diags.push(
+            Diagnostic::error(
+                Code::MissingColon,
+                format!("`{}` is written with a `:` after it", k.as_str()),
+            )
+            .at(self.toks[i].0.to(r))
+            .with_hint(format!("write {}:", k.as_str()))
+            .with_fix(Fix::replace(at, ":")),
+        );
+        self.edits.push(TokenEdit {
+            from: i + 1,
+            to: i + 1,
+            with: vec![(r, Tok::Colon, r)],
+        });
+        true
+    }
+
+    /// Follows sections, blocks and step kinds; `colon_next`: a `:` follows
+    /// the token (as written, or as the repair reads it).
+    fn track(&mut self, tok: Tok<'a>, colon_next: bool) {
         match tok {
             Tok::LParen | Tok::LBracket | Tok::Subscript => self.nesting += 1,
             Tok::RParen | Tok::RBracket => self.nesting = self.nesting.saturating_sub(1),
@@ -326,8 +366,8 @@ impl<'a> Repairer<'_, 'a> {
                 (ir, Tok::Colon, ir),
             ],
         });
-        self.track(i, Tok::Kw(Kw::Begin));
-        self.track(if_at, Tok::Kw(Kw::If));
+        self.track(Tok::Kw(Kw::Begin), false);
+        self.track(Tok::Kw(Kw::If), true);
         self.edits.push(TokenEdit {
             from: end_at,
             to: end_at,

@@ -6,6 +6,7 @@
 //! they are (which step, which field) and finds the extent of a step for
 //! error recovery.
 
+use super::closers;
 use super::token::{Kw, Pos, Spanned, Tok};
 use super::vocab::statement_advice;
 use crate::diag::{Code, Diagnostic};
@@ -464,12 +465,29 @@ pub fn check(text: &str, toks: &[Spanned<'_>], end: Pos) -> Balance {
     if plain.diags.is_empty() || plain.too_deep {
         return plain;
     }
+    // Where the layout shows beyond doubt where each missing closer goes,
+    // that is the report, each error with the fix that inserts its closer.
+    if let Some(plan) = closers::plan(text, toks) {
+        let diags = plan.diagnostics();
+        let broken_from = diags.iter().filter_map(|d| d.span.map(|s| s.start)).min();
+        return Balance {
+            diags,
+            broken_from,
+            too_deep: false,
+        };
+    }
     let guided = Matcher::new(text, toks, end, true).run();
     if guided.diags.is_empty() {
         plain
     } else {
         guided
     }
+}
+
+/// Whether every bracket of `toks` is matched: what [`check`] reports
+/// nothing for.
+pub fn balanced(text: &str, toks: &[Spanned<'_>], end: Pos) -> bool {
+    Matcher::new(text, toks, end, false).run().diags.is_empty()
 }
 
 struct Matcher<'t, 'a> {

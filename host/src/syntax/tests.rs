@@ -403,7 +403,7 @@ fn invalid_step_id() {
 fn unclosed_block_at_the_end_of_the_file() {
     let text = "FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (const 0)\n";
     let d = check_err(text, Code::UnclosedBlock, 6, 8, "expected END to close the BEGIN of the root SEQ opened at line 6, found the end of the file");
-    assert_eq!(d.labels[0].message, "END expected before here");
+    assert_eq!(d.labels[0].message, "END expected here");
 }
 
 #[test]
@@ -411,7 +411,7 @@ fn unclosed_block_found_by_indentation() {
     let text = prog("    S1: IF\n      COND: (const true)\n      THEN: BEGIN\n        S1_1: RETURN\n          EXPR: (const 1)\n      ELSE: BEGIN\n      END\n    S2: RETURN\n      EXPR: (const 0)\n");
     let p = parse_text(&text);
     assert_eq!(p.diags.len(), 1, "{:#?}", p.diags);
-    find(&p.diags, Code::UnclosedBlock, 10, 13, "expected END to close the BEGIN of S1's THEN opened at line 10, before the END at line 17 (which lines up with the BEGIN of the root SEQ opened at line 7)");
+    find(&p.diags, Code::UnclosedBlock, 10, 13, "expected END to close the BEGIN of S1's THEN opened at line 10, before line 13, which is indented no deeper than line 10");
 }
 
 #[test]
@@ -424,9 +424,16 @@ fn unclosed_expression_before_a_keyword() {
         Code::UnclosedBlock,
         9,
         13,
-        "expected `)` to close the `(` in S1's COND opened at line 9, found THEN",
+        "expected `)` to close the `(` in S1's COND opened at line 9, before line 10: an expression ends before the next field or step",
     );
-    assert_eq!((d.labels[0].span.line, d.labels[0].span.column), (10, 7));
+    assert_eq!((d.labels[0].span.line, d.labels[0].span.column), (9, 34));
+    let fix = d.fix.expect("a fix");
+    let edits: Vec<_> = fix
+        .edits
+        .iter()
+        .map(|e| (e.span.line, e.span.column, e.replacement.as_str()))
+        .collect();
+    assert_eq!(edits, [(9, 34, ")")]);
 }
 
 #[test]
