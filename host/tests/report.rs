@@ -22,29 +22,18 @@ mod chromium;
 mod common;
 #[path = "llm/loopback.rs"]
 mod loopback;
+#[path = "llm/offline.rs"]
+mod offline;
 
 use isu_host::llm::events::Log;
 use loopback::{envelope, Server};
+use offline::{dir, isu, text};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const ISU: &str = env!("CARGO_BIN_EXE_isu");
+use std::process::Output;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A fresh folder for one test, with a manifest that disables the packs.
-fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("report-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{e}"));
-    write(
-        &d.join("no-plugins.toml"),
-        "disable = [\"math\", \"text\"]\n",
-    );
-    d
 }
 
 fn write(path: &Path, text: &str) {
@@ -53,22 +42,6 @@ fn write(path: &Path, text: &str) {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn isu(args: &[&str], cwd: &Path) -> Output {
-    Command::new(ISU)
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("ISU_LLM_URL")
-        .env_remove("ISU_LLM_MODEL")
-        .env_remove("ISU_LLM_KEY")
-        .env("ISU_PLUGINS", cwd.join("no-plugins.toml"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The task of the runs: the sum of an int array.
@@ -628,12 +601,7 @@ fn the_pages_render_in_headless_chromium() {
 
     // A reply off the contract, a failing submit and a fixing patch: its
     // rounds, the patch, and the error at its step.
-    let run = d.join("total");
-    std::fs::create_dir_all(&run).unwrap_or_else(|e| panic!("{e}"));
-    write(
-        &run.join("no-plugins.toml"),
-        "disable = [\"math\", \"text\"]\n",
-    );
+    let run = dir("chromium-total");
     total_run(&run);
     let (out, _) = replay_html(&run, "run.jsonl", "run.html");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -671,12 +639,7 @@ fn the_pages_render_in_headless_chromium() {
     assert!(has(&p, "title", "total: passed"));
 
     // Hostile text is shown, as text, and nothing of it runs.
-    let run = d.join("hostile");
-    std::fs::create_dir_all(&run).unwrap_or_else(|e| panic!("{e}"));
-    write(
-        &run.join("no-plugins.toml"),
-        "disable = [\"math\", \"text\"]\n",
-    );
+    let run = dir("chromium-hostile");
     hostile_run(&run);
     let (out, _) = replay_html(&run, "run.jsonl", "run.html");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -698,12 +661,7 @@ fn the_pages_render_in_headless_chromium() {
 
     // The evaluation: figures, charts, and links that lead to the tasks'
     // pages.
-    let run = d.join("eval");
-    std::fs::create_dir_all(&run).unwrap_or_else(|e| panic!("{e}"));
-    write(
-        &run.join("no-plugins.toml"),
-        "disable = [\"math\", \"text\"]\n",
-    );
+    let run = dir("chromium-eval");
     eval_run(&run);
     let p = open(&mut browser, &run.join("out/eval.html"), "report-eval.png");
     assert!(
