@@ -12,33 +12,11 @@ mod loopback;
 mod offline;
 
 use loopback::{completion, envelope, Answer, Server};
-use offline::{dir, isu, text};
+use offline::{dir, isu, text, total_with, TOTAL};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
-
-/// The sum of an int array: the task of most tests.
-const TOTAL: [&str; 11] = [
-    "gen",
-    "add up the numbers",
-    "--name",
-    "total",
-    "--args",
-    "xs: int[]",
-    "--returns",
-    "int",
-    "--example",
-    "{\"xs\": [1, 2]}=>3",
-    "--example={\"xs\": []}=>0",
-];
-
-/// The program `total` with `expr` as the loop body's EXPR.
-fn total_with(expr: &str) -> String {
-    format!(
-        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: total\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: [t: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    LOOP:\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: t\n          EXPR: {expr}\n      END\n    RETURN:\n      EXPR: (var t)\n  END\n"
-    )
-}
 
 fn good() -> String {
     total_with("(add (var t) (var x))")

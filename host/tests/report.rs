@@ -27,7 +27,7 @@ mod offline;
 
 use isu_host::llm::events::Log;
 use loopback::{envelope, Server};
-use offline::{dir, isu, text};
+use offline::{dir, isu, text, total_with, TOTAL};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -44,23 +44,11 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The task of the runs: the sum of an int array.
+/// The task of the runs ([`TOTAL`]) in other words.
 fn task_args(words: &str) -> Vec<String> {
-    [
-        "gen",
-        words,
-        "--name",
-        "total",
-        "--args",
-        "xs: int[]",
-        "--returns",
-        "int",
-        "--example",
-        "{\"xs\": [1, 2]}=>3",
-        "--example={\"xs\": []}=>0",
-    ]
-    .map(str::to_owned)
-    .to_vec()
+    let mut args = TOTAL.map(str::to_owned).to_vec();
+    args[1] = words.to_owned();
+    args
 }
 
 /// Runs `isu gen` in `d` on the scripted replies of `replies` with `extra`
@@ -132,13 +120,6 @@ const PWNED: &str = "console.error(\"pwned\")";
 fn hostile_words() -> String {
     format!(
         "add up </pre><script>{PWNED}</script> \"double\" 'single' <a href=\"javascript:{PWNED}\">link</a> & done"
-    )
-}
-
-/// The program `total` with `expr` as the loop body's EXPR.
-fn total_with(expr: &str) -> String {
-    format!(
-        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: total\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: [t: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    LOOP:\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: t\n          EXPR: {expr}\n      END\n    RETURN:\n      EXPR: (var t)\n  END\n"
     )
 }
 

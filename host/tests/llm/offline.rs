@@ -40,3 +40,25 @@ pub fn isu(args: &[&str], cwd: &Path) -> Output {
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+/// The sum of an int array: the task of most tests.
+pub const TOTAL: [&str; 11] = [
+    "gen",
+    "add up the numbers",
+    "--name",
+    "total",
+    "--args",
+    "xs: int[]",
+    "--returns",
+    "int",
+    "--example",
+    "{\"xs\": [1, 2]}=>3",
+    "--example={\"xs\": []}=>0",
+];
+
+/// The program `total` with `expr` as the loop body's EXPR.
+pub fn total_with(expr: &str) -> String {
+    format!(
+        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: total\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: [t: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    LOOP:\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: t\n          EXPR: {expr}\n      END\n    RETURN:\n      EXPR: (var t)\n  END\n"
+    )
+}
