@@ -2,6 +2,8 @@
 # The one command that runs every test of the project (README "Testing"; .ci/run runs it).
 # Needs python3 and node (installed on the image), ruff (`pip install ruff`), the
 # agreement tests' packages (`python3 -m pip install -r host/tests/agreement/requirements.txt`),
+# Chromium for the test that opens the HTML pages (`apt-get install chromium`; without it that test
+# says so and is skipped, unless ISU_REQUIRE_CHROMIUM=1, as CI sets),
 # and for the LLVM backend LLVM 19 with clang 19 (`apt-get install llvm-19-dev clang-19`). On a
 # machine without LLVM 19 the LLVM backend is left out, with a notice (README "Building without
 # LLVM"); ISU_REQUIRE_LLVM=1 (as CI sets) makes its absence an error instead.

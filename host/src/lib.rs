@@ -25,6 +25,7 @@ pub mod memory;
 pub mod patch;
 pub mod pipeline;
 pub mod plugins;
+pub mod report;
 pub mod root;
 pub mod schema;
 pub mod source;

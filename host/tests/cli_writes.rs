@@ -112,6 +112,46 @@ fn a_rewritten_file_keeps_its_permissions() {
 }
 
 #[test]
+fn a_new_file_gets_the_permissions_of_the_umask() {
+    let dir = scratch("new-mode");
+    // One scripted reply: a right program, which `isu gen -o` writes.
+    let program = LOOSE.replace("NAME: f", "NAME: one");
+    let reply = serde_json::json!({"decision": "submit", "artifact": program, "reason": "r"});
+    write(
+        &dir.join("replies.jsonl"),
+        &format!("{}\n", serde_json::Value::String(reply.to_string())),
+    );
+    for (umask, want) in [("022", 0o644), ("027", 0o640)] {
+        let o = Command::new("sh")
+            .args(["-c", &format!("umask {umask} && exec \"$0\" \"$@\"")])
+            .arg(env!("CARGO_BIN_EXE_isu"))
+            .args([
+                "gen",
+                "one",
+                "--name",
+                "one",
+                "--returns",
+                "int",
+                "--example={}=>1",
+            ])
+            .args([
+                "--replies",
+                "replies.jsonl",
+                "-o",
+                "new.isu",
+                "--log",
+                "new.jsonl",
+            ])
+            .current_dir(&dir)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(mode(&dir.join("new.isu")), want, "umask {umask}");
+        std::fs::remove_file(dir.join("new.isu")).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
 fn a_read_only_file_is_refused_unless_forced() {
     let dir = scratch("read-only");
     let file = dir.join("f.isu");

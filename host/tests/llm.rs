@@ -8,67 +8,15 @@
 
 #[path = "llm/loopback.rs"]
 mod loopback;
+#[path = "llm/offline.rs"]
+mod offline;
 
 use loopback::{completion, envelope, Answer, Server};
+use offline::{dir, isu, text, total_with, TOTAL};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 use std::time::Duration;
-
-const ISU: &str = env!("CARGO_BIN_EXE_isu");
-
-/// A fresh folder for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("llm-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{e}"));
-    // No packs: the system layer's math and text packs (beside a cargo-built isu) are
-    // disabled, so the reference and the programs are those of the stdlib.
-    std::fs::write(
-        d.join("no-plugins.toml"),
-        "disable = [\"math\", \"text\"]\n",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    d
-}
-
-fn isu(args: &[&str], cwd: &Path) -> Output {
-    Command::new(ISU)
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("ISU_LLM_URL")
-        .env_remove("ISU_LLM_MODEL")
-        .env_remove("ISU_LLM_KEY")
-        .env("ISU_PLUGINS", cwd.join("no-plugins.toml"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// The sum of an int array: the task of most tests.
-const TOTAL: [&str; 11] = [
-    "gen",
-    "add up the numbers",
-    "--name",
-    "total",
-    "--args",
-    "xs: int[]",
-    "--returns",
-    "int",
-    "--example",
-    "{\"xs\": [1, 2]}=>3",
-    "--example={\"xs\": []}=>0",
-];
-
-/// The program `total` with `expr` as the loop body's EXPR.
-fn total_with(expr: &str) -> String {
-    format!(
-        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: total\n  ARGS: [xs: int[]]\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: [t: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    LOOP:\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        ASSIGN:\n          TARGET: t\n          EXPR: {expr}\n      END\n    RETURN:\n      EXPR: (var t)\n  END\n"
-    )
-}
 
 fn good() -> String {
     total_with("(add (var t) (var x))")

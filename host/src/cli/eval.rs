@@ -3,7 +3,7 @@
 
 use super::gen::{packs, ModelArgs, StoreLessons};
 use super::output::print_json;
-use super::write::{Options as WriteOptions, Output};
+use super::write::{refuse_dash, write_file, Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::llm::eval::{self, Harness, TaskResult};
 use crate::llm::events::Log;
@@ -12,6 +12,7 @@ use crate::llm::provider::Provider;
 use crate::llm::repair::{Clock, Lessons, NoLessons, Options, SystemClock};
 use crate::llm::task::{read_tasks, Task};
 use crate::memory::{Lesson, DEFAULT_STORE};
+use crate::report;
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -30,9 +31,15 @@ pub struct Args {
     /// Run only shard I of N (1-based): every N-th task from the I-th.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
-    /// Write each task's event log here, as ID.jsonl (replayable).
+    /// Write each task's event log here, as ID.jsonl (replayable), and
+    /// its page beside it, as ID.html.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Write the evaluation as one self-contained HTML page here: pass@1,
+    /// the repair figures, charts of rounds and tokens, and the tasks
+    /// (linked to their pages with --logs).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Use the lessons memory in every task's loop, as `isu gen --lessons`
     /// does: the tasks read the lessons earlier tasks (and runs) kept.
     /// Compare a run with and one without.
@@ -110,7 +117,7 @@ impl Harness for Live<'_> {
         let Some(dir) = self.logs else {
             return Log::new();
         };
-        let path = dir.join(format!("{}.jsonl", task.id()));
+        let path = log_path(dir, task.id());
         let options = WriteOptions {
             as_it_goes: true,
             ..WriteOptions::default()
@@ -129,9 +136,26 @@ impl Harness for Live<'_> {
             None => Box::new(NoLessons),
         }
     }
+    /// Writes the run's page beside its log (`isu replay LOG --html`'s page).
+    fn done(&self, task: &Task, log: &Log) {
+        let Some(dir) = self.logs else { return };
+        let path = log_path(dir, task.id()).with_extension("html");
+        let page = report::run_page(log.lines(), None);
+        if let Err(e) = write_file(&path, page.as_bytes(), WriteOptions::default()) {
+            tracing::warn!("cannot write the page {}: {e:#}", path.display());
+        }
+    }
+}
+
+/// Where `--logs DIR` keeps the log of task `id`.
+fn log_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(format!("{id}.jsonl"))
 }
 
 pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    if let Some(html) = &args.html {
+        refuse_dash(html)?;
+    }
     let text = std::fs::read_to_string(&args.tasks)
         .with_context(|| format!("reading {}", args.tasks.display()))?;
     let tasks = match read_tasks(&text) {
@@ -194,7 +218,7 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         lessons: args.lessons,
         ..args.model.options()
     };
-    let results = eval::run(
+    let mut results = eval::run(
         &tasks,
         &options,
         &args.model.model(),
@@ -207,16 +231,27 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             }
         },
     );
+    if let Some(dir) = &args.logs {
+        for r in &mut results {
+            r.log = Some(log_path(dir, &r.id).display().to_string());
+        }
+    }
     let summary = eval::summarize(&results);
     let store = args.lessons.then_some(args.store.as_str());
+    let document = json!({
+        "model": args.model.model(),
+        "lessons": args.lessons,
+        "store": store,
+        "tasks": results,
+        "summary": summary,
+    });
+    if let Some(html) = &args.html {
+        let page = report::eval_page(&document, html).map_err(anyhow::Error::msg)?;
+        write_file(html, page.as_bytes(), WriteOptions::default())
+            .with_context(|| format!("writing {}", html.display()))?;
+    }
     match args.format {
-        Format::Json => print_json(&json!({
-            "model": args.model.model(),
-            "lessons": args.lessons,
-            "store": store,
-            "tasks": results,
-            "summary": summary,
-        }))?,
+        Format::Json => print_json(&document)?,
         Format::Human => {
             print!("{}", table(&results, &summary));
             println!("{}", lessons_line(store));

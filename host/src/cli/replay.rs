@@ -1,8 +1,10 @@
 //! `isu replay LOG`: the loop of a recorded run again, without the model.
 
 use super::gen::{finish, packs, report_round};
+use super::write::{refuse_dash, write_file, Options as WriteOptions};
 use super::{Format, FormatFlag};
 use crate::llm::replay::{self, LoadError};
+use crate::report;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -18,6 +20,11 @@ pub struct Args {
     /// Write the final program here (else it is printed, as the run did).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Write the run as one self-contained HTML page here: the task, every
+    /// round (requests, replies, the program with its errors at their
+    /// steps, its diff), the machine fixes, the lessons, the outcome.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// How to report (as the recorded run did, for identical output).
     #[command(flatten)]
     pub format_flag: FormatFlag,
@@ -27,8 +34,13 @@ pub struct Args {
 
 /// Replays the log; prints what the run printed. Exits as the run did when
 /// the replay is identical, else [`EXIT_REPLAY_DIFFERS`] naming the first
-/// event that differs.
+/// event that differs. With `--html`, writes the page of the replay (with
+/// the difference at its top when there is one); a log that does not hold
+/// together gives no page.
 pub fn replay(args: &Args, manifest: Option<&std::path::Path>) -> Result<i32> {
+    if let Some(html) = &args.html {
+        refuse_dash(html)?;
+    }
     let text = std::fs::read_to_string(&args.log)
         .with_context(|| format!("reading {}", args.log.display()))?;
     let recorded = match replay::load(&text) {
@@ -46,6 +58,11 @@ pub fn replay(args: &Args, manifest: Option<&std::path::Path>) -> Result<i32> {
     let format = args.format;
     let replayed = replay::replay(&recorded, &packs, &mut |r| report_round(r, format));
     let code = finish(&replayed.outcome, args.output.as_deref(), format)?;
+    if let Some(html) = &args.html {
+        let page = report::run_page(replayed.log.lines(), replayed.difference.as_ref());
+        write_file(html, page.as_bytes(), WriteOptions::default())
+            .with_context(|| format!("writing {}", html.display()))?;
+    }
     match replayed.difference {
         None => Ok(code),
         Some(d) => {

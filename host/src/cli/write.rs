@@ -6,7 +6,8 @@
 //!   new content goes to a temporary file in the same folder, which then
 //!   takes the target's name (`rename`). A failure or an interrupted write
 //!   leaves the old file as it was. The new file keeps the old one's
-//!   permissions, and its owner and group where the system lets it.
+//!   permissions, and its owner and group where the system lets it; a file
+//!   that was not there gets 0666 less the umask, as any new file.
 //! - A symbolic link is followed to the file it names: that file is
 //!   replaced, the link stays a link.
 //! - A file whose owner cannot be kept (it belongs to someone else) or that
@@ -146,17 +147,22 @@ impl Output {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                let file = tempfile::Builder::new()
-                    .prefix(&format!(".{name}."))
-                    .suffix(".isu-tmp")
-                    .tempfile_in(dir)
-                    .with_context(|| {
-                        format!(
-                            "creating a temporary file in {} to write {}",
-                            dir.display(),
-                            path.display()
-                        )
-                    })?;
+                let prefix = format!(".{name}.");
+                let mut builder = tempfile::Builder::new();
+                builder.prefix(&prefix).suffix(".isu-tmp");
+                if keep.is_none() {
+                    // A new file gets what any new file gets (0666 less the
+                    // umask), not a temporary file's 0600.
+                    use std::os::unix::fs::PermissionsExt;
+                    builder.permissions(std::fs::Permissions::from_mode(0o666));
+                }
+                let file = builder.tempfile_in(dir).with_context(|| {
+                    format!(
+                        "creating a temporary file in {} to write {}",
+                        dir.display(),
+                        path.display()
+                    )
+                })?;
                 if let Some(m) = &keep {
                     let kept = owner_can_be_kept(file.as_file(), m)
                         .with_context(|| format!("reading {}", dir.display()))?;

@@ -9,13 +9,14 @@ use super::repair::candidate::Candidate;
 use super::repair::{self, Clock, Config, Lessons, NoLessons, Options, Outcome, Status};
 use super::task::Task;
 use crate::functions::Functions;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// One task's result.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One task's result (a task of the JSON report, which
+/// `crate::report::eval_page` reads back).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TaskResult {
     pub id: String,
     pub status: Status,
@@ -30,6 +31,10 @@ pub struct TaskResult {
     pub passed_in_round: Option<u32>,
     pub tokens: u64,
     pub ms: u64,
+    /// The task's event log, as `isu eval --logs` wrote it (its page is
+    /// beside it, `.html` for `.jsonl`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
 }
 
 /// The figures of a set of results.
@@ -45,6 +50,8 @@ pub struct Summary {
     pub rounds_to_pass: BTreeMap<String, usize>,
     /// Tasks whose round-1 program did not pass.
     pub failed_first: usize,
+    /// Of those, how many passed in round 2 (one repair round).
+    pub fixed_within_one: usize,
     /// Of those, how many passed in round 2 or 3 (one or two repair rounds).
     pub fixed_within_two: usize,
     /// `fixed_within_two / failed_first` (0 when none failed).
@@ -85,6 +92,7 @@ pub fn result(task: &Task, outcome: &Outcome, packs: &Functions) -> TaskResult {
         passed_in_round: outcome.passed_in_round,
         tokens: outcome.tokens.total(),
         ms: outcome.ms,
+        log: None,
     }
 }
 
@@ -103,6 +111,10 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
         .iter()
         .filter(|r| r.rounds >= 1 && r.passed_in_round.is_none_or(|n| n > 1))
         .count();
+    let fixed_within_one = results
+        .iter()
+        .filter(|r| r.passed_in_round == Some(2))
+        .count();
     let fixed_within_two = results
         .iter()
         .filter(|r| matches!(r.passed_in_round, Some(2 | 3)))
@@ -115,6 +127,7 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
         pass_at_1: share(passed, tasks),
         rounds_to_pass,
         failed_first,
+        fixed_within_one,
         fixed_within_two,
         fixed_share: share(fixed_within_two, failed_first),
         tokens_per_task: if tasks == 0 {
@@ -142,6 +155,9 @@ pub trait Harness: Sync {
     fn lessons(&self) -> Box<dyn Lessons + '_> {
         Box::new(NoLessons)
     }
+    /// Hears of a task's run as it ends, with its whole log; by default
+    /// nothing (`isu eval --logs` writes the run's page beside its log).
+    fn done(&self, _task: &Task, _log: &Log) {}
 }
 
 /// Runs every task through the loop on `jobs` threads; the results in task
@@ -181,6 +197,7 @@ pub fn run(
                     packs,
                     &mut |_| {},
                 );
+                harness.done(task, &log);
                 let r = result(task, &outcome, packs);
                 on_done(&r);
                 if let Ok(mut all) = results.lock() {

@@ -19,7 +19,7 @@ use super::task::Task;
 use crate::diag::Diagnostic;
 use crate::functions::Functions;
 use crate::memory::Lesson;
-use candidate::{machine_fixes, Candidate};
+use candidate::{machine_fixes, outranks, Candidate};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -401,7 +401,10 @@ impl Run<'_> {
                         );
                         decision = Some(Decision::Submit);
                         if best.as_ref().is_none_or(|b| {
-                            c.passed > b.passed || (b.program.is_none() && c.program.is_some())
+                            outranks(
+                                (c.passed, c.program.is_some()),
+                                (b.passed, b.program.is_some()),
+                            )
                         }) {
                             best = Some(c);
                         }

@@ -161,6 +161,13 @@ impl Candidate {
     }
 }
 
+/// Whether a sample of a round that passes `new.0` examples (and parses
+/// when `new.1`) is kept over the best one so far, `best`: it passes more
+/// examples, or it parses where the best does not.
+pub fn outranks(new: (usize, bool), best: (usize, bool)) -> bool {
+    new.0 > best.0 || (!best.1 && new.1)
+}
+
 /// Only errors go back to the model; warnings stay in the log.
 fn errors_of(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.into_iter().filter(Diagnostic::is_error).collect()
