@@ -14,7 +14,7 @@ mod ids;
 mod print;
 
 pub use ids::{canonicalize, map_json, map_text, number_step, renumber, renumber_block, IdMap};
-pub use print::{print, print_expr, print_iter, print_place, print_step, print_with};
+pub use print::{print, print_expr, print_iter, print_patch, print_place, print_step, print_with};
 
 #[cfg(test)]
 pub(crate) mod testing;

@@ -210,7 +210,7 @@ pub enum Command {
         #[arg(long, value_name = "SECS", requires = "target")]
         timeout: Option<u64>,
     },
-    /// Apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate, print the text and what is left.
+    /// Apply a patch (REPLACE, INSERT_AFTER, INSERT_BEFORE, INSERT_INTO, DELETE on steps and declarations), re-validate, print the text and what is left.
     Patch {
         #[command(flatten)]
         common: Common,

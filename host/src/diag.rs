@@ -178,7 +178,7 @@ codes! {
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
     SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS (accepted: warning)";
     MissingSection = "missing_section", ParseError, "FUNC or STEPS is missing";
-    InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER or DELETE entries";
+    InvalidPatch = "invalid_patch", ParseError, "a patch file not of the form PATCH: then REPLACE, INSERT_AFTER, INSERT_BEFORE, INSERT_INTO or DELETE entries, each with what its operation takes";
     NestingTooDeep = "nesting_too_deep", ParseError, "more blocks, parentheses and brackets open at once than the parser allows (100)";
     InvalidUtf8 = "invalid_utf8", ParseError, "a file that is not UTF-8 text (the first bad byte is reported with its line and column)";
     LoneCarriageReturn = "lone_carriage_return", ParseError, "a carriage return (CR) not followed by a line feed: Isu lines end with LF or CRLF";
@@ -193,6 +193,7 @@ codes! {
     DuplicateStepId = "duplicate_step_id", StaticError, "two steps share one ID";
     StepRenumbered = "step_renumbered", StaticError, "explicit step IDs did not follow the canonical scheme and were renumbered (warning)";
     UnknownStep = "unknown_step", StaticError, "a patch names a step ID the program does not have";
+    UnknownDeclaration = "unknown_declaration", StaticError, "a patch names a STATE, LOCAL or TYPES entry the program does not have";
     DuplicateDeclaration = "duplicate_declaration", StaticError, "a name declared twice across ARGS, STATE and LOCAL";
     UndeclaredVariable = "undeclared_variable", StaticError, "a name used but declared in none of ARGS, STATE, LOCAL";
     UndeclaredLoopVariable = "undeclared_loop_variable", StaticError, "a loop variable not declared in LOCAL";

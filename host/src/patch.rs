@@ -1,4 +1,5 @@
-//! Step-level patches: REPLACE, INSERT_AFTER, DELETE.
+//! Step-level patches: REPLACE, INSERT_AFTER, INSERT_BEFORE, INSERT_INTO,
+//! DELETE, on steps and on the entries of STATE, LOCAL and TYPES.
 //!
 //! A patch file (`PATCH:` then entries, parsed by [`crate::syntax`]) edits a
 //! program step by step:
@@ -6,10 +7,15 @@
 //! - `REPLACE S2:` then one step: the step takes `S2`'s place and its ID; its
 //!   children get the canonical IDs under `S2`. Every other step keeps its ID
 //!   and so prints exactly as before.
-//! - `INSERT_AFTER S2:` then steps: they go right after `S2`, in `S2`'s block.
-//!   The later siblings of `S2` (and everything under them) are renumbered.
+//! - `INSERT_AFTER S2:` / `INSERT_BEFORE S2:` then steps: they go right
+//!   after (before) `S2`, in `S2`'s block. `INSERT_INTO S2 THEN:` (`S2:` for
+//!   a SEQ or a LOOP, `STEPS:` for the root) puts them first in that block.
+//!   The later steps (and everything under them) are renumbered.
 //! - `DELETE S2`: `S2` and everything under it go. The later siblings are
 //!   renumbered.
+//! - `REPLACE STATE total: [total: int = (const 1)]`, `INSERT_AFTER LOCAL x:
+//!   [y: int]`, `INSERT_BEFORE ...`, `INSERT_INTO TYPES: [...]` (first in the
+//!   section), `DELETE STATE total`: the same on declarations, by name.
 //!
 //! Entries apply in order, and their targets always name steps by the IDs of
 //! the program the patch was written against, whatever earlier entries

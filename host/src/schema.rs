@@ -107,7 +107,7 @@ fn patch_report() -> Value {
                         "propertyNames": iir::step_id(),
                         "additionalProperties": iir::step_id(),
                     }),
-                    "Old -> new IDs of the steps INSERT_AFTER or DELETE renumbered.",
+                    "Old -> new IDs of the steps that inserts or DELETE renumbered.",
                 ),
             ),
         ],

@@ -46,7 +46,7 @@ pub use token::Kw;
 
 use crate::diag::{has_errors, Code, Diagnostic};
 use crate::source::Source;
-use isu_plugin_api::{Program, Span, Step, StepId};
+use isu_plugin_api::{Decl, Program, Span, StateVar, Step, StepId, StructDef};
 use lalrpop_util::ParseError;
 use std::convert::Infallible;
 use token::{Pos, Spanned, Tok};
@@ -73,52 +73,120 @@ pub struct PatchFile {
     pub entries: Vec<PatchEntry>,
 }
 
-/// One edit of a patch file. (A patch holds a handful of entries, so the size
-/// of `Replace` next to `Delete` does not matter.)
+/// One edit of a patch file: what it does, to what, with what.
 #[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum PatchEntry {
-    /// `REPLACE S2_1:` and exactly one step (with or without an ID).
-    Replace {
-        target: StepId,
-        step: Step,
-        span: Span,
-    },
-    /// `INSERT_AFTER S2:` and one or more steps.
-    InsertAfter {
-        target: StepId,
-        steps: Vec<Step>,
-        span: Span,
-    },
-    /// `DELETE S3`.
-    Delete { target: StepId, span: Span },
+pub struct PatchEntry {
+    pub op: PatchOp,
+    pub target: PatchTarget,
+    pub items: PatchItems,
+    pub span: Span,
+}
+
+/// The operation of a patch entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatchOp {
+    /// `REPLACE S2:` and exactly one step; `REPLACE STATE t:` and exactly one entry.
+    Replace,
+    /// `INSERT_AFTER S2:` and steps; `INSERT_AFTER LOCAL x:` and entries.
+    InsertAfter,
+    /// `INSERT_BEFORE S2:` and steps; `INSERT_BEFORE STATE t:` and entries.
+    InsertBefore,
+    /// `INSERT_INTO S2 THEN:` (`S2:` for a SEQ or LOOP, `STEPS:` for the
+    /// root) and steps, first in the block; `INSERT_INTO STATE:` and
+    /// entries, first in the section.
+    InsertInto,
+    /// `DELETE S2`, `DELETE STATE t`.
+    Delete,
+}
+
+impl PatchOp {
+    pub fn keyword(self) -> Kw {
+        match self {
+            PatchOp::Replace => Kw::Replace,
+            PatchOp::InsertAfter => Kw::InsertAfter,
+            PatchOp::InsertBefore => Kw::InsertBefore,
+            PatchOp::InsertInto => Kw::InsertInto,
+            PatchOp::Delete => Kw::Delete,
+        }
+    }
+}
+
+/// What a patch entry names, by the program it was written against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatchTarget {
+    /// A step, by ID.
+    Step(StepId),
+    /// A block of a step (`S2 THEN`; `S2` alone for a SEQ's or LOOP's one block).
+    Block(StepId, Option<Kw>),
+    /// The root block (`STEPS`).
+    Root,
+    /// An entry of STATE, LOCAL or TYPES, by name.
+    Declaration(Kw, String),
+    /// The STATE, LOCAL or TYPES section as a whole.
+    Section(Kw),
+}
+
+impl std::fmt::Display for PatchTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PatchTarget::Step(id) | PatchTarget::Block(id, None) => write!(f, "{id}"),
+            PatchTarget::Block(id, Some(kw)) => write!(f, "{id} {}", kw.as_str()),
+            PatchTarget::Root => f.write_str(Kw::Steps.as_str()),
+            PatchTarget::Declaration(kw, name) => write!(f, "{} {name}", kw.as_str()),
+            PatchTarget::Section(kw) => f.write_str(kw.as_str()),
+        }
+    }
+}
+
+/// What an entry brings: steps, or entries of a declaration section.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PatchItems {
+    None,
+    Steps(Vec<Step>),
+    State(Vec<StateVar>),
+    Local(Vec<Decl>),
+    Types(Vec<StructDef>),
+}
+
+impl PatchItems {
+    /// How many steps or entries.
+    pub fn len(&self) -> usize {
+        match self {
+            PatchItems::None => 0,
+            PatchItems::Steps(v) => v.len(),
+            PatchItems::State(v) => v.len(),
+            PatchItems::Local(v) => v.len(),
+            PatchItems::Types(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl PatchEntry {
-    /// The step the entry edits.
-    pub fn target(&self) -> &StepId {
-        match self {
-            PatchEntry::Replace { target, .. }
-            | PatchEntry::InsertAfter { target, .. }
-            | PatchEntry::Delete { target, .. } => target,
+    /// The step the entry names: its target, or the step whose block it
+    /// inserts into; `None` for the root and declarations.
+    pub fn step(&self) -> Option<&StepId> {
+        match &self.target {
+            PatchTarget::Step(id) | PatchTarget::Block(id, _) => Some(id),
+            _ => None,
         }
     }
 
-    /// `REPLACE`, `INSERT_AFTER` or `DELETE`.
+    /// `REPLACE`, `INSERT_AFTER`, `INSERT_BEFORE`, `INSERT_INTO` or `DELETE`.
     pub fn keyword(&self) -> &'static str {
-        match self {
-            PatchEntry::Replace { .. } => "REPLACE",
-            PatchEntry::InsertAfter { .. } => "INSERT_AFTER",
-            PatchEntry::Delete { .. } => "DELETE",
-        }
+        self.op.keyword().as_str()
+    }
+
+    /// The entry's head as written: `REPLACE S2`, `INSERT_INTO STATE`.
+    pub fn head(&self) -> String {
+        format!("{} {}", self.keyword(), self.target)
     }
 
     pub fn span(&self) -> Span {
-        match self {
-            PatchEntry::Replace { span, .. }
-            | PatchEntry::InsertAfter { span, .. }
-            | PatchEntry::Delete { span, .. } => *span,
-        }
+        self.span
     }
 }
 

@@ -279,6 +279,30 @@ fn machine_applicable_fixes_cost_no_round() {
 }
 
 #[test]
+fn an_error_in_a_declaration_names_it_and_a_patch_fixes_it_there() {
+    let broken = good().replace(
+        "STATE: [t: int = (const 0)]",
+        "STATE: [t: int = (const \"0\")]",
+    );
+    let fix = "PATCH:\n  REPLACE STATE t: [t: int = (const 0)]\n";
+    let r = gen(
+        "declaration",
+        vec![
+            envelope("submit", &broken, "sum"),
+            envelope("patch", fix, "the initial value is an int"),
+        ],
+        &[],
+    );
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    let asked = asked(&r, 1);
+    assert!(asked.contains("\"declaration\":\"STATE t\""), "{asked}");
+    assert!(
+        asked.contains("declarations (by section and name)"),
+        "{asked}"
+    );
+}
+
+#[test]
 fn a_missing_end_costs_no_round() {
     // The loop body's END deleted: the layout says where it belonged.
     let broken = good().replacen("      END\n", "", 1);

@@ -24,9 +24,11 @@
 //! prints with the header of the source form for it, `KIND:` (`SEQ: BEGIN`).
 
 use crate::syntax::Kw;
-use crate::syntax::{Anchor, Comments};
+use crate::syntax::{Anchor, Comments, PatchEntry, PatchFile, PatchItems};
 use isu_plugin_api::literal::write_json_string;
-use isu_plugin_api::{BinaryOp, Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, Step};
+use isu_plugin_api::{
+    BinaryOp, Block, Decl, Expr, ExprNode, Iter, Node, Place, Program, StateVar, Step, StructDef,
+};
 use std::fmt::Write;
 
 /// The canonical Isu text of a program.
@@ -53,6 +55,18 @@ pub fn print_with(program: &Program, comments: &Comments) -> String {
 pub fn print_step(step: &Step, indent: usize) -> String {
     let mut p = Printer::default();
     p.step(step, indent);
+    p.out
+}
+
+/// The canonical text of a patch file: each entry's head, and its steps as
+/// [`print_step`] prints them (a step without an ID with its `KIND:` header)
+/// or its entries as their section prints them.
+pub fn print_patch(patch: &PatchFile) -> String {
+    let mut p = Printer::default();
+    p.out.push_str("PATCH:\n");
+    for entry in &patch.entries {
+        p.patch_entry(entry);
+    }
     p.out
 }
 
@@ -160,24 +174,9 @@ impl Printer<'_> {
 
         self.comments(Anchor::Section(Kw::Types), 0);
         if !program.types.is_empty() {
-            self.out.push_str("TYPES: [");
-            for (i, def) in program.types.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.out.push_str(&def.name.name);
-                self.out.push_str(" = {");
-                for (j, field) in def.fields.iter().enumerate() {
-                    if j > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.out.push_str(&field.name.name);
-                    self.out.push_str(": ");
-                    self.display(&field.ty);
-                }
-                self.out.push('}');
-            }
-            self.out.push_str("]\n");
+            self.out.push_str("TYPES: ");
+            self.struct_defs(&program.types);
+            self.out.push('\n');
         }
 
         self.comments(Anchor::Section(Kw::Io), 0);
@@ -192,18 +191,9 @@ impl Printer<'_> {
         self.out.push('\n');
 
         self.comments(Anchor::Section(Kw::State), 0);
-        self.out.push_str("STATE: [");
-        for (i, var) in program.state.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.out.push_str(&var.name.name);
-            self.out.push_str(": ");
-            self.display(&var.ty);
-            self.out.push_str(" = ");
-            self.expr(&var.init);
-        }
-        self.out.push_str("]\n");
+        self.out.push_str("STATE: ");
+        self.state_vars(&program.state);
+        self.out.push('\n');
 
         self.comments(Anchor::Section(Kw::Local), 0);
         self.out.push_str("LOCAL: ");
@@ -218,6 +208,71 @@ impl Printer<'_> {
         self.comments(Anchor::RootEnd, 4);
         self.line(2, "END");
         self.comments(Anchor::FileEnd, 0);
+    }
+
+    fn struct_defs(&mut self, defs: &[StructDef]) {
+        self.out.push('[');
+        for (i, def) in defs.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.out.push_str(&def.name.name);
+            self.out.push_str(" = {");
+            for (j, field) in def.fields.iter().enumerate() {
+                if j > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out.push_str(&field.name.name);
+                self.out.push_str(": ");
+                self.display(&field.ty);
+            }
+            self.out.push('}');
+        }
+        self.out.push(']');
+    }
+
+    fn state_vars(&mut self, vars: &[StateVar]) {
+        self.out.push('[');
+        for (i, var) in vars.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.out.push_str(&var.name.name);
+            self.out.push_str(": ");
+            self.display(&var.ty);
+            self.out.push_str(" = ");
+            self.expr(&var.init);
+        }
+        self.out.push(']');
+    }
+
+    /// A patch entry: its head line, then its steps or its entries.
+    fn patch_entry(&mut self, entry: &PatchEntry) {
+        self.line_start(2, &entry.head());
+        match &entry.items {
+            PatchItems::None => self.out.push('\n'),
+            PatchItems::Steps(steps) => {
+                self.out.push_str(":\n");
+                for step in steps {
+                    self.step(step, 4);
+                }
+            }
+            PatchItems::State(vars) => {
+                self.out.push_str(": ");
+                self.state_vars(vars);
+                self.out.push('\n');
+            }
+            PatchItems::Local(decls) => {
+                self.out.push_str(": ");
+                self.decls(decls);
+                self.out.push('\n');
+            }
+            PatchItems::Types(defs) => {
+                self.out.push_str(": ");
+                self.struct_defs(defs);
+                self.out.push('\n');
+            }
+        }
     }
 
     fn decls(&mut self, decls: &[Decl]) {

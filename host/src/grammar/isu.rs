@@ -178,6 +178,7 @@ pub fn grammar(vocab: &Vocabulary, start: Start) -> Grammar {
         steps(&mut b, Ids::Required);
     }
     steps(&mut b, Ids::Optional);
+    declarations(&mut b);
     expressions(&mut b, vocab);
     types(&mut b);
     json(&mut b);
@@ -232,17 +233,6 @@ fn program(b: &mut Builder) {
         ]),
     );
     b.rule(
-        "struct_decl",
-        "",
-        seq([
-            rule("name"),
-            lit(" = {"),
-            rule("decl"),
-            star(seq([lit(", "), rule("decl")])),
-            lit("}"),
-        ]),
-    );
-    b.rule(
         "io",
         "INPUT holds one object per example, from argument names to values; OUTPUT the expected results.",
         seq([
@@ -266,24 +256,13 @@ fn program(b: &mut Builder) {
             lit("]"),
         ]),
     );
-    b.rule(
-        "state_var",
-        "",
-        seq([
-            rule("name"),
-            lit(": "),
-            rule("type"),
-            lit(" = "),
-            rule("expr"),
-        ]),
-    );
     b.rule("local", "", section_line([field(Kw::Local), rule("decls")]));
     b.rule(
         "decls",
         "",
         seq([lit("["), list(rule("decl"), ", "), lit("]")]),
     );
-    b.rule("decl", "", seq([rule("name"), lit(": "), rule("type")]));
+
     for ids in [Ids::Required, Ids::Optional] {
         b.rule(
             ids.name("steps"),
@@ -304,16 +283,114 @@ fn program(b: &mut Builder) {
 
 fn patch(b: &mut Builder) {
     let target = |k: Kw| seq([lit(format!("{} ", kw(k))), rule("step_id")]);
+    let steps_entry = |k: Kw| seq([line([target(k), lit(":")]), plus(rule("auto_step"))]);
+    // `OP SECTION NAME: [entries]`, each section with its own entries. The
+    // operation is a literal of its own, as in the step forms, so that no
+    // literal is a prefix of another one a lexer must choose between.
+    let declaration = |k: Kw, name: bool| {
+        let section = |sec: Kw, items: &str| {
+            let mut head = vec![lit(kw(sec))];
+            if name {
+                head.push(lit(" "));
+                head.push(rule("name"));
+            }
+            head.push(lit(": "));
+            head.push(rule(items));
+            seq(head)
+        };
+        line([
+            lit(format!("{} ", kw(k))),
+            alt([
+                section(Kw::State, "state_entries"),
+                section(Kw::Local, "local_entries"),
+                section(Kw::Types, "types_entries"),
+            ]),
+        ])
+    };
     b.rule(
         "patch_entry",
-        "REPLACE takes exactly one step, INSERT_AFTER one or more.",
+        "REPLACE takes exactly one step or entry, the inserts one or more. INSERT_INTO puts steps first in a block (an IF names THEN or ELSE; STEPS is the root block) or entries first in a section.",
         alt([
             seq([line([target(Kw::Replace), lit(":")]), rule("auto_step")]),
+            steps_entry(Kw::InsertAfter),
+            steps_entry(Kw::InsertBefore),
             seq([
-                line([target(Kw::InsertAfter), lit(":")]),
+                line([
+                    lit(format!("{} ", kw(Kw::InsertInto))),
+                    alt([
+                        seq([
+                            rule("step_id"),
+                            opt(seq([lit(" "), rule("block_name")])),
+                        ]),
+                        lit(kw(Kw::Steps)),
+                    ]),
+                    lit(":"),
+                ]),
                 plus(rule("auto_step")),
             ]),
             line([target(Kw::Delete)]),
+            declaration(Kw::Replace, true),
+            declaration(Kw::InsertAfter, true),
+            declaration(Kw::InsertBefore, true),
+            declaration(Kw::InsertInto, false),
+            line([
+                lit(format!("{} ", kw(Kw::Delete))),
+                rule("declaration_section"),
+                lit(" "),
+                rule("name"),
+            ]),
+        ]),
+    );
+    b.rule(
+        "block_name",
+        "",
+        alt([Kw::Then, Kw::Else, Kw::Body].map(|k| lit(kw(k)))),
+    );
+    b.rule(
+        "declaration_section",
+        "",
+        alt([Kw::State, Kw::Local, Kw::Types].map(|k| lit(kw(k)))),
+    );
+    let some = |item: &str| {
+        seq([
+            lit("["),
+            rule(item),
+            star(seq([lit(", "), rule(item)])),
+            lit("]"),
+        ])
+    };
+    b.rule(
+        "state_entries",
+        "The entries a patch brings, one or more, written as in their section.",
+        some("state_var"),
+    );
+    b.rule("local_entries", "", some("decl"));
+    b.rule("types_entries", "", some("struct_decl"));
+}
+
+/// The entries of STATE, LOCAL and TYPES, in programs and patches alike.
+fn declarations(b: &mut Builder) {
+    b.rule(
+        "state_var",
+        "",
+        seq([
+            rule("name"),
+            lit(": "),
+            rule("type"),
+            lit(" = "),
+            rule("expr"),
+        ]),
+    );
+    b.rule("decl", "", seq([rule("name"), lit(": "), rule("type")]));
+    b.rule(
+        "struct_decl",
+        "",
+        seq([
+            rule("name"),
+            lit(" = {"),
+            rule("decl"),
+            star(seq([lit(", "), rule("decl")])),
+            lit("}"),
         ]),
     );
 }

@@ -50,20 +50,35 @@ STEPS:
   END
 ";
 
-/// An example patch of [`EXAMPLE`]'s canonical text.
-const EXAMPLE_PATCH: &str = "\
+/// Example patches of [`EXAMPLE`]'s canonical text: each applies to it and
+/// leaves a valid program; the second changes a STATE initial value.
+const EXAMPLE_PATCHES: [&str; 2] = [
+    "\
 PATCH:
   REPLACE S1_1:
-    S1_1: IF
+    IF:
       COND: (ge (var x) (const 0))
       THEN: BEGIN
-        S1_1_1: ASSIGN
+        ASSIGN:
           TARGET: n
           EXPR: (add (var n) (const 1))
       END
       ELSE: BEGIN
       END
-";
+",
+    "\
+PATCH:
+  REPLACE STATE n: [n: int = (const 1)]
+  INSERT_INTO S1_1 ELSE:
+    ASSIGN:
+      TARGET: n
+      EXPR: (sub (var n) (const 1))
+  INSERT_BEFORE S2:
+    ASSIGN:
+      TARGET: n
+      EXPR: (mul (var n) (const 2))
+",
+];
 
 /// The canonical text of the example program (with its step IDs).
 pub fn template() -> String {
@@ -71,9 +86,14 @@ pub fn template() -> String {
     fe.program.as_ref().map(canon::print).unwrap_or_default()
 }
 
-/// The example patch.
-pub fn template_patch() -> &'static str {
-    EXAMPLE_PATCH
+/// The example patches.
+pub fn template_patches() -> &'static [&'static str] {
+    &EXAMPLE_PATCHES
+}
+
+/// The example program as a model writes it (under AUTO_ID, without IDs).
+pub fn template_source() -> &'static str {
+    EXAMPLE
 }
 
 fn kw(k: Kw) -> &'static str {
@@ -93,17 +113,24 @@ pub fn reference(packs: &Functions) -> String {
     );
     let _ = writeln!(
         out,
-        "Keywords start lines; indentation is for reading only; blocks are {} ... {}.",
+        "Keywords start lines; indentation is for reading only; blocks are {} ... {}. Every section but {} and {} is always written: `{}: []` and `{}: []` when there are none.",
         kw(Kw::Begin),
-        kw(Kw::End)
+        kw(Kw::End),
+        kw(Kw::Meta),
+        kw(Kw::Types),
+        kw(Kw::State),
+        kw(Kw::Local)
     );
     let _ = writeln!(
         out,
-        "Every name used must be declared in {}, {} or {}; loop variables are declared in {}.",
+        "Every name used must be declared in {}, {} or {}; loop variables are declared in {}. A name is letters, digits and _, not a keyword; type and pack names (string, text) are names like any other. A {} initializer may read {} and earlier {} variables.",
         kw(Kw::Args),
         kw(Kw::State),
         kw(Kw::Local),
-        kw(Kw::Local)
+        kw(Kw::Local),
+        kw(Kw::State),
+        kw(Kw::Args),
+        kw(Kw::State)
     );
     let _ = writeln!(
         out,
@@ -120,7 +147,8 @@ pub fn reference(packs: &Functions) -> String {
         (
             Kw::Assign,
             format!(
-                "{}: a name, (index PLACE EXPR) or (field PLACE name); {}: the value",
+                "{}: the place written: a name, or (index PLACE KEY) or (field PLACE name) with PLACE a name or another such place (`{}: (index (index grid (var i)) (var j))` writes grid[i][j]); {}: the value",
+                kw(Kw::Target),
                 kw(Kw::Target),
                 kw(Kw::Expr)
             ),
@@ -163,7 +191,7 @@ pub fn reference(packs: &Functions) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{} is one of: (range i START END) for i from START up to END, not included; (range i START END STEP) with a non-zero STEP (negative counts down); (each x ARRAY) for the elements in order (over a map: (each k (call MAP_KEYS (var m)))); (while COND). There is no BREAK: use while, or RETURN.\n",
+        "\n{} is one of: (range i START END) for i from START up to END, not included; (range i START END STEP) with a non-zero STEP (negative counts down); a range whose START is at or past its END has no round; (each x ARRAY) for the elements in order (over a map: (each k (call MAP_KEYS (var m)))); (while COND). There is no BREAK: use while, or RETURN.\n",
         kw(Kw::Iter)
     );
     let _ = writeln!(out, "## Expressions\n");
@@ -180,13 +208,14 @@ pub fn reference(packs: &Functions) -> String {
         "- (OP a b), OP one of: {} (exactly two operands; nest for more; and/or short-circuit)",
         binary.join(" ")
     );
+    let _ = writeln!(out, "  eq and ne take two values of one type (any type, compared whole); lt le gt ge two ints or two strings; div truncates toward zero and mod has the sign of its first operand: (div (const -7) (const 2)) is -3, (mod (const -7) (const 2)) is -1");
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
     // The validator refuses `(index s i)` on a string (`type_mismatch`).
     let _ = writeln!(out, "- (index a i): an element of an array (from 0), or a map's value (the key must be there); a string is not indexed: one character is (call SLICE s i (add i 1)), all of them (call CHARS s)");
     let _ = writeln!(out, "- (struct point (x EXPR) (y EXPR)): a struct value, every field once; (field s x): a field of a struct; never (const {{...}}) for a struct");
     let _ = writeln!(
         out,
-        "- (call FN args...): one of the functions below, collection first"
+        "- (call FN args...): one of the functions below, collection first; a pack's function is named with its pack: (call text.STARTS_WITH (var s) (const \"a\"))"
     );
     let _ = writeln!(out, "Integer overflow, division by zero, an index out of range and a missing map key are runtime errors.\n");
     let _ = writeln!(out, "## Standard functions\n");
@@ -204,11 +233,31 @@ pub fn reference(packs: &Functions) -> String {
             out.push('\n');
         }
     }
-    let _ = writeln!(out, "\n## A whole program, as the toolchain prints it\n");
+    let _ = writeln!(out, "\n## A whole program\n");
+    let _ = writeln!(
+        out,
+        "As you write it, under {}: true, steps without IDs:\n",
+        kw(Kw::AutoId)
+    );
+    out.push_str(EXAMPLE);
+    let _ = writeln!(
+        out,
+        "\nAs the toolchain prints it, with the step IDs that errors and patches name:\n"
+    );
     out.push_str(&template());
     let _ = writeln!(out, "\n## Patches\n");
-    let _ = writeln!(out, "A patch edits a program by step ID: `REPLACE ID:` then one step, `INSERT_AFTER ID:` then steps, `DELETE ID`. For example:\n");
-    out.push_str(EXAMPLE_PATCH);
+    let _ = writeln!(out, "A patch edits steps by ID and declarations by section and name, entries in order, each naming the IDs of the program it was written against:");
+    let _ = writeln!(out, "- `REPLACE ID:` then one step; `INSERT_AFTER ID:` or `INSERT_BEFORE ID:` then steps; `INSERT_INTO ID THEN:` (or ELSE; `INSERT_INTO ID:` for a LOOP or SEQ, `INSERT_INTO STEPS:` for the root) then steps, first in that block, which may be empty; `DELETE ID`.");
+    let _ = writeln!(out, "- `REPLACE STATE name: [name: int = (const 1)]`, `INSERT_AFTER LOCAL name: [i: int]` (or INSERT_BEFORE), `INSERT_INTO TYPES: [p = {{x: int}}]` (first in the section), `DELETE STATE name`, on STATE, LOCAL and TYPES. FUNC and IO are the task's and stay as they are.");
+    let _ = writeln!(out, "- Write inserted steps without IDs: they take the IDs of the place they land in, and the steps after them are renumbered.");
+    let _ = writeln!(out, "- When the program does not parse, REPLACE and DELETE still work on every step whose header line is intact (its errors name it); inserts and declaration entries need a program that parses.");
+    let _ = writeln!(out, "For example, on the program above:\n");
+    for (i, p) in EXAMPLE_PATCHES.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(p);
+    }
     out
 }
 
@@ -225,7 +274,12 @@ pub fn system(packs: &Functions) -> String {
     let _ = writeln!(out, "- \"give_up\": the artifact is empty.");
     let _ = writeln!(
         out,
-        "The reason is one short sentence. Each request says which decisions it accepts."
+        "The reason is one short sentence. Each request says which decisions it accepts. For example:"
+    );
+    let _ = writeln!(
+        out,
+        "{{\"decision\": \"submit\", \"artifact\": {}, \"reason\": \"counts the positive elements in one loop\"}}",
+        Value::from(EXAMPLE)
     );
     out
 }
@@ -266,7 +320,7 @@ pub fn feedback(
     }
     let _ = writeln!(
         out,
-        "Its errors, one JSON object a line (step: the step ID; expected/actual/vars: values):"
+        "Its errors, one JSON object a line (step: the step ID; declaration: the STATE, LOCAL or TYPES entry; expected/actual/vars: values):"
     );
     for e in errors {
         let _ = writeln!(out, "{e}");
@@ -276,7 +330,7 @@ pub fn feedback(
     if allow.contains(&Decision::Patch) {
         let _ = writeln!(
             out,
-            "Reply with a patch that fixes them: change only the steps that are wrong."
+            "Reply with a patch that fixes them: change only the steps (by ID) and declarations (by section and name) that are wrong."
         );
     } else {
         let _ = writeln!(out, "Reply with the whole program again, corrected.");

@@ -302,9 +302,33 @@ fn the_template_is_a_valid_program_that_passes_and_the_patch_applies() {
         text,
         "the template is canonical"
     );
-    let (patch, diags) = syntax::parse_patch(&Source::new("p", super::prompt::template_patch()));
-    let patch = patch.unwrap_or_else(|| panic!("{diags:?}"));
-    assert!(crate::patch::apply(&program, &patch).is_ok());
+    // The program as a model writes it is the template once printed.
+    let written = pipeline::parse_canonical(&Source::new("w", super::prompt::template_source()));
+    assert_eq!(
+        written.program.as_ref().map(crate::canon::print),
+        Some(text)
+    );
+    // Every PATCH of the reference applies to the template and leaves a
+    // valid program; one of them changes a STATE initial value.
+    let reference = super::prompt::reference(&Functions::default());
+    let patches: Vec<&str> = reference
+        .match_indices("PATCH:\n")
+        .map(|(at, _)| {
+            let rest = &reference[at..];
+            &rest[..rest.find("\n\n").map_or(rest.len(), |n| n + 1)]
+        })
+        .collect();
+    assert_eq!(patches, super::prompt::template_patches());
+    let mut changes_state = false;
+    for text in patches {
+        let (patch, diags) = syntax::parse_patch(&Source::new("p", text));
+        let patch = patch.unwrap_or_else(|| panic!("{diags:?}"));
+        let patched = crate::patch::apply(&program, &patch).unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(patched.is_valid(), "{text}\n{:?}", patched.diags);
+        let state = |p: &isu_plugin_api::Program| crate::canon::print_expr(&p.state[0].init);
+        changes_state |= patched.program.as_ref().map(state) != Some(state(&program));
+    }
+    assert!(changes_state);
 }
 
 #[test]
@@ -358,4 +382,12 @@ fn the_step_an_error_names_in_a_text_that_does_not_parse() {
     let mut whole = error.clone();
     whole.step = None;
     assert_eq!(c.step_of(&whole), (None, text.to_owned()));
+}
+
+#[test]
+fn the_system_message_stays_short() {
+    // A longer reference costs every request its tokens: the budget is 14,000
+    // characters without packs.
+    let n = super::prompt::system(&Functions::default()).chars().count();
+    assert!(n < 14_000, "the system message has {n} characters");
 }

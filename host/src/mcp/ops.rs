@@ -159,7 +159,7 @@ pub const PROGRAM: Interface = Interface {
         },
         Operation {
             name: "patch",
-            doc: "apply a patch (REPLACE, INSERT_AFTER, DELETE), re-validate; with write, rewrite the file",
+            doc: "apply a patch (REPLACE, INSERT_AFTER, INSERT_BEFORE, INSERT_INTO, DELETE on steps and STATE/LOCAL/TYPES entries), re-validate; with write, rewrite the file",
             params: &[
                 req("patch", Ty::String, "the patch text, starting with PATCH:"),
                 opt("write", Ty::Bool, "rewrite the file (default false)"),

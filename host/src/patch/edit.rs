@@ -1,5 +1,6 @@
-//! The tree surgery of a patch: REPLACE, INSERT_AFTER and DELETE on the steps
-//! of a program, entry after entry, before anything is renumbered.
+//! The tree surgery of a patch: REPLACE, INSERT_AFTER, INSERT_BEFORE,
+//! INSERT_INTO and DELETE on the steps and declarations of a program, entry
+//! after entry, before anything is renumbered.
 //!
 //! Targets name steps by the IDs of the program the patch was written
 //! against, so while the entries apply, every step of that program keeps its
@@ -10,8 +11,8 @@
 //! IDs the patch's steps end up with.
 
 use crate::diag::{Code, Diagnostic};
-use crate::syntax::PatchEntry;
-use isu_plugin_api::{Block, Program, Span, Step, StepId};
+use crate::syntax::{Kw, PatchEntry, PatchItems, PatchOp, PatchTarget};
+use isu_plugin_api::{Block, Decl, Node, Program, Span, StateVar, Step, StepId, StructDef};
 use std::collections::HashMap;
 
 /// A program being patched, with what the entries so far did to it.
@@ -30,8 +31,13 @@ pub(crate) struct Editor {
     /// replaced step), with the entry's number from 1, for the error of a
     /// later entry that names one.
     removed: HashMap<StepId, usize>,
+    /// The same for declarations, by section and name.
+    removed_declarations: HashMap<(Kw, String), usize>,
     pub diags: Vec<Diagnostic>,
 }
+
+/// What applying an entry gave: nothing, or why it cannot apply.
+type Applied = Result<(), Box<Diagnostic>>;
 
 /// Whether `id` is a provisional ID given by [`Editor`] (`S0_n`).
 pub(crate) fn is_provisional(id: &StepId) -> bool {
@@ -52,75 +58,247 @@ impl Editor {
             replaced: Vec::new(),
             replaced_at: Vec::new(),
             removed: HashMap::new(),
+            removed_declarations: HashMap::new(),
             diags: Vec::new(),
         }
     }
 
     /// Applies the entry numbered `number` (from 1), or records why it cannot.
     pub fn apply(&mut self, number: usize, entry: &PatchEntry) {
-        let target = entry.target();
+        let done = match &entry.target {
+            PatchTarget::Step(id) => self.on_step(number, entry, id),
+            PatchTarget::Block(id, field) => self.insert_into(number, entry, Some((id, *field))),
+            PatchTarget::Root => self.insert_into(number, entry, None),
+            PatchTarget::Declaration(section, name) => {
+                self.on_declaration(number, entry, *section, Some(name))
+            }
+            PatchTarget::Section(section) => self.on_declaration(number, entry, *section, None),
+        };
+        if let Err(d) = done {
+            self.diags.push(*d);
+        }
+    }
+
+    /// The steps an entry brings, with provisional IDs.
+    fn brought(&mut self, entry: &PatchEntry) -> Vec<Step> {
+        match &entry.items {
+            PatchItems::Steps(steps) => steps
+                .iter()
+                .map(|s| provisional(s, &mut self.written))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// REPLACE, INSERT_AFTER, INSERT_BEFORE or DELETE of step `target`.
+    fn on_step(&mut self, number: usize, entry: &PatchEntry, target: &StepId) -> Applied {
         let mut hops = Vec::new();
         let Some(index) = find(&self.program.body, target, &mut hops) else {
-            let d = self.unknown(number, entry);
-            self.diags.push(d);
-            return;
+            return Err(self.unknown(number, entry, target).into());
         };
+        let mut new = self.brought(entry);
         let Some(block) = block_at(&mut self.program.body, &hops) else {
-            return; // `find` just walked this path: unreachable.
+            return Ok(()); // `find` just walked this path: unreachable.
         };
-        match entry {
-            PatchEntry::Replace { step, .. } => {
-                let mut new = provisional(step, &mut self.written);
-                new.id = Some(target.clone());
-                // The comments before the replaced step's header stay with it.
-                if let Some(old) = block.steps.get(index) {
-                    new.span = old.span;
-                    self.replaced_at.push(old.span.lo);
-                }
-                self.replaced.push((target.clone(), step.id.clone()));
-                let Some(slot) = block.steps.get_mut(index) else {
-                    return;
+        match entry.op {
+            PatchOp::Replace => {
+                let (Some(mut step), Some(slot)) = (new.pop(), block.steps.get_mut(index)) else {
+                    return Ok(());
                 };
-                let old = std::mem::replace(slot, new);
+                step.id = Some(target.clone());
+                // The comments before the replaced step's header stay with it.
+                step.span = slot.span;
+                self.replaced_at.push(slot.span.lo);
+                let written = match &entry.items {
+                    PatchItems::Steps(steps) => steps.first().and_then(|s| s.id.clone()),
+                    _ => None,
+                };
+                self.replaced.push((target.clone(), written));
+                let old = std::mem::replace(slot, step);
                 for block in old.node.blocks() {
                     record_removed(block, number, &mut self.removed);
                 }
             }
-            PatchEntry::InsertAfter { steps, .. } => {
-                let new: Vec<Step> = steps
-                    .iter()
-                    .map(|s| provisional(s, &mut self.written))
-                    .collect();
+            PatchOp::InsertAfter => {
                 block.steps.splice(index + 1..index + 1, new);
             }
-            PatchEntry::Delete { .. } => {
-                if index >= block.steps.len() {
-                    return;
-                }
-                let old = block.steps.remove(index);
-                record_removed(
-                    &Block {
+            PatchOp::InsertBefore | PatchOp::InsertInto => {
+                block.steps.splice(index..index, new);
+            }
+            PatchOp::Delete => {
+                if index < block.steps.len() {
+                    let old = block.steps.remove(index);
+                    let gone = Block {
                         steps: vec![old],
                         span: Span::default(),
-                    },
-                    number,
-                    &mut self.removed,
-                );
+                    };
+                    record_removed(&gone, number, &mut self.removed);
+                }
             }
+        }
+        Ok(())
+    }
+
+    /// INSERT_INTO a block of a step (`owner`: its ID and the field written
+    /// after it), or of the root (`None`): the steps go first in it.
+    fn insert_into(
+        &mut self,
+        number: usize,
+        entry: &PatchEntry,
+        owner: Option<(&StepId, Option<Kw>)>,
+    ) -> Applied {
+        let new = self.brought(entry);
+        let block = match owner {
+            None => &mut self.program.body,
+            Some((id, field)) => {
+                let mut hops = Vec::new();
+                let Some(index) = find(&self.program.body, id, &mut hops) else {
+                    return Err(self.unknown(number, entry, id).into());
+                };
+                let Some(step) =
+                    block_at(&mut self.program.body, &hops).and_then(|b| b.steps.get_mut(index))
+                else {
+                    return Ok(()); // `find` just walked this path: unreachable.
+                };
+                let kind = step.node.keyword();
+                let fields: &[Kw] = match &step.node {
+                    Node::Seq { .. } => &[],
+                    Node::If { .. } => &[Kw::Then, Kw::Else],
+                    Node::Loop { .. } => &[Kw::Body],
+                    _ => {
+                        return Err(wrong_block(
+                            entry,
+                            id,
+                            format!("{id} is {}, which holds no steps", article(kind)),
+                            "insert next to it with INSERT_AFTER or INSERT_BEFORE".to_owned(),
+                        ))
+                    }
+                };
+                let at = match field {
+                    // A SEQ's block, a LOOP's body: the one block.
+                    None if fields.len() < 2 => 0,
+                    Some(f) if fields.contains(&f) => {
+                        fields.iter().position(|&k| k == f).unwrap_or(0)
+                    }
+                    _ => {
+                        let how: Vec<String> = if fields.is_empty() {
+                            vec![format!("INSERT_INTO {id}:")]
+                        } else {
+                            fields
+                                .iter()
+                                .map(|f| format!("INSERT_INTO {id} {}:", f.as_str()))
+                                .collect()
+                        };
+                        return Err(wrong_block(
+                            entry,
+                            id,
+                            match field {
+                                None => format!("{id} is an IF: name the block, THEN or ELSE"),
+                                Some(f) => format!(
+                                    "{id} is {}, which has no {} block",
+                                    article(kind),
+                                    f.as_str()
+                                ),
+                            },
+                            format!("write {}", how.join(" or ")),
+                        ));
+                    }
+                };
+                let Some(block) = step.node.blocks_mut().into_iter().nth(at) else {
+                    return Ok(());
+                };
+                block
+            }
+        };
+        block.steps.splice(0..0, new);
+        Ok(())
+    }
+
+    /// An entry on STATE, LOCAL or TYPES: the entry `name` (or, for
+    /// INSERT_INTO, the section's start).
+    fn on_declaration(
+        &mut self,
+        number: usize,
+        entry: &PatchEntry,
+        section: Kw,
+        name: Option<&String>,
+    ) -> Applied {
+        let p = &mut self.program;
+        let found = match &entry.items {
+            PatchItems::State(items) => {
+                edit_list(&mut p.state, items, entry.op, name, |v| &v.name.name)
+            }
+            PatchItems::Local(items) => {
+                edit_list(&mut p.locals, items, entry.op, name, |v| &v.name.name)
+            }
+            PatchItems::Types(items) => {
+                edit_list(&mut p.types, items, entry.op, name, |v| &v.name.name)
+            }
+            PatchItems::None | PatchItems::Steps(_) => match section {
+                Kw::State => edit_list(&mut p.state, &[], entry.op, name, |v| &v.name.name),
+                Kw::Local => edit_list(&mut p.locals, &[], entry.op, name, |v| &v.name.name),
+                _ => edit_list(&mut p.types, &[], entry.op, name, |v| &v.name.name),
+            },
+        };
+        let Some(name) = name else {
+            return Ok(());
+        };
+        if found {
+            if matches!(entry.op, PatchOp::Replace | PatchOp::Delete) {
+                self.removed_declarations
+                    .insert((section, name.clone()), number);
+            }
+            return Ok(());
+        }
+        let names = self.declared(section);
+        let message = match self.removed_declarations.get(&(section, name.clone())) {
+            Some(by) => format!(
+                "{} (entry {number}): {} {name} is no longer in the program; entry {by} of this patch replaced or removed it",
+                entry.head(),
+                section.as_str()
+            ),
+            None => format!(
+                "{} (entry {number}): the program's {} has no entry {name}",
+                entry.head(),
+                section.as_str()
+            ),
+        };
+        let hint = if names.is_empty() {
+            format!(
+                "{} is empty: add entries with INSERT_INTO {}:",
+                section.as_str(),
+                section.as_str()
+            )
+        } else {
+            format!("the {} entries are {}", section.as_str(), list(&names))
+        };
+        Err(Diagnostic::error(Code::UnknownDeclaration, message)
+            .at(entry.span())
+            .with_actual(name.as_str())
+            .with_hint(hint)
+            .into())
+    }
+
+    /// The names a declaration section holds now.
+    fn declared(&self, section: Kw) -> Vec<String> {
+        let p = &self.program;
+        match section {
+            Kw::State => p.state.iter().map(|v| v.name.name.clone()).collect(),
+            Kw::Local => p.locals.iter().map(|v| v.name.name.clone()).collect(),
+            _ => p.types.iter().map(|v| v.name.name.clone()).collect(),
         }
     }
 
-    /// The error for an entry whose target is not in the program (any more).
-    fn unknown(&self, number: usize, entry: &PatchEntry) -> Diagnostic {
-        let target = entry.target();
-        let keyword = entry.keyword();
+    /// The error for an entry whose step is not in the program (any more).
+    fn unknown(&self, number: usize, entry: &PatchEntry, target: &StepId) -> Diagnostic {
+        let head = entry.head();
         let message = match self.removed.get(target) {
             Some(by) => format!(
-                "{keyword} {target} (entry {number}): step {target} is no longer in the program; \
+                "{head} (entry {number}): step {target} is no longer in the program; \
                  entry {by} of this patch removed it"
             ),
             None => {
-                format!("{keyword} {target} (entry {number}): the program has no step {target}")
+                format!("{head} (entry {number}): the program has no step {target}")
             }
         };
         Diagnostic::error(Code::UnknownStep, message)
@@ -181,6 +359,91 @@ impl Editor {
         }
         "name a step the program has".to_owned()
     }
+}
+
+/// Applies `op` to the entry `name` of a declaration list (`None`: the
+/// list's start, for INSERT_INTO), with `items` as the new entries; whether
+/// the entry was there. The new entries come from the patch file, so no
+/// comment of the program's text belongs to them.
+fn edit_list<T: Clone + Spanned>(
+    list: &mut Vec<T>,
+    items: &[T],
+    op: PatchOp,
+    name: Option<&String>,
+    name_of: fn(&T) -> &String,
+) -> bool {
+    let new: Vec<T> = items
+        .iter()
+        .map(|i| {
+            let mut i = i.clone();
+            i.clear_span();
+            i
+        })
+        .collect();
+    let Some(name) = name else {
+        list.splice(0..0, new);
+        return true;
+    };
+    let Some(at) = list.iter().position(|v| name_of(v) == name) else {
+        return false;
+    };
+    match op {
+        PatchOp::Replace => {
+            list.splice(at..=at, new);
+        }
+        PatchOp::InsertAfter => {
+            list.splice(at + 1..at + 1, new);
+        }
+        PatchOp::InsertBefore | PatchOp::InsertInto => {
+            list.splice(at..at, new);
+        }
+        PatchOp::Delete => {
+            list.remove(at);
+        }
+    }
+    true
+}
+
+/// A declaration whose span can be cleared.
+trait Spanned {
+    fn clear_span(&mut self);
+}
+
+impl Spanned for StateVar {
+    fn clear_span(&mut self) {
+        self.span = Span::default();
+    }
+}
+
+impl Spanned for Decl {
+    fn clear_span(&mut self) {
+        self.span = Span::default();
+    }
+}
+
+impl Spanned for StructDef {
+    fn clear_span(&mut self) {
+        self.span = Span::default();
+    }
+}
+
+/// The error of an INSERT_INTO whose step has no such block.
+fn wrong_block(entry: &PatchEntry, id: &StepId, message: String, hint: String) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(Code::InvalidPatch, format!("{}: {message}", entry.head()))
+            .at(entry.span())
+            .in_step(Some(id))
+            .with_hint(hint),
+    )
+}
+
+/// `an IF`, `a LOOP`.
+fn article(kind: &str) -> String {
+    let an = matches!(
+        kind.as_bytes().first(),
+        Some(b'A' | b'E' | b'I' | b'O' | b'U')
+    );
+    format!("{} {kind}", if an { "an" } else { "a" })
 }
 
 /// IDs for a hint: the first few, and how many in all when there are more.

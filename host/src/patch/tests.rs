@@ -4,7 +4,7 @@
 use super::*;
 use crate::canon::testing::*;
 use crate::diag::Severity;
-use crate::syntax::PatchEntry;
+use crate::syntax::{PatchEntry, PatchItems, PatchOp, PatchTarget};
 use isu_plugin_api::{BinaryOp, Span, Step};
 
 /// A valid program: S1 sets x; S2 is an IF with two THEN steps and one ELSE
@@ -43,27 +43,37 @@ fn id(s: &str) -> StepId {
     StepId::parse(s).unwrap_or_else(|| panic!("bad ID {s}"))
 }
 
-fn replace(target: &str, step: Step) -> PatchEntry {
-    PatchEntry::Replace {
-        target: id(target),
-        step,
+fn entry(op: PatchOp, target: PatchTarget, items: PatchItems) -> PatchEntry {
+    PatchEntry {
+        op,
+        target,
+        items,
         span: Span::default(),
     }
+}
+
+fn replace(target: &str, step: Step) -> PatchEntry {
+    entry(
+        PatchOp::Replace,
+        PatchTarget::Step(id(target)),
+        PatchItems::Steps(vec![step]),
+    )
 }
 
 fn insert(target: &str, steps: Vec<Step>) -> PatchEntry {
-    PatchEntry::InsertAfter {
-        target: id(target),
-        steps,
-        span: Span::default(),
-    }
+    entry(
+        PatchOp::InsertAfter,
+        PatchTarget::Step(id(target)),
+        PatchItems::Steps(steps),
+    )
 }
 
 fn delete(target: &str) -> PatchEntry {
-    PatchEntry::Delete {
-        target: id(target),
-        span: Span::default(),
-    }
+    entry(
+        PatchOp::Delete,
+        PatchTarget::Step(id(target)),
+        PatchItems::None,
+    )
 }
 
 fn apply_edits(program: &Program, entries: Vec<PatchEntry>) -> Result<Patched, Vec<Diagnostic>> {

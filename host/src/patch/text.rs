@@ -5,9 +5,10 @@
 //!
 //! `REPLACE S3:` puts the canonical text of the new step in the place of the
 //! text of `S3` (from its header to its last token), at the header's
-//! indentation; `DELETE S3` removes the lines of `S3`. `INSERT_AFTER` needs a
+//! indentation; `DELETE S3` removes the lines of `S3`. The inserts need a
 //! program that parses, since the IDs of the steps after the new ones would
-//! have to change in the text: make the program parse first.
+//! have to change in the text, and so do entries on declarations: make the
+//! program parse first.
 
 use super::Patched;
 use crate::canon::{self, IdMap};
@@ -15,7 +16,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::functions::Functions;
 use crate::pipeline;
 use crate::source::Source;
-use crate::syntax::{self, OutlineStep, PatchEntry, PatchFile};
+use crate::syntax::{self, OutlineStep, PatchEntry, PatchFile, PatchItems, PatchOp, PatchTarget};
 use isu_plugin_api::StepId;
 
 /// One edit of the text: bytes `lo..hi` become `text`, for entry `entry`
@@ -40,13 +41,21 @@ pub(super) fn apply(
     let mut errors = Vec::new();
     for (i, entry) in patch.entries.iter().enumerate() {
         let number = i + 1;
-        let target = entry.target();
-        let Some(s) = steps.iter().find(|s| &s.id == target) else {
-            errors.push(unknown(number, entry, &steps));
+        let (PatchTarget::Step(target), PatchOp::Replace | PatchOp::Delete) =
+            (&entry.target, entry.op)
+        else {
+            errors.push(needs_parse(number, entry));
             continue;
         };
-        let edit = match entry {
-            PatchEntry::Replace { step, .. } => {
+        let Some(s) = steps.iter().find(|s| &s.id == target) else {
+            errors.push(unknown(number, entry, target, &steps));
+            continue;
+        };
+        let edit = match &entry.items {
+            PatchItems::Steps(new) if entry.op == PatchOp::Replace => {
+                let Some(step) = new.first() else {
+                    continue;
+                };
                 let mut new = step.clone();
                 let id = s
                     .written
@@ -64,7 +73,7 @@ pub(super) fn apply(
                     target: target.clone(),
                 }
             }
-            PatchEntry::Delete { .. } => {
+            _ => {
                 let (lo, hi) = whole_lines(text, s.lo, s.hi);
                 TextEdit {
                     lo,
@@ -73,20 +82,6 @@ pub(super) fn apply(
                     entry: number,
                     target: target.clone(),
                 }
-            }
-            PatchEntry::InsertAfter { span, .. } => {
-                errors.push(
-                    Diagnostic::error(
-                        Code::InvalidPatch,
-                        format!(
-                            "INSERT_AFTER {target} (entry {number}): the program does not parse, and INSERT_AFTER needs one that does"
-                        ),
-                    )
-                    .at(*span)
-                    .in_step(Some(target))
-                    .with_hint("first make the program parse: REPLACE (or DELETE) the steps whose text does not parse, then insert"),
-                );
-                continue;
             }
         };
         if let Some(other) = edits.iter().find(|e| e.lo < edit.hi && edit.lo < e.hi) {
@@ -173,8 +168,29 @@ fn whole_lines(text: &str, lo: u32, hi: u32) -> (u32, u32) {
 }
 
 /// The error for an entry whose target is not in the outline.
-fn unknown(number: usize, entry: &PatchEntry, steps: &[OutlineStep]) -> Diagnostic {
-    let target = entry.target();
+/// The error for an entry that text mode cannot apply: an insert, or an
+/// entry on a declaration.
+fn needs_parse(number: usize, entry: &PatchEntry) -> Diagnostic {
+    let head = entry.head();
+    Diagnostic::error(
+        Code::InvalidPatch,
+        format!(
+            "{head} (entry {number}): the program does not parse, and {} needs one that does",
+            entry.keyword()
+        ),
+    )
+    .at(entry.span())
+    .in_step(entry.step())
+    .with_hint("first make the program parse: REPLACE (or DELETE) the steps whose text does not parse, then make the other changes")
+}
+
+/// The error for an entry whose target is not in the outline.
+fn unknown(
+    number: usize,
+    entry: &PatchEntry,
+    target: &StepId,
+    steps: &[OutlineStep],
+) -> Diagnostic {
     let parent = &target.path()[..target.path().len().saturating_sub(1)];
     let siblings: Vec<&str> = steps
         .iter()

@@ -7,7 +7,7 @@ use super::cst::{self, Field, HeaderForm, SectionBody, StepBody, Value};
 use super::layout::{self, Anchor, Layout, ListEnd};
 use super::lower::Lower;
 use super::token::{Kw, Pos};
-use super::{PatchEntry, PatchFile};
+use super::PatchFile;
 use crate::diag::{Code, Diagnostic, Fix};
 use isu_plugin_api::{
     Block, Decl, Example, Expr, Func, Ident, Io, Iter, Node, Place, Program, Span, StateVar, Step,
@@ -15,6 +15,8 @@ use isu_plugin_api::{
 };
 
 use super::vocab::SECTION_ORDER;
+
+mod patch;
 
 /// Builds the program and records its layout; reports into `diags`. The
 /// program is returned only when every part of it could be built.
@@ -50,82 +52,9 @@ pub fn patch(
         diags,
         layout: &mut layout,
         auto_id: true,
-        structs: Vec::new(),
+        structs: patch::struct_names(&patch),
     };
-    let mut entries = Vec::new();
-    let mut ok = true;
-    for e in patch.entries {
-        let target = match StepId::parse(&e.target.text) {
-            Some(id) => id,
-            None => {
-                // The lexer reported the malformed ID.
-                ok = false;
-                continue;
-            }
-        };
-        let steps: Vec<Option<Step>> = e
-            .steps
-            .unwrap_or_default()
-            .into_iter()
-            .map(|s| a.step(s))
-            .collect();
-        let entry_ok = steps.iter().all(Option::is_some);
-        let steps: Vec<Step> = steps.into_iter().flatten().collect();
-        let span = e.span;
-        let entry = match e.kw {
-            Kw::Replace => {
-                if steps.len() != 1 && entry_ok && !recovered {
-                    a.diags.push(
-                        Diagnostic::error(
-                            Code::InvalidPatch,
-                            format!(
-                                "REPLACE {target}: takes exactly one step, found {}",
-                                steps.len()
-                            ),
-                        )
-                        .at(span)
-                        .with_hint(if steps.is_empty() {
-                            "write the new step after `REPLACE S2:`, or use DELETE to remove a step"
-                                .to_owned()
-                        } else {
-                            format!("to add steps after {target} use INSERT_AFTER {target}:")
-                        }),
-                    );
-                    ok = false;
-                    continue;
-                }
-                match steps.into_iter().next() {
-                    Some(step) => PatchEntry::Replace { target, step, span },
-                    None => {
-                        ok = false;
-                        continue;
-                    }
-                }
-            }
-            Kw::InsertAfter => {
-                if steps.is_empty() && entry_ok && !recovered {
-                    a.diags.push(
-                        Diagnostic::error(
-                            Code::InvalidPatch,
-                            format!("INSERT_AFTER {target}: needs at least one step after it"),
-                        )
-                        .at(span),
-                    );
-                    ok = false;
-                    continue;
-                }
-                PatchEntry::InsertAfter {
-                    target,
-                    steps,
-                    span,
-                }
-            }
-            _ => PatchEntry::Delete { target, span },
-        };
-        ok &= entry_ok;
-        entries.push(entry);
-    }
-    ok.then_some(PatchFile { entries })
+    a.patch(patch, recovered)
 }
 
 struct Assembler<'t, 'd> {

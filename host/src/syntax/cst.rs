@@ -258,10 +258,31 @@ pub struct Patch {
 
 #[derive(Debug)]
 pub struct PatchEntry {
-    /// `REPLACE`, `INSERT_AFTER` or `DELETE`.
+    /// `REPLACE`, `INSERT_AFTER`, `INSERT_BEFORE`, `INSERT_INTO` or `DELETE`.
     pub kw: Kw,
-    pub target: Name,
-    /// The steps after `REPLACE S2:` or `INSERT_AFTER S2:`; `None` for `DELETE S2`.
-    pub steps: Option<Vec<Step>>,
+    pub target: PatchTarget,
+    pub items: PatchItems,
     pub span: Span,
+}
+
+/// What a patch entry names.
+#[derive(Debug)]
+pub enum PatchTarget {
+    /// `S2`, or `S2 THEN` (a block field of the step, for INSERT_INTO).
+    Step(Name, Option<(Kw, Span)>),
+    /// `STEPS`: the root block, for INSERT_INTO.
+    Root(Span),
+    /// `STATE t`, `LOCAL`, ...: a declaration section (its keyword's span)
+    /// and the entry's name (none: the section itself, for INSERT_INTO).
+    Declaration(Kw, Span, Option<Name>),
+}
+
+/// What an entry brings after its `:`.
+#[derive(Debug)]
+pub enum PatchItems {
+    None,
+    Steps(Vec<Step>),
+    State(Vec<StateItem>),
+    Local(Vec<Decl>),
+    Types(Vec<StructItem>),
 }

@@ -405,7 +405,7 @@ fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
         }
         Kw::Seq => "expected BEGIN after `SEQ:` (a nested SEQ is SEQ: BEGIN ... END)".to_owned(),
         Kw::Meta | Kw::Func | Kw::Io => format!("expected the fields of {}", k.as_str()),
-        Kw::Patch => "expected REPLACE S2:, INSERT_AFTER S2: or DELETE S2 after PATCH:".to_owned(),
+        Kw::Patch => format!("expected {ENTRIES} after PATCH:"),
         _ => return None,
     };
     let code = if k == Kw::Patch {
@@ -458,20 +458,41 @@ fn file_level(f: &Failure<'_>, cx: &Scanner<'_>, expected: &[&str]) -> Said {
     (Code::UnexpectedToken, message, None)
 }
 
+/// The entries a patch may hold, for messages.
+const ENTRIES: &str = "REPLACE S2:, INSERT_AFTER S2:, INSERT_BEFORE S2:, INSERT_INTO S2 THEN:, DELETE S2, or the same on STATE, LOCAL or TYPES entries (REPLACE STATE total:)";
+
 fn patch_level(f: &Failure<'_>, cx: &Scanner<'_>) -> Said {
     let [b0, b1, _] = f.before;
+    let found = f.found.map(|t| t.1);
     let message = match (b0, b1) {
         (None, _) => "a patch starts with `PATCH:`".to_owned(),
+        (Some(Tok::Kw(k)), _)
+            if k.is_patch_entry()
+                && matches!(found, Some(Tok::Kw(Kw::Io | Kw::Func | Kw::Meta))) =>
+        {
+            let hint = "the IO examples and FUNC are the task's, not the program's to change: make the steps and declarations give the expected outputs";
+            return (
+                Code::InvalidPatch,
+                format!(
+                    "{}: a patch edits steps and STATE, LOCAL and TYPES entries only",
+                    k.as_str()
+                ),
+                Some(hint.to_owned()),
+            );
+        }
         (Some(Tok::Kw(k)), _) if k.is_patch_entry() => {
-            format!("expected the step ID after {}", k.as_str())
+            format!(
+                "expected the step ID (or STATE, LOCAL, TYPES and a name) after {}",
+                k.as_str()
+            )
         }
         (Some(Tok::StepId(id)), Some(Tok::Kw(k))) if k.is_patch_entry() => {
             format!("expected `:` after {} {id}", k.as_str())
         }
         _ if cx.section.is_some_and(Kw::is_patch_entry) => {
-            "expected a step, or the next REPLACE S2:, INSERT_AFTER S2: or DELETE S2".to_owned()
+            format!("expected a step, or the next entry: {ENTRIES}")
         }
-        _ => "expected REPLACE S2:, INSERT_AFTER S2: or DELETE S2".to_owned(),
+        _ => format!("expected {ENTRIES}"),
     };
     (Code::InvalidPatch, message, None)
 }

@@ -913,20 +913,86 @@ fn a_patch_with_every_entry() {
     assert!(diags.is_empty(), "{diags:#?}");
     let entries = patch.unwrap().entries;
     assert_eq!(entries.len(), 3);
-    let PatchEntry::Replace { target, step, span } = &entries[0] else {
+    let heads: Vec<String> = entries.iter().map(PatchEntry::head).collect();
+    assert_eq!(heads, ["REPLACE S2_1", "INSERT_AFTER S2", "DELETE S4"]);
+    let PatchItems::Steps(steps) = &entries[0].items else {
         panic!("REPLACE")
     };
-    assert_eq!(target.as_str(), "S2_1");
-    assert_eq!(step.desc.as_deref(), Some("start at one"));
-    assert_eq!((span.line, span.col), (3, 3));
-    let PatchEntry::InsertAfter { target, steps, .. } = &entries[1] else {
+    assert_eq!(steps[0].desc.as_deref(), Some("start at one"));
+    assert_eq!((entries[0].span.line, entries[0].span.col), (3, 3));
+    let PatchItems::Steps(steps) = &entries[1].items else {
         panic!("INSERT_AFTER")
     };
-    assert_eq!(target.as_str(), "S2");
     assert_eq!(steps.len(), 2);
     assert_eq!(steps[1].id, None);
-    assert!(matches!(&entries[2], PatchEntry::Delete { target, .. } if target.as_str() == "S4"));
-    assert_eq!(entries[2].target().as_str(), "S4");
+    assert_eq!(entries[2].items, PatchItems::None);
+    assert_eq!(entries[2].step().map(StepId::as_str), Some("S4"));
+}
+
+#[test]
+fn patch_entries_on_blocks_and_declarations() {
+    let (patch, diags) = patch_text("PATCH:\n  INSERT_BEFORE S2:\n    RETURN:\n      EXPR: (const 0)\n  INSERT_INTO S3 ELSE:\n    RETURN:\n      EXPR: (const 1)\n  INSERT_INTO STEPS:\n    RETURN:\n      EXPR: (const 2)\n  REPLACE STATE t: [t: int = (const 1)]\n  INSERT_AFTER LOCAL x: [y: int, z: point]\n  INSERT_INTO TYPES: [point = {x: int}]\n  DELETE STATE n\n");
+    assert!(diags.is_empty(), "{diags:#?}");
+    let entries = patch.unwrap().entries;
+    let heads: Vec<String> = entries.iter().map(PatchEntry::head).collect();
+    assert_eq!(
+        heads,
+        [
+            "INSERT_BEFORE S2",
+            "INSERT_INTO S3 ELSE",
+            "INSERT_INTO STEPS",
+            "REPLACE STATE t",
+            "INSERT_AFTER LOCAL x",
+            "INSERT_INTO TYPES",
+            "DELETE STATE n"
+        ]
+    );
+    assert_eq!(entries[4].items.len(), 2);
+    // A struct named in a patch is a type, whether the patch or the program declares it.
+    let PatchItems::Local(decls) = &entries[4].items else {
+        panic!("LOCAL")
+    };
+    assert_eq!(decls[1].ty, Type::Struct("point".to_owned()));
+}
+
+#[test]
+fn patch_entries_that_take_other_things() {
+    let check = |text: &str, message: &str| {
+        let (patch, diags) = patch_text(text);
+        assert!(patch.is_none());
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert_eq!(diags[0].code, Code::InvalidPatch);
+        assert_eq!(diags[0].message, message);
+        assert!(diags[0].hint.is_some());
+    };
+    check(
+        "PATCH:\n  REPLACE STATE t: [t: int = (const 1), u: int = (const 2)]\n",
+        "REPLACE STATE t: takes exactly one entry, found 2",
+    );
+    check(
+        "PATCH:\n  INSERT_INTO STATE t: [u: int = (const 2)]\n",
+        "INSERT_INTO STATE t: INSERT_INTO names a section, not an entry",
+    );
+    check(
+        "PATCH:\n  REPLACE LOCAL: [u: int]\n",
+        "REPLACE LOCAL: name the entry it edits",
+    );
+    check(
+        "PATCH:\n  REPLACE S2 THEN:\n    RETURN:\n      EXPR: (const 0)\n",
+        "REPLACE S2 THEN: only INSERT_INTO names a block of a step",
+    );
+    check(
+        "PATCH:\n  INSERT_AFTER STEPS:\n    RETURN:\n      EXPR: (const 0)\n",
+        "INSERT_AFTER STEPS: only INSERT_INTO names the root block",
+    );
+    check(
+        "PATCH:\n  INSERT_BEFORE S2:\n",
+        "INSERT_BEFORE S2: needs at least one step after it",
+    );
+    check(
+        "PATCH:\n  INSERT_INTO LOCAL: []\n",
+        "INSERT_INTO LOCAL: needs at least one entry after it",
+    );
 }
 
 #[test]
@@ -966,7 +1032,7 @@ fn invalid_patch() {
         "PATCH:\n  MOVE S2\n",
         2,
         3,
-        "expected REPLACE S2:, INSERT_AFTER S2: or DELETE S2 after PATCH:, found the name `MOVE`",
+        "expected REPLACE S2:, INSERT_AFTER S2:, INSERT_BEFORE S2:, INSERT_INTO S2 THEN:, DELETE S2, or the same on STATE, LOCAL or TYPES entries (REPLACE STATE total:) after PATCH:, found the name `MOVE`",
     );
     // Errors inside a patch's steps are the usual ones.
     let (_, diags) = patch_text(

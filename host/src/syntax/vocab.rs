@@ -71,6 +71,8 @@ keywords! {
     Patch = "PATCH",
     Replace = "REPLACE",
     InsertAfter = "INSERT_AFTER",
+    InsertBefore = "INSERT_BEFORE",
+    InsertInto = "INSERT_INTO",
     Delete = "DELETE",
 }
 
@@ -121,9 +123,18 @@ impl Kw {
         matches!(self, Kw::Then | Kw::Else | Kw::Body)
     }
 
-    /// A patch entry keyword (`REPLACE`, `INSERT_AFTER`, `DELETE`).
+    /// A patch entry keyword (`REPLACE`, `INSERT_AFTER`, `INSERT_BEFORE`,
+    /// `INSERT_INTO`, `DELETE`).
     pub fn is_patch_entry(self) -> bool {
-        matches!(self, Kw::Replace | Kw::InsertAfter | Kw::Delete)
+        matches!(
+            self,
+            Kw::Replace | Kw::InsertAfter | Kw::InsertBefore | Kw::InsertInto | Kw::Delete
+        )
+    }
+
+    /// A section whose entries a patch edits by name (`STATE`, `LOCAL`, `TYPES`).
+    pub fn is_declaration_section(self) -> bool {
+        matches!(self, Kw::State | Kw::Local | Kw::Types)
     }
 
     /// The fields a section or statement takes, in their canonical order.

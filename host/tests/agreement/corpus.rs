@@ -96,30 +96,6 @@ pub fn programs() -> Vec<Text> {
     out
 }
 
-/// The canonical text of a patch: each entry's steps printed as `isu fmt`
-/// prints steps (a step without an ID with its `KIND:` header).
-pub fn print_patch(patch: &syntax::PatchFile) -> String {
-    let mut out = String::from("PATCH:\n");
-    for entry in &patch.entries {
-        match entry {
-            syntax::PatchEntry::Replace { target, step, .. } => {
-                out.push_str(&format!("  REPLACE {target}:\n"));
-                out.push_str(&canon::print_step(step, 4));
-            }
-            syntax::PatchEntry::InsertAfter { target, steps, .. } => {
-                out.push_str(&format!("  INSERT_AFTER {target}:\n"));
-                for step in steps {
-                    out.push_str(&canon::print_step(step, 4));
-                }
-            }
-            syntax::PatchEntry::Delete { target, .. } => {
-                out.push_str(&format!("  DELETE {target}\n"));
-            }
-        }
-    }
-    out
-}
-
 /// The patches of the patch cases (and of grammar/accept and reject): those
 /// that parse, printed canonically, must be accepted; the others rejected.
 pub fn patches() -> Vec<Text> {
@@ -147,7 +123,7 @@ pub fn patches() -> Vec<Text> {
             let text = read(&path);
             let (patch, diags) = syntax::parse_patch(&Source::new("p", text.as_str()));
             let (text, accept) = match patch.filter(|_| !has_errors(&diags)) {
-                Some(p) => (print_patch(&p), true),
+                Some(p) => (canon::print_patch(&p), true),
                 None => (text, false),
             };
             Text {

@@ -7,9 +7,10 @@ use super::super::task::Task;
 use crate::diag::{has_errors, Diagnostic};
 use crate::functions::Functions;
 use crate::source::Source;
+use crate::syntax::Kw;
 use crate::{canon, fix, patch, pipeline, syntax};
 use isu_plugin_api::ExecLimits;
-use isu_plugin_api::Program;
+use isu_plugin_api::{Program, Span};
 use serde_json::{json, Value};
 
 /// A program and its verdict.
@@ -134,9 +135,44 @@ impl Candidate {
         (keyword, text.to_owned())
     }
 
-    /// Its errors as the model and the log see them.
+    /// Its errors as the model and the log see them: an error inside a
+    /// declaration names it (`"declaration": "STATE total"`), as an error in
+    /// a step names the step, so that a patch can name it too.
     pub fn errors_json(&self) -> Vec<Value> {
-        self.errors.iter().map(error_json).collect()
+        self.errors
+            .iter()
+            .map(|d| {
+                let mut v = error_json(d);
+                if let (Some(name), Value::Object(obj)) = (self.declaration_of(d), &mut v) {
+                    obj.insert("declaration".into(), Value::from(name));
+                }
+                v
+            })
+            .collect()
+    }
+
+    /// The STATE, LOCAL or TYPES entry whose text holds the place of an
+    /// error that names no step: `STATE total`.
+    fn declaration_of(&self, d: &Diagnostic) -> Option<String> {
+        if d.step.is_some() {
+            return None;
+        }
+        let (program, at) = (self.program.as_ref()?, d.span?);
+        let holds = |s: &Span| s.lo < s.hi && s.lo <= at.start && at.end <= s.hi;
+        let named = |section: Kw, name: &str| format!("{} {name}", section.as_str());
+        program
+            .state
+            .iter()
+            .find(|v| holds(&v.span))
+            .map(|v| named(Kw::State, &v.name.name))
+            .or_else(|| {
+                let local = program.locals.iter().find(|v| holds(&v.span));
+                local.map(|v| named(Kw::Local, &v.name.name))
+            })
+            .or_else(|| {
+                let def = program.types.iter().find(|v| holds(&v.span));
+                def.map(|v| named(Kw::Types, &v.name.name))
+            })
     }
 
     /// What the log records of the verdict.
