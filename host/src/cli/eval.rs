@@ -1,19 +1,23 @@
 //! `isu eval TASKS.jsonl`: many tasks through the loop, judged on their
 //! hidden examples; a table and the figures, or one JSON document.
+//! `isu eval --merge REPORT...`: the JSON reports of a run's shards
+//! (`--shard I/N` on many machines) as one, the report of the whole run.
 
 use super::gen::{packs, ModelArgs, StoreLessons};
 use super::output::print_json;
 use super::write::{Options as WriteOptions, Output};
+use super::Failure;
 use super::{Format, FormatFlag, EXIT_USAGE};
-use crate::llm::eval::{self, Harness, TaskResult};
-use crate::llm::events::Log;
+use crate::diag::Code;
+use crate::llm::eval::{self, Harness, Report, ShardOf, TaskResult};
+use crate::llm::events::{hash, Log};
 use crate::llm::http::Http;
 use crate::llm::provider::Provider;
 use crate::llm::repair::{Clock, Lessons, NoLessons, Options, SystemClock};
 use crate::llm::task::{read_tasks, Task};
 use crate::memory::{Lesson, DEFAULT_STORE};
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -21,7 +25,12 @@ use std::sync::Mutex;
 pub struct Args {
     /// The tasks: JSON Lines of {"id", "words", "name", "args", "returns",
     /// "examples": [{"input", "output"}], "hidden": [...]}.
-    pub tasks: PathBuf,
+    #[arg(required_unless_present = "merge")]
+    pub tasks: Option<PathBuf>,
+    /// Merge the JSON reports of every shard of a run (`--shard I/N
+    /// --format json`) into the report of the whole run, asking no model.
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["tasks", "shard"])]
+    pub merge: Vec<PathBuf>,
     #[command(flatten)]
     pub model: ModelArgs,
     /// Tasks run at once.
@@ -132,12 +141,15 @@ impl Harness for Live<'_> {
 }
 
 pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
-    let text = std::fs::read_to_string(&args.tasks)
-        .with_context(|| format!("reading {}", args.tasks.display()))?;
+    let Some(file) = &args.tasks else {
+        return merge(&args.merge, args.format);
+    };
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let tasks = match read_tasks(&text) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.tasks.display());
+            eprintln!("error: {}: {e}", file.display());
             return Ok(EXIT_USAGE);
         }
     };
@@ -155,6 +167,12 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         }
         return Ok(EXIT_USAGE);
     }
+    let shard = args.shard.map(|(index, count)| ShardOf {
+        index,
+        count,
+        tasks: tasks.len(),
+        digest: hash(&text),
+    });
     let tasks = match args.shard {
         Some((i, n)) => eval::shard(&tasks, i, n),
         None => tasks,
@@ -207,22 +225,59 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             }
         },
     );
-    let summary = eval::summarize(&results);
-    let store = args.lessons.then_some(args.store.as_str());
-    match args.format {
-        Format::Json => print_json(&json!({
-            "model": args.model.model(),
-            "lessons": args.lessons,
-            "store": store,
-            "tasks": results,
-            "summary": summary,
-        }))?,
+    let report = Report {
+        model: args.model.model(),
+        lessons: args.lessons,
+        store: args.lessons.then(|| args.store.clone()),
+        shard,
+        tasks: results,
+    };
+    print_report(&report, args.format)?;
+    Ok(0)
+}
+
+/// `isu eval --merge`: reads the shards' reports and prints the whole run's.
+fn merge(files: &[PathBuf], format: Format) -> Result<i32> {
+    let mut parts = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            Failure::io(
+                Code::IoError,
+                format!("cannot read {}: {e}", file.display()),
+                "name the JSON reports the shards wrote",
+            )
+        })?;
+        let report: Report = serde_json::from_str(&text).map_err(|e| {
+            Failure::usage(
+                format!(
+                    "{} is not a report of `isu eval --format json`: {e}",
+                    file.display()
+                ),
+                "merge what `isu eval TASKS --shard I/N --format json` printed",
+            )
+        })?;
+        parts.push((file.display().to_string(), report));
+    }
+    let report = eval::merge(&parts).map_err(|m| {
+        Failure::usage(
+            m,
+            "merge the reports of every shard I/N of one run, each once, as `isu eval --merge shard-*.json`",
+        )
+    })?;
+    print_report(&report, format)?;
+    Ok(0)
+}
+
+/// A run's report: the JSON document, or the table and the figures.
+fn print_report(report: &Report, format: Format) -> Result<()> {
+    match format {
+        Format::Json => print_json(&report.to_json())?,
         Format::Human => {
-            print!("{}", table(&results, &summary));
-            println!("{}", lessons_line(store));
+            print!("{}", table(&report.tasks, &eval::summarize(&report.tasks)));
+            println!("{}", lessons_line(report.store.as_deref()));
         }
     }
-    Ok(0)
+    Ok(())
 }
 
 /// Whether the run used the lessons memory, and which store: the line that
