@@ -5,15 +5,16 @@ with ``--format json`` and returns dataclasses; a command that fails raises
 ``IsuError``, whose ``diagnostics`` are ``Diagnostic`` dataclasses with
 stable codes (``spec/errors.md``). ``timeout`` (seconds) stops a call that
 takes longer, raising ``IsuTimeout``; ``Limits`` bounds a run's steps, sizes
-and memory. A program is its text (``str``) or its file (``pathlib.Path``).
+and memory, ``Budget`` a model run's rounds, tokens and time. A program is
+its text (``str``) or its file (``pathlib.Path``).
 
->>> import isu
->>> isu.run(PROGRAM, {"xs": [1, 2, 3, 4]})  # doctest: +SKIP
-6
+    import isu
+    isu.run(Path("sum_evens.isu"), {"xs": [1, 2, 3, 4]})  # 6
 """
 
 from ._api import (
     Artifact,
+    Budget,
     Built,
     EvalReport,
     Fixed,
@@ -45,6 +46,7 @@ from ._diagnostics import Diagnostic, IsuError, IsuTimeout, Span
 
 __all__ = [
     "Artifact",
+    "Budget",
     "Built",
     "Diagnostic",
     "EvalReport",

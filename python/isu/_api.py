@@ -18,6 +18,15 @@ Program = Union[str, "os.PathLike[str]"]
 """A program: its text (``str``), or the path of its file (``pathlib.Path``)."""
 
 
+def _flags(*pairs: tuple[str, float | None]) -> list[str]:
+    """``FLAG VALUE`` for each pair whose value is given."""
+    out: list[str] = []
+    for flag, value in pairs:
+        if value is not None:
+            out += [flag, str(value)]
+    return out
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits of a run (``spec/semantics.md`` 7); ``None`` keeps isu's default."""
@@ -27,15 +36,23 @@ class Limits:
     max_memory: int | None = None
 
     def flags(self) -> list[str]:
-        out: list[str] = []
-        for flag, value in (
-            ("--max-steps", self.max_steps),
-            ("--max-size", self.max_size),
-            ("--max-memory", self.max_memory),
-        ):
-            if value is not None:
-                out += [flag, str(value)]
-        return out
+        return _flags(("--max-steps", self.max_steps), ("--max-size", self.max_size), ("--max-memory", self.max_memory))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The budgets of a run of the generate/repair loop; ``None`` keeps isu's default."""
+
+    max_rounds: int | None = None
+    max_total_tokens: int | None = None
+    max_time: float | None = None
+
+    def flags(self) -> list[str]:
+        return _flags(
+            ("--max-rounds", self.max_rounds),
+            ("--max-total-tokens", self.max_total_tokens),
+            ("--max-time", self.max_time),
+        )
 
 
 @dataclass(frozen=True)
@@ -179,18 +196,16 @@ def _invoke(
             cwd=None if cwd is None else os.fspath(cwd),
         )
     except subprocess.TimeoutExpired:
-        diag = Diagnostic(
-            code="timeout", kind="UsageError", message=f"isu {args[0]} took more than {timeout} s and was stopped"
-        )
-        raise IsuTimeout(diag.message, [diag], -1, {}) from None
+        # isu said nothing: the call was stopped from here.
+        raise IsuTimeout(f"isu {args[0]} took more than {timeout} s and was stopped", [], -1, {}) from None
     try:
         report = json.loads(done.stdout)
     except ValueError:
         report = None
     if not isinstance(report, dict):
-        message = (done.stderr or done.stdout).strip() or f"isu {args[0]} printed no report"
-        diag = Diagnostic(code="no_report", kind="UsageError", message=message)
-        raise IsuError(message, [diag], done.returncode, {})
+        # No JSON document: isu itself failed (it crashed, or is not isu).
+        said = (done.stderr or done.stdout).strip()
+        raise IsuError(f"isu {args[0]} printed no report (exit {done.returncode}): {said}", [], done.returncode, {})
     if not report.get(ok_field, False) or done.returncode not in (0,):
         found = diagnostics(report) or [
             Diagnostic.from_json(e) for e in report.get("errors") or [] if isinstance(e, dict)
@@ -352,18 +367,6 @@ def _model_flags(model: Model | None, replies: str | os.PathLike[str] | Sequence
     return ["--replies", os.fspath(replies)]  # type: ignore[arg-type]
 
 
-def _budget_flags(max_rounds: int | None, max_total_tokens: int | None, max_time: float | None) -> list[str]:
-    out: list[str] = []
-    for flag, value in (
-        ("--max-rounds", max_rounds),
-        ("--max-total-tokens", max_total_tokens),
-        ("--max-time", max_time),
-    ):
-        if value is not None:
-            out += [flag, str(value)]
-    return out
-
-
 def _log(log: str | os.PathLike[str] | None, tmp: str) -> str:
     """Where the loop's event log goes: ``log``, else a file dropped after the call."""
     return os.fspath(log) if log is not None else str(Path(tmp) / "run.log.jsonl")
@@ -407,9 +410,7 @@ def gen(
     examples: Sequence[tuple[Mapping[str, Any], Any]] = (),
     model: Model | None = None,
     replies: str | os.PathLike[str] | Sequence[str] | None = None,
-    max_rounds: int | None = None,
-    max_total_tokens: int | None = None,
-    max_time: float | None = None,
+    budget: Budget = Budget(),
     log: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
     plugins: str | os.PathLike[str] | None = None,
@@ -422,7 +423,7 @@ def gen(
         argv = ["gen", words, "--name", name, "--args", args, "--returns", returns, "--log", _log(log, tmp)]
         for given, result in examples:
             argv += ["--example", f"{json.dumps(dict(given))}=>{json.dumps(result)}"]
-        argv += _model_flags(model, replies, tmp) + _budget_flags(max_rounds, max_total_tokens, max_time)
+        argv += _model_flags(model, replies, tmp) + budget.flags()
         return _loop(argv, None, timeout, plugins)
 
 
@@ -431,9 +432,7 @@ def repair(
     *,
     model: Model | None = None,
     replies: str | os.PathLike[str] | Sequence[str] | None = None,
-    max_rounds: int | None = None,
-    max_total_tokens: int | None = None,
-    max_time: float | None = None,
+    budget: Budget = Budget(),
     log: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
     plugins: str | os.PathLike[str] | None = None,
@@ -442,11 +441,7 @@ def repair(
     passes its IO examples."""
     file, text = _program(program)
     with tempfile.TemporaryDirectory() as tmp:
-        argv = (
-            ["repair", file, "--log", _log(log, tmp)]
-            + _model_flags(model, replies, tmp)
-            + _budget_flags(max_rounds, max_total_tokens, max_time)
-        )
+        argv = ["repair", file, "--log", _log(log, tmp)] + _model_flags(model, replies, tmp) + budget.flags()
         return _loop(argv, text, timeout, plugins)
 
 
@@ -467,9 +462,7 @@ def eval(
     *,
     jobs: int = 1,
     shard: tuple[int, int] | None = None,
-    max_rounds: int | None = None,
-    max_total_tokens: int | None = None,
-    max_time: float | None = None,
+    budget: Budget = Budget(),
     timeout: float | None = None,
     plugins: str | os.PathLike[str] | None = None,
 ) -> EvalReport:
@@ -479,7 +472,7 @@ def eval(
         argv = ["eval", os.fspath(tasks), "--jobs", str(jobs)] + _model_flags(model, None, tmp)
         if shard is not None:
             argv += ["--shard", f"{shard[0]}/{shard[1]}"]
-        argv += _budget_flags(max_rounds, max_total_tokens, max_time)
+        argv += budget.flags()
         return _eval_report(_invoke(argv, timeout=timeout, plugins=plugins, ok_field="model"))
 
 

@@ -69,7 +69,10 @@ def diagnostics(report: dict[str, Any]) -> list[Diagnostic]:
 
 
 class IsuError(Exception):
-    """A command of ``isu`` failed: its diagnostics, exit code and report."""
+    """A command of ``isu`` failed: its diagnostics, exit code and report.
+
+    ``diagnostics`` is empty only when isu gave no report (it crashed) or was
+    stopped (``IsuTimeout``); the message then says what happened."""
 
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic], exit_code: int, report: dict[str, Any]):
         super().__init__(message)
@@ -84,4 +87,5 @@ class IsuError(Exception):
 
 
 class IsuTimeout(IsuError):
-    """``isu`` took longer than the call's ``timeout`` and was stopped."""
+    """``isu`` took longer than the call's ``timeout`` and was stopped (exit
+    code -1, no diagnostics, no report)."""

@@ -5,6 +5,7 @@ diagnostics, the run limits and the timeout."""
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -42,6 +43,11 @@ def test_the_binary_is_found_and_a_bad_isu_bin_is_named(monkeypatch: pytest.Monk
     monkeypatch.setenv("ISU_BIN", "/nonexistent/isu")
     with pytest.raises(FileNotFoundError, match="ISU_BIN is /nonexistent/isu"):
         isu.check(GOOD)
+    # A binary that prints no report is a failure that says what it printed.
+    monkeypatch.setenv("ISU_BIN", shutil.which("echo") or "/bin/echo")
+    with pytest.raises(isu.IsuError, match=r"isu check printed no report \(exit 0\): check - --format json") as e:
+        isu.check(GOOD)
+    assert e.value.diagnostics == []
 
 
 def test_check_gives_warnings_and_raises_every_error() -> None:
@@ -89,7 +95,8 @@ def test_a_call_that_takes_too_long_is_stopped() -> None:
     assert isu.run(SUM_EVENS, {"xs": list(range(200000))}) == sum(range(0, 200000, 2))
     with pytest.raises(isu.IsuTimeout) as e:
         isu.run(SUM_EVENS, {"xs": list(range(200000))}, timeout=0.001)
-    assert e.value.codes == ["timeout"]
+    assert (e.value.diagnostics, e.value.exit_code) == ([], -1)
+    assert "took more than 0.001 s" in str(e.value)
 
 
 def test_test_reports_the_examples_and_raises_a_test_fail() -> None:
@@ -136,6 +143,17 @@ def test_gen_and_repair_with_replies(tmp_path: Path) -> None:
     assert g.program is not None and isu.run(g.program, {"xs": [4, 5]}) == 9
     assert len(g.rounds) == 2
     assert (tmp_path / "gen.jsonl").is_file()
+    # The round budget stops it before the patch.
+    g = isu.gen(
+        "add up the numbers",
+        name="total",
+        args="xs: int[]",
+        returns="int",
+        examples=[({"xs": [1, 2]}, 3)],
+        replies=[envelope("submit", WRONG), envelope("patch", FIX)],
+        budget=isu.Budget(max_rounds=1),
+    )
+    assert (g.status, len(g.rounds)) == ("round_budget", 1)
     # A run that ends without a passing program is an outcome, not an exception.
     r = isu.repair(WRONG, replies=[envelope("give_up", "")])
     assert (r.status, r.program) == ("gave_up", isu.fmt(WRONG).text)
