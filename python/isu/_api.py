@@ -7,7 +7,7 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Union
 
@@ -18,41 +18,35 @@ Program = Union[str, "os.PathLike[str]"]
 """A program: its text (``str``), or the path of its file (``pathlib.Path``)."""
 
 
-def _flags(*pairs: tuple[str, float | None]) -> list[str]:
-    """``FLAG VALUE`` for each pair whose value is given."""
-    out: list[str] = []
-    for flag, value in pairs:
-        if value is not None:
-            out += [flag, str(value)]
-    return out
+class _Flags:
+    """Settings whose fields are isu's flags of the same names
+    (``max_steps`` is ``--max-steps``); ``None`` keeps isu's default."""
+
+    def flags(self) -> list[str]:
+        out: list[str] = []
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if value is not None:
+                out += ["--" + f.name.replace("_", "-"), str(value)]
+        return out
 
 
 @dataclass(frozen=True)
-class Limits:
-    """The limits of a run (``spec/semantics.md`` 7); ``None`` keeps isu's default."""
+class Limits(_Flags):
+    """The limits of a run (``spec/semantics.md`` 7)."""
 
     max_steps: int | None = None
     max_size: int | None = None
     max_memory: int | None = None
 
-    def flags(self) -> list[str]:
-        return _flags(("--max-steps", self.max_steps), ("--max-size", self.max_size), ("--max-memory", self.max_memory))
-
 
 @dataclass(frozen=True)
-class Budget:
-    """The budgets of a run of the generate/repair loop; ``None`` keeps isu's default."""
+class Budget(_Flags):
+    """The budgets of a run of the generate/repair loop."""
 
     max_rounds: int | None = None
     max_total_tokens: int | None = None
     max_time: float | None = None
-
-    def flags(self) -> list[str]:
-        return _flags(
-            ("--max-rounds", self.max_rounds),
-            ("--max-total-tokens", self.max_total_tokens),
-            ("--max-time", self.max_time),
-        )
 
 
 @dataclass(frozen=True)
