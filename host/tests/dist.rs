@@ -73,13 +73,7 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
     let moved = scratch.join("opt/isu");
     std::fs::create_dir_all(scratch.join("opt")).unwrap_or_else(|e| panic!("{e}"));
     std::fs::rename(&dist, &moved).unwrap_or_else(|e| panic!("{e}"));
-    let work = scratch.join("work");
-    std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::copy(
-        repo().join("examples/sum_evens.isu"),
-        work.join("sum_evens.isu"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let work = common::user_folder(&scratch.join("work"));
     let exe = moved.join("bin/isu");
     let o = isu(
         &exe,

@@ -125,13 +125,7 @@ assert "isu/py.typed" in names
     )))
     .unwrap_or_else(|e| panic!("{e}"));
     // `isu` on the PATH, with its plugins, from a folder of the user's.
-    let work = scratch.join("work");
-    std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::copy(
-        repo().join("examples/sum_evens.isu"),
-        work.join("sum_evens.isu"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let work = common::user_folder(&scratch.join("work"));
     let user = |cmd: &mut Command| -> Output {
         ok(cmd
             .current_dir(&work)
