@@ -17,8 +17,9 @@
 #                      `cargo build --profile PROFILE` (the target folder is
 #                      $CARGO_TARGET_DIR, else target/)
 #   --without NAME     leave the plugin NAME out of the folder and its manifest
-#                      (e.g. `--without llvm` on a machine without LLVM 19,
-#                      where the build leaves the LLVM backend out); repeatable
+#                      (e.g. `--without llvm`); repeatable. A plugin the build
+#                      left out (the LLVM backend where LLVM 19 is missing) is
+#                      left out without being named, with a notice
 set -euo pipefail
 
 usage() {
@@ -59,16 +60,6 @@ if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
     exit 1
 fi
 
-# The default manifest without the plugins left out: each `[[plugin]]` block
-# runs to the next one (or the end), and goes when its name is left out.
-shipped=$(awk -v names=" ${without[*]:-} " '
-    /^\[\[plugin\]\]/ { flush(); inblock = 1; block = $0 "\n"; drop = 0; next }
-    inblock && /^name = "/ { n = $0; sub(/^name = "/, "", n); sub(/".*$/, "", n); if (index(names, " " n " ")) drop = 1 }
-    inblock { block = block $0 "\n"; next }
-    { printf "%s\n", $0 }
-    function flush() { if (inblock && !drop) printf "%s", block; inblock = 0; block = "" }
-    END { flush() }
-' "$root/host/src/plugins/default-plugins.toml")
 # Each plugin left out is a crate the build leaves out too (`file` is the
 # crate's name).
 excluded=()
@@ -89,6 +80,42 @@ if [ "$build" = 1 ]; then
     (cd "$root" && cargo build --workspace ${excluded[@]+"${excluded[@]}"} --profile "$profile")
 fi
 
+# A plugin whose crate the build left out (the LLVM backend on a machine
+# without LLVM 19: its library holds the reason, not the plugin) is left out
+# of the folder too, with the build's reason. The built isu says which: it
+# refuses such a plugin as missing though its file is there.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+(cd "$scratch" && env -u ISU_PLUGINS HOME="$scratch" XDG_CONFIG_HOME="$scratch" \
+    "$built/isu" plugins --format json >"$scratch/plugins.json") || true
+while IFS=$'\t' read -r name reason; do
+    [ -n "$name" ] || continue
+    echo "dist.sh: leaving out the plugin $name: $reason" >&2
+    without+=("$name")
+done < <(python3 - "$scratch/plugins.json" <<'PY'
+import json, os, sys
+try:
+    plugins = json.load(open(sys.argv[1])).get("plugins", [])
+except (OSError, ValueError):
+    plugins = []
+for p in plugins:
+    error = p.get("error") or {}
+    if p.get("status") == "refused" and error.get("code") == "missing_file" and os.path.isfile(p.get("file", "")):
+        print(f"{p['name']}\t{error.get('message', '')}")
+PY
+)
+
+# The default manifest without the plugins left out: each `[[plugin]]` block
+# runs to the next one (or the end), and goes when its name is left out.
+shipped=$(awk -v names=" ${without[*]:-} " '
+    /^\[\[plugin\]\]/ { flush(); inblock = 1; block = $0 "\n"; drop = 0; next }
+    inblock && /^name = "/ { n = $0; sub(/^name = "/, "", n); sub(/".*$/, "", n); if (index(names, " " n " ")) drop = 1 }
+    inblock { block = block $0 "\n"; next }
+    { printf "%s\n", $0 }
+    function flush() { if (inblock && !drop) printf "%s", block; inblock = 0; block = "" }
+    END { flush() }
+' "$root/host/src/plugins/default-plugins.toml")
+
 mkdir -p "$dir/bin" "$dir/lib/isu/plugins" "$dir/share/isu/conformance"
 dir=$(cd "$dir" && pwd)
 cp "$built/isu" "$dir/bin/isu"
@@ -107,8 +134,6 @@ cp "$root/README.md" "$dir/share/isu/README.md"
 
 # The folder must load every plugin it ships, with no manifest of this
 # machine's user or of the current folder in the way.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 if ! (cd "$scratch" && env -u ISU_PLUGINS HOME="$scratch" XDG_CONFIG_HOME="$scratch" \
     "$dir/bin/isu" plugins verify >"$scratch/verify.txt"); then
     cat "$scratch/verify.txt" >&2

@@ -419,10 +419,16 @@ fn load_entry(entry: &Entry, loading: &Loading) -> Result<Loaded, PluginError> {
         }
         (kind, _) => load_library(kind, &entry.file).map_err(|e| {
             let mut refusal = PluginError::from_load(&entry.name, &e);
-            if let (LoadError::Missing { .. }, Place::BuiltIn { build, .. }) = (&e, &entry.place) {
-                refusal.fix = format!(
-                    "build the plugins: `{build}` in the repository (`cargo build -p isu_host` builds isu alone)"
-                );
+            match (&e, &entry.place) {
+                (LoadError::Missing { .. }, Place::BuiltIn { build, .. }) => {
+                    refusal.fix = format!(
+                        "build the plugins: `{build}` in the repository (`cargo build -p isu_host` builds isu alone)"
+                    );
+                }
+                (LoadError::LeftOut { fix, .. }, Place::BuiltIn { build, .. }) => {
+                    refusal.fix = format!("{fix}, then `{build}` in the repository");
+                }
+                _ => {}
             }
             refusal
         })?,

@@ -155,9 +155,6 @@ fn the_bench_command_runs_quick() {
             "CARGO_TARGET_DIR",
             dir.parent().expect("the profile folder's parent"),
         );
-    if std::env::var_os("ISU_NO_LLVM").is_some() {
-        cmd.args(["--exclude", "isu_backend_llvm"]);
-    }
     match dir.file_name().and_then(|n| n.to_str()) {
         Some("debug") | None => {}
         Some(profile) => {
@@ -166,7 +163,7 @@ fn the_bench_command_runs_quick() {
     }
     output(&mut cmd);
     let mut runners = "c,cpython,interp,python,wasm".to_owned();
-    if std::env::var_os("ISU_NO_LLVM").is_none() {
+    if !common::built::llvm_left_out() {
         runners.push_str(",llvm");
     }
     let tmp = tempfile::tempdir().unwrap();

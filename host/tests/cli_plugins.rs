@@ -377,9 +377,9 @@ fn a_cargo_build_of_isu_finds_its_plugins_from_any_folder() {
 }
 
 /// How the system layer's `llvm` plugin lists: loaded, unless this machine
-/// builds without LLVM 19 (`ISU_NO_LLVM`, README), when its library is missing.
+/// builds without LLVM 19 (README), when its library says why it holds none.
 fn llvm_state() -> &'static str {
-    if std::env::var_os("ISU_NO_LLVM").is_some() {
+    if common::built::llvm_left_out() {
         "refused"
     } else {
         "loaded"
@@ -406,6 +406,31 @@ fn an_isu_without_its_plugins_says_how_to_get_them() {
         std::fs::create_dir_all(release.join(sub)).unwrap_or_else(|e| panic!("{e}"));
     }
     copy_isu(&release.join("isu"));
+    // The LLVM backend's library as a build without LLVM 19 leaves it: it
+    // says why, and the fix ends in the command that builds it again.
+    let llvm_file = format!(
+        "{}isu_backend_llvm{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    std::fs::copy(lib("isu_test_left_out"), release.join(llvm_file))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let j = json(&isu_at(
+        &release.join("isu"),
+        &dir,
+        &["plugins", "--format", "json"],
+    ));
+    let llvm = j["plugins"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "llvm"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(llvm["status"], "refused", "{j}");
+    assert_eq!(llvm["error"]["code"], "missing_file", "{j}");
+    assert_eq!(
+        llvm["error"]["fix"],
+        "install the fixture's tool, then `cargo build --release` in the repository"
+    );
     let o = isu_at(
         &release.join("isu"),
         &dir,

@@ -49,13 +49,11 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
         .unwrap_or_else(|| panic!("no target folder"));
     let dist = made.join("isu-dist");
     // Where LLVM 19 is missing the build leaves the LLVM backend out, and so
-    // must the folder (README, "Building without LLVM").
-    let no_llvm = std::env::var_os("ISU_NO_LLVM").is_some();
-    let without: &[&str] = if no_llvm { &["--without", "llvm"] } else { &[] };
+    // does the folder, by itself (README, "Building without LLVM").
+    let no_llvm = common::built::llvm_left_out();
     let o = run(Command::new("bash")
         .arg(repo().join("scripts/dist.sh"))
         .args(["--profile", "dev", "--no-build"])
-        .args(without)
         .arg(&dist)
         .env("CARGO_TARGET_DIR", target));
     assert!(o.status.success(), "dist.sh: {}{}", stdout(&o), stderr(&o));
@@ -75,13 +73,7 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
     let moved = scratch.join("opt/isu");
     std::fs::create_dir_all(scratch.join("opt")).unwrap_or_else(|e| panic!("{e}"));
     std::fs::rename(&dist, &moved).unwrap_or_else(|e| panic!("{e}"));
-    let work = scratch.join("work");
-    std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::copy(
-        repo().join("examples/sum_evens.isu"),
-        work.join("sum_evens.isu"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let work = common::user_folder(&scratch.join("work"));
     let exe = moved.join("bin/isu");
     let o = isu(
         &exe,

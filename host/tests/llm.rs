@@ -1037,6 +1037,95 @@ fn eval_refuses_a_bad_task_file() {
     );
 }
 
+/// A report with its times set to 0: they are the only figures that differ
+/// from run to run.
+fn timeless(mut v: Value) -> Value {
+    for t in v["tasks"].as_array_mut().into_iter().flatten() {
+        t["ms"] = json!(0);
+    }
+    v["summary"]["ms_per_task"] = json!(0.0);
+    v
+}
+
+#[test]
+fn merged_shard_reports_equal_the_whole_run() {
+    let server = eval_server();
+    let d = dir("eval-merge");
+    std::fs::write(d.join("tasks.jsonl"), TASKS).unwrap_or_else(|e| panic!("{e}"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "tasks.jsonl",
+            "--url",
+            &server.url,
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        let out = isu(&args, &d);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        out.stdout
+    };
+    let whole: Value = serde_json::from_slice(&run(&[])).unwrap_or(Value::Null);
+    assert_eq!(whole["shard"], Value::Null);
+    // Two shards, and four (one of them empty).
+    for count in [2, 4] {
+        let mut files = Vec::new();
+        for i in 1..=count {
+            let name = format!("shard-{i}-of-{count}.json");
+            std::fs::write(d.join(&name), run(&["--shard", &format!("{i}/{count}")]))
+                .unwrap_or_else(|e| panic!("{e}"));
+            files.push(name);
+        }
+        let part: Value = serde_json::from_slice(
+            &std::fs::read(d.join(&files[0])).unwrap_or_else(|e| panic!("{e}")),
+        )
+        .unwrap_or(Value::Null);
+        assert_eq!(part["shard"]["index"], 1);
+        assert_eq!(part["shard"]["count"], count);
+        assert_eq!(part["shard"]["tasks"], 3);
+        // Given in any order.
+        files.reverse();
+        let mut args = vec!["eval", "--format", "json", "--merge"];
+        args.extend(files.iter().map(String::as_str));
+        let out = isu(&args, &d);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let merged: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(timeless(merged), timeless(whole.clone()), "{count} shards");
+        // The table of the merged run.
+        let mut args = vec!["eval", "--merge"];
+        args.extend(files.iter().map(String::as_str));
+        let table = text(&isu(&args, &d).stdout);
+        assert!(
+            table.contains("pass@1 (hidden examples): 1/3 = 0.333"),
+            "{table}"
+        );
+    }
+    // A shard missing, a report that is no report, a file that is not there,
+    // and shards with a task file: structured usage errors.
+    for (files, message) in [
+        (
+            vec!["shard-1-of-2.json"],
+            "shard 2/2 missing: merge the reports of every shard of the run",
+        ),
+        (
+            vec!["tasks.jsonl"],
+            "tasks.jsonl is not a report of `isu eval --format json`",
+        ),
+        (vec!["gone.json"], "cannot read gone.json"),
+    ] {
+        let mut args = vec!["eval", "--format", "json", "--merge"];
+        args.extend(files);
+        let out = isu(&args, &d);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let m = v["diagnostics"][0]["message"].as_str().unwrap_or_default();
+        assert!(m.starts_with(message), "{v}");
+        assert_ne!(out.status.code(), Some(0));
+    }
+    let out = isu(&["eval", "tasks.jsonl", "--merge", "shard-1-of-2.json"], &d);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
 /// Two tasks, both first written with a StaticError that a patch fixes.
 const TWICE: &str = r#"{"id": "a", "words": "add up", "name": "total", "args": "xs: int[]", "returns": "int", "examples": [{"input": {"xs": [1, 2]}, "output": 3}], "hidden": [{"input": {"xs": [5, 5]}, "output": 10}]}
 {"id": "b", "words": "sum them", "name": "total", "args": "xs: int[]", "returns": "int", "examples": [{"input": {"xs": [4]}, "output": 4}], "hidden": [{"input": {"xs": []}, "output": 0}]}

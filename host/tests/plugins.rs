@@ -313,6 +313,36 @@ fn a_missing_file_is_refused_with_the_fix() {
     assert!(fix.contains("cargo build"), "{fix}");
 }
 
+#[test]
+fn a_library_that_left_its_plugin_out_is_refused_as_missing_with_its_reason() {
+    // What the LLVM backend's crate builds where LLVM 19 is missing.
+    let lib = built::library("isu_test_left_out");
+    for kind in [
+        "kind = \"backend\"",
+        "kind = \"pack\"\nnamespace = \"fixture\"",
+    ] {
+        let reg = registry(&format!(
+            "[[plugin]]\nname = \"fixture\"\n{kind}\nfile = \"@isu_test_left_out\"\n"
+        ));
+        let (code, message, fix) = refusal(&reg);
+        assert_eq!(code, "missing_file");
+        assert_eq!(
+            message,
+            format!(
+                "{} holds no plugin: the fixture backend was left out of this build: it needs a tool this test lacks",
+                lib.display()
+            )
+        );
+        assert_eq!(
+            fix,
+            "install the fixture's tool, then build the plugin again"
+        );
+    }
+    // A library without a root module that says nothing is still not a plugin.
+    let reg = registry(&backend_entry("old", "isu_test_old_abi"));
+    assert_ne!(refusal(&reg).0, "missing_file");
+}
+
 /// A scratch folder of this test, emptied first.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("plugins-{name}"));

@@ -26,12 +26,14 @@
 //! crosses the boundary. `spec/plugin-abi.md` is the normative description.
 
 mod export;
+mod left_out;
 mod load;
 mod modules;
 mod older;
 mod pack_module;
 mod stable;
 
+pub use left_out::{read as read_left_out, LeftOut, LEFT_OUT_SYMBOL};
 pub use load::{load_backend, load_pack, ForeignBackend, ForeignPack, LoadError};
 pub use modules::{BackendMod, BackendModRef, PackMod, PackModRef};
 pub use stable::{AbiArtifact, AbiValue};

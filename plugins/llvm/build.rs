@@ -1,39 +1,35 @@
-//! Compiles the runtime with clang 19. `runtime/core/*.c` (values, reference
-//! counting, strings, arrays, maps) becomes one LLVM bitcode file that the
-//! plugin carries (`include_bytes!`) and links into every module it builds,
-//! so that those functions inline into the program. `runtime/driver/*.c`
-//! (`main`, the JSON of arguments and results, error reports), with its own
-//! copy of the core, becomes one native object, linked beside the program's
-//! object: it is the same for every program, so it is compiled once, here.
+//! Finds LLVM 19 (`build/find.rs`) and, where it is, links the plugin
+//! against it and compiles the runtime with clang 19; where it is not, leaves
+//! the backend out of the build with a notice (`cargo:warning`) and builds a
+//! library that says why instead (`isu_plugin_api::export_left_out!`), so
+//! that `cargo build` of the workspace succeeds on any machine and `isu`
+//! refuses the `llvm` plugin as missing, with the fix. The cfg `isu_llvm`
+//! tells the crate and its tests which it is. `ISU_REQUIRE_LLVM=1` (CI)
+//! makes a missing LLVM 19 fail the build instead.
+//!
+//! With LLVM: `runtime/core/*.c` (values, reference counting, strings,
+//! arrays, maps) becomes one LLVM bitcode file that the plugin carries
+//! (`include_bytes!`) and links into every module it builds, so that those
+//! functions inline into the program. `runtime/driver/*.c` (`main`, the JSON
+//! of arguments and results, error reports), with its own copy of the core,
+//! becomes one native object, linked beside the program's object: it is the
+//! same for every program, so it is compiled once, here.
 //!
 //! The clang must be LLVM 19's, the LLVM the plugin links: bitcode is read
-//! only by an LLVM at least as new as the one that wrote it. The tools are
-//! found as `$LLVM_SYS_191_PREFIX/bin/{clang,llvm-link}` (set for Debian's
-//! llvm-19-dev in `.cargo/config.toml`), else as `clang-19` and
-//! `llvm-link-19` on the PATH; `ISU_CLANG` and `ISU_LLVM_LINK` override both.
+//! only by an LLVM at least as new as the one that wrote it.
+
+#[path = "build/find.rs"]
+mod find;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn tool(var: &str, name: &str, versioned: &str) -> PathBuf {
-    if let Some(p) = std::env::var_os(var) {
-        return PathBuf::from(p);
-    }
-    if let Some(prefix) = std::env::var_os("LLVM_SYS_191_PREFIX") {
-        let p = Path::new(&prefix).join("bin").join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    PathBuf::from(versioned)
-}
 
 fn run(cmd: &mut Command) {
     let shown = format!("{cmd:?}");
     match cmd.status() {
         Ok(s) if s.success() => {}
         Ok(s) => panic!("{shown} failed ({s})"),
-        Err(e) => panic!("{shown}: {e}: install clang-19 and llvm-19 (README: the LLVM backend)"),
+        Err(e) => panic!("{shown}: {e}"),
     }
 }
 
@@ -59,17 +55,73 @@ const FLAGS: &[&str] = &[
 ];
 
 fn main() {
+    println!("cargo::rustc-check-cfg=cfg(isu_llvm)");
+    for var in [
+        "LLVM_SYS_191_PREFIX",
+        "ISU_CLANG",
+        "ISU_LLVM_LINK",
+        "ISU_REQUIRE_LLVM",
+    ] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
+    println!("cargo::rerun-if-changed=build/find.rs");
+    match find::find(&find::Env::of_process()) {
+        Ok(llvm) => with_llvm(&llvm),
+        Err(missing) => left_out(&missing),
+    }
+}
+
+/// Leaves the backend out: the notice, and what the library says instead.
+fn left_out(missing: &find::Missing) {
+    // CI, which installs LLVM 19, must not pass without the backend.
+    if std::env::var_os("ISU_REQUIRE_LLVM").is_some_and(|v| v == "1") {
+        panic!("ISU_REQUIRE_LLVM=1: {}; {}", missing.reason, find::FIX);
+    }
+    // A file that is not there makes cargo run this script again on every
+    // build, so that the build after installing LLVM 19 finds it.
+    for path in &missing.absent {
+        println!("cargo::rerun-if-changed={}", path.display());
+    }
+    println!("cargo::warning={}", missing.reason);
+    println!(
+        "cargo::warning=to add the LLVM backend: {}, then run this cargo build again",
+        find::FIX
+    );
+    println!(
+        "cargo::warning=isu and its other plugins are built as usual; `isu plugins` lists `llvm` as refused (missing_file)"
+    );
+    println!("cargo::rustc-env=ISU_LLVM_LEFT_OUT={}", missing.reason);
+    println!("cargo::rustc-env=ISU_LLVM_FIX={}", find::FIX);
+}
+
+/// Links LLVM 19 and compiles the runtime.
+fn with_llvm(llvm: &find::Llvm) {
+    println!("cargo::rerun-if-changed={}", llvm.config.display());
+    println!("cargo::rerun-if-changed=runtime");
+    println!("cargo::rustc-cfg=isu_llvm");
+    // The tests run LLVM's own tools (opt, llvm-dwarfdump) of the same LLVM.
+    println!("cargo::rustc-env=ISU_LLVM_BINDIR={}", llvm.bindir.display());
+    println!("cargo::rustc-link-search=native={}", llvm.libdir.display());
+    let kind = match llvm.linking {
+        find::Linking::Shared => "dylib",
+        find::Linking::Static => "static",
+    };
+    for lib in &llvm.libs {
+        println!("cargo::rustc-link-lib={kind}={lib}");
+    }
+    for lib in &llvm.system_libs {
+        println!("cargo::rustc-link-lib=dylib={lib}");
+    }
+    runtime(&llvm.clang, &llvm.llvm_link);
+}
+
+/// Compiles the runtime: the core to bitcode, the driver to an object.
+fn runtime(clang: &Path, link: &Path) {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
-    let clang = tool("ISU_CLANG", "clang", "clang-19");
-    let link = tool("ISU_LLVM_LINK", "llvm-link", "llvm-link-19");
-    println!("cargo:rerun-if-env-changed=ISU_CLANG");
-    println!("cargo:rerun-if-env-changed=ISU_LLVM_LINK");
-    println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
-    println!("cargo:rerun-if-changed=runtime");
     let bitcode = |src: &Path| -> PathBuf {
         let stem = src.file_stem().unwrap_or_default().to_string_lossy();
         let bc = out.join(format!("{stem}.bc"));
-        run(Command::new(&clang)
+        run(Command::new(clang)
             .args(["-c", "-emit-llvm"])
             .args(FLAGS)
             .arg("-o")
@@ -82,17 +134,17 @@ fn main() {
         .iter()
         .map(|s| bitcode(s))
         .collect();
-    run(Command::new(&link)
+    run(Command::new(link)
         .arg("-o")
         .arg(out.join("core.bc"))
         .args(&core));
     let all = out.join("driver.bc");
-    run(Command::new(&link)
+    run(Command::new(link)
         .arg("-o")
         .arg(&all)
         .args(&core)
         .args(&driver));
-    run(Command::new(&clang)
+    run(Command::new(clang)
         .arg("-c")
         .args(FLAGS)
         .arg("-o")

@@ -1,12 +1,16 @@
 //! `isu eval TASKS.jsonl`: many tasks through the loop, judged on their
 //! hidden examples; a table and the figures, or one JSON document.
+//! `isu eval --merge REPORT...`: the JSON reports of a run's shards
+//! (`--shard I/N` on many machines) as one, the report of the whole run.
 
 use super::gen::{packs, ModelArgs, StoreLessons};
 use super::output::print_json;
 use super::write::{refuse_dash, write_file, Options as WriteOptions, Output};
+use super::Failure;
 use super::{Format, FormatFlag, EXIT_USAGE};
-use crate::llm::eval::{self, Harness, TaskResult};
-use crate::llm::events::Log;
+use crate::diag::Code;
+use crate::llm::eval::{self, Harness, Report, ShardOf, TaskResult};
+use crate::llm::events::{hash, Log};
 use crate::llm::http::Http;
 use crate::llm::provider::Provider;
 use crate::llm::repair::{Clock, Lessons, NoLessons, Options, SystemClock};
@@ -14,7 +18,7 @@ use crate::llm::task::{read_tasks, Task};
 use crate::memory::{Lesson, DEFAULT_STORE};
 use crate::report;
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -22,7 +26,12 @@ use std::sync::Mutex;
 pub struct Args {
     /// The tasks: JSON Lines of {"id", "words", "name", "args", "returns",
     /// "examples": [{"input", "output"}], "hidden": [...]}.
-    pub tasks: PathBuf,
+    #[arg(required_unless_present = "merge")]
+    pub tasks: Option<PathBuf>,
+    /// Merge the JSON reports of every shard of a run (`--shard I/N
+    /// --format json`) into the report of the whole run, asking no model.
+    #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["tasks", "shard"])]
+    pub merge: Vec<PathBuf>,
     #[command(flatten)]
     pub model: ModelArgs,
     /// Tasks run at once.
@@ -156,12 +165,15 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     if let Some(html) = &args.html {
         refuse_dash(html)?;
     }
-    let text = std::fs::read_to_string(&args.tasks)
-        .with_context(|| format!("reading {}", args.tasks.display()))?;
+    let Some(file) = &args.tasks else {
+        return merge(&args.merge, args.format, args.html.as_deref());
+    };
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let tasks = match read_tasks(&text) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.tasks.display());
+            eprintln!("error: {}: {e}", file.display());
             return Ok(EXIT_USAGE);
         }
     };
@@ -179,6 +191,12 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         }
         return Ok(EXIT_USAGE);
     }
+    let shard = args.shard.map(|(index, count)| ShardOf {
+        index,
+        count,
+        tasks: tasks.len(),
+        digest: hash(&text),
+    });
     let tasks = match args.shard {
         Some((i, n)) => eval::shard(&tasks, i, n),
         None => tasks,
@@ -236,28 +254,67 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             r.log = Some(log_path(dir, &r.id).display().to_string());
         }
     }
-    let summary = eval::summarize(&results);
-    let store = args.lessons.then_some(args.store.as_str());
-    let document = json!({
-        "model": args.model.model(),
-        "lessons": args.lessons,
-        "store": store,
-        "tasks": results,
-        "summary": summary,
-    });
-    if let Some(html) = &args.html {
+    let report = Report {
+        model: args.model.model(),
+        lessons: args.lessons,
+        store: args.lessons.then(|| args.store.clone()),
+        shard,
+        tasks: results,
+    };
+    print_report(&report, args.format, args.html.as_deref())?;
+    Ok(0)
+}
+
+/// `isu eval --merge`: reads the shards' reports and prints the whole run's
+/// (and writes its page, with `--html`).
+fn merge(files: &[PathBuf], format: Format, html: Option<&Path>) -> Result<i32> {
+    let mut parts = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            Failure::io(
+                Code::IoError,
+                format!("cannot read {}: {e}", file.display()),
+                "name the JSON reports the shards wrote",
+            )
+        })?;
+        let report: Report = serde_json::from_str(&text).map_err(|e| {
+            Failure::usage(
+                format!(
+                    "{} is not a report of `isu eval --format json`: {e}",
+                    file.display()
+                ),
+                "merge what `isu eval TASKS --shard I/N --format json` printed",
+            )
+        })?;
+        parts.push((file.display().to_string(), report));
+    }
+    let report = eval::merge(&parts).map_err(|m| {
+        Failure::usage(
+            m,
+            "merge the reports of every shard I/N of one run, each once, as `isu eval --merge shard-*.json`",
+        )
+    })?;
+    print_report(&report, format, html)?;
+    Ok(0)
+}
+
+/// A run's report: the JSON document, or the table and the figures; and its
+/// page, with `--html`.
+fn print_report(report: &Report, format: Format, html: Option<&Path>) -> Result<()> {
+    let document = report.to_json();
+    if let Some(html) = html {
         let page = report::eval_page(&document, html).map_err(anyhow::Error::msg)?;
         write_file(html, page.as_bytes(), WriteOptions::default())
             .with_context(|| format!("writing {}", html.display()))?;
     }
-    match args.format {
+    match format {
         Format::Json => print_json(&document)?,
         Format::Human => {
-            print!("{}", table(&results, &summary));
-            println!("{}", lessons_line(store));
+            print!("{}", table(&report.tasks, &eval::summarize(&report.tasks)));
+            println!("{}", lessons_line(report.store.as_deref()));
         }
     }
-    Ok(0)
+    Ok(())
 }
 
 /// Whether the run used the lessons memory, and which store: the line that

@@ -10,6 +10,7 @@ use super::repair::{self, Clock, Config, Lessons, NoLessons, Options, Outcome, S
 use super::task::Task;
 use crate::functions::Functions;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -223,3 +224,136 @@ pub fn shard<T: Clone>(tasks: &[T], i: usize, n: usize) -> Vec<T> {
         .map(|(_, t)| t.clone())
         .collect()
 }
+
+/// Which part of a run a report holds: shard `index` of `count` (1-based),
+/// of a task file of `tasks` tasks whose text hashes to `digest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardOf {
+    pub index: usize,
+    pub count: usize,
+    /// The tasks of the whole file, every shard's together.
+    pub tasks: usize,
+    /// The hex SHA-256 of the task file's text: shards of different files
+    /// do not merge.
+    pub digest: String,
+}
+
+/// A run's report: `isu eval --format json` writes it (with its
+/// [`Summary`], computed from the tasks), `isu eval --merge` reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub model: String,
+    pub lessons: bool,
+    /// The lessons' store, with `lessons`.
+    pub store: Option<String>,
+    /// `None` for a whole run (or shards merged into one).
+    pub shard: Option<ShardOf>,
+    /// The results, in task order.
+    pub tasks: Vec<TaskResult>,
+}
+
+impl Report {
+    /// The report as JSON, with its summary.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "model": self.model,
+            "lessons": self.lessons,
+            "store": self.store,
+            "shard": self.shard,
+            "tasks": self.tasks,
+            "summary": summarize(&self.tasks),
+        })
+    }
+}
+
+/// One report of the shards of a run, all of them, in task order: the
+/// report the run would have given in one piece. `parts` are named (by their
+/// files) for the errors, which say what does not fit.
+pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
+    let Some((first_name, first)) = parts.first() else {
+        return Err("no reports to merge".into());
+    };
+    let mut shards: Vec<(&str, &ShardOf, &Report)> = Vec::new();
+    for (name, report) in parts {
+        let Some(shard) = &report.shard else {
+            return Err(format!(
+                "{name} is the report of a whole run, not of a shard (`isu eval --shard I/N`)"
+            ));
+        };
+        shards.push((name, shard, report));
+    }
+    let (_, one, _) = shards[0];
+    for &(name, shard, report) in &shards {
+        if (shard.count, shard.tasks, &shard.digest) != (one.count, one.tasks, &one.digest) {
+            return Err(format!(
+                "{name} is shard {}/{} of a file of {} tasks (sha256 {}), {first_name} shard {}/{} of {} tasks (sha256 {}): shards of one run only",
+                shard.index, shard.count, shard.tasks, shard.digest, one.index, one.count, one.tasks, one.digest
+            ));
+        }
+        let same_run = (&report.model, report.lessons, &report.store)
+            == (&first.model, first.lessons, &first.store);
+        if !same_run {
+            return Err(format!(
+                "{name} ran model {} with lessons {}, {first_name} model {} with lessons {}: shards of one run only",
+                report.model,
+                lessons_of(report),
+                first.model,
+                lessons_of(first)
+            ));
+        }
+        let expected = self::shard(&vec![(); one.tasks], shard.index, one.count).len();
+        if shard.index == 0 || shard.index > one.count || report.tasks.len() != expected {
+            return Err(format!(
+                "{name} holds {} results for shard {}/{} of {} tasks, which has {expected}",
+                report.tasks.len(),
+                shard.index,
+                shard.count,
+                one.tasks
+            ));
+        }
+    }
+    let mut by_index: Vec<Option<(&str, &Report)>> = vec![None; one.count];
+    for &(name, shard, report) in &shards {
+        if let Some((other, _)) = by_index[shard.index - 1] {
+            return Err(format!(
+                "{other} and {name} are both shard {}/{}",
+                shard.index, shard.count
+            ));
+        }
+        by_index[shard.index - 1] = Some((name, report));
+    }
+    let absent: Vec<String> = (1..=one.count)
+        .filter(|i| by_index[i - 1].is_none())
+        .map(|i| format!("{i}/{}", one.count))
+        .collect();
+    if !absent.is_empty() {
+        return Err(format!(
+            "shard {} missing: merge the reports of every shard of the run",
+            absent.join(", ")
+        ));
+    }
+    // Shard i holds the tasks k with k % count == i - 1, in order.
+    let tasks = (0..one.tasks)
+        .filter_map(|k| {
+            let (_, report) = by_index[k % one.count]?;
+            report.tasks.get(k / one.count).cloned()
+        })
+        .collect();
+    Ok(Report {
+        model: first.model.clone(),
+        lessons: first.lessons,
+        store: first.store.clone(),
+        shard: None,
+        tasks,
+    })
+}
+
+fn lessons_of(report: &Report) -> String {
+    match (&report.store, report.lessons) {
+        (Some(store), true) => format!("on (store {store})"),
+        _ => "off".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

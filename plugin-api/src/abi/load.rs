@@ -42,6 +42,16 @@ pub enum LoadError {
         /// Why not, in the system's words.
         reason: String,
     },
+    /// A library whose crate left its plugin out of the build, saying why
+    /// (`export_left_out!`): the plugin's file is as good as missing.
+    LeftOut {
+        /// The file.
+        path: PathBuf,
+        /// Why the plugin is not in it.
+        reason: String,
+        /// What to install or set before building it again.
+        fix: String,
+    },
     /// A dynamic library without an abi_stable root module: not an Isu plugin.
     NotAPlugin {
         /// The file.
@@ -92,6 +102,7 @@ impl LoadError {
                  a relative `file` is read from the manifest's folder"
                     .into()
             }
+            LoadError::LeftOut { fix, .. } => format!("{fix}, then build the plugin again"),
             LoadError::Open { .. } => {
                 "point `file` at the plugin's dynamic library (.so, .dylib or .dll) built for this machine"
                     .into()
@@ -151,7 +162,7 @@ impl LoadError {
     /// A short stable name of the failure, for JSON reports.
     pub fn code(&self) -> &'static str {
         match self {
-            LoadError::Missing { .. } => "missing_file",
+            LoadError::Missing { .. } | LoadError::LeftOut { .. } => "missing_file",
             LoadError::Open { .. } => "not_a_library",
             LoadError::NotAPlugin { .. } => "not_a_plugin",
             LoadError::AbiStable { .. } => "abi_stable_version",
@@ -168,6 +179,9 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Missing { path } => write!(f, "there is no file {}", path.display()),
+            LoadError::LeftOut { path, reason, .. } => {
+                write!(f, "{} holds no plugin: {reason}", path.display())
+            }
             LoadError::Open { path, reason } => {
                 write!(
                     f,
@@ -224,8 +238,15 @@ fn from_library_error(path: &Path, expected_kind: &'static str, e: LibraryError)
             path: path.to_owned(),
             reason: err.to_string(),
         },
-        LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin {
-            path: path.to_owned(),
+        LibraryError::GetSymbolError { .. } => match super::left_out::read(path) {
+            Some((reason, fix)) => LoadError::LeftOut {
+                path: path.to_owned(),
+                reason,
+                fix,
+            },
+            None => LoadError::NotAPlugin {
+                path: path.to_owned(),
+            },
         },
         LibraryError::InvalidAbiHeader(found) => {
             let expected = AbiHeader::VALUE;

@@ -11,16 +11,31 @@
 //! [`exec`] runs it as a subprocess. [`pack`] checks and links the packs'
 //! lowerings (LLVM IR a pack gives for its functions). [`abi`] is what the module and the
 //! runtime agree on; `spec/llvm-abi.md` documents it.
+//!
+//! Everything here is `#[cfg(isu_llvm)]`, which `build.rs` sets where it
+//! finds LLVM 19; where LLVM 19 is missing, the library holds no backend but
+//! the reason it was left out and the fix (`export_left_out!`), which `isu`
+//! reports when it refuses the plugin (README: "The LLVM backend and
+//! building without LLVM"). A new item of this file needs the cfg too.
 
+#[cfg(isu_llvm)]
 pub mod abi;
+#[cfg(isu_llvm)]
 pub mod debug;
+#[cfg(isu_llvm)]
 pub mod exec;
+#[cfg(isu_llvm)]
 mod lower;
+#[cfg(isu_llvm)]
 pub mod module;
+#[cfg(isu_llvm)]
 pub mod native;
+#[cfg(isu_llvm)]
 pub mod pack;
 
+#[cfg(isu_llvm)]
 use inkwell::context::Context;
+#[cfg(isu_llvm)]
 use isu_plugin_api::{
     Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecLimits, ExecOptions,
     FeatureSet, Literal, PluginDiagnostic, Program,
@@ -28,18 +43,22 @@ use isu_plugin_api::{
 
 /// The artifact kinds, the default first: an executable, an object file,
 /// textual IR, bitcode.
+#[cfg(isu_llvm)]
 pub const EMITS: [&str; 4] = ["exe", "obj", "ll", "bc"];
 
 /// The backend.
+#[cfg(isu_llvm)]
 #[derive(Debug, Default)]
 pub struct LlvmBackend;
 
+#[cfg(isu_llvm)]
 impl LlvmBackend {
     pub fn new() -> LlvmBackend {
         LlvmBackend
     }
 }
 
+#[cfg(isu_llvm)]
 fn failed(message: impl Into<String>) -> Vec<PluginDiagnostic> {
     vec![PluginDiagnostic::backend(
         BackendCode::BackendFailed,
@@ -48,6 +67,7 @@ fn failed(message: impl Into<String>) -> Vec<PluginDiagnostic> {
 }
 
 /// The file name of an artifact of `kind` for the function `name`.
+#[cfg(isu_llvm)]
 pub fn file_name(name: &str, kind: &str) -> String {
     match kind {
         "exe" => name.to_owned(),
@@ -57,6 +77,7 @@ pub fn file_name(name: &str, kind: &str) -> String {
 }
 
 /// Builds the artifacts of `kinds` (each one of [`EMITS`]) for `program`.
+#[cfg(isu_llvm)]
 pub fn build(
     program: &Program,
     kinds: &[&str],
@@ -115,6 +136,7 @@ pub fn build(
     Ok(out)
 }
 
+#[cfg(isu_llvm)]
 impl Backend for LlvmBackend {
     fn info(&self) -> BackendInfo {
         // The whole language as of feature vocabulary 5. `execute` runs the
@@ -175,4 +197,9 @@ impl Backend for LlvmBackend {
 
 // The plugin library's root module (spec/plugin-abi.md): the host loads this
 // backend through `isu-plugins.toml`.
+#[cfg(isu_llvm)]
 isu_plugin_api::export_backend!(LlvmBackend);
+
+// Without LLVM 19: why the library holds no backend, and what to do.
+#[cfg(not(isu_llvm))]
+isu_plugin_api::export_left_out!(env!("ISU_LLVM_LEFT_OUT"), env!("ISU_LLVM_FIX"));

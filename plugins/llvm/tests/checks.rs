@@ -3,6 +3,7 @@
 //! lines name: overflow and index checks are left out where the language's
 //! value bounds (`isu_lang::analysis::bounds`) prove they cannot fire, and
 //! kept everywhere else. The runs of those cases are the suite's.
+#![cfg(isu_llvm)]
 
 use isu_backend_llvm::module;
 use isu_host::conformance::checks::verify;

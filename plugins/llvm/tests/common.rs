@@ -1,5 +1,6 @@
 //! Helpers shared by the backend's tests: Isu text to a validated program,
 //! compiled and run in-process.
+#![cfg(isu_llvm)]
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use isu_backend_llvm::LlvmBackend;

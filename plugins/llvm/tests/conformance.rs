@@ -3,6 +3,7 @@
 //! runner (`isu_host::conformance`): every run of every case must give what
 //! the reference interpreter gives (the value, or the error's code and step),
 //! and the results must be exactly those of `conformance.toml`.
+#![cfg(isu_llvm)]
 
 use isu_backend_llvm::LlvmBackend;
 use std::path::Path;

@@ -7,6 +7,7 @@
 //!
 //! The programs call the functions of the packs that ship with isu too,
 //! linked in.
+#![cfg(isu_llvm)]
 
 use isu_backend_llvm::LlvmBackend;
 use isu_host::differential::check;

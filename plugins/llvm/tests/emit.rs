@@ -1,6 +1,7 @@
 //! What `compile` writes: the artifact kinds, textual IR that LLVM's own
 //! verifier accepts, bitcode, an object file whose line table points at the
 //! Isu source, an executable; and what it refuses.
+#![cfg(isu_llvm)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -33,10 +34,9 @@ fn emit(kinds: &[&str]) -> Vec<isu_plugin_api::Artifact> {
         .unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-/// An LLVM 19 tool: `$LLVM_SYS_191_PREFIX/bin/NAME`, as the build found LLVM.
+/// An LLVM 19 tool of the LLVM the build found (build.rs).
 fn tool(name: &str) -> std::path::PathBuf {
-    let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
-    std::path::Path::new(&prefix).join("bin").join(name)
+    std::path::Path::new(env!("ISU_LLVM_BINDIR")).join(name)
 }
 
 #[test]

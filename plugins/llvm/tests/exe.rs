@@ -1,6 +1,7 @@
 //! The standalone executable: its arguments as JSON from a file or standard
 //! input, read against the ARGS types exactly as `isu run` reads them; its
 //! result printed as `isu run` prints it; its errors, flags and exit codes.
+#![cfg(isu_llvm)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -6,6 +6,7 @@
 //! executable reports it; and every malformed lowering refused with a
 //! diagnostic naming the function (`tests/bad_lowerings/`, one fixture each,
 //! whose first line says what the refusal must say).
+#![cfg(isu_llvm)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

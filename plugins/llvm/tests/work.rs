@@ -1,6 +1,7 @@
 //! The budget sweep (`isu_host::conformance::sweep`): every program of
 //! `conformance/sweep/` under every small step budget and two size limits,
 //! on the LLVM backend and the interpreter, with the same outcomes.
+#![cfg(isu_llvm)]
 
 use isu_backend_llvm::LlvmBackend;
 use isu_host::conformance::sweep;
