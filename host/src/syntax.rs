@@ -14,6 +14,7 @@
 
 mod assemble;
 mod cst;
+mod cursor;
 mod errors;
 mod layout;
 mod lexer;
@@ -39,6 +40,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/grammar.rs"
 );
 
+pub use cursor::{cursor, declared, Cursor, DeclKind, Declared, Lexeme, Slot, Word};
 pub use layout::{header_text, Anchor, Comments, Layout};
 pub use outline::OutlineStep;
 pub use token::Kw;
