@@ -23,3 +23,6 @@ pub mod run;
 pub use editor::{complete, definition, hover, symbols};
 pub use program::{check, fix, format, patch, Formatted};
 pub use run::{examples, test, valid, Tested, Valid};
+
+#[cfg(test)]
+mod tests;

@@ -171,13 +171,13 @@ fn step_markdown(s: &OutlineStep) -> String {
     let mut out = format!("```isu\n{header}\n```\n\nStep {}", s.id);
     match s.kind {
         Some(k) => {
-            out.push_str(&format!(", a {}", k.as_str()));
             let fields: Vec<&str> = k.field_order().iter().map(|f| f.as_str()).collect();
-            if !fields.is_empty() {
-                out.push_str(&format!(" ({})", fields.join(", ")));
+            match fields.as_slice() {
+                [] => out.push_str(&format!(" ({})", k.as_str())),
+                _ => out.push_str(&format!(" ({}: {})", k.as_str(), fields.join(", "))),
             }
         }
-        None => out.push_str(", of no known kind"),
+        None => out.push_str(" (of no known kind)"),
     }
     out.push('.');
     if let Some(w) = s.written.as_deref().filter(|w| *w != s.id.as_str()) {
@@ -316,43 +316,30 @@ pub fn complete(text: &str, offset: u32, packs: &Functions) -> Vec<Completion> {
             replace,
         })
     };
-    let keyword = |k: &Kw| k.as_str().to_owned();
+    // Keywords of one role, each inserted with `suffix` (`IF:` on a line of
+    // its own, `IF` after `S2: `).
+    let keywords = |role: fn(Kw) -> bool, kind, suffix: &str, add: &mut Add<'_>| {
+        for k in Kw::ALL.iter().filter(|k| role(**k)) {
+            let doc = keyword_markdown(*k);
+            add(
+                k.as_str().to_owned(),
+                kind,
+                None,
+                doc,
+                format!("{}{suffix}", k.as_str()),
+            );
+        }
+    };
     match cursor.slot {
         Slot::Section { section, given } => {
-            for k in Kw::ALL.iter().filter(|k| k.is_section()) {
-                add(
-                    keyword(k),
-                    CompletionKind::Section,
-                    None,
-                    keyword_markdown(*k),
-                    format!("{}:", k.as_str()),
-                );
-            }
+            keywords(Kw::is_section, CompletionKind::Section, ":", &mut add);
             fields(section, &given, &mut add);
         }
         Slot::Statement { step, given } => {
-            for k in Kw::ALL.iter().filter(|k| k.is_step_kind()) {
-                add(
-                    keyword(k),
-                    CompletionKind::Statement,
-                    None,
-                    keyword_markdown(*k),
-                    format!("{}:", k.as_str()),
-                );
-            }
+            keywords(Kw::is_step_kind, CompletionKind::Statement, ":", &mut add);
             fields(step, &given, &mut add);
         }
-        Slot::StepKind => {
-            for k in Kw::ALL.iter().filter(|k| k.is_step_kind()) {
-                add(
-                    keyword(k),
-                    CompletionKind::Statement,
-                    None,
-                    keyword_markdown(*k),
-                    keyword(k),
-                );
-            }
-        }
+        Slot::StepKind => keywords(Kw::is_step_kind, CompletionKind::Statement, "", &mut add),
         Slot::Operator { field } => {
             let forms: &[&str] = if field == Some(Kw::Iter) {
                 vocab::ITER_FORMS
