@@ -2,6 +2,9 @@
 # The one command that runs every test of the project (README "Testing"; .ci/run runs it).
 # Needs python3 and node (installed on the image), ruff (`pip install ruff`), the
 # agreement tests' packages (`python3 -m pip install -r host/tests/agreement/requirements.txt`),
+# the LSP client the language server's tests use (`python3 -m pip install -r
+# host/tests/clients/lsp/requirements.txt`), the VS Code extension's npm packages (`npm ci` in
+# editors/vscode),
 # and for the LLVM backend LLVM 19 with clang 19 (`apt-get install llvm-19-dev clang-19`). On a
 # machine without LLVM 19 the LLVM backend is left out, with a notice (README "Building without
 # LLVM"); ISU_REQUIRE_LLVM=1 (as CI sets) makes its absence an error instead.

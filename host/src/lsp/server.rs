@@ -334,26 +334,28 @@ impl Server {
         }
     }
 
+    /// The served document a position is in, its text, and the position
+    /// as a byte offset.
+    fn at(&self, pos: &lsp::TextDocumentPositionParams) -> Option<(&Doc, Text<'_>, u32)> {
+        let doc = self.doc(&pos.text_document.uri)?;
+        let t = self.text(doc);
+        Some((doc, t, t.offset(pos.position)))
+    }
+
     fn answer(&self, req: &Request) -> Answer {
         match req.method.as_str() {
             "textDocument/hover" => {
                 let p: lsp::HoverParams = params(req)?;
-                let pos = &p.text_document_position_params;
-                let Some(doc) = self.doc(&pos.text_document.uri) else {
+                let Some((doc, t, at)) = self.at(&p.text_document_position_params) else {
                     return Ok(Value::Null);
                 };
-                let t = self.text(doc);
-                let at = t.offset(pos.position);
                 to_value(editor::hover(&doc.text, at, &self.packs).map(|h| convert::hover(t, &h)))
             }
             "textDocument/completion" => {
                 let p: lsp::CompletionParams = params(req)?;
-                let pos = &p.text_document_position;
-                let Some(doc) = self.doc(&pos.text_document.uri) else {
+                let Some((doc, t, at)) = self.at(&p.text_document_position) else {
                     return Ok(Value::Null);
                 };
-                let t = self.text(doc);
-                let at = t.offset(pos.position);
                 let items: Vec<lsp::CompletionItem> = editor::complete(&doc.text, at, &self.packs)
                     .iter()
                     .map(|c| convert::completion(t, c))
@@ -362,12 +364,9 @@ impl Server {
             }
             "textDocument/definition" => {
                 let p: lsp::GotoDefinitionParams = params(req)?;
-                let pos = &p.text_document_position_params;
-                let Some(doc) = self.doc(&pos.text_document.uri) else {
+                let Some((doc, t, at)) = self.at(&p.text_document_position_params) else {
                     return Ok(Value::Null);
                 };
-                let t = self.text(doc);
-                let at = t.offset(pos.position);
                 to_value(editor::definition(&doc.text, at).map(|s| lsp::Location {
                     uri: doc.uri.clone(),
                     range: t.range(s.lo, s.hi),
@@ -410,27 +409,38 @@ impl Server {
                 };
                 to_value(self.code_actions(doc, &p))
             }
+            // Not advertised (diagnostics are pushed), but answered for a
+            // client that pulls them.
+            "textDocument/diagnostic" => {
+                let p: lsp::DocumentDiagnosticParams = params(req)?;
+                let items = match self
+                    .docs
+                    .get(p.text_document.uri.as_str())
+                    .filter(|d| d.isu)
+                {
+                    Some(doc) => self.diagnostics_of(doc),
+                    None => Vec::new(),
+                };
+                to_value(lsp::DocumentDiagnosticReport::Full(
+                    lsp::RelatedFullDocumentDiagnosticReport {
+                        related_documents: None,
+                        full_document_diagnostic_report: lsp::FullDocumentDiagnosticReport {
+                            result_id: None,
+                            items,
+                        },
+                    },
+                ))
+            }
             "textDocument/codeLens" => {
                 let p: lsp::CodeLensParams = params(req)?;
                 let Some(doc) = self.doc(&p.text_document.uri) else {
                     return Ok(Value::Null);
                 };
                 let lenses: Vec<lsp::CodeLens> = editor::examples_at(&doc.text)
-                    .map(|((lo, _), n)| {
-                        let t = self.text(doc);
-                        let title = match n {
-                            1 => "▶ Run the IO example".to_owned(),
-                            n => format!("▶ Run the {n} IO examples"),
-                        };
-                        lsp::CodeLens {
-                            range: t.range(lo, lo),
-                            command: Some(lsp::Command {
-                                title,
-                                command: RUN_EXAMPLES.to_owned(),
-                                arguments: Some(vec![json!(doc.uri.as_str())]),
-                            }),
-                            data: None,
-                        }
+                    .map(|((lo, _), n)| lsp::CodeLens {
+                        range: self.text(doc).range(lo, lo),
+                        command: Some(run_examples(doc, n)),
+                        data: None,
                     })
                     .into_iter()
                     .collect();
@@ -585,10 +595,13 @@ impl Server {
             true => lsp::MessageType::INFO,
             false => lsp::MessageType::WARNING,
         };
+        // The diagnostics go out before the answer, so that a client has
+        // them when it reads the answer.
         if let Some(doc) = self.docs.get_mut(&done.uri) {
             if doc.version == done.version {
                 doc.tests = done.result.map(|t| t.fails).unwrap_or_default();
                 self.dirty.insert(done.uri.clone());
+                self.publish()?;
             }
         }
         self.send(&Message::Response(Response::new_ok(done.request, result)))?;
@@ -660,45 +673,62 @@ impl Server {
         }
     }
 
-    /// Publishes the diagnostics of every changed document: the check's,
-    /// and the last run's TestFails while the text is the one they ran on.
+    /// Publishes the diagnostics of every changed document.
     fn publish(&mut self) -> io::Result<()> {
         for key in std::mem::take(&mut self.dirty) {
             let Some(doc) = self.docs.get(&key).filter(|d| d.isu) else {
                 continue;
             };
-            let t = self.text(doc);
-            let diags = if doc.too_large() {
-                let d = Diagnostic::error(
-                    Code::DocumentTooLarge,
-                    format!(
-                        "the document is {} bytes, over the language server's limit of {MAX_DOCUMENT_BYTES}; it is not checked",
-                        doc.text.len()
-                    ),
-                )
-                .with_hint("run `isu check FILE` on it");
-                let outline = Vec::new();
-                vec![convert::diagnostic(t, &doc.uri, &d, "isu", &outline)]
-            } else {
-                let src = doc.source();
-                let checked = catch_unwind(AssertUnwindSafe(|| service::check(&src, &self.packs)));
-                let front = match checked {
-                    Ok(front) => front.diags,
-                    Err(_) => vec![Diagnostic::error(
-                        isu_lang::RuntimeCode::InternalError,
-                        "checking the document failed inside the server (a bug: please report it)",
-                    )],
-                };
-                let outline = syntax::outline_of(&doc.text);
-                let mut all = convert::diagnostics(t, &doc.uri, &front, "isu", &outline);
-                all.extend(convert::diagnostics(
-                    t, &doc.uri, &doc.tests, "isu test", &outline,
-                ));
-                all
-            };
+            let diags = self.diagnostics_of(doc);
             self.send(&publish(doc.uri.clone(), diags, Some(doc.version)))?;
         }
         Ok(())
+    }
+
+    /// A document's diagnostics: the check's, and the last run's TestFails
+    /// while the text is the one they ran on; for a document over the
+    /// limit, one diagnostic saying so.
+    fn diagnostics_of(&self, doc: &Doc) -> Vec<lsp::Diagnostic> {
+        let t = self.text(doc);
+        if doc.too_large() {
+            let d = Diagnostic::error(
+                Code::DocumentTooLarge,
+                format!(
+                    "the document is {} bytes, over the language server's limit of {MAX_DOCUMENT_BYTES}; it is not checked",
+                    doc.text.len()
+                ),
+            )
+            .with_hint("run `isu check FILE` on it");
+            return vec![convert::diagnostic(t, &doc.uri, &d, "isu", &[])];
+        }
+        let src = doc.source();
+        let checked = catch_unwind(AssertUnwindSafe(|| service::check(&src, &self.packs)));
+        let front = match checked {
+            Ok(front) => front.diags,
+            Err(_) => vec![Diagnostic::error(
+                isu_lang::RuntimeCode::InternalError,
+                "checking the document failed inside the server (a bug: please report it)",
+            )],
+        };
+        let outline = syntax::outline_of(&doc.text);
+        let mut all = convert::diagnostics(t, &doc.uri, &front, "isu", &outline);
+        all.extend(convert::diagnostics(
+            t, &doc.uri, &doc.tests, "isu test", &outline,
+        ));
+        all
+    }
+}
+
+/// The command that runs a document's `n` IO examples.
+fn run_examples(doc: &Doc, n: usize) -> lsp::Command {
+    let title = match n {
+        1 => "▶ Run the IO example".to_owned(),
+        n => format!("▶ Run the {n} IO examples"),
+    };
+    lsp::Command {
+        title,
+        command: RUN_EXAMPLES.to_owned(),
+        arguments: Some(vec![json!(doc.uri.as_str())]),
     }
 }
 
