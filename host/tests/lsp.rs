@@ -189,6 +189,20 @@ fn diagnostics_are_published_on_open() {
         .map(|a| a.iter().filter_map(|d| d["code"].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(codes, ["undeclared_variable", "undeclared_variable"], "{m}");
+    // A client that pulls them gets the same.
+    let r = s.request(
+        2,
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": "file:///x/sum_evens.isu"}}),
+    );
+    assert_eq!(r["result"]["kind"], "full", "{r}");
+    assert_eq!(r["result"]["items"], m["params"]["diagnostics"], "{r}");
+    let r = s.request(
+        3,
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": "file:///x/never_opened.isu"}}),
+    );
+    assert_eq!(r["result"]["items"], json!([]), "{r}");
 }
 
 /// Whether the real client must run (CI sets it; `.ci/run` installs it).
