@@ -143,6 +143,52 @@ fn completions_come_from_the_tables() {
 }
 
 #[test]
+fn a_pack_function_is_hovered_completed_and_checked() {
+    let mut packs = Functions::default();
+    packs.add_local(std::sync::Arc::new(isu_packs::math::MATH));
+    let text = PROGRAM.replace("(call ABS (var x))", "(call math.GCD (var x) (const 4))");
+    let h = editor::hover(&text, at(&text, "GCD", 1), &packs).unwrap_or_else(|| panic!("no hover"));
+    assert!(
+        h.markdown.contains("math.GCD(int, int) -> int"),
+        "{}",
+        h.markdown
+    );
+    assert!(
+        h.markdown.contains("greatest common divisor"),
+        "{}",
+        h.markdown
+    );
+    assert_eq!(
+        (h.span.lo, h.span.hi),
+        (at(&text, "math.GCD", 0), at(&text, "math.GCD", 8))
+    );
+    // Without the pack, the name means nothing and the check says so.
+    assert_eq!(
+        editor::hover(&text, at(&text, "GCD", 1), &Functions::default()),
+        None
+    );
+    let src = Source::new("t", text.as_str());
+    assert!(check(&src, &packs).diags.iter().all(|d| !d.is_error()));
+    assert!(check(&src, &Functions::default())
+        .diags
+        .iter()
+        .any(|d| d.is_error()));
+    let typed = PROGRAM.replace("(call ABS (var x))", "(call ");
+    let off = at(&typed, "(call ", 6);
+    let gcd = editor::complete(&typed, off, &packs)
+        .into_iter()
+        .find(|c| c.label == "math.GCD")
+        .unwrap_or_else(|| panic!("no math.GCD"));
+    assert_eq!(gcd.kind, CompletionKind::Function);
+    assert!(
+        gcd.detail
+            .as_deref()
+            .is_some_and(|d| d.contains("(int, int) -> int")),
+        "{gcd:?}"
+    );
+}
+
+#[test]
 fn a_test_failure_is_shown_at_its_step() {
     let src = Source::new("t", PROGRAM);
     let tested = examples(&src, &Functions::default()).unwrap_or_else(|d| panic!("{d:?}"));
