@@ -10,6 +10,8 @@
 #   which the build leaves out with a notice (README "The LLVM backend and
 #   building without LLVM"). ISU_REQUIRE_LLVM=1 (as CI sets) makes its absence
 #   an error instead;
+# - the VS Code extension's npm packages (editors/vscode, `npm ci`), for its
+#   grammar test and .vsix build, when its package-lock.json changed;
 # - Chromium, for the test that opens the HTML pages of the repair loop, through
 #   apt-get when it is missing and it runs as root; without it that test says so
 #   and is skipped, unless ISU_REQUIRE_CHROMIUM=1 (as CI sets).
@@ -39,7 +41,7 @@ if [[ ! -x "$venv/bin/python3" ]]; then
     fi
 fi
 # Installed again only when the requirements change.
-wanted=$(cat scripts/test-requirements.txt host/tests/agreement/requirements.txt)
+wanted=$(cat scripts/test-requirements.txt host/tests/agreement/requirements.txt host/tests/clients/lsp/requirements.txt)
 if [[ "$(cat "$venv/installed.txt" 2>/dev/null)" != "$wanted" ]]; then
     "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r scripts/test-requirements.txt
     printf '%s' "$wanted" >"$venv/installed.txt"
@@ -61,6 +63,15 @@ elif as_root; then
     apt_install llvm-19-dev clang-19
 else
     echo "note: LLVM 19 is missing and this is not root: the build leaves the LLVM backend out" >&2
+fi
+
+echo "== the VS Code extension's npm packages (editors/vscode/node_modules)"
+# Installed again only when the lock file changes.
+lock=editors/vscode/package-lock.json
+stamp=editors/vscode/node_modules/.installed-lock.json
+if ! cmp -s "$lock" "$stamp"; then
+    (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$lock" "$stamp"
 fi
 
 echo "== Chromium"

@@ -17,6 +17,7 @@ mod front;
 mod fuzz;
 mod gen;
 mod grammar;
+mod lsp;
 mod mcp;
 mod memory;
 pub(crate) mod output;
@@ -272,6 +273,9 @@ pub enum Command {
     Memory(memory::Args),
     /// Serve tree, inspect and invoke to agents over MCP on stdio.
     Mcp(mcp::Args),
+    /// Serve editors over the Language Server Protocol on stdio:
+    /// diagnostics, fixes, formatting, hover, symbols, completion, the examples.
+    Lsp(lsp::Args),
 }
 
 fn on(
@@ -382,6 +386,7 @@ impl Command {
             Command::Grammar(_)
             | Command::Schema(_)
             | Command::Mcp(_)
+            | Command::Lsp(_)
             | Command::Prompt
             | Command::PluginHost { .. } => pick(None),
         }
@@ -453,6 +458,7 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Prompt => gen::prompt(cli.plugins.as_deref()),
         Command::Memory(args) => memory::memory(&args),
         Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),
+        Command::Lsp(args) => lsp::lsp(&args, cli.plugins.as_deref()),
     };
     match result {
         Ok(code) => code,

@@ -244,6 +244,7 @@ codes! {
     OutcomeUnknown = "outcome_unknown", InputError, "an operation that did not finish in time; whether it took effect is unknown (never retried)";
     BackendFailed = "backend_failed", InputError, "no backend serves the target, or the backend itself failed";
     WriteFailed = "write_failed", InputError, "a file the operation was to write could not be written";
+    DocumentTooLarge = "document_too_large", InputError, "a document sent to the language server (isu lsp) over its 4 MiB limit; it is not checked (isu check checks it)";
 }
 
 impl From<RuntimeCode> for Code {

@@ -17,6 +17,7 @@ pub mod isu;
 mod lark;
 pub mod model;
 mod regex;
+pub mod textmate;
 mod words;
 
 pub use isu::{grammar, Start, Vocabulary};

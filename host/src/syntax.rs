@@ -15,6 +15,7 @@
 mod assemble;
 mod closers;
 mod cst;
+mod cursor;
 mod errors;
 mod layout;
 mod lexer;
@@ -40,6 +41,7 @@ lalrpop_util::lalrpop_mod!(
     "/syntax/grammar.rs"
 );
 
+pub use cursor::{cursor, declared, Cursor, DeclKind, Declared, Lexeme, Slot, Word};
 pub use layout::{header_text, Anchor, Comments, Layout};
 pub use outline::OutlineStep;
 pub use token::Kw;

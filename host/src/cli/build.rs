@@ -39,10 +39,12 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let format = args.common.format;
     let src = read_source(&args.common.file)?;
     let reg = super::plugins::registry(manifest, &[PluginKind::Backend, PluginKind::Pack]);
-    let fe = crate::pipeline::check_with(&src, &reg.functions);
-    let Some(program) = fe.valid_program() else {
-        report(format, &fe.diags, Some(&src), Vec::new())?;
-        return Ok(exit_code(&fe.diags));
+    let (program, warnings) = match crate::service::valid(&src, &reg.functions) {
+        Ok(v) => (v.program, v.diags),
+        Err(diags) => {
+            report(format, &diags, Some(&src), Vec::new())?;
+            return Ok(exit_code(&diags));
+        }
     };
     let options = CompileOptions {
         target: args.target.clone(),
@@ -50,7 +52,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         settings: args.settings.settings(),
         ..CompileOptions::default()
     };
-    match target::build(&reg, program, options) {
+    match target::build(&reg, &program, options) {
         Ok(artifacts) => {
             let written = write_artifacts(&artifacts, args.out.as_deref(), args.force.options())?;
             let list: Vec<Value> = artifacts
@@ -67,7 +69,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
                 .collect();
             report(
                 format,
-                &fe.diags,
+                &warnings,
                 Some(&src),
                 vec![
                     ("target", Value::String(args.target.clone())),
@@ -87,7 +89,7 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             Ok(0)
         }
         Err(BuildError::Program(mut diags)) => {
-            let mut all = fe.diags.clone();
+            let mut all = warnings.clone();
             all.append(&mut diags);
             report(format, &all, Some(&src), Vec::new())?;
             Ok(exit_code(&all))
@@ -96,11 +98,11 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             match format {
                 Format::Json => print_json(&json!({
                     "ok": false,
-                    "diagnostics": fe.diags.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+                    "diagnostics": warnings.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
                     "build_error": build_error_json(&e),
                 }))?,
                 Format::Human => {
-                    report(format, &fe.diags, Some(&src), Vec::new())?;
+                    report(format, &warnings, Some(&src), Vec::new())?;
                     eprintln!("error: {e}");
                 }
             }

@@ -5,8 +5,8 @@ use super::output::{read_source, report};
 use super::write::{write_file, Options as WriteOptions};
 use super::{Common, Format};
 use crate::diag::exit_code;
-use crate::fix;
 use crate::functions::Functions;
+use crate::service;
 use crate::source::Source;
 use anyhow::{Context, Result};
 use serde_json::Value;
@@ -16,7 +16,7 @@ use serde_json::Value;
 pub fn fix(common: &Common, write: bool, options: WriteOptions) -> Result<i32> {
     refuse_writing_stdin(&common.file, write)?;
     let src = read_source(&common.file)?;
-    let fixed = fix::fix(&src, &Functions::default());
+    let fixed = service::fix(&src, &Functions::default());
     let changed = fixed.text != src.text;
     if write && changed {
         write_file(&common.file, fixed.text.as_bytes(), options)

@@ -4,7 +4,8 @@ use super::output::{json_report_with, print_json, read_source, report};
 use super::write::{write_file, Options as WriteOptions};
 use super::{Common, Failure, Format, EXIT_NOT_CANONICAL};
 use crate::diag::{exit_code, has_errors};
-use crate::{canon, pipeline};
+use crate::functions::Functions;
+use crate::{pipeline, service};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::path::Path;
@@ -25,13 +26,13 @@ pub fn refuse_writing_stdin(file: &Path, write: bool) -> Result<()> {
 pub fn fmt(common: &Common, check: bool, write: bool, options: WriteOptions) -> Result<i32> {
     refuse_writing_stdin(&common.file, write)?;
     let src = read_source(&common.file)?;
-    let fe = pipeline::parse_canonical(&src);
-    let Some(program) = fe.program.as_ref().filter(|_| !has_errors(&fe.diags)) else {
+    let formatted = service::format(&src);
+    let fe = &formatted.front;
+    let Some(text) = formatted.text.clone() else {
         report(common.format, &fe.diags, Some(&src), Vec::new())?;
         return Ok(exit_code(&fe.diags));
     };
-    let text = canon::print_with(program, &fe.layout.comments);
-    let canonical = text == src.text;
+    let canonical = formatted.is_canonical(&src);
     if check && !canonical && common.format == Format::Human {
         eprintln!(
             "{} is not in canonical form; `isu fmt --write` rewrites it",
@@ -79,7 +80,7 @@ pub fn parse(common: &Common) -> Result<i32> {
 /// `isu check FILE`: every error of parsing, canonicalization and validation.
 pub fn check(common: &Common) -> Result<i32> {
     let src = read_source(&common.file)?;
-    let fe = pipeline::check(&src);
+    let fe = service::check(&src, &Functions::default());
     report(common.format, &fe.diags, Some(&src), Vec::new())?;
     if common.format == Format::Human && !has_errors(&fe.diags) {
         eprintln!("{}: ok", src.name);

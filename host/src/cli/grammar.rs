@@ -20,6 +20,9 @@ pub enum GrammarFormat {
     Lark,
     /// One regular expression, a superset of the grammar.
     RegexLite,
+    /// A TextMate grammar (JSON) for editors' highlighting: the standard
+    /// vocabulary, pack functions by their form (`--start` does not apply).
+    Textmate,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,18 +57,22 @@ pub struct SchemaArgs {
 
 /// Prints the grammar, with the functions of the manifest's packs.
 pub fn grammar(args: &GrammarArgs, manifest: Option<&Path>) -> Result<i32> {
+    let format = match args.format {
+        GrammarFormat::Ebnf => grammar::Format::Ebnf,
+        GrammarFormat::Gbnf => grammar::Format::Gbnf,
+        GrammarFormat::Lark => grammar::Format::Lark,
+        GrammarFormat::RegexLite => grammar::Format::RegexLite,
+        GrammarFormat::Textmate => {
+            write_stdout(&grammar::textmate::print())?;
+            return Ok(0);
+        }
+    };
     let reg = registry(manifest, false);
     let vocab = Vocabulary::with_packs(&reg.functions);
     let start = match args.start {
         GrammarStart::Program => Start::Program,
         GrammarStart::Patch => Start::Patch,
         GrammarStart::Any => Start::Any,
-    };
-    let format = match args.format {
-        GrammarFormat::Ebnf => grammar::Format::Ebnf,
-        GrammarFormat::Gbnf => grammar::Format::Gbnf,
-        GrammarFormat::Lark => grammar::Format::Lark,
-        GrammarFormat::RegexLite => grammar::Format::RegexLite,
     };
     let text = grammar::print(&grammar::grammar(&vocab, start), format);
     write_stdout(&text)?;

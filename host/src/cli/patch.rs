@@ -6,10 +6,10 @@ use super::front::refuse_writing_stdin;
 use super::output::{read_source, report};
 use super::write::{write_file, Options as WriteOptions};
 use super::{Common, Format};
-use crate::diag::{exit_code, has_errors};
+use crate::diag::exit_code;
 use crate::functions::Functions;
+use crate::service;
 use crate::source::Source;
-use crate::{patch, syntax};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::path::Path;
@@ -28,12 +28,7 @@ pub fn patch(
     refuse_writing_stdin(&common.file, write)?;
     let src = read_source(&common.file)?;
     let patch_src = read_source(patch_file)?;
-    let (parsed, diags) = syntax::parse_patch(&patch_src);
-    let Some(parsed) = parsed.filter(|_| !has_errors(&diags)) else {
-        report(common.format, &diags, Some(&patch_src), Vec::new())?;
-        return Ok(exit_code(&diags));
-    };
-    let patched = match patch::apply_to_source(&src, &parsed, &Functions::default()) {
+    let patched = match service::patch(&src, &patch_src, &Functions::default()) {
         Ok(p) => p,
         Err(errors) => {
             report(common.format, &errors, Some(&patch_src), Vec::new())?;

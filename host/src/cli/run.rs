@@ -10,9 +10,9 @@ use super::write::{Options as WriteOptions, Output};
 use super::{Common, Format};
 use crate::diag::{exit_code, Diagnostic};
 use crate::executor::{self, Executed, Executor, Loaded};
-use crate::pipeline;
 use crate::plugins::target::{BackendFailure, BuildError};
 use crate::plugins::{PluginKind, Registry};
+use crate::service;
 use crate::source::Source;
 use anyhow::{Context, Result};
 use isu_plugin_api::{ExecLimits, Program, RuntimeCode, Settings};
@@ -122,16 +122,18 @@ pub fn registry(manifest: Option<&Path>, needed: bool) -> Registry {
 fn checked(common: &Common, on: &On) -> Result<std::result::Result<Checked, i32>> {
     let src = read_source(&common.file)?;
     let reg = registry(on.manifest.as_deref(), on.target.is_some());
-    let fe = pipeline::check_with(&src, &reg.functions);
-    let Some(program) = fe.valid_program().cloned() else {
-        report(common.format, &fe.diags, Some(&src), Vec::new())?;
-        return Ok(Err(exit_code(&fe.diags)));
+    let valid = match service::valid(&src, &reg.functions) {
+        Ok(v) => v,
+        Err(diags) => {
+            report(common.format, &diags, Some(&src), Vec::new())?;
+            return Ok(Err(exit_code(&diags)));
+        }
     };
     Ok(Ok(Checked {
         src,
         reg,
-        program,
-        diags: fe.diags,
+        program: valid.program,
+        diags: valid.diags,
     }))
 }
 
@@ -272,38 +274,33 @@ pub fn test(common: &Common, limits: &Limits, on: &On) -> Result<i32> {
         Err(code) => return Ok(code),
     };
     let name = on.target.as_deref().unwrap_or(executor::INTERPRETER);
-    let fails =
-        match executor::test_examples(loaded.as_ref(), name, &c.program, &limits.exec_limits()) {
-            Ok(fails) => fails,
-            Err(failure) => return backend_failed(&failure, common.format),
-        };
-    let total = c.program.io.input.len();
-    let diags = [c.diags.clone(), fails].concat();
-    report_tests(common.format, &diags, &c.src, total, on.target.as_deref())
+    let tested = match service::test(loaded.as_ref(), name, &c.program, &limits.exec_limits()) {
+        Ok(tested) => tested,
+        Err(failure) => return backend_failed(&failure, common.format),
+    };
+    report_tests(
+        common.format,
+        &c.diags,
+        &tested,
+        &c.src,
+        on.target.as_deref(),
+    )
 }
 
-/// Reports a test run: the diagnostics, how many of the `total` examples
-/// passed and failed, and its outcome (`passed`, `failed`, or `no_examples`
-/// for a program whose IO has none). Returns the exit code: that of the
-/// first error, else [`super::EXIT_NO_EXAMPLES`] when there was nothing to
-/// run, else 0.
+/// Reports a test run: the check's warnings and the TestFails, how many
+/// examples passed and failed, and its outcome (`passed`, `failed`, or
+/// `no_examples` for a program whose IO has none). Returns the exit code:
+/// that of the first error, else [`super::EXIT_NO_EXAMPLES`] when there was
+/// nothing to run, else 0.
 pub fn report_tests(
     format: Format,
-    diags: &[Diagnostic],
+    warnings: &[Diagnostic],
+    tested: &service::Tested,
     src: &crate::source::Source,
-    total: usize,
     target: Option<&str>,
 ) -> Result<i32> {
-    let failed = diags
-        .iter()
-        .filter(|d| d.kind == crate::diag::Kind::TestFail && d.is_error())
-        .count()
-        .min(total);
-    let outcome = match (total, failed) {
-        (0, _) => "no_examples",
-        (_, 0) if !crate::diag::has_errors(diags) => "passed",
-        _ => "failed",
-    };
+    let diags = &[warnings, tested.fails.as_slice()].concat();
+    let (total, failed, outcome) = (tested.examples, tested.failed(), tested.outcome());
     let mut fields = Vec::new();
     if let Some(t) = target {
         fields.push(("target", Value::from(t)));

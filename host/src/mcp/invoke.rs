@@ -5,13 +5,14 @@
 use super::objects::{self, Object, ProgramFile};
 use super::ops::Operation;
 use super::Context;
+use crate::canon;
 use crate::cli::build::write_artifacts;
 use crate::cli::write::{write_file, Options as WriteOptions};
 use crate::diag::{has_errors, Code, Diagnostic};
 use crate::executor::{self, Executed, Loaded};
 use crate::plugins::target::{self as backend, BuildError};
+use crate::service::{self, editor};
 use crate::source::Source;
-use crate::{canon, patch, pipeline, syntax};
 use isu_plugin_api::{CompileOptions, ExecLimits, Program, Settings};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -57,7 +58,7 @@ pub fn invoke(
     let text = |name: &str| args.get(name).and_then(Value::as_str).unwrap_or_default();
     match (object, op.name) {
         (Object::Program(p), "check") => with_source(p, |src| {
-            Outcome::new(pipeline::check_with(&src, &ctx.registry.functions).diags)
+            Outcome::new(service::check(&src, &ctx.registry.functions).diags)
         }),
         (Object::Program(p), "fmt") => with_source(p, |src| fmt(p, &src, flag("write"))),
         (Object::Program(p), "run") => {
@@ -109,28 +110,8 @@ pub fn invoke(
                 Err(d) => Outcome::failed(d),
             }
         }
-        (Object::StdFn(f), "describe") => Outcome::new(Vec::new())
-            .with("name", f.name)
-            .with(
-                "signatures",
-                f.overloads.iter().map(|o| o.text()).collect::<Vec<_>>(),
-            )
-            .with("doc", f.doc)
-            .with(
-                "errors",
-                f.errors.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
-            ),
-        (Object::PackFn(name), "describe") => match ctx.registry.functions.get(name) {
-            Some(f) => Outcome::new(Vec::new())
-                .with("name", name.as_str())
-                .with("signatures", vec![f.signature.to_string()])
-                .with("doc", f.doc.as_str())
-                .with("errors", Vec::<String>::new()),
-            None => Outcome::failed(Diagnostic::error(
-                Code::UnknownObject,
-                format!("the pack function {name} is gone"),
-            )),
-        },
+        (Object::StdFn(f), "describe") => describe(ctx, f.name),
+        (Object::PackFn(name), "describe") => describe(ctx, name),
         _ => Outcome::failed(Diagnostic::error(
             Code::UnknownOperation,
             format!("a {} has no operation {}", object.kind(), op.name),
@@ -145,6 +126,22 @@ fn with_source(p: &ProgramFile, f: impl FnOnce(Source) -> Outcome) -> Outcome {
     }
 }
 
+/// A function's signatures, documentation and errors, as the editor's hover
+/// shows them.
+fn describe(ctx: &Context, name: &str) -> Outcome {
+    match editor::function(name, &ctx.registry.functions) {
+        Some(f) => Outcome::new(Vec::new())
+            .with("name", f.name)
+            .with("signatures", f.signatures)
+            .with("doc", f.doc)
+            .with("errors", f.errors),
+        None => Outcome::failed(Diagnostic::error(
+            Code::UnknownObject,
+            format!("the function {name} is gone"),
+        )),
+    }
+}
+
 /// Checks the program and goes on only when it is valid (as `isu run`,
 /// `isu test`, `isu patch` and `isu build` do).
 fn with_valid(
@@ -153,10 +150,9 @@ fn with_valid(
     f: impl FnOnce(&Program, Vec<Diagnostic>) -> Outcome,
 ) -> Outcome {
     with_source(p, |src| {
-        let fe = pipeline::check_with(&src, &ctx.registry.functions);
-        match fe.valid_program() {
-            Some(program) => f(program, fe.diags.clone()),
-            None => Outcome::new(fe.diags),
+        match service::valid(&src, &ctx.registry.functions) {
+            Ok(v) => f(&v.program, v.diags),
+            Err(diags) => Outcome::new(diags),
         }
     })
 }
@@ -164,7 +160,7 @@ fn with_valid(
 /// As `isu fix`: every certain fix, round after round; written only when
 /// something changed.
 fn fix(ctx: &Context, p: &ProgramFile, src: &Source, write: bool) -> Outcome {
-    let fixed = crate::fix::fix(src, &ctx.registry.functions);
+    let fixed = service::fix(src, &ctx.registry.functions);
     let changed = fixed.text != src.text;
     let mut out = Outcome::new(fixed.front.diags.clone())
         .with("changed", changed)
@@ -178,13 +174,12 @@ fn fix(ctx: &Context, p: &ProgramFile, src: &Source, write: bool) -> Outcome {
 }
 
 fn fmt(p: &ProgramFile, src: &Source, write: bool) -> Outcome {
-    let fe = pipeline::parse_canonical(src);
-    let Some(program) = fe.program.as_ref().filter(|_| !has_errors(&fe.diags)) else {
-        return Outcome::new(fe.diags);
+    let formatted = service::format(src);
+    let canonical = formatted.is_canonical(src);
+    let Some(text) = formatted.text else {
+        return Outcome::new(formatted.front.diags);
     };
-    let text = canon::print(program);
-    let canonical = text == src.text;
-    let mut out = Outcome::new(fe.diags.clone())
+    let mut out = Outcome::new(formatted.front.diags)
         .with("canonical", canonical)
         .with("written", false);
     if write && !canonical {
@@ -251,22 +246,18 @@ fn test(
     diags: Vec<Diagnostic>,
     args: &Map<String, Value>,
 ) -> Outcome {
-    on_executor(
-        ctx,
-        program,
-        args,
-        |loaded, name| match executor::test_examples(loaded, name, program, &limits(args)) {
-            Ok(fails) => {
-                let total = program.io.input.len();
-                let failed = fails.len().min(total);
-                Outcome::new([diags, fails].concat())
+    on_executor(ctx, program, args, |loaded, name| {
+        match service::test(loaded, name, program, &limits(args)) {
+            Ok(tested) => {
+                let (total, passed, failed) = (tested.examples, tested.passed(), tested.failed());
+                Outcome::new([diags, tested.fails].concat())
                     .with("examples", total)
-                    .with("passed", total - failed)
+                    .with("passed", passed)
                     .with("failed", failed)
             }
             Err(f) => Outcome::failed(backend_failed(&f.to_string())),
-        },
-    )
+        }
+    })
 }
 
 fn apply_patch(ctx: &Context, p: &ProgramFile, patch_text: &str, write: bool) -> Outcome {
@@ -274,11 +265,7 @@ fn apply_patch(ctx: &Context, p: &ProgramFile, patch_text: &str, write: bool) ->
     // written only when it validates.
     with_source(p, |src| {
         let patch_src = Source::new("patch", patch_text);
-        let (parsed, diags) = syntax::parse_patch(&patch_src);
-        let Some(parsed) = parsed.filter(|_| !has_errors(&diags)) else {
-            return Outcome::new(diags);
-        };
-        match patch::apply_to_source(&src, &parsed, &ctx.registry.functions) {
+        match service::patch(&src, &patch_src, &ctx.registry.functions) {
             Err(errors) => Outcome::new(errors),
             Ok(patched) => {
                 let valid = patched.is_valid();

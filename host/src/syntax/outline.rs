@@ -10,7 +10,7 @@
 //! S2_2, ...`; a line that only looks like a header (`BREAK:`) is no step.
 
 use super::structure::{self, Scanner};
-use super::token::Spanned;
+use super::token::{Kw, Spanned, Tok};
 use isu_plugin_api::StepId;
 use std::collections::HashMap;
 
@@ -26,6 +26,12 @@ pub struct OutlineStep {
     pub hi: u32,
     /// The column of its header (1-based).
     pub col: u32,
+    /// Its kind, when the header names one (`SEQ`, `IF`, ...).
+    pub kind: Option<Kw>,
+    /// The description its header gives, if any.
+    pub desc: Option<String>,
+    /// The end of its header's line (its last token on the header's line).
+    pub header_hi: u32,
 }
 
 /// The steps of a text, in source order (so an enclosing step comes before
@@ -71,12 +77,24 @@ pub fn outline(toks: &[Spanned<'_>]) -> Vec<OutlineStep> {
         path.push(*n);
         let (lo, hi) = structure::step_extent(toks, &all, i);
         let last = hi.saturating_sub(1).max(lo);
+        let line = &toks[lo..=last.max(lo)];
+        let header = line
+            .iter()
+            .take_while(|t| t.0.line == toks[lo].0.line)
+            .collect::<Vec<_>>();
+        let desc = header.iter().find_map(|t| match t.1 {
+            Tok::Str(raw) => Some(super::lexer::unescape(raw)),
+            _ => None,
+        });
         out.push(OutlineStep {
             id: StepId::from_path(&path),
             written: step.id.map(str::to_owned),
             lo: toks[lo].0.off,
             hi: toks[last].2.off,
             col: toks[lo].0.col,
+            kind: step.kind,
+            desc,
+            header_hi: header.last().map_or(toks[lo].2.off, |t| t.2.off),
         });
         paths.insert(i, path);
     }
