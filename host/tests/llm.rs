@@ -4,10 +4,15 @@
 //! ParseError, a StaticError, a RuntimeError and a TestFail, give_up, a 500
 //! then success, a 429 with Retry-After, a timeout, a server that refuses,
 //! and the budgets. Every run's log is replayed, and the replay's output and
-//! program must be byte-identical.
+//! program must be byte-identical. `isu explain` and `isu eval --roundtrip`
+//! have modules of their own (`llm/explain.rs`, `llm/roundtrip.rs`).
 
+#[path = "llm/explain.rs"]
+mod explain;
 #[path = "llm/loopback.rs"]
 mod loopback;
+#[path = "llm/roundtrip.rs"]
+mod roundtrip;
 
 use loopback::{completion, envelope, Answer, Server};
 use serde_json::{json, Value};

@@ -282,7 +282,7 @@ pub fn repair(args: &RepairArgs, manifest: Option<&Path>) -> Result<i32> {
     drive(task, Some(src.text.clone()), &args.run, &log, manifest)
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
     PathBuf::from(s)

@@ -1,15 +1,18 @@
 //! `isu eval`: many tasks through the loop, judged on the examples the
 //! model never saw, with the figures the seed asks to watch: pass@1, the
 //! rounds it took, the share of programs repaired within one or two patch
-//! rounds, and what each task cost.
+//! rounds, and what each task cost; with a round trip
+//! ([`super::roundtrip`]), whether the program's description keeps its
+//! meaning.
 
 use super::events::Log;
 use super::provider::Provider;
 use super::repair::candidate::Candidate;
 use super::repair::{self, Clock, Config, Lessons, NoLessons, Options, Outcome, Status};
+use super::roundtrip::{self, RoundTrip};
 use super::task::Task;
 use crate::functions::Functions;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -30,6 +33,9 @@ pub struct TaskResult {
     pub passed_in_round: Option<u32>,
     pub tokens: u64,
     pub ms: u64,
+    /// The round trip (`--roundtrip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<RoundTrip>,
 }
 
 /// The figures of a set of results.
@@ -53,6 +59,50 @@ pub struct Summary {
     pub ms_per_task: f64,
     /// How many tasks ended each way.
     pub statuses: BTreeMap<String, usize>,
+    /// The round trips' figures (`--roundtrip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<RoundTripSummary>,
+}
+
+/// The figures of the round trips of a set of results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoundTripSummary {
+    /// Tasks with a round-trip score (A validated and some input ran).
+    pub tasks: usize,
+    /// The mean of their scores.
+    pub score: f64,
+    /// Inputs on which A and B agree, of how many, over those tasks.
+    pub agreed: usize,
+    pub inputs: usize,
+    /// Tasks whose score is 1.
+    pub perfect: usize,
+    /// Tokens of the descriptions and of B's loops, per task with a round trip.
+    pub tokens_per_task: f64,
+}
+
+/// The figures of the round trips of `results`, when they had any.
+pub fn summarize_roundtrips(results: &[TaskResult]) -> Option<RoundTripSummary> {
+    let trips: Vec<&RoundTrip> = results
+        .iter()
+        .filter_map(|r| r.roundtrip.as_ref())
+        .collect();
+    if trips.is_empty() {
+        return None;
+    }
+    let scores: Vec<f64> = trips.iter().filter_map(|t| t.score).collect();
+    let scored = trips.iter().filter(|t| t.score.is_some());
+    Some(RoundTripSummary {
+        tasks: scores.len(),
+        score: if scores.is_empty() {
+            0.0
+        } else {
+            scores.iter().sum::<f64>() / scores.len() as f64
+        },
+        agreed: scored.clone().map(|t| t.agreed).sum(),
+        inputs: scored.map(|t| t.inputs).sum(),
+        perfect: scores.iter().filter(|&&s| s == 1.0).count(),
+        tokens_per_task: trips.iter().map(|t| t.tokens).sum::<u64>() as f64 / trips.len() as f64,
+    })
 }
 
 /// Judges a final program on the task's hidden examples: how many hold, of
@@ -85,6 +135,7 @@ pub fn result(task: &Task, outcome: &Outcome, packs: &Functions) -> TaskResult {
         passed_in_round: outcome.passed_in_round,
         tokens: outcome.tokens.total(),
         ms: outcome.ms,
+        roundtrip: None,
     }
 }
 
@@ -128,6 +179,7 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
             sum(|r| r.ms) / tasks as f64
         },
         statuses,
+        roundtrip: summarize_roundtrips(results),
     }
 }
 
@@ -137,6 +189,12 @@ pub trait Harness: Sync {
     fn provider(&self) -> Box<dyn Provider>;
     fn clock(&self) -> Box<dyn Clock>;
     fn log(&self, task: &Task) -> Log;
+    /// The log of another run of a task's: its description (`part` is
+    /// `explain`) or its program B (`b`) in a round trip; by default kept in
+    /// memory only.
+    fn log_of(&self, _task: &Task, _part: &str) -> Log {
+        Log::new()
+    }
     /// The lessons memory a task's loop reads and adds to (with
     /// `Options::lessons`); by default none.
     fn lessons(&self) -> Box<dyn Lessons + '_> {
@@ -144,13 +202,16 @@ pub trait Harness: Sync {
     }
 }
 
-/// Runs every task through the loop on `jobs` threads; the results in task
-/// order, whatever order they finished in. `on_done` hears of each.
+/// Runs every task through the loop on `jobs` threads, and with
+/// `roundtrip` through a round trip after it; the results in task order,
+/// whatever order they finished in. `on_done` hears of each.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     tasks: &[Task],
     options: &Options,
     model: &str,
     jobs: usize,
+    roundtrip: Option<roundtrip::Settings>,
     harness: &dyn Harness,
     packs: &Functions,
     on_done: &(dyn Fn(&TaskResult) + Sync),
@@ -181,7 +242,12 @@ pub fn run(
                     packs,
                     &mut |_| {},
                 );
-                let r = result(task, &outcome, packs);
+                let mut r = result(task, &outcome, packs);
+                if let Some(settings) = roundtrip {
+                    r.roundtrip = Some(roundtrip::run(
+                        task, &outcome, options, model, settings, harness, packs,
+                    ));
+                }
                 on_done(&r);
                 if let Ok(mut all) = results.lock() {
                     all[i] = Some(r);
