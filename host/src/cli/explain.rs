@@ -2,15 +2,14 @@
 //! words; the description is printed (or written with `-o`) and the run
 //! logged for `isu replay`.
 
-use super::gen::{packs, with_suffix, ModelArgs, EXIT_NO_PROGRAM};
-use super::output::{print_json, read_source};
-use super::write::{write_file, Options as WriteOptions, Output};
+use super::gen::{packs, print_report, with_suffix, write_output, ModelArgs, EXIT_NO_PROGRAM};
+use super::output::read_source;
+use super::write::{Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::llm::events::Log;
 use crate::llm::explain::{self, Explained};
 use crate::llm::repair::{Status, SystemClock};
 use anyhow::{Context, Result};
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -91,18 +90,12 @@ pub fn explain(args: &Args, manifest: Option<&Path>) -> Result<i32> {
 /// code: 0 with a description, 1 when the server failed, else
 /// [`EXIT_NO_PROGRAM`].
 pub fn finish(outcome: &Explained, output: Option<&Path>, format: Format) -> Result<i32> {
-    if let (Some(path), Some(text)) = (output, &outcome.explanation) {
-        write_file(path, described(text).as_bytes(), WriteOptions::default())
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
+    write_output(
+        output,
+        outcome.explanation.as_deref().map(described).as_deref(),
+    )?;
     match format {
-        Format::Json => {
-            let mut v = serde_json::to_value(outcome).context("serializing the report")?;
-            if let Value::Object(o) = &mut v {
-                o.insert("ok".into(), json!(outcome.status == Status::Explained));
-            }
-            print_json(&v)?;
-        }
+        Format::Json => print_report(outcome, outcome.status == Status::Explained)?,
         Format::Human => {
             let seconds = outcome.ms as f64 / 1000.0;
             let tokens = outcome.tokens.total();

@@ -229,19 +229,7 @@ pub fn run(
                     options: options.clone(),
                     model: model.to_owned(),
                 };
-                let mut provider = harness.provider();
-                let mut clock = harness.clock();
-                let mut log = harness.log(task);
-                let mut lessons = harness.lessons();
-                let outcome = repair::run(
-                    &config,
-                    provider.as_mut(),
-                    lessons.as_mut(),
-                    clock.as_mut(),
-                    &mut log,
-                    packs,
-                    &mut |_| {},
-                );
+                let outcome = run_loop(&config, harness.log(task), harness, packs);
                 let mut r = result(task, &outcome, packs);
                 if let Some(settings) = roundtrip {
                     r.roundtrip = Some(roundtrip::run(
@@ -261,6 +249,28 @@ pub fn run(
         .into_iter()
         .flatten()
         .collect()
+}
+
+/// The loop of `config`, with the provider, clock and lessons of `harness`,
+/// writing `log`.
+pub fn run_loop(
+    config: &Config,
+    mut log: Log,
+    harness: &dyn Harness,
+    packs: &Functions,
+) -> Outcome {
+    let mut provider = harness.provider();
+    let mut clock = harness.clock();
+    let mut lessons = harness.lessons();
+    repair::run(
+        config,
+        provider.as_mut(),
+        lessons.as_mut(),
+        clock.as_mut(),
+        &mut log,
+        packs,
+        &mut |_| {},
+    )
 }
 
 /// Which tasks shard `i` of `n` (1-based) runs: every n-th, from the i-th.

@@ -18,7 +18,7 @@
 
 use super::eval::Harness;
 use super::explain::{self, Explained};
-use super::repair::{self, Config, Options, Outcome, Status};
+use super::repair::{Config, Options, Outcome, Status};
 use super::task::Task;
 use crate::conformance::Outcome as Ran;
 use crate::functions::Functions;
@@ -278,19 +278,7 @@ fn rewrite(
         options: options.clone(),
         model: model.to_owned(),
     };
-    let mut provider = harness.provider();
-    let mut clock = harness.clock();
-    let mut log = harness.log_of(task, "b");
-    let mut lessons = harness.lessons();
-    repair::run(
-        &config,
-        provider.as_mut(),
-        lessons.as_mut(),
-        clock.as_mut(),
-        &mut log,
-        packs,
-        &mut |_| {},
-    )
+    super::eval::run_loop(&config, harness.log_of(task, "b"), harness, packs)
 }
 
 /// The inputs of a round trip.
