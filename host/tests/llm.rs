@@ -53,6 +53,15 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// The last message of a request's body (the user's).
+fn last_message(body: &Value) -> String {
+    let msgs = body["messages"].as_array().cloned().unwrap_or_default();
+    msgs.last()
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
 /// The sum of an int array: the task of most tests.
 const TOTAL: [&str; 11] = [
     "gen",
@@ -920,13 +929,9 @@ fn prompt_prints_the_reference() {
 fn eval_server() -> Server {
     Server::with(|_, body| {
         let body: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-        let msgs = body["messages"].as_array().cloned().unwrap_or_default();
-        let last = msgs
-            .last()
-            .and_then(|m| m["content"].as_str())
-            .unwrap_or("")
-            .to_owned();
-        let first_round = msgs.len() == 2 && last.starts_with("Write this function");
+        let last = last_message(&body);
+        let first_round = body["messages"].as_array().map(Vec::len) == Some(2)
+            && last.starts_with("Write this function");
         if last.contains("NAME: total") {
             if first_round {
                 envelope("submit", &total_with("(sub (var t) (var x))"), "first")

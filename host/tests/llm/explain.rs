@@ -5,7 +5,7 @@
 //! and the log replayed byte for byte (and a changed one detected).
 
 use super::loopback::{envelope, Server};
-use super::{dir, events, isu, rechain, text};
+use super::{dir, events, isu, last_message, rechain, text};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -32,15 +32,6 @@ fn evens_file(d: &Path) {
         "INPUT: [{\"xs\": [1, 2, 3, 4]}]\n  OUTPUT: [6]",
     );
     std::fs::write(d.join("evens.isu"), program).unwrap_or_else(|e| panic!("{e}"));
-}
-
-/// The last user message of a request body.
-fn last(body: &Value) -> String {
-    let m = body["messages"].as_array().cloned().unwrap_or_default();
-    m.last()
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or("")
-        .to_owned()
 }
 
 /// Runs `isu explain evens.isu` in `d` against `server`, then replays its
@@ -83,7 +74,7 @@ fn explain_describes_a_program_and_its_log_replays() {
         "{system}"
     );
     assert!(!system.contains("\"submit\""), "{system}");
-    let asked = last(body);
+    let asked = last_message(body);
     assert!(asked.starts_with("Describe what this Isu function does"));
     assert!(asked.contains("(eq (mod (var x) (const 2)) (const 0))"));
     assert!(asked.contains("INPUT: []") && !asked.contains("[1, 2, 3, 4]"));
@@ -182,12 +173,12 @@ fn explain_re_asks_replies_off_the_contract() {
     assert_eq!(report["requests"], 3);
     assert_eq!(report["rejected"], 2);
     let bodies = server.bodies();
-    assert!(last(&bodies[1])
+    assert!(last_message(&bodies[1])
         .contains("the decision `submit` is not allowed now; allowed: explain, give_up"));
     assert!(
-        last(&bodies[2]).contains("is plain words, not Isu: it has the line `STEPS:`"),
+        last_message(&bodies[2]).contains("is plain words, not Isu: it has the line `STEPS:`"),
         "{}",
-        last(&bodies[2])
+        last_message(&bodies[2])
     );
     // Still off the contract after every re-ask: no description, exit 11.
     let server = Server::start(vec![envelope("submit", &evens(), "again"); 3]);

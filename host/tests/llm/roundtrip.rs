@@ -10,7 +10,7 @@
 
 use super::explain::{evens, sum_where, FAITHFUL};
 use super::loopback::{envelope, Server};
-use super::{dir, isu, text};
+use super::{dir, isu, last_message, text};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -50,13 +50,7 @@ fn first_with(locals: &str, steps: &str) -> String {
 /// anything else (a later round of a B that does not validate).
 fn model(describe: &'static str) -> Server {
     Server::with(move |_, body| {
-        let body: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-        let msgs = body["messages"].as_array().cloned().unwrap_or_default();
-        let last = msgs
-            .last()
-            .and_then(|m| m["content"].as_str())
-            .unwrap_or("")
-            .to_owned();
+        let last = last_message(&serde_json::from_str(body).unwrap_or(Value::Null));
         if last.starts_with("Describe what this Isu function does") {
             let words = if last.contains("NAME: first") {
                 FIRST_DESCRIBED
