@@ -196,6 +196,13 @@ print("first passed in: " + ", ".join(("never" if k == "0" else "round " + k) + 
 print(f"fixed within 1-2 repair rounds: {s['fixed_within_two']}/{s['failed_first']}")
 print(f"tokens per task: {s['tokens_per_task']:.0f}; seconds per task: {s['ms_per_task'] / 1000:.1f}")
 print("ended: " + ", ".join(f"{k}: {v}" for k, v in s["statuses"].items()))
+rt = s.get("roundtrip")
+if rt:
+    print(f"round trip (A and B agree): mean {rt['score']:.3f} over {rt['tasks']} tasks ({rt['perfect']} at 1.000); {rt['agreed']}/{rt['inputs']} inputs")
+    for t in doc["tasks"]:
+        r = t.get("roundtrip") or {}
+        score = "-" if r.get("score") is None else f"{r['score']:.3f}"
+        print(f"  {t['id']}: {score} {r.get('reason', '')}".rstrip())
 EOF
 	fi
 	return "$status"

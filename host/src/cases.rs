@@ -133,6 +133,34 @@ impl CaseFile {
     }
 }
 
+/// The text of a case file: the comment `comment` (one line), a `; run:`
+/// line for each of `runs` (the arguments' JSON and what the interpreter
+/// gives), the `; limits:` of the runs, the `; needs:` of the limits the
+/// runs reach, and `program` in canonical text. What `isu fuzz` and `isu
+/// eval --roundtrip` write, and [`parse`] reads.
+pub fn text(
+    comment: &str,
+    program: &isu_plugin_api::Program,
+    runs: &[(String, crate::conformance::Outcome)],
+    limits: ExecLimits,
+) -> String {
+    let mut out = format!("; {comment}\n");
+    for (args, outcome) in runs {
+        out.push_str(&format!("; run: {args} => {outcome}\n"));
+    }
+    out.push_str(&format!(
+        "; limits: max_steps={} max_size={} max_memory={}\n",
+        limits.max_steps, limits.max_size, limits.max_memory
+    ));
+    let oracle: Vec<_> = runs.iter().map(|(_, o)| o.clone()).collect();
+    let needs = crate::conformance::limit_needs(program, &oracle);
+    if !needs.is_empty() {
+        out.push_str(&format!("; needs: {}\n", needs.join(" ")));
+    }
+    out.push_str(&crate::canon::print(program));
+    out
+}
+
 /// The directives of a case file. A file without a run is an error, as is a
 /// malformed directive or a second `limits:`.
 pub fn parse(text: &str) -> Result<CaseFile, CaseError> {

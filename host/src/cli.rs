@@ -7,11 +7,13 @@
 //! 8 a plugin was refused or a backend failed, 9 `test` found no examples to
 //! run, 10 an InputError (a memory record, query or store refused, a path
 //! outside the project root, an MCP request), 11 `gen`/`repair` ended without
-//! a program, 12 `replay` differs from the log, 13 the log was changed.
+//! a program (`explain` without a description), 12 `replay` differs from the
+//! log, 13 the log was changed.
 
 pub(crate) mod build;
 mod conformance;
 mod eval;
+mod explain;
 mod fix;
 mod front;
 mod fuzz;
@@ -263,10 +265,12 @@ pub enum Command {
     Gen(gen::GenArgs),
     /// Repair a program with a language model until it passes its IO examples.
     Repair(gen::RepairArgs),
-    /// Run a recorded `gen`/`repair` again from its event log, without the model.
+    /// Run a recorded `gen`/`repair`/`explain` again from its event log, without the model.
     Replay(replay::Args),
     /// Run a task file through the model and report pass@1 and repair figures.
     Eval(eval::Args),
+    /// Describe what a program does, in plain words, with a language model.
+    Explain(explain::Args),
     /// Print the language reference a model is given (generated from the code).
     Prompt,
     /// Keep what repairs taught and find it again: add records, query them.
@@ -379,6 +383,10 @@ impl Command {
                 args.format = pick(args.format_flag.given);
                 args.format
             }
+            Command::Explain(args) => {
+                args.format = pick(args.format_flag.given);
+                args.format
+            }
             Command::Replay(args) => {
                 args.format = pick(args.format_flag.given);
                 args.format
@@ -455,6 +463,7 @@ pub fn run(mut cli: Cli) -> i32 {
         Command::Repair(args) => gen::repair(&args, cli.plugins.as_deref()),
         Command::Replay(args) => replay::replay(&args, cli.plugins.as_deref()),
         Command::Eval(args) => eval::eval(&args, cli.plugins.as_deref()),
+        Command::Explain(args) => explain::explain(&args, cli.plugins.as_deref()),
         Command::Prompt => gen::prompt(cli.plugins.as_deref()),
         Command::Memory(args) => memory::memory(&args),
         Command::Mcp(args) => mcp::mcp(&args, cli.plugins.as_deref()),

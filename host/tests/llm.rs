@@ -4,12 +4,17 @@
 //! ParseError, a StaticError, a RuntimeError and a TestFail, give_up, a 500
 //! then success, a 429 with Retry-After, a timeout, a server that refuses,
 //! and the budgets. Every run's log is replayed, and the replay's output and
-//! program must be byte-identical.
+//! program must be byte-identical. `isu explain` and `isu eval --roundtrip`
+//! have modules of their own (`llm/explain.rs`, `llm/roundtrip.rs`).
 
+#[path = "llm/explain.rs"]
+mod explain;
 #[path = "llm/loopback.rs"]
 mod loopback;
 #[path = "llm/offline.rs"]
 mod offline;
+#[path = "llm/roundtrip.rs"]
+mod roundtrip;
 
 use loopback::{completion, envelope, Answer, Server};
 use offline::{dir, isu, text, total_with, TOTAL};
@@ -17,6 +22,15 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
+
+/// The last message of a request's body (the user's).
+fn last_message(body: &Value) -> String {
+    let msgs = body["messages"].as_array().cloned().unwrap_or_default();
+    msgs.last()
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
 
 fn good() -> String {
     total_with("(add (var t) (var x))")
@@ -908,13 +922,9 @@ fn prompt_prints_the_reference() {
 fn eval_server() -> Server {
     Server::with(|_, body| {
         let body: Value = serde_json::from_str(body).unwrap_or(Value::Null);
-        let msgs = body["messages"].as_array().cloned().unwrap_or_default();
-        let last = msgs
-            .last()
-            .and_then(|m| m["content"].as_str())
-            .unwrap_or("")
-            .to_owned();
-        let first_round = msgs.len() == 2 && last.starts_with("Write this function");
+        let last = last_message(&body);
+        let first_round = body["messages"].as_array().map(Vec::len) == Some(2)
+            && last.starts_with("Write this function");
         if last.contains("NAME: total") {
             if first_round {
                 envelope("submit", &total_with("(sub (var t) (var x))"), "first")

@@ -1,5 +1,8 @@
 //! `isu eval TASKS.jsonl`: many tasks through the loop, judged on their
-//! hidden examples; a table and the figures, or one JSON document.
+//! hidden examples; a table and the figures, or one JSON document. With
+//! `--roundtrip`, each program also goes through a round trip (described,
+//! written again from the description, both run and compared), and the
+//! inputs on which the two disagree are written to `--out DIR`.
 //! `isu eval --merge REPORT...`: the JSON reports of a run's shards
 //! (`--shard I/N` on many machines) as one, the report of the whole run.
 
@@ -9,11 +12,12 @@ use super::write::{refuse_dash, write_file, Options as WriteOptions, Output};
 use super::Failure;
 use super::{Format, FormatFlag, EXIT_USAGE};
 use crate::diag::Code;
-use crate::llm::eval::{self, Harness, Report, ShardOf, TaskResult};
+use crate::llm::eval::{self, Harness, Report, RoundTripSummary, ShardOf, TaskResult};
 use crate::llm::events::{hash, Log};
 use crate::llm::http::Http;
 use crate::llm::provider::Provider;
 use crate::llm::repair::{Clock, Lessons, NoLessons, Options, SystemClock};
+use crate::llm::roundtrip::{self, RoundTrip};
 use crate::llm::task::{read_tasks, Task};
 use crate::memory::{Lesson, DEFAULT_STORE};
 use crate::report;
@@ -62,6 +66,24 @@ pub struct Args {
     /// default: the nearest folder holding isu-plugins.toml or .git).
     #[arg(long, value_name = "DIR", requires = "lessons")]
     pub root: Option<PathBuf>,
+    /// After each task's loop, a round trip: the model describes the
+    /// program A in words, the loop writes B from the description (A's
+    /// signature, no examples), and A and B run on the task's examples and
+    /// on random inputs; the score is the share on which they agree.
+    #[arg(long)]
+    pub roundtrip: bool,
+    /// Random inputs of the signature in each round trip, besides the task's
+    /// examples.
+    #[arg(long, value_name = "N", default_value_t = 20, requires = "roundtrip")]
+    pub inputs: usize,
+    /// The seed of the random inputs (the same seed draws the same inputs).
+    #[arg(long, default_value_t = 0, requires = "roundtrip")]
+    pub seed: u64,
+    /// Write the inputs on which A and B disagree here, as ID.isu: program A
+    /// with them as IO (A's answers as OUTPUT) and as conformance `; run:`
+    /// lines.
+    #[arg(long, value_name = "DIR", requires = "roundtrip")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub format_flag: FormatFlag,
     /// How the command reports: its `--format`, else `isu --format`, else human.
@@ -123,21 +145,10 @@ impl Harness for Live<'_> {
         Box::new(SystemClock::start())
     }
     fn log(&self, task: &Task) -> Log {
-        let Some(dir) = self.logs else {
-            return Log::new();
-        };
-        let path = log_path(dir, task.id());
-        let options = WriteOptions {
-            as_it_goes: true,
-            ..WriteOptions::default()
-        };
-        match Output::create(&path, options) {
-            Ok(f) => Log::to(Box::new(f)),
-            Err(e) => {
-                tracing::warn!("cannot create the log {}: {e}", path.display());
-                Log::new()
-            }
-        }
+        self.log_named(&format!("{}.jsonl", task.id()))
+    }
+    fn log_of(&self, task: &Task, part: &str) -> Log {
+        self.log_named(&format!("{}.{part}.jsonl", task.id()))
     }
     fn lessons(&self) -> Box<dyn Lessons + '_> {
         match &self.store {
@@ -152,6 +163,28 @@ impl Harness for Live<'_> {
         let page = report::run_page(log.lines(), None);
         if let Err(e) = write_file(&path, page.as_bytes(), WriteOptions::default()) {
             tracing::warn!("cannot write the page {}: {e:#}", path.display());
+        }
+    }
+}
+
+impl Live<'_> {
+    /// The log `DIR/NAME` of `--logs DIR`, written as the run goes; without
+    /// `--logs`, one kept in memory.
+    fn log_named(&self, name: &str) -> Log {
+        let Some(dir) = self.logs else {
+            return Log::new();
+        };
+        let path = dir.join(name);
+        let options = WriteOptions {
+            as_it_goes: true,
+            ..WriteOptions::default()
+        };
+        match Output::create(&path, options) {
+            Ok(f) => Log::to(Box::new(f)),
+            Err(e) => {
+                tracing::warn!("cannot create the log {}: {e}", path.display());
+                Log::new()
+            }
         }
     }
 }
@@ -223,9 +256,13 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     } else {
         None
     };
-    if let Some(dir) = &args.logs {
+    for dir in [&args.logs, &args.out].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
+    let settings = args.roundtrip.then_some(roundtrip::Settings {
+        inputs: args.inputs,
+        seed: args.seed,
+    });
     let harness = Live {
         config,
         logs: args.logs.as_deref(),
@@ -241,6 +278,7 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         &options,
         &args.model.model(),
         args.jobs as usize,
+        settings,
         &harness,
         &packs,
         &|r| {
@@ -254,12 +292,16 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             r.log = Some(log_path(dir, &r.id).display().to_string());
         }
     }
+    if let Some(dir) = &args.out {
+        write_cases(dir, &mut results, format)?;
+    }
     let report = Report {
         model: args.model.model(),
         lessons: args.lessons,
         store: args.lessons.then(|| args.store.clone()),
         shard,
         tasks: results,
+        roundtrip: settings,
     };
     print_report(&report, args.format, args.html.as_deref())?;
     Ok(0)
@@ -310,11 +352,82 @@ fn print_report(report: &Report, format: Format, html: Option<&Path>) -> Result<
     match format {
         Format::Json => print_json(&document)?,
         Format::Human => {
-            print!("{}", table(&report.tasks, &eval::summarize(&report.tasks)));
+            let summary = eval::summarize(&report.tasks);
+            print!("{}", table(&report.tasks, &summary));
+            if let (Some(settings), Some(s)) = (report.roundtrip, &summary.roundtrip) {
+                print!("{}", roundtrip_table(&report.tasks, s, settings));
+            }
             println!("{}", lessons_line(report.store.as_deref()));
         }
     }
     Ok(())
+}
+
+/// Writes the case of each round trip that kept inputs to `dir/ID.isu`,
+/// and says where in its result.
+fn write_cases(dir: &Path, results: &mut [TaskResult], format: Format) -> Result<()> {
+    for r in results {
+        let Some(rt) = r.roundtrip.as_mut() else {
+            continue;
+        };
+        let Some(case) = &rt.case else { continue };
+        let path = dir.join(format!("{}.isu", r.id));
+        super::write::write_file(&path, case.as_bytes(), WriteOptions::default())
+            .with_context(|| format!("writing {}", path.display()))?;
+        if format == Format::Human {
+            eprintln!(
+                "{}: {} inputs on which A and B disagree written to {}",
+                r.id,
+                rt.disagreements.len(),
+                path.display()
+            );
+        }
+        rt.case_file = Some(path.display().to_string());
+    }
+    Ok(())
+}
+
+/// The round trips as a table, then their figures.
+fn roundtrip_table(
+    results: &[TaskResult],
+    s: &RoundTripSummary,
+    settings: roundtrip::Settings,
+) -> String {
+    let width = results.iter().map(|r| r.id.len()).max().unwrap_or(4).max(4);
+    let mut out = format!(
+        "\nround trip (A described, B written from the words; the task's examples and {} random inputs, seed {}):\n{:<width$}  {:>5}  {:>7}  {:<15}  {:>4}  why\n",
+        settings.inputs, settings.seed, "task", "score", "agreed", "B", "kept"
+    );
+    for r in results {
+        let Some(rt) = &r.roundtrip else { continue };
+        let row = format!(
+            "{:<width$}  {:>5}  {:>7}  {:<15}  {:>4}  {}",
+            r.id,
+            rt.score.map_or("-".to_owned(), |x| format!("{x:.3}")),
+            format!("{}/{}", rt.agreed, rt.inputs),
+            rt.b_status.map_or("-", |st| st.as_str()),
+            rt.disagreements.len(),
+            rt.reason.as_deref().unwrap_or(""),
+        );
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "round trip (A and B agree): mean {:.3} over {} tasks ({} at 1.000); {}/{} inputs; tokens per task: {:.0}\n",
+        s.score, s.tasks, s.perfect, s.agreed, s.inputs, s.tokens_per_task
+    ));
+    out
+}
+
+/// A round trip, for the line of a task as it ends.
+fn roundtrip_line(rt: &RoundTrip) -> String {
+    match rt.score {
+        Some(x) => format!(
+            "; round trip {x:.3} ({} of {} inputs agree)",
+            rt.agreed, rt.inputs
+        ),
+        None => format!("; no round trip ({})", rt.reason.as_deref().unwrap_or("")),
+    }
 }
 
 /// Whether the run used the lessons memory, and which store: the line that
@@ -327,8 +440,9 @@ fn lessons_line(store: Option<&str>) -> String {
 }
 
 fn line(r: &TaskResult) -> String {
+    let roundtrip = r.roundtrip.as_ref().map_or(String::new(), roundtrip_line);
     format!(
-        "{} ({} of {} hidden examples), {}, {} rounds, {} tokens, {:.1} s",
+        "{} ({} of {} hidden examples), {}, {} rounds, {} tokens, {:.1} s{roundtrip}",
         if r.passed { "pass" } else { "fail" },
         r.hidden_passed,
         r.hidden,

@@ -282,7 +282,7 @@ pub fn repair(args: &RepairArgs, manifest: Option<&Path>) -> Result<i32> {
     drive(task, Some(src.text.clone()), &args.run, &log, manifest)
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(super) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(suffix);
     PathBuf::from(s)
@@ -422,20 +422,29 @@ pub fn report_round(r: &Round, format: Format) {
     eprintln!("{line}");
 }
 
-/// Reports the outcome (and writes the program with `-o`); the exit code.
-pub fn finish(outcome: &Outcome, output: Option<&Path>, format: Format) -> Result<i32> {
-    if let (Some(path), Some(text)) = (output, &outcome.program) {
+/// Writes `text`, what a run made, to `output` (`-o`), when there are both.
+pub(super) fn write_output(output: Option<&Path>, text: Option<&str>) -> Result<()> {
+    if let (Some(path), Some(text)) = (output, text) {
         write_file(path, text.as_bytes(), WriteOptions::default())
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    Ok(())
+}
+
+/// Prints the JSON report of a run: `outcome`, with `ok`.
+pub(super) fn print_report(outcome: &impl serde::Serialize, ok: bool) -> Result<()> {
+    let mut v = serde_json::to_value(outcome).context("serializing the report")?;
+    if let Value::Object(o) = &mut v {
+        o.insert("ok".into(), json!(ok));
+    }
+    print_json(&v)
+}
+
+/// Reports the outcome (and writes the program with `-o`); the exit code.
+pub fn finish(outcome: &Outcome, output: Option<&Path>, format: Format) -> Result<i32> {
+    write_output(output, outcome.program.as_deref())?;
     match format {
-        Format::Json => {
-            let mut v = serde_json::to_value(outcome).context("serializing the report")?;
-            if let Value::Object(o) = &mut v {
-                o.insert("ok".into(), json!(outcome.status == Status::Passed));
-            }
-            print_json(&v)?;
-        }
+        Format::Json => print_report(outcome, outcome.status == Status::Passed)?,
         Format::Human => {
             let seconds = outcome.ms as f64 / 1000.0;
             let tokens = outcome.tokens.total();

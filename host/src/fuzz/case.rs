@@ -4,8 +4,8 @@
 //! limits the run reaches, and the program in canonical text.
 
 use super::shrink::Shrunk;
-use crate::canon;
-use crate::conformance::{self, Outcome, PreparedRuns};
+use crate::cases;
+use crate::conformance::{Outcome, PreparedRuns};
 use isu_plugin_api::{ExecLimits, Program};
 
 /// The line of a case file's first `; run:` (after the comment saying where
@@ -52,24 +52,11 @@ fn write(
     got: &str,
 ) -> String {
     let got: String = one_line(got);
-    let mut out = format!(
-        "; Found by `isu fuzz --seed {}` (program {}): {} gives {got}.\n",
+    let comment = format!(
+        "Found by `isu fuzz --seed {}` (program {}): {} gives {got}.",
         origin.seed, origin.index, origin.target
     );
-    for (args, outcome) in runs {
-        out.push_str(&format!("; run: {args} => {outcome}\n"));
-    }
-    out.push_str(&format!(
-        "; limits: max_steps={} max_size={} max_memory={}\n",
-        limits.max_steps, limits.max_size, limits.max_memory
-    ));
-    let oracle: Vec<Outcome> = runs.iter().map(|(_, o)| o.clone()).collect();
-    let needs = conformance::limit_needs(program, &oracle);
-    if !needs.is_empty() {
-        out.push_str(&format!("; needs: {}\n", needs.join(" ")));
-    }
-    out.push_str(&canon::print(program));
-    out
+    cases::text(&comment, program, runs, limits)
 }
 
 /// `text` on one line of at most 300 characters.

@@ -1,7 +1,9 @@
 //! The reply envelope as a grammar, for servers that constrain decoding with
 //! GBNF (llama.cpp's `grammar` field): `{"decision": "submit", "artifact":
 //! "...", "reason": "..."}` with the artifact a JSON string whose text is
-//! canonical Isu, a program or a patch as the decision says.
+//! what the decision's row of the table says
+//! ([`crate::llm::envelope::DECISIONS`]): canonical Isu, a program or a
+//! patch, or plain words, or nothing.
 //!
 //! The Isu rules are those of [`super::isu`], rewritten to match the same
 //! texts written inside a JSON string ([`in_json_string`]): a quote or a
@@ -10,6 +12,7 @@
 
 use super::isu::{grammar, Start, Vocabulary};
 use super::model::{alt, lit, repeat, rule, seq, Class, Expr, Grammar, Rule};
+use crate::llm::envelope::Artifact;
 use crate::llm::Decision;
 
 /// The longest reason the grammar lets a model write, in characters: a
@@ -17,18 +20,22 @@ use crate::llm::Decision;
 /// reason is where it would.
 pub const GRAMMAR_REASON: u32 = 160;
 
+/// The longest description (an `explain` reply's artifact) the grammar lets
+/// a model write, in characters, for the same reason: long enough for a
+/// paragraph, short enough to end well before a modest `max_tokens`.
+pub const GRAMMAR_WORDS: u32 = 800;
+
 /// The envelope grammar for a request that accepts `allow`. With `header`
 /// (the canonical `META`, `FUNC` and `IO` a program must start with), a
 /// submitted program starts with exactly that text.
 pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) -> Grammar {
-    let isu = grammar(vocab, Start::Any);
     let mut rules = vec![Rule {
         name: "envelope".into(),
         token: false,
         doc: "A reply: one JSON object, its fields in the schema's order.".into(),
         body: alt(allow.iter().map(|d| {
-            let artifact = match d {
-                Decision::Submit => match header {
+            let artifact = match d.artifact() {
+                Artifact::Program => match header {
                     Some(h) => seq([
                         lit(json_inner(h)),
                         rule("state"),
@@ -37,8 +44,9 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
                     ]),
                     None => rule("program"),
                 },
-                Decision::Patch => rule("patch"),
-                Decision::GiveUp => lit(""),
+                Artifact::Patch => rule("patch"),
+                Artifact::Words => rule("words"),
+                Artifact::Empty => lit(""),
             };
             let artifact = match artifact {
                 Expr::Lit(s) if s.is_empty() => lit("\", \"reason\": \""),
@@ -65,15 +73,38 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
             Some(GRAMMAR_REASON),
         ),
     });
-    rules.extend(
-        isu.rules
-            .into_iter()
-            .filter(|r| r.name != "isu_text")
-            .map(|r| Rule {
-                body: in_json_string(&r.body),
-                ..r
-            }),
-    );
+    if allow.iter().any(|d| d.artifact() == Artifact::Words) {
+        rules.push(Rule {
+            name: "words".into(),
+            token: true,
+            doc: "A description: printable characters and line breaks, no quote or backslash."
+                .into(),
+            body: repeat(
+                alt([
+                    Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])),
+                    lit(json_inner("\n")),
+                ]),
+                1,
+                Some(GRAMMAR_WORDS),
+            ),
+        });
+    }
+    // The rules of Isu, when an artifact is Isu text.
+    if allow
+        .iter()
+        .any(|d| matches!(d.artifact(), Artifact::Program | Artifact::Patch))
+    {
+        let isu = grammar(vocab, Start::Any);
+        rules.extend(
+            isu.rules
+                .into_iter()
+                .filter(|r| r.name != "isu_text")
+                .map(|r| Rule {
+                    body: in_json_string(&r.body),
+                    ..r
+                }),
+        );
+    }
     Grammar { rules }
 }
 

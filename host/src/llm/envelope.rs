@@ -2,12 +2,20 @@
 //! `decision`, an `artifact` and a short `reason`, checked before anything
 //! in it is used. Its schema ([`schema`]) is what `isu schema envelope`
 //! prints and what a server constraining JSON output is given.
+//!
+//! The decisions are one table ([`DECISIONS`]): each names what its artifact
+//! is ([`Artifact`]), and the checker, the schema, the system message and
+//! the envelope's grammar (`crate::grammar::envelope`) read it from there.
 
+use crate::syntax::{vocab::SECTION_ORDER, Kw};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 /// The longest `reason` a reply may give, in characters.
 pub const MAX_REASON: usize = 1000;
+
+/// The longest description an `explain` reply may give, in characters.
+pub const MAX_WORDS: usize = 4000;
 
 /// What a reply decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -17,20 +25,89 @@ pub enum Decision {
     Submit,
     /// A patch: `artifact` is `PATCH:` text.
     Patch,
+    /// A description: `artifact` is what a program does, in plain words.
+    Explain,
     /// The model stops; `artifact` is empty.
     #[value(name = "give_up")]
     GiveUp,
 }
 
+/// What a decision's artifact is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Artifact {
+    /// A whole Isu program.
+    Program,
+    /// A patch file (`PATCH:`).
+    Patch,
+    /// Plain words, no Isu: at most [`MAX_WORDS`] characters.
+    Words,
+    /// Nothing.
+    Empty,
+}
+
+/// One row of the table of decisions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecisionInfo {
+    pub decision: Decision,
+    /// The decision as a reply writes it.
+    pub name: &'static str,
+    pub artifact: Artifact,
+    /// What the artifact is, as the schema and the system message say it.
+    pub says: &'static str,
+}
+
+/// Every decision, in the order of the schema's `enum`.
+pub const DECISIONS: [DecisionInfo; 4] = [
+    DecisionInfo {
+        decision: Decision::Submit,
+        name: "submit",
+        artifact: Artifact::Program,
+        says: "a whole Isu program",
+    },
+    DecisionInfo {
+        decision: Decision::Patch,
+        name: "patch",
+        artifact: Artifact::Patch,
+        says: "a patch, starting with PATCH:",
+    },
+    DecisionInfo {
+        decision: Decision::Explain,
+        name: "explain",
+        artifact: Artifact::Words,
+        says: "what the program does, in plain words a person could write it from (no code)",
+    },
+    DecisionInfo {
+        decision: Decision::GiveUp,
+        name: "give_up",
+        artifact: Artifact::Empty,
+        says: "empty",
+    },
+];
+
 impl Decision {
-    pub const ALL: [Decision; 3] = [Decision::Submit, Decision::Patch, Decision::GiveUp];
+    pub const ALL: [Decision; 4] = [
+        DECISIONS[0].decision,
+        DECISIONS[1].decision,
+        DECISIONS[2].decision,
+        DECISIONS[3].decision,
+    ];
+
+    /// The decision's row of [`DECISIONS`].
+    pub fn info(self) -> &'static DecisionInfo {
+        match self {
+            Decision::Submit => &DECISIONS[0],
+            Decision::Patch => &DECISIONS[1],
+            Decision::Explain => &DECISIONS[2],
+            Decision::GiveUp => &DECISIONS[3],
+        }
+    }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::Submit => "submit",
-            Decision::Patch => "patch",
-            Decision::GiveUp => "give_up",
-        }
+        self.info().name
+    }
+
+    pub fn artifact(self) -> Artifact {
+        self.info().artifact
     }
 }
 
@@ -53,15 +130,20 @@ fn allowed(allow: &[Decision]) -> Vec<Decision> {
 /// The JSON Schema (2020-12) of a reply that may take the decisions of
 /// `allow` (all when empty).
 pub fn schema(allow: &[Decision]) -> Value {
-    let decisions: Vec<&str> = allowed(allow).iter().map(|d| d.as_str()).collect();
+    let allowed = allowed(allow);
+    let decisions: Vec<&str> = allowed.iter().map(|d| d.as_str()).collect();
+    let says: Vec<String> = allowed
+        .iter()
+        .map(|d| format!("{}: artifact is {}", d.as_str(), d.info().says))
+        .collect();
     let mut properties = Map::new();
     properties.insert(
         "decision".into(),
-        json!({ "enum": decisions, "description": "submit: artifact is a whole Isu program; patch: artifact is PATCH: text; give_up: artifact is empty." }),
+        json!({ "enum": decisions, "description": format!("{}.", says.join("; ")) }),
     );
     properties.insert(
         "artifact".into(),
-        json!({ "type": "string", "description": "Isu text for submit, PATCH: text for patch, empty for give_up." }),
+        json!({ "type": "string", "description": "What the decision says it is." }),
     );
     properties.insert(
         "reason".into(),
@@ -70,7 +152,7 @@ pub fn schema(allow: &[Decision]) -> Value {
     json!({
         "$schema": crate::schema::DRAFT,
         "$id": "https://isu.dev/spec/envelope.schema.json",
-        "title": "A model's reply to isu gen or isu repair",
+        "title": "A model's reply to isu gen, isu repair or isu explain",
         "type": "object",
         "properties": properties,
         "required": ["decision", "artifact", "reason"],
@@ -80,9 +162,9 @@ pub fn schema(allow: &[Decision]) -> Value {
 
 /// Checks a reply against the contract before anything in it is used: one
 /// JSON object with exactly `decision`, `artifact` and `reason`, each a
-/// string, a decision that `allow` permits (all when empty), an artifact for
-/// submit (Isu text) and patch (`PATCH:` text), a reason of at most
-/// [`MAX_REASON`] characters. On failure, every problem found, each a
+/// string, a decision that `allow` permits (all when empty), an artifact
+/// that is what the decision says ([`artifact_problem`]), a reason of at
+/// most [`MAX_REASON`] characters. On failure, every problem found, each a
 /// sentence the model is sent back as it stands.
 pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
     // The strict reader: a repeated key is refused, not silently the last.
@@ -150,21 +232,7 @@ pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
         problems.push(format!("`reason` is longer than {MAX_REASON} characters"));
     }
     if let (Some(d), Some(a)) = (decision, &artifact) {
-        match d {
-            Decision::Submit | Decision::Patch if a.trim().is_empty() => {
-                problems.push(format!(
-                    "`artifact` is empty: a {} needs its text",
-                    d.as_str()
-                ));
-            }
-            Decision::Patch if !a.trim_start().starts_with("PATCH:") => {
-                problems.push("a patch's `artifact` starts with `PATCH:`".to_owned());
-            }
-            Decision::Submit if a.trim_start().starts_with("PATCH:") => {
-                problems.push("a submit's `artifact` is a whole program, not a patch".to_owned());
-            }
-            _ => {}
-        }
+        problems.extend(artifact_problem(d, a));
     }
     match (decision, artifact, reason) {
         (Some(decision), Some(artifact), Some(reason)) if problems.is_empty() => Ok(Envelope {
@@ -178,3 +246,46 @@ pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
 
 /// The fields of an envelope, in the order of the schema.
 const FIELDS: [&str; 3] = ["decision", "artifact", "reason"];
+
+/// What is wrong with `artifact` as the artifact of `decision`, if anything:
+/// a program or a patch that is empty, a patch that does not start with
+/// `PATCH:`, a program that does, words that are empty, too long, or Isu (a
+/// line that starts a section or a patch: the description of a program is
+/// not the program).
+pub fn artifact_problem(decision: Decision, artifact: &str) -> Option<String> {
+    let name = decision.as_str();
+    // "a submit", "an explain".
+    let a = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    let patch = artifact.trim_start().starts_with("PATCH:");
+    match decision.artifact() {
+        Artifact::Program | Artifact::Patch | Artifact::Words if artifact.trim().is_empty() => {
+            Some(format!("`artifact` is empty: {a} {name} needs its text"))
+        }
+        Artifact::Patch if !patch => Some(format!("{a} {name}'s `artifact` starts with `PATCH:`")),
+        Artifact::Program if patch => Some(format!(
+            "{a} {name}'s `artifact` is a whole program, not a patch"
+        )),
+        Artifact::Words if artifact.chars().count() > MAX_WORDS => Some(format!(
+            "{a} {name}'s `artifact` is longer than {MAX_WORDS} characters"
+        )),
+        Artifact::Words => isu_line(artifact).map(|line| {
+            format!("{a} {name}'s `artifact` is plain words, not Isu: it has the line `{line}`")
+        }),
+        Artifact::Program | Artifact::Patch | Artifact::Empty => None,
+    }
+}
+
+/// The first line of `text` that starts a section of a program (`STEPS:`)
+/// or a patch (`PATCH:`), trimmed.
+fn isu_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|line| {
+        SECTION_ORDER.iter().chain([&Kw::Patch]).any(|k| {
+            line.strip_prefix(k.as_str())
+                .is_some_and(|r| r.starts_with(':'))
+        })
+    })
+}

@@ -1,12 +1,15 @@
 //! `isu eval`: many tasks through the loop, judged on the examples the
 //! model never saw, with the figures the seed asks to watch: pass@1, the
 //! rounds it took, the share of programs repaired within one or two patch
-//! rounds, and what each task cost.
+//! rounds, and what each task cost; with a round trip
+//! ([`super::roundtrip`]), whether the program's description keeps its
+//! meaning.
 
 use super::events::Log;
 use super::provider::Provider;
 use super::repair::candidate::Candidate;
 use super::repair::{self, Clock, Config, Lessons, NoLessons, Options, Outcome, Status};
+use super::roundtrip::{self, RoundTrip};
 use super::task::Task;
 use crate::functions::Functions;
 use serde::{Deserialize, Serialize};
@@ -36,6 +39,9 @@ pub struct TaskResult {
     /// beside it, `.html` for `.jsonl`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log: Option<String>,
+    /// The round trip (`--roundtrip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<RoundTrip>,
 }
 
 /// The figures of a set of results.
@@ -61,6 +67,50 @@ pub struct Summary {
     pub ms_per_task: f64,
     /// How many tasks ended each way.
     pub statuses: BTreeMap<String, usize>,
+    /// The round trips' figures (`--roundtrip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<RoundTripSummary>,
+}
+
+/// The figures of the round trips of a set of results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoundTripSummary {
+    /// Tasks with a round-trip score (A validated and some input ran).
+    pub tasks: usize,
+    /// The mean of their scores.
+    pub score: f64,
+    /// Inputs on which A and B agree, of how many, over those tasks.
+    pub agreed: usize,
+    pub inputs: usize,
+    /// Tasks whose score is 1.
+    pub perfect: usize,
+    /// Tokens of the descriptions and of B's loops, per task with a round trip.
+    pub tokens_per_task: f64,
+}
+
+/// The figures of the round trips of `results`, when they had any.
+pub fn summarize_roundtrips(results: &[TaskResult]) -> Option<RoundTripSummary> {
+    let trips: Vec<&RoundTrip> = results
+        .iter()
+        .filter_map(|r| r.roundtrip.as_ref())
+        .collect();
+    if trips.is_empty() {
+        return None;
+    }
+    let scores: Vec<f64> = trips.iter().filter_map(|t| t.score).collect();
+    let scored = trips.iter().filter(|t| t.score.is_some());
+    Some(RoundTripSummary {
+        tasks: scores.len(),
+        score: if scores.is_empty() {
+            0.0
+        } else {
+            scores.iter().sum::<f64>() / scores.len() as f64
+        },
+        agreed: scored.clone().map(|t| t.agreed).sum(),
+        inputs: scored.map(|t| t.inputs).sum(),
+        perfect: scores.iter().filter(|&&s| s == 1.0).count(),
+        tokens_per_task: trips.iter().map(|t| t.tokens).sum::<u64>() as f64 / trips.len() as f64,
+    })
 }
 
 /// Judges a final program on the task's hidden examples: how many hold, of
@@ -94,6 +144,7 @@ pub fn result(task: &Task, outcome: &Outcome, packs: &Functions) -> TaskResult {
         tokens: outcome.tokens.total(),
         ms: outcome.ms,
         log: None,
+        roundtrip: None,
     }
 }
 
@@ -142,6 +193,7 @@ pub fn summarize(results: &[TaskResult]) -> Summary {
             sum(|r| r.ms) / tasks as f64
         },
         statuses,
+        roundtrip: summarize_roundtrips(results),
     }
 }
 
@@ -151,6 +203,12 @@ pub trait Harness: Sync {
     fn provider(&self) -> Box<dyn Provider>;
     fn clock(&self) -> Box<dyn Clock>;
     fn log(&self, task: &Task) -> Log;
+    /// The log of another run of a task's: its description (`part` is
+    /// `explain`) or its program B (`b`) in a round trip; by default kept in
+    /// memory only.
+    fn log_of(&self, _task: &Task, _part: &str) -> Log {
+        Log::new()
+    }
     /// The lessons memory a task's loop reads and adds to (with
     /// `Options::lessons`); by default none.
     fn lessons(&self) -> Box<dyn Lessons + '_> {
@@ -161,13 +219,16 @@ pub trait Harness: Sync {
     fn done(&self, _task: &Task, _log: &Log) {}
 }
 
-/// Runs every task through the loop on `jobs` threads; the results in task
-/// order, whatever order they finished in. `on_done` hears of each.
+/// Runs every task through the loop on `jobs` threads, and with
+/// `roundtrip` through a round trip after it; the results in task order,
+/// whatever order they finished in. `on_done` hears of each.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     tasks: &[Task],
     options: &Options,
     model: &str,
     jobs: usize,
+    roundtrip: Option<roundtrip::Settings>,
     harness: &dyn Harness,
     packs: &Functions,
     on_done: &(dyn Fn(&TaskResult) + Sync),
@@ -185,21 +246,15 @@ pub fn run(
                     options: options.clone(),
                     model: model.to_owned(),
                 };
-                let mut provider = harness.provider();
-                let mut clock = harness.clock();
                 let mut log = harness.log(task);
-                let mut lessons = harness.lessons();
-                let outcome = repair::run(
-                    &config,
-                    provider.as_mut(),
-                    lessons.as_mut(),
-                    clock.as_mut(),
-                    &mut log,
-                    packs,
-                    &mut |_| {},
-                );
+                let outcome = run_loop(&config, &mut log, harness, packs);
                 harness.done(task, &log);
-                let r = result(task, &outcome, packs);
+                let mut r = result(task, &outcome, packs);
+                if let Some(settings) = roundtrip {
+                    r.roundtrip = Some(roundtrip::run(
+                        task, &outcome, options, model, settings, harness, packs,
+                    ));
+                }
                 on_done(&r);
                 if let Ok(mut all) = results.lock() {
                     all[i] = Some(r);
@@ -213,6 +268,28 @@ pub fn run(
         .into_iter()
         .flatten()
         .collect()
+}
+
+/// The loop of `config`, with the provider, clock and lessons of `harness`,
+/// writing `log`.
+pub fn run_loop(
+    config: &Config,
+    log: &mut Log,
+    harness: &dyn Harness,
+    packs: &Functions,
+) -> Outcome {
+    let mut provider = harness.provider();
+    let mut clock = harness.clock();
+    let mut lessons = harness.lessons();
+    repair::run(
+        config,
+        provider.as_mut(),
+        lessons.as_mut(),
+        clock.as_mut(),
+        log,
+        packs,
+        &mut |_| {},
+    )
 }
 
 /// Which tasks shard `i` of `n` (1-based) runs: every n-th, from the i-th.
@@ -250,19 +327,26 @@ pub struct Report {
     pub shard: Option<ShardOf>,
     /// The results, in task order.
     pub tasks: Vec<TaskResult>,
+    /// The round trips' settings (`--roundtrip`); absent without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roundtrip: Option<roundtrip::Settings>,
 }
 
 impl Report {
     /// The report as JSON, with its summary.
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut doc = json!({
             "model": self.model,
             "lessons": self.lessons,
             "store": self.store,
             "shard": self.shard,
             "tasks": self.tasks,
             "summary": summarize(&self.tasks),
-        })
+        });
+        if let (Some(settings), Some(obj)) = (self.roundtrip, doc.as_object_mut()) {
+            obj.insert("roundtrip".into(), json!(settings));
+        }
+        doc
     }
 }
 
@@ -290,15 +374,21 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
                 shard.index, shard.count, shard.tasks, shard.digest, one.index, one.count, one.tasks, one.digest
             ));
         }
-        let same_run = (&report.model, report.lessons, &report.store)
-            == (&first.model, first.lessons, &first.store);
+        let same_run = (
+            &report.model,
+            report.lessons,
+            &report.store,
+            report.roundtrip,
+        ) == (&first.model, first.lessons, &first.store, first.roundtrip);
         if !same_run {
             return Err(format!(
-                "{name} ran model {} with lessons {}, {first_name} model {} with lessons {}: shards of one run only",
+                "{name} ran model {} with lessons {} and round trips {}, {first_name} model {} with lessons {} and round trips {}: shards of one run only",
                 report.model,
                 lessons_of(report),
+                roundtrips_of(report),
                 first.model,
-                lessons_of(first)
+                lessons_of(first),
+                roundtrips_of(first)
             ));
         }
         let expected = self::shard(&vec![(); one.tasks], shard.index, one.count).len();
@@ -345,7 +435,16 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, String> {
         store: first.store.clone(),
         shard: None,
         tasks,
+        roundtrip: first.roundtrip,
     })
+}
+
+/// A report's round-trip settings, for the errors of [`merge`].
+fn roundtrips_of(report: &Report) -> String {
+    match report.roundtrip {
+        Some(s) => format!("of {} inputs, seed {}", s.inputs, s.seed),
+        None => "none".to_owned(),
+    }
 }
 
 fn lessons_of(report: &Report) -> String {

@@ -261,27 +261,47 @@ pub fn reference(packs: &Functions) -> String {
     out
 }
 
-/// The system message: the reference and the reply contract.
-pub fn system(packs: &Functions) -> String {
+/// The decisions of the repair loop (`isu gen`, `isu repair`).
+pub const WRITING: [Decision; 3] = [Decision::Submit, Decision::Patch, Decision::GiveUp];
+
+/// The decisions of `isu explain`.
+pub const EXPLAINING: [Decision; 2] = [Decision::Explain, Decision::GiveUp];
+
+/// The system message: the reference and the reply contract, with the
+/// `decisions` of the job, each as the table of decisions says it.
+pub fn system(packs: &Functions, decisions: &[Decision]) -> String {
     let mut out = reference(packs);
     let _ = writeln!(out, "\n## How to reply\n");
     let _ = writeln!(out, "Reply with exactly one JSON object and nothing else: {{\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}}.");
-    let _ = writeln!(out, "- \"submit\": the artifact is a whole Isu program.");
+    for d in decisions {
+        let _ = writeln!(
+            out,
+            "- \"{}\": the artifact is {}.",
+            d.as_str(),
+            d.info().says
+        );
+    }
     let _ = writeln!(
         out,
-        "- \"patch\": the artifact is a patch, starting with PATCH:."
+        "The reason is one short sentence. Each request says which decisions it accepts."
     );
-    let _ = writeln!(out, "- \"give_up\": the artifact is empty.");
-    let _ = writeln!(
-        out,
-        "The reason is one short sentence. Each request says which decisions it accepts. For example:"
-    );
-    let _ = writeln!(
-        out,
-        "{{\"decision\": \"submit\", \"artifact\": {}, \"reason\": \"counts the positive elements in one loop\"}}",
-        Value::from(EXAMPLE)
-    );
+    if decisions.contains(&Decision::Submit) {
+        let _ = writeln!(
+            out,
+            "For example:\n{{\"decision\": \"submit\", \"artifact\": {}, \"reason\": \"counts the positive elements in one loop\"}}",
+            Value::from(EXAMPLE)
+        );
+    }
     out
+}
+
+/// The request of `isu explain`: the program (without its examples) and
+/// what the description must say.
+pub fn explain(text: &str, allow: &[Decision]) -> String {
+    format!(
+        "Describe what this Isu function does, in plain words that a person who never sees it could write the same function from: what it takes, what it returns for every input (the edge cases too: empty collections, zero, negative numbers, missing keys), and on which inputs it stops with a runtime error. Say what it computes, not how the steps go; do not write Isu or any other code.\n\n{text}\n{}",
+        accepted(allow)
+    )
 }
 
 /// Which decisions a request accepts, as the request says them.

@@ -11,10 +11,11 @@
 
 pub mod candidate;
 
-use super::envelope::{self, Decision, Envelope};
+use super::ask::{Asked, Asker, Question};
+use super::envelope::{self, Decision};
 use super::events::Log;
 use super::prompt;
-use super::provider::{Completion, Constraint, Message, Provider, Request, Role, Usage};
+use super::provider::{Constraint, Provider, Usage};
 use super::task::Task;
 use crate::diag::Diagnostic;
 use crate::functions::Functions;
@@ -126,7 +127,7 @@ impl Clock for SystemClock {
     }
 }
 
-/// How a run ended.
+/// How a run ended: of the repair loop, or of `isu explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -144,6 +145,8 @@ pub enum Status {
     OffContract,
     /// The provider gave no reply (after its retries).
     ProviderFailed,
+    /// `isu explain`: the model described the program.
+    Explained,
 }
 
 impl Status {
@@ -156,6 +159,7 @@ impl Status {
             Status::TimeBudget => "time_budget",
             Status::OffContract => "off_contract",
             Status::ProviderFailed => "provider_failed",
+            Status::Explained => "explained",
         }
     }
 }
@@ -206,15 +210,6 @@ pub struct Outcome {
     pub failure: Option<String>,
 }
 
-/// What one request came to.
-enum Asked {
-    Reply(Envelope),
-    /// Every re-ask broke the contract too.
-    OffContract,
-    Failed(String),
-    Budget(Status),
-}
-
 /// How many distinct errors of one round the loop looks up lessons for.
 const RECALLED_ERRORS: usize = 3;
 
@@ -246,21 +241,14 @@ impl Lessons for NoLessons {
 /// A run in progress.
 struct Run<'a> {
     config: &'a Config,
-    provider: &'a mut dyn Provider,
+    asker: Asker<'a>,
     lessons: &'a mut dyn Lessons,
-    clock: &'a mut dyn Clock,
-    log: &'a mut Log,
     packs: &'a Functions,
     system: String,
     /// The canonical header every program starts with.
     header: String,
-    tokens: Usage,
     /// Why the provider failed, when it did.
     failure: Option<String>,
-    /// Counters of the current round.
-    requests: u32,
-    rejected: u32,
-    round_tokens: u64,
 }
 
 /// Runs the loop of `config`, asking `provider`, finding and keeping
@@ -281,18 +269,12 @@ pub fn run(
     );
     let mut run = Run {
         config,
-        provider,
+        asker: Asker::new(provider, clock, log),
         lessons,
-        clock,
-        log,
         packs,
-        system: prompt::system(packs),
+        system: prompt::system(packs, &prompt::WRITING),
         header: String::new(),
-        tokens: Usage::default(),
         failure: None,
-        requests: 0,
-        rejected: 0,
-        round_tokens: 0,
     };
     run.go(on_round)
 }
@@ -306,13 +288,16 @@ impl Run<'_> {
                 // The CLI checks the task first; a log that says otherwise
                 // was made by another version.
                 let errors: Vec<Value> = errors.iter().map(prompt::error_json).collect();
-                self.log.push("invalid_task", json!({ "errors": errors }));
+                self.asker
+                    .log
+                    .push("invalid_task", json!({ "errors": errors }));
                 return self.finish(Status::GaveUp, None, Vec::new(), None);
             }
         };
         let mut current: Option<Candidate> = self.config.start.as_deref().map(|text| {
             let c = Candidate::evaluate(text, task, self.packs);
-            self.log
+            self.asker
+                .log
                 .push("start", json!({ "text": c.text, "verdict": c.verdict() }));
             c
         });
@@ -329,16 +314,14 @@ impl Run<'_> {
                 break Status::RoundBudget;
             }
             let number = rounds.len() as u32 + 1;
-            self.requests = 0;
-            self.rejected = 0;
-            self.round_tokens = 0;
+            self.asker.start_round();
             let mut fixes = Vec::new();
             if let Some(c) = &current {
                 let fixed = machine_fixes(&c.text, self.packs);
                 if !fixed.applied.is_empty() {
                     fixes = fixed.applied.iter().map(|d| d.code.to_string()).collect();
                     let next = Candidate::evaluate(&fixed.text, task, self.packs);
-                    self.log.push(
+                    self.asker.log.push(
                         "fixes",
                         json!({ "round": number, "applied": fixes, "text": next.text, "verdict": next.verdict() }),
                     );
@@ -392,10 +375,12 @@ impl Run<'_> {
                 };
                 decision.get_or_insert(reply.decision);
                 match reply.decision {
-                    Decision::GiveUp => {}
+                    // The loop never accepts `explain`: the envelope's check
+                    // refused it before it came here.
+                    Decision::GiveUp | Decision::Explain => {}
                     Decision::Submit => {
                         let c = Candidate::evaluate(&reply.artifact, task, self.packs);
-                        self.log.push(
+                        self.asker.log.push(
                             "candidate",
                             json!({ "round": number, "sample": sample, "text": c.text, "verdict": c.verdict() }),
                         );
@@ -413,7 +398,7 @@ impl Run<'_> {
                         let Some(c) = &current else { continue };
                         match c.patch(&reply.artifact, task, self.packs) {
                             Ok(next) => {
-                                self.log.push(
+                                self.asker.log.push(
                                     "patch",
                                     json!({ "round": number, "applied": true, "text": next.text, "verdict": next.verdict() }),
                                 );
@@ -428,7 +413,7 @@ impl Run<'_> {
                                         o.insert("patch".into(), Value::Bool(true));
                                     }
                                 }
-                                self.log.push(
+                                self.asker.log.push(
                                     "patch",
                                     json!({ "round": number, "applied": false, "errors": refused }),
                                 );
@@ -444,7 +429,7 @@ impl Run<'_> {
             }
             // A budget spent before this round asked anything ends the run
             // without a round.
-            if self.requests == 0 && fixes.is_empty() {
+            if self.asker.requests == 0 && fixes.is_empty() {
                 if let Some(s) = stop {
                     break s;
                 }
@@ -459,8 +444,8 @@ impl Run<'_> {
                 round: number,
                 fixes,
                 decision,
-                requests: self.requests,
-                rejected: self.rejected,
+                requests: self.asker.requests,
+                rejected: self.asker.rejected,
                 applied,
                 passed: current.as_ref().map_or(0, |c| c.passed),
                 examples: task.examples.len(),
@@ -468,9 +453,9 @@ impl Run<'_> {
                     .as_ref()
                     .map(|c| c.errors.iter().map(|d| d.code.to_string()).collect())
                     .unwrap_or_default(),
-                tokens: self.round_tokens,
+                tokens: self.asker.round_tokens,
             };
-            self.log.push("round", json!({ "round": round }));
+            self.asker.log.push("round", json!({ "round": round }));
             on_round(&round);
             rounds.push(round);
             if let Some(s) = stop.filter(|_| !current.as_ref().is_some_and(Candidate::passes)) {
@@ -487,7 +472,7 @@ impl Run<'_> {
         rounds: Vec<Round>,
         passed_in_round: Option<u32>,
     ) -> Outcome {
-        let ms = self.clock.now_ms();
+        let ms = self.asker.clock.now_ms();
         let outcome = Outcome {
             status,
             rounds,
@@ -498,12 +483,12 @@ impl Run<'_> {
                 .unwrap_or_default(),
             passed: current.as_ref().map_or(0, |c| c.passed),
             examples: self.config.task.examples.len(),
-            tokens: self.tokens,
+            tokens: self.asker.tokens,
             ms,
             passed_in_round,
             failure: self.failure.clone(),
         };
-        self.log.push(
+        self.asker.log.push(
             "result",
             json!({
                 "status": status,
@@ -512,7 +497,7 @@ impl Run<'_> {
                 "examples": outcome.examples,
                 "rounds": outcome.rounds.len(),
                 "passed_in_round": passed_in_round,
-                "tokens": self.tokens,
+                "tokens": self.asker.tokens,
                 "ms": ms,
             }),
         );
@@ -541,7 +526,7 @@ impl Run<'_> {
             asked.push(key);
             match self.lessons.find(error, step_kind.as_deref()) {
                 Ok(records) => {
-                    self.log.push(
+                    self.asker.log.push(
                         "lessons",
                         json!({ "round": round, "code": error.code.as_str(), "step_kind": step_kind, "found": records }),
                     );
@@ -551,7 +536,7 @@ impl Run<'_> {
                         }
                     }
                 }
-                Err(why) => self.log.push(
+                Err(why) => self.asker.log.push(
                     "lessons",
                     json!({ "round": round, "code": error.code.as_str(), "step_kind": step_kind, "error": why }),
                 ),
@@ -590,99 +575,41 @@ impl Run<'_> {
                 Ok(()) => json!({ "round": round, "record": record }),
                 Err(why) => json!({ "round": round, "record": record, "error": why }),
             };
-            self.log.push("lesson", event);
+            self.asker.log.push("lesson", event);
         }
     }
 
     /// Asks once, re-asking while the reply breaks the contract.
     fn ask(&mut self, round: u32, sample: u32, user: &str, allow: &[Decision]) -> Asked {
-        let budget = self.config.options.budget;
-        let mut messages = prompt::messages(&self.system, user.to_owned());
         let constraint = constraint_for(
             self.config.options.constrain,
             allow,
             self.packs,
-            &self.header,
+            Some(&self.header),
         );
-        for ask in 0..=budget.reasks {
-            if self.tokens.total() >= budget.tokens {
-                return Asked::Budget(Status::TokenBudget);
-            }
-            let now = self.clock.now_ms();
-            if now >= budget.time_ms {
-                return Asked::Budget(Status::TimeBudget);
-            }
-            let request = Request {
-                messages: messages.clone(),
-                constraint: constraint.clone(),
-                max_tokens: self.config.options.max_tokens,
-                temperature: self.config.options.temperature,
-            };
-            self.log.push(
-                "request",
-                json!({
-                    "round": round, "sample": sample, "ask": ask,
-                    "allow": allow, "messages": request.messages,
-                    "max_tokens": request.max_tokens, "temperature": request.temperature,
-                    "constrain": self.config.options.constrain, "ms": now,
-                }),
-            );
-            self.requests += 1;
-            let result = self.provider.complete(&request);
-            let now = self.clock.now_ms();
-            let reply: Completion = match result {
-                Ok(c) => c,
-                Err(e) => {
-                    let why = e.to_string();
-                    self.log
-                        .push("provider_error", json!({ "error": why, "ms": now }));
-                    return Asked::Failed(why);
-                }
-            };
-            self.tokens.prompt_tokens = self
-                .tokens
-                .prompt_tokens
-                .saturating_add(reply.usage.prompt_tokens);
-            self.tokens.completion_tokens = self
-                .tokens
-                .completion_tokens
-                .saturating_add(reply.usage.completion_tokens);
-            self.round_tokens = self.round_tokens.saturating_add(reply.usage.total());
-            self.log.push("reply", json!({ "reply": reply, "ms": now }));
-            match envelope::check(&reply.content, allow) {
-                Ok(e) => {
-                    self.log.push(
-                        "envelope",
-                        json!({ "ok": true, "decision": e.decision, "reason": e.reason }),
-                    );
-                    return Asked::Reply(e);
-                }
-                Err(problems) => {
-                    self.rejected += 1;
-                    self.log
-                        .push("envelope", json!({ "ok": false, "problems": problems }));
-                    messages.push(Message::new(Role::Assistant, reply.content));
-                    messages.push(Message::new(Role::User, prompt::reask(&problems, allow)));
-                }
-            }
-        }
-        Asked::OffContract
+        let question = Question {
+            round,
+            sample,
+            system: &self.system,
+            user,
+            allow,
+            constraint,
+        };
+        self.asker.ask(&self.config.options, &question)
     }
 }
 
 /// The constraint of a request that accepts `allow`.
-/// `header` is the text a submitted program starts with.
+/// `header` is the text a submitted program starts with, if one is asked for.
 pub fn constraint_for(
     mode: Constrain,
     allow: &[Decision],
     packs: &Functions,
-    header: &str,
+    header: Option<&str>,
 ) -> Constraint {
     match mode {
         Constrain::None => Constraint::None,
         Constrain::Schema => Constraint::JsonSchema(envelope::schema(allow)),
-        Constrain::Gbnf => {
-            Constraint::Grammar(crate::grammar::envelope_gbnf(packs, allow, Some(header)))
-        }
+        Constrain::Gbnf => Constraint::Grammar(crate::grammar::envelope_gbnf(packs, allow, header)),
     }
 }

@@ -1,9 +1,11 @@
-//! `isu replay`: the loop of a recorded log run again, with the recorded
-//! replies instead of a model and the recorded clock readings instead of
-//! the clock. The log it writes must be the recorded one, byte for byte;
-//! where it is not, the first event that differs is named.
+//! `isu replay`: the run of a recorded log (of the repair loop or of `isu
+//! explain`) again, with the recorded replies instead of a model and the
+//! recorded clock readings instead of the clock. The log it writes must be
+//! the recorded one, byte for byte; where it is not, the first event that
+//! differs is named.
 
 use super::events::{self, BrokenLog, Event, Log};
+use super::explain::{self, Explained};
 use super::provider::{Completion, ProviderError, Scripted};
 use super::repair::{self, Clock, Config, Lessons, Outcome, Round};
 use crate::diag::Diagnostic;
@@ -14,11 +16,12 @@ use std::collections::VecDeque;
 use std::fmt;
 
 /// A log read back: its lines, the configuration, the replies, the clock
-/// readings and the memory's answers of the run.
+/// readings and the memory's answers of the run. `C` is the configuration
+/// of the job: the repair loop's, or `isu explain`'s.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub struct Recorded<C = Config> {
     pub lines: Vec<String>,
-    pub config: Config,
+    pub config: C,
     replies: Vec<Result<Completion, ProviderError>>,
     readings: Vec<u64>,
     lessons: RecordedLessons,
@@ -42,10 +45,31 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// Reads a log: checks its chain, then takes out what a replay needs.
+/// A log of either job, read back.
+#[derive(Debug, Clone)]
+pub enum Recording {
+    /// `isu gen`, `isu repair`, a task of `isu eval`.
+    Repair(Recorded),
+    /// `isu explain`, or the description of a round trip.
+    Explain(Recorded<explain::Config>),
+}
+
+/// Reads a log of the repair loop: checks its chain, then takes out what a
+/// replay needs.
 pub fn load(text: &str) -> Result<Recorded, LoadError> {
+    match load_any(text)? {
+        Recording::Repair(r) => Ok(r),
+        Recording::Explain(_) => Err(LoadError::Malformed {
+            line: 1,
+            why: "a log of isu explain, not of the repair loop".into(),
+        }),
+    }
+}
+
+/// Reads a log of either job: its configuration event holds `config` (the
+/// repair loop) or `explain`.
+pub fn load_any(text: &str) -> Result<Recording, LoadError> {
     let events = events::read(text).map_err(LoadError::Broken)?;
-    let malformed = |line: usize, why: String| LoadError::Malformed { line, why };
     let (_, first) = &events[0];
     if first.get("event").and_then(Value::as_str) != Some("config") {
         return Err(malformed(
@@ -53,13 +77,28 @@ pub fn load(text: &str) -> Result<Recorded, LoadError> {
             "the first event is not the configuration".into(),
         ));
     }
-    let config: Config = first
+    if let Some(c) = first.get("explain") {
+        let config = configuration(c)?;
+        return Ok(Recording::Explain(recorded(events, config)?));
+    }
+    let config = first
         .get("config")
-        .cloned()
         .ok_or_else(|| malformed(1, "the configuration event has no `config`".into()))
-        .and_then(|c| {
-            serde_json::from_value(c).map_err(|e| malformed(1, format!("the configuration: {e}")))
-        })?;
+        .and_then(configuration)?;
+    Ok(Recording::Repair(recorded(events, config)?))
+}
+
+fn malformed(line: usize, why: String) -> LoadError {
+    LoadError::Malformed { line, why }
+}
+
+/// The configuration of the first event.
+fn configuration<C: serde::de::DeserializeOwned>(c: &Value) -> Result<C, LoadError> {
+    serde_json::from_value(c.clone()).map_err(|e| malformed(1, format!("the configuration: {e}")))
+}
+
+/// What a replay needs of `events`, the events of a run of `config`.
+fn recorded<C>(events: Vec<(String, Event)>, config: C) -> Result<Recorded<C>, LoadError> {
     let mut replies = Vec::new();
     let mut readings = Vec::new();
     let mut lessons = RecordedLessons::default();
@@ -172,8 +211,8 @@ pub struct Difference {
 
 /// A replay: its outcome, its log, and where it differs from the recording.
 #[derive(Debug)]
-pub struct Replayed {
-    pub outcome: Outcome,
+pub struct Replayed<O = Outcome> {
+    pub outcome: O,
     pub log: Log,
     pub difference: Option<Difference>,
 }
@@ -197,7 +236,34 @@ pub fn replay(
         packs,
         on_round,
     );
-    let difference = events::first_difference(&recorded.lines, log.lines()).map(|(seq, a, b)| {
+    let difference = difference(&recorded.lines, &log);
+    Replayed {
+        outcome,
+        log,
+        difference,
+    }
+}
+
+/// Runs the `isu explain` of `recorded` again.
+pub fn replay_explain(
+    recorded: &Recorded<explain::Config>,
+    packs: &Functions,
+) -> Replayed<Explained> {
+    let mut provider = Scripted::new(recorded.replies.iter().cloned());
+    let mut clock = Readings::new(recorded.readings.iter().copied());
+    let mut log = Log::new();
+    let outcome = explain::run(&recorded.config, &mut provider, &mut clock, &mut log, packs);
+    let difference = difference(&recorded.lines, &log);
+    Replayed {
+        outcome,
+        log,
+        difference,
+    }
+}
+
+/// Where `log` parts from the `recorded` lines, if it does.
+fn difference(recorded: &[String], log: &Log) -> Option<Difference> {
+    events::first_difference(recorded, log.lines()).map(|(seq, a, b)| {
         let event = a
             .or(b)
             .and_then(|l| serde_json::from_str::<Value>(l).ok())
@@ -209,10 +275,5 @@ pub fn replay(
             recorded: a.map(str::to_owned),
             replayed: b.map(str::to_owned),
         }
-    });
-    Replayed {
-        outcome,
-        log,
-        difference,
-    }
+    })
 }

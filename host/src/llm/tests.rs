@@ -388,6 +388,123 @@ fn the_step_an_error_names_in_a_text_that_does_not_parse() {
 fn the_system_message_stays_short() {
     // A longer reference costs every request its tokens: the budget is 14,000
     // characters without packs.
-    let n = super::prompt::system(&Functions::default()).chars().count();
+    let n = super::prompt::system(&Functions::default(), &super::prompt::WRITING)
+        .chars()
+        .count();
     assert!(n < 14_000, "the system message has {n} characters");
+}
+
+#[test]
+fn the_table_of_decisions_is_the_one_source() {
+    use super::envelope::DECISIONS;
+    for (row, d) in DECISIONS.iter().zip(Decision::ALL) {
+        assert_eq!(row.decision, d);
+        assert_eq!(d.info(), row);
+        assert_eq!(
+            serde_json::to_value(d).ok(),
+            Some(json!(row.name)),
+            "the serde name is the table's"
+        );
+    }
+    let names: Vec<&str> = DECISIONS.iter().map(|r| r.name).collect();
+    assert_eq!(names, ["submit", "patch", "explain", "give_up"]);
+    let schema = envelope::schema(&[]);
+    assert_eq!(schema["properties"]["decision"]["enum"], json!(names));
+    for row in &DECISIONS {
+        let described = schema["properties"]["decision"]["description"]
+            .as_str()
+            .unwrap_or("");
+        assert!(described.contains(&format!("{}: artifact is {}", row.name, row.says)));
+    }
+    // The system message of each job lists its decisions, as the table says them.
+    let packs = Functions::default();
+    let explaining = super::prompt::system(&packs, &super::prompt::EXPLAINING);
+    assert!(explaining.contains(&format!(
+        "- \"explain\": the artifact is {}.",
+        Decision::Explain.info().says
+    )));
+    assert!(!explaining.contains("\"submit\"") && !explaining.contains("\"patch\""));
+    let writing = super::prompt::system(&packs, &super::prompt::WRITING);
+    assert!(writing.contains("- \"submit\": the artifact is a whole Isu program.\n- \"patch\": the artifact is a patch, starting with PATCH:.\n- \"give_up\": the artifact is empty.\n"));
+    assert!(!writing.contains("\"explain\""));
+}
+
+#[test]
+fn an_explanation_is_plain_words() {
+    let explain = [Decision::Explain, Decision::GiveUp];
+    let reply =
+        |words: &str| json!({"decision": "explain", "artifact": words, "reason": "r"}).to_string();
+    let ok = envelope::check(
+        &reply("Sums the even elements.\nSTEPS: none, it is words."),
+        &explain,
+    );
+    assert_eq!(ok.map(|e| e.decision), Err(vec!["an explain's `artifact` is plain words, not Isu: it has the line `STEPS: none, it is words.`".to_owned()]));
+    let ok = envelope::check(
+        &reply("Sums the even elements.\nSteps: one loop; IO: none."),
+        &explain,
+    );
+    assert_eq!(ok.map(|e| e.decision), Ok(Decision::Explain));
+    for (words, wanted) in [
+        ("  \n", "`artifact` is empty: an explain needs its text"),
+        ("PATCH:\n  DELETE S1", "it has the line `PATCH:`"),
+        (
+            "It is this:\n  FUNC:\n    NAME: f",
+            "it has the line `FUNC:`",
+        ),
+        (
+            &"w".repeat(envelope::MAX_WORDS + 1),
+            "longer than 4000 characters",
+        ),
+    ] {
+        let p = problems(&reply(words), &explain);
+        assert!(p.iter().any(|m| m.contains(wanted)), "{words}: {p:?}");
+    }
+    // Where only the loop's decisions are accepted, explain is not one.
+    let p = problems(&reply("Sums."), &[Decision::Submit, Decision::GiveUp]);
+    assert!(
+        p.iter()
+            .any(|m| m.contains("the decision `explain` is not allowed now")),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn the_envelope_grammar_of_explain_holds_words_and_no_isu() {
+    use crate::grammar::envelope::{envelope as grammar, GRAMMAR_WORDS};
+    use crate::grammar::{print, Format, Vocabulary};
+    let vocab = Vocabulary::with_packs(&Functions::default());
+    let g = grammar(&vocab, &[Decision::Explain, Decision::GiveUp], None);
+    let names: Vec<&str> = g.rules.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["envelope", "reason", "words"]);
+    assert!(g.undefined().is_empty());
+    let writing = grammar(
+        &vocab,
+        &[Decision::Submit, Decision::GiveUp],
+        Some("META:\n"),
+    );
+    assert!(writing.get("words").is_none() && writing.get("auto_steps").is_some());
+    // The grammar, as one regular expression (exact: nothing recurses),
+    // takes an explain envelope and refuses what the checker refuses.
+    let re = regex::Regex::new(&format!(
+        "^(?:{})$",
+        print(&g, Format::RegexLite).trim_end()
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let reply = |words: &str| json!({"decision": "explain", "artifact": words, "reason": "r"});
+    // The grammar writes the fields in the schema's order, as `json!` does not.
+    let text = |v: serde_json::Value| {
+        format!(
+            "{{\"decision\": {}, \"artifact\": {}, \"reason\": {}}}",
+            v["decision"], v["artifact"], v["reason"]
+        )
+    };
+    assert!(re.is_match(&text(reply("Sums the even elements.\nZero when none."))));
+    assert!(re.is_match("{\"decision\": \"give_up\", \"artifact\": \"\", \"reason\": \"no\"}"));
+    assert!(!re.is_match(&text(reply(""))));
+    assert!(!re.is_match(&text(reply(&"w".repeat(GRAMMAR_WORDS as usize + 1)))));
+    assert!(!re.is_match("{\"decision\": \"submit\", \"artifact\": \"x\", \"reason\": \"r\"}"));
+    for format in [Format::Gbnf, Format::Lark] {
+        let printed = print(&g, format).to_lowercase();
+        assert!(printed.contains("words"), "{printed}");
+    }
 }

@@ -407,6 +407,10 @@ fn ask(out: &mut String, a: &Ask, has_program: bool) {
                         Esc(artifact)
                     );
                 }
+                // Words, as `isu explain` asks for (a round trip's description).
+                Decision::Explain => {
+                    let _ = writeln!(out, "<pre class=\"artifact words\">{}</pre>", Esc(artifact));
+                }
                 Decision::GiveUp => {}
             }
             out.push_str("</div>\n");

@@ -16,6 +16,7 @@ fn result(id: usize) -> TaskResult {
         tokens: 10 * id as u64,
         ms: 7 * id as u64,
         log: None,
+        roundtrip: None,
     }
 }
 
@@ -26,6 +27,7 @@ fn whole(tasks: usize) -> Report {
         store: None,
         shard: None,
         tasks: (0..tasks).map(result).collect(),
+        roundtrip: None,
     }
 }
 
@@ -100,7 +102,17 @@ fn reports_that_are_not_one_run_are_refused_by_name() {
     other_model[1].1.model = "n".into();
     assert_eq!(
         err(&other_model),
-        "s2.json ran model n with lessons off, s1.json model m with lessons off: shards of one run only"
+        "s2.json ran model n with lessons off and round trips none, s1.json model m with lessons off and round trips none: shards of one run only"
+    );
+
+    let mut other_roundtrip = parts.clone();
+    other_roundtrip[1].1.roundtrip = Some(roundtrip::Settings {
+        inputs: 20,
+        seed: 1,
+    });
+    assert_eq!(
+        err(&other_roundtrip),
+        "s2.json ran model m with lessons off and round trips of 20 inputs, seed 1, s1.json model m with lessons off and round trips none: shards of one run only"
     );
 
     let mut short = parts.clone();
