@@ -264,6 +264,7 @@ impl Loaded for Built<'_> {
         let options = ExecOptions {
             limits: *limits,
             settings: self.via.settings.clone(),
+            timeout_ms: None,
         };
         target::execute(
             self.via.backend.as_ref(),

@@ -198,7 +198,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  system   built-in (for the plugins beside isu in {})\n", build_dir().display()),
         format!("  user     {}\n", user.display()),
         format!("  project  {}\n", project.display()),
-        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.2\n      file: {}\n", lib("isu_backend_wasm").display()),
+        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.3\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
         format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),

@@ -219,7 +219,7 @@ fn a_newer_plugin_api_is_refused_before_any_call() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 3.0, a newer version than this isu's 2.2"
+        "it was built for plugin API 3.0, a newer version than this isu's 2.3"
     );
     assert!(fix.contains("plugin API 3.x"), "{fix}");
     let err = reg.backend("future").err().unwrap_or_default();
@@ -233,7 +233,7 @@ fn a_plugin_of_api_1_is_refused_naming_both_versions() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 1.0, an older version than this isu's 2.2"
+        "it was built for plugin API 1.0, an older version than this isu's 2.3"
     );
     assert_eq!(fix, "rebuild the plugin against isu_plugin_api 2.x");
 }
@@ -613,7 +613,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         (toy["status"].as_str(), toy["layer"].as_str()),
         (Some("loaded"), Some("--plugins"))
     );
-    assert_eq!(toy["api_version"], "2.2");
+    assert_eq!(toy["api_version"], "2.3");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
     assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
     assert_eq!(toy["execute"]["artifact"], "iir-json");
@@ -640,7 +640,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.2\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.3\n"),
         "{human}"
     );
     assert!(
