@@ -632,10 +632,21 @@ fn build_writes_artifacts_or_says_why_not() {
     );
     assert_eq!(o.status.code(), Some(8));
     let j = json(&o);
-    assert_eq!(j["build_error"]["code"], "no_lowering");
+    assert_eq!(j["build_error"]["code"], "unsupported");
     assert_eq!(
-        j["build_error"]["message"],
+        j["build_error"]["failures"][0]["message"],
         "the pack function math.GCD has no lowering for target `toy`"
+    );
+    assert_eq!(
+        j["build_error"]["failures"][0]["code"],
+        "unsupported_feature"
+    );
+    let o = isu(&dir, &["build", "gcd.isu", "--target", "toy"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("error: unsupported on target `toy`: the pack function math.GCD has no lowering for target `toy` [unsupported_feature]"),
+        "{}",
+        stderr(&o)
     );
     let o = isu(&dir, &["build", "gcd.isu", "--target", "python"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -887,6 +898,54 @@ fn conformance_runs_the_built_in_suite_from_any_folder_and_adds_cases() {
         .as_array()
         .map_or(0, Vec::len) as u64;
     assert_eq!(diffs, unsupported, "{}", j["expectation"]);
+    // `--bless` writes the file from the results: a missing one is made,
+    // one that differs is updated, and the next run accepts it. Without
+    // `--bless`, a missing file is an error that says how to make it.
+    let blessed = dir.join("blessed/conformance.toml");
+    let file = blessed.display().to_string();
+    let o = with(&file, "human");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!("the expectation file {file} does not exist; `isu conformance --target toy --expect {file} --bless` writes it from the results")),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::create_dir_all(dir.join("blessed")).unwrap_or_default();
+    let bless = |file: &str| {
+        isu(
+            &dir,
+            &[
+                "conformance",
+                "--target",
+                "toy",
+                "--expect",
+                file,
+                "--bless",
+            ],
+        )
+    };
+    let o = bless(&file);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).ends_with(&format!(
+            "wrote {file} (a new file): {unsupported} unsupported, 0 failing\n"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(read(&blessed), read(Path::new(&expect)));
+    let o = with(&file, "human");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = bless(&none.display().to_string());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("changed from before:\n  alias_assign_copy is unsupported"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(read(&none), read(Path::new(&expect)));
+    let o = isu(&dir, &["conformance", "--target", "toy", "--bless"]);
+    assert_eq!(o.status.code(), Some(2), "--bless needs --expect");
     let o = isu(
         &dir,
         &[

@@ -684,21 +684,37 @@ fn gcd_program() -> Program {
 }
 
 #[test]
-fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
+fn a_pack_function_without_a_lowering_for_the_target_is_unsupported_there() {
     use isu_host::plugins::target::{build, BuildError};
     let text = backend_entry("toy", "isu_backend_toy")
         + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
     let reg = registry(&text);
-    match build(&reg, &gcd_program(), options("toy")) {
-        Err(BuildError::NoLowering(ms)) => {
+    let built = build(&reg, &gcd_program(), options("toy"));
+    assert!(
+        built.as_ref().is_err_and(BuildError::is_unsupported),
+        "{built:?}"
+    );
+    match built {
+        Err(BuildError::Backend(fs)) => {
+            let d = &fs[0].diagnostic;
             assert_eq!(
-                ms,
-                ["the pack function math.GCD has no lowering for target `toy`"]
+                (d.code.as_str(), d.message.as_str()),
+                (
+                    "unsupported_feature",
+                    "the pack function math.GCD has no lowering for target `toy`"
+                )
+            );
+            assert_eq!(
+                fs[0].to_string(),
+                "unsupported on target `toy`: the pack function math.GCD has no lowering for target `toy` [unsupported_feature]\n  hint: the `math` pack (version 0.1.0) has none for `toy`, and the `toy` backend carries none for it (`BackendInfo::lowerings`)"
             );
         }
         other => panic!("{other:?}"),
     }
-    let python = reg.functions.lowerings(&gcd_program(), "python");
+    let (_, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
+    let python = reg
+        .functions
+        .lowerings(&gcd_program(), "python", &toy.info());
     let python = python.unwrap_or_default();
     assert_eq!(python.len(), 1);
     assert_eq!(
