@@ -219,7 +219,7 @@ impl IsolatedBackend {
                 Ok(IsolatedBackend {
                     command: command.clone(),
                     library: library.to_owned(),
-                    info,
+                    info: *info,
                     api_version,
                     idle: Mutex::new(vec![host]),
                     next_id: std::sync::atomic::AtomicU64::new(UNREAD + 1),
