@@ -617,7 +617,10 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
     assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
     assert_eq!(toy["execute"]["artifact"], "iir-json");
-    assert_eq!(toy["features"]["version"], 1);
+    assert_eq!(
+        toy["features"]["version"],
+        isu_plugin_api::FEATURE_SET_VERSION
+    );
     assert!(toy["lacks"]
         .as_array()
         .is_some_and(|l| l.iter().any(|f| f == "string")));
