@@ -207,31 +207,17 @@ pub fn check_args<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::{program, ret, var};
-    use crate::iir::{Decl, Ident, Span};
+    use crate::build::{program, ret, struct_def, var};
 
     fn lit(json: &str) -> Literal {
         crate::json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"))
     }
 
     fn point() -> StructDef {
-        let ident = |n: &str| Ident {
-            name: n.into(),
-            span: Span::default(),
-        };
-        let decl = |n: &str, ty: Type| Decl {
-            name: ident(n),
-            ty,
-            span: Span::default(),
-        };
-        StructDef {
-            name: ident("Point"),
-            fields: vec![
-                decl("x", Type::Int),
-                decl("tags", Type::array(Type::String)),
-            ],
-            span: Span::default(),
-        }
+        struct_def(
+            "Point",
+            &[("x", Type::Int), ("tags", Type::array(Type::String))],
+        )
     }
 
     #[test]
