@@ -6,6 +6,9 @@
 #   DIR/lib/isu/plugins/lib*.so          the plugins it names (.dylib on macOS)
 #   DIR/share/isu/conformance/           the conformance cases (also built into isu)
 #   DIR/share/isu/spec/                  the specification
+#   DIR/share/isu/crates/NAME-VERSION/   isu_plugin_api and isu_lang as they would be
+#                                        published (`cargo package`), which the crates
+#                                        of `isu plugins new` build against
 #   DIR.tar.gz                           all of it, under the folder's name
 #
 # isu finds its plugins beside itself (BIN/../lib/isu/plugins), so the folder
@@ -131,6 +134,19 @@ done
 cp -R "$root/conformance/cases" "$root/conformance/README.md" "$dir/share/isu/conformance/"
 cp -R "$root/spec" "$dir/share/isu/spec"
 cp "$root/README.md" "$dir/share/isu/README.md"
+
+# The crates a plugin builds against, at the version this isu speaks, as
+# `cargo package` makes them (workspace fields resolved, paths gone), so a
+# crate made by `isu plugins new` builds with no Isu repository on the
+# machine (spec/plugin-abi.md, "Discovery").
+packaged=$(mktemp -d)
+(cd "$root" && cargo package --quiet --no-verify --allow-dirty \
+    -p isu_lang -p isu_plugin_api --target-dir "$packaged")
+mkdir -p "$dir/share/isu/crates"
+for krate in "$packaged"/package/*.crate; do
+    tar -xzf "$krate" -C "$dir/share/isu/crates"
+done
+rm -rf "$packaged"
 
 # The folder must load every plugin it ships, with no manifest of this
 # machine's user or of the current folder in the way.

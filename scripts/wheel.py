@@ -4,7 +4,8 @@
 
 The wheel holds the Python package (python/isu), the binary as a script
 (installed into the environment's bin folder, so `isu` is on the PATH) and
-the plugins as data under lib/isu/plugins, which pip installs beside that bin
+the plugins as data under lib/isu/plugins (and share/isu, with the plugin API's
+crates) which pip installs beside that bin
 folder: the layout isu searches (BIN/../lib/isu/plugins). The same inputs give
 the same bytes: entries sorted, times fixed.
 """
@@ -89,6 +90,14 @@ def main(argv: List[str]) -> int:
     for path in sorted(plugins.iterdir()):
         if path.is_file():
             entries.append((f"{data}/data/lib/isu/plugins/{path.name}", path.read_bytes(), False))
+    # share/isu: the documentation and the plugin API's crates, which
+    # `isu plugins new` finds at BIN/../share/isu/crates.
+    share = dist / "share" / "isu"
+    if share.is_dir():
+        for path in sorted(share.rglob("*")):
+            if path.is_file():
+                rel = path.relative_to(share).as_posix()
+                entries.append((f"{data}/data/share/isu/{rel}", path.read_bytes(), False))
     entries.append((f"{info}/METADATA", metadata(ver).encode(), False))
     wheel = f"Wheel-Version: 1.0\nGenerator: isu scripts/wheel.py\nRoot-Is-Purelib: false\nTag: {tag}\n"
     entries.append((f"{info}/WHEEL", wheel.encode(), False))

@@ -507,13 +507,6 @@ pub fn interpreter_report(prepared: &[Prepared]) -> Report {
     Report::new(INTERPRETER, verdicts)
 }
 
-/// Whether a backend's failure says it cannot do what the case asks.
-fn unsupported_failure(f: &BackendFailure) -> bool {
-    f.diagnostic
-        .backend_code()
-        .is_some_and(|c| c.is_unsupported())
-}
-
 /// A backend (as an executor with the features it declares) against the
 /// interpreter.
 pub fn backend_report(
@@ -552,7 +545,7 @@ pub(crate) fn backend_verdict(
     }
     let loaded = match executor.load(&body.program) {
         Ok(l) => l,
-        Err(BuildError::Backend(fs)) if fs.iter().all(unsupported_failure) => {
+        Err(BuildError::Backend(fs)) if fs.iter().all(BackendFailure::is_unsupported) => {
             let reasons: Vec<&str> = fs.iter().map(|f| f.diagnostic.message.as_str()).collect();
             return unsupported(Vec::new(), reasons.join("; "));
         }
@@ -563,7 +556,7 @@ pub(crate) fn backend_verdict(
         let got = match loaded.run(&run.args, &body.limits, None) {
             Executed::Value { value, .. } => Outcome::Value(value),
             Executed::Error(d) => Outcome::of_diagnostic(&d),
-            Executed::Failed(f) if unsupported_failure(&f) => {
+            Executed::Failed(f) if f.is_unsupported() => {
                 return unsupported(Vec::new(), f.diagnostic.message);
             }
             Executed::Failed(f) => {

@@ -102,7 +102,9 @@ pub fn for_target(
         backend = Arc::new(isolated);
     }
     let via = ViaBackend::new(backend, t, reg.functions.clone());
-    Ok(Box::new(via.with_settings(settings.clone())))
+    Ok(Box::new(
+        via.with_settings(settings.clone()).with_timeout(timeout),
+    ))
 }
 
 /// The reference interpreter as an executor, with the functions of the
@@ -164,6 +166,9 @@ pub struct ViaBackend {
     pub target: String,
     pub packs: Functions,
     pub settings: Settings,
+    /// How long each run may take, told to the backend
+    /// (`ExecOptions::timeout_ms`); `None`: as long as it takes.
+    pub timeout: Option<Duration>,
     built: std::sync::Mutex<std::collections::BTreeMap<String, Vec<Artifact>>>,
 }
 
@@ -187,6 +192,7 @@ impl ViaBackend {
             target: target.to_owned(),
             packs,
             settings: Settings::new(),
+            timeout: None,
             built: Default::default(),
         }
     }
@@ -194,6 +200,11 @@ impl ViaBackend {
     pub fn with_settings(mut self, settings: Settings) -> ViaBackend {
         self.settings = settings;
         self.built = Default::default();
+        self
+    }
+
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> ViaBackend {
+        self.timeout = timeout;
         self
     }
 }
@@ -264,6 +275,10 @@ impl Loaded for Built<'_> {
         let options = ExecOptions {
             limits: *limits,
             settings: self.via.settings.clone(),
+            timeout_ms: self
+                .via
+                .timeout
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
         };
         target::execute(
             self.via.backend.as_ref(),

@@ -12,7 +12,10 @@
 
 use isu_lang::stdlib::{self, StdFn};
 use isu_plugin_api::iir::Program;
-use isu_plugin_api::{features, Literal, Lowering, Pack, PackInfo, PluginDiagnostic, Signature};
+use isu_plugin_api::{
+    features, BackendCode, BackendInfo, Literal, Lowering, Pack, PackInfo, PluginDiagnostic,
+    Signature,
+};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -65,6 +68,9 @@ pub struct PackFn {
     pub errors: Vec<String>,
     /// The name within the pack: `GCD`.
     local: String,
+    /// The version of its pack (its info's), which a backend's own
+    /// lowerings are keyed by.
+    pack_version: String,
     /// Its position in the pack's info, which the pack is called by: found
     /// once, when the pack is added, so no call looks the name up.
     index: usize,
@@ -90,6 +96,31 @@ impl PackFn {
     /// The function's definition for `target`, `None` when the pack has none.
     pub fn lower(&self, target: &str) -> Result<Option<String>, PluginDiagnostic> {
         self.code.lower(&self.local, target)
+    }
+
+    /// Its pack's namespace: `math`.
+    pub fn namespace(&self) -> &str {
+        self.name.split_once('.').map_or("", |(ns, _)| ns)
+    }
+
+    /// The version of its pack.
+    pub fn pack_version(&self) -> &str {
+        &self.pack_version
+    }
+
+    /// The function's definition for `target` of the backend `backend`:
+    /// the backend's own, when it carries one for this pack at this version
+    /// (`BackendInfo::lowerings`), else the pack's; `None` when neither has
+    /// one, an error when the pack failed to answer.
+    pub fn lowering_for(
+        &self,
+        target: &str,
+        backend: &BackendInfo,
+    ) -> Result<Option<String>, PluginDiagnostic> {
+        match backend.lowering_of(self.namespace(), &self.pack_version, &self.local, target) {
+            Some(own) => Ok(Some(own.to_owned())),
+            None => self.lower(target),
+        }
     }
 }
 
@@ -128,6 +159,7 @@ impl Functions {
                     doc: f.doc.clone(),
                     errors: f.errors.clone(),
                     local: f.name.clone(),
+                    pack_version: info.version.clone(),
                     index,
                     code: code.clone(),
                 },
@@ -205,28 +237,49 @@ impl Functions {
         self.packs.values()
     }
 
-    /// The lowerings for `target` of the pack functions `program` calls, or,
-    /// for each function without one (or whose pack failed), why not.
-    pub fn lowerings(&self, program: &Program, target: &str) -> Result<Vec<Lowering>, Vec<String>> {
+    /// The lowerings for `target` of the pack functions `program` calls,
+    /// each the backend's own or the pack's ([`PackFn::lowering_for`]), or
+    /// why not: for each function without one, an `unsupported_feature`
+    /// naming the pack and the function (the program is unsupported on the
+    /// target, the backend has not failed), and for each whose pack failed
+    /// to answer, the pack's failure.
+    pub fn lowerings(
+        &self,
+        program: &Program,
+        target: &str,
+        backend: &BackendInfo,
+    ) -> Result<Vec<Lowering>, Vec<PluginDiagnostic>> {
         let mut out = Vec::new();
         let mut missing = Vec::new();
         for name in calls(program) {
             let Some(f) = self.get(&name) else {
                 continue;
             };
-            match f.lower(target) {
+            match f.lowering_for(target, backend) {
                 Ok(Some(source)) => out.push(Lowering {
                     function: name,
                     target: target.to_owned(),
                     source,
                 }),
-                Ok(None) => missing.push(format!(
-                    "the pack function {name} has no lowering for target `{target}`"
-                )),
-                Err(d) => missing.push(format!(
-                    "the pack of {name} failed to give its lowering for `{target}`: {}",
-                    d.message
-                )),
+                Ok(None) => missing.push(
+                    PluginDiagnostic::backend(
+                        BackendCode::UnsupportedFeature,
+                        format!("the pack function {name} has no lowering for target `{target}`"),
+                    )
+                    .with_hint(format!(
+                        "the `{}` pack (version {}) has none for `{target}`, and the `{}` backend carries none for it (`BackendInfo::lowerings`)",
+                        f.namespace(),
+                        f.pack_version,
+                        backend.name
+                    )),
+                ),
+                Err(d) => missing.push(PluginDiagnostic {
+                    message: format!(
+                        "the pack of {name} failed to give its lowering for `{target}`: {}",
+                        d.message
+                    ),
+                    ..d
+                }),
             }
         }
         if missing.is_empty() {

@@ -34,16 +34,19 @@ use std::time::{Duration, Instant};
 /// How many runs (argument sets) each program has.
 pub const RUNS: usize = 3;
 
-/// The pack functions of `table` that every one of `targets` lowers, by
-/// their signatures, as the generator calls them. A program calling one that
-/// a target cannot build would be no test of that target, only unsupported.
+/// The pack functions of `table` that every one of `targets` lowers (the
+/// pack or the target's backend, [`crate::functions::PackFn::lowering_for`]),
+/// by their signatures, as the generator calls them. A program calling one
+/// that a target cannot build would be no test of that target, only
+/// unsupported.
 pub fn pack_functions(table: &Functions, targets: &[Target]) -> Vec<Function> {
+    let infos: Vec<_> = targets.iter().map(|t| (t, t.backend.info())).collect();
     table
         .iter()
         .filter(|f| {
-            targets
+            infos
                 .iter()
-                .all(|t| matches!(f.lower(&t.name), Ok(Some(_))))
+                .all(|(t, info)| matches!(f.lowering_for(&t.name, info), Ok(Some(_))))
         })
         .map(|f| Function {
             name: f.name.clone(),

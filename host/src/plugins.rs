@@ -9,6 +9,7 @@
 //! the host's own ([`checks`]): the info is sane, the manifest and the plugin
 //! agree, no target or namespace is claimed twice.
 
+pub mod api_crates;
 pub mod checks;
 pub mod isolated;
 pub mod manifest;

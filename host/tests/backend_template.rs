@@ -65,6 +65,37 @@ fn a_new_backend_builds_outside_the_repository_and_passes_the_suite() {
     assert!(stderr(&o).contains("is not empty"), "{}", stderr(&o));
     let o = isu(&home, &home, &["plugins", "new", "Bad"]);
     assert_eq!(o.status.code(), Some(2));
+    // A shipped plugin's name is warned about; by default a build of this
+    // repository builds against the repository's plugin API.
+    let o = isu(
+        &home,
+        &home,
+        &["plugins", "new", "python", "--format", "json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let made: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let warnings = made["warnings"].to_string();
+    assert!(
+        warnings.contains("`python` is the name of a plugin that ships with isu"),
+        "{made}"
+    );
+    let own = std::fs::canonicalize(repo().join("plugin-api")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(made["plugin_api"], own.display().to_string(), "{made}");
+    let config = std::fs::read_to_string(home.join("python/.cargo/config.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(config.contains("ISU = { value = "), "{config}");
+    let o = isu(
+        &home,
+        &home,
+        &["plugins", "new", "x", "--plugin-api", "/nonexistent"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("holds no Cargo.toml of isu_plugin_api"),
+        "{}",
+        stderr(&o)
+    );
 
     std::fs::copy(repo().join("Cargo.lock"), krate.join("Cargo.lock"))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -84,15 +115,23 @@ fn a_new_backend_builds_outside_the_repository_and_passes_the_suite() {
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     ));
+    // Named through `..`, the library is stored by its normalised path.
+    let roundabout = target
+        .join("debug/../debug")
+        .join(library.file_name().unwrap_or_default());
     let o = isu(
         &krate,
         &home,
-        &["plugins", "add", &library.display().to_string()],
+        &["plugins", "add", &roundabout.display().to_string()],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let manifest = std::fs::read_to_string(home.join("config/isu/plugins.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(manifest.contains("name = \"mine\""), "{manifest}");
+    assert!(
+        manifest.contains(&format!("file = \"{}\"", library.display())),
+        "{manifest}"
+    );
 
     let o = isu(
         &krate,

@@ -198,7 +198,7 @@ fn plugins_list_shows_every_layer_and_where_each_plugin_comes_from() {
         format!("  system   built-in (for the plugins beside isu in {})\n", build_dir().display()),
         format!("  user     {}\n", user.display()),
         format!("  project  {}\n", project.display()),
-        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.2\n      file: {}\n", lib("isu_backend_wasm").display()),
+        format!("  wasm (backend, system, line 16): ok, version 0.1.0, plugin API 2.3\n      file: {}\n", lib("isu_backend_wasm").display()),
         format!("  math (pack, system, line 22): disabled by line 1 of {} (user)\n", user.display()),
         format!("  toy (backend, user, line 3): overridden by line 6 of {} (project)\n", project.display()),
         format!("note: `disable` of `cobol` (line 1 of {} (user)) matches no plugin of an earlier layer\n", user.display()),
@@ -657,10 +657,21 @@ fn build_writes_artifacts_or_says_why_not() {
     );
     assert_eq!(o.status.code(), Some(8));
     let j = json(&o);
-    assert_eq!(j["build_error"]["code"], "no_lowering");
+    assert_eq!(j["build_error"]["code"], "unsupported");
     assert_eq!(
-        j["build_error"]["message"],
+        j["build_error"]["failures"][0]["message"],
         "the pack function math.GCD has no lowering for target `toy`"
+    );
+    assert_eq!(
+        j["build_error"]["failures"][0]["code"],
+        "unsupported_feature"
+    );
+    let o = isu(&dir, &["build", "gcd.isu", "--target", "toy"]);
+    assert_eq!(o.status.code(), Some(8));
+    assert!(
+        stderr(&o).contains("error: unsupported on target `toy`: the pack function math.GCD has no lowering for target `toy` [unsupported_feature]"),
+        "{}",
+        stderr(&o)
     );
     let o = isu(&dir, &["build", "gcd.isu", "--target", "python"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -912,6 +923,54 @@ fn conformance_runs_the_built_in_suite_from_any_folder_and_adds_cases() {
         .as_array()
         .map_or(0, Vec::len) as u64;
     assert_eq!(diffs, unsupported, "{}", j["expectation"]);
+    // `--bless` writes the file from the results: a missing one is made,
+    // one that differs is updated, and the next run accepts it. Without
+    // `--bless`, a missing file is an error that says how to make it.
+    let blessed = dir.join("blessed/conformance.toml");
+    let file = blessed.display().to_string();
+    let o = with(&file, "human");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!("the expectation file {file} does not exist; `isu conformance --target toy --expect {file} --bless` writes it from the results")),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::create_dir_all(dir.join("blessed")).unwrap_or_default();
+    let bless = |file: &str| {
+        isu(
+            &dir,
+            &[
+                "conformance",
+                "--target",
+                "toy",
+                "--expect",
+                file,
+                "--bless",
+            ],
+        )
+    };
+    let o = bless(&file);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).ends_with(&format!(
+            "wrote {file} (a new file): {unsupported} unsupported, 0 failing\n"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(read(&blessed), read(Path::new(&expect)));
+    let o = with(&file, "human");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = bless(&none.display().to_string());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("changed from before:\n  alias_assign_copy is unsupported"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(read(&none), read(Path::new(&expect)));
+    let o = isu(&dir, &["conformance", "--target", "toy", "--bless"]);
+    assert_eq!(o.status.code(), Some(2), "--bless needs --expect");
     let o = isu(
         &dir,
         &[
@@ -938,11 +997,29 @@ fn conformance_runs_the_built_in_suite_from_any_folder_and_adds_cases() {
         )),
         "{xml}"
     );
+    // A backend that declares every feature but carries no lowering of a
+    // pack's function: the cases calling one are unsupported on it (the
+    // host says so before compiling), every other case reaches its panic.
+    let calling_packs =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance/cases"))
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter(|e| {
+                        std::fs::read_to_string(e.path())
+                            .is_ok_and(|t| t.contains("(call math.") || t.contains("(call text."))
+                    })
+                    .count() as u64
+            })
+            .unwrap_or_default();
+    assert!(calling_packs > 0);
     let o = isu(&dir, &["conformance", "--target", "panicky"]);
     assert_eq!(o.status.code(), Some(6));
     let out = stdout(&o);
     assert!(
-        out.contains(&format!("panicky: 0 passed, {n} failed, 0 unsupported")),
+        out.contains(&format!(
+            "panicky: 0 passed, {} failed, {calling_packs} unsupported",
+            n - calling_packs
+        )),
         "{out}"
     );
     assert!(

@@ -2,6 +2,9 @@
 //! test's own build, `--profile dev --no-build`) is moved to another place,
 //! and its `isu` builds for Wasm and runs the conformance suite from an
 //! unrelated folder; the archive, unpacked elsewhere, loads its plugins too.
+//! A backend author with only the install (no repository on the path):
+//! `isu plugins new`, `cargo test` (the crate's own conformance test),
+//! `isu plugins add --project`, `isu conformance --target`.
 //! The plugin libraries are built first (`common::built`).
 
 mod common;
@@ -106,6 +109,16 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
         .join("share/isu/conformance/cases/sum_evens.isu")
         .is_file());
 
+    let crates = moved.join("share/isu/crates");
+    assert_eq!(
+        common::names(&crates),
+        [
+            format!("isu_lang-{}", isu_plugin_api::lang::VERSION),
+            format!("isu_plugin_api-{}", isu_plugin_api::lang::VERSION),
+        ]
+    );
+    a_new_backend_builds_from_the_install_alone(&exe, &scratch.join("author"));
+
     // The archive, unpacked elsewhere.
     let unpacked = scratch.join("unpacked");
     std::fs::create_dir_all(&unpacked).unwrap_or_else(|e| panic!("{e}"));
@@ -122,4 +135,105 @@ fn the_dist_folder_works_after_being_moved_and_unpacked() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// `isu plugins new js` from the install at `exe`, in `home`: the crate
+/// builds against the install's `share/isu/crates` alone, its own test runs
+/// the suite through the install's `isu`, and registered in a project's
+/// manifest it passes `isu conformance` with no failure, its pack cases
+/// reported unsupported.
+///
+/// Cargo builds the crate's dependencies into a target folder kept under
+/// `CARGO_TARGET_TMPDIR` between runs, from the workspace's `Cargo.lock`
+/// (offline): the first run builds abi_stable and serde once, later runs
+/// only the crate and the plugin API.
+fn a_new_backend_builds_from_the_install_alone(exe: &Path, home: &Path) {
+    std::fs::create_dir_all(home).unwrap_or_else(|e| panic!("{e}"));
+    let o = isu(exe, home, &["plugins", "new", "js", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let made: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let share = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.join("share/isu/crates"))
+        .unwrap_or_default();
+    let v = isu_plugin_api::lang::VERSION;
+    assert_eq!(
+        made["plugin_api"],
+        share
+            .join(format!("isu_plugin_api-{v}"))
+            .display()
+            .to_string()
+    );
+    assert_eq!(
+        made["lang"],
+        share.join(format!("isu_lang-{v}")).display().to_string()
+    );
+    assert_eq!(made["warnings"], serde_json::json!([]), "{made}");
+    let krate = home.join("js");
+    for file in [
+        "conformance.toml",
+        "tests/conformance.rs",
+        ".cargo/config.toml",
+    ] {
+        assert!(krate.join(file).is_file(), "no {file}");
+    }
+    std::fs::copy(repo().join("Cargo.lock"), krate.join("Cargo.lock"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("backend-template-target");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let built = run(Command::new(&cargo)
+        .args(["build", "--offline", "--quiet"])
+        .current_dir(&krate)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false"));
+    assert!(built.status.success(), "cargo build: {}", stderr(&built));
+    let tested = run(Command::new(&cargo)
+        .args(["test", "--offline", "--quiet", "--", "--nocapture"])
+        .current_dir(&krate)
+        .env_remove("ISU")
+        .env_remove("ISU_BLESS")
+        .env_remove("ISU_PLUGINS")
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false"));
+    assert!(
+        tested.status.success(),
+        "cargo test: {}{}",
+        stdout(&tested),
+        stderr(&tested)
+    );
+    assert!(stderr(&tested).contains("js: "), "{}", stderr(&tested));
+
+    let library = target.join("debug").join(format!(
+        "{}isu_backend_js{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let o = isu(
+        exe,
+        &krate,
+        &[
+            "plugins",
+            "add",
+            "--project",
+            &library.display().to_string(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(krate.join("isu-plugins.toml").is_file());
+    let o = isu(
+        exe,
+        &krate,
+        &["conformance", "--target", "js", "--format", "json"],
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    assert_eq!(o.status.code(), Some(0), "{report}");
+    let js = &report["reports"][1];
+    assert_eq!(js["executor"], "js");
+    assert_eq!(js["failed"], 0, "{js}");
+    assert!(js["passed"].as_u64().is_some_and(|n| n >= 10), "{js}");
+    let unsupported = js.to_string();
+    assert!(unsupported.contains("pack_text_replace"), "{js}");
 }

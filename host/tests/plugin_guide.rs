@@ -1,7 +1,8 @@
 //! `spec/plugin-abi.md`, "Writing a backend", followed as a backend author
 //! would: the code it shows is the toy backend's (`plugins/testing/toy`),
 //! the manifest it shows loads the built toy, and the conformance runner on
-//! it passes every case the toy supports and reports the rest unsupported.
+//! it passes every case the toy supports and reports the rest unsupported,
+//! with the figures the guide quotes.
 //!
 //! The toy's library is the workspace's `cdylib`, built by the test itself
 //! (`common::built`).
@@ -119,4 +120,11 @@ fn the_guides_manifest_loads_the_toy_and_the_suite_runs_on_it() {
     let report = report.unwrap_or_else(|e| panic!("{e}"));
     assert!(report.passed >= 10, "{}", report.summary());
     assert_eq!(report.failed, 0, "{}", report.summary());
+    // The figures the guide quotes are the toy's.
+    let spec = read(&root().join("spec/plugin-abi.md"));
+    assert!(
+        spec.contains(&format!("then the summaries (`{}`;", report.summary())),
+        "spec/plugin-abi.md, \"Run the suite\", must quote `{}`",
+        report.summary()
+    );
 }

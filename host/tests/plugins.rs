@@ -219,7 +219,7 @@ fn a_newer_plugin_api_is_refused_before_any_call() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 3.0, a newer version than this isu's 2.2"
+        "it was built for plugin API 3.0, a newer version than this isu's 2.3"
     );
     assert!(fix.contains("plugin API 3.x"), "{fix}");
     let err = reg.backend("future").err().unwrap_or_default();
@@ -233,7 +233,7 @@ fn a_plugin_of_api_1_is_refused_naming_both_versions() {
     assert_eq!(code, "plugin_api_version");
     assert_eq!(
         message,
-        "it was built for plugin API 1.0, an older version than this isu's 2.2"
+        "it was built for plugin API 1.0, an older version than this isu's 2.3"
     );
     assert_eq!(fix, "rebuild the plugin against isu_plugin_api 2.x");
 }
@@ -643,11 +643,14 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         (toy["status"].as_str(), toy["layer"].as_str()),
         (Some("loaded"), Some("--plugins"))
     );
-    assert_eq!(toy["api_version"], "2.2");
+    assert_eq!(toy["api_version"], "2.3");
     assert_eq!(toy["targets"], serde_json::json!(["toy"]));
     assert_eq!(toy["iir"], serde_json::json!([IIR_FORMAT]));
     assert_eq!(toy["execute"]["artifact"], "iir-json");
-    assert_eq!(toy["features"]["version"], 1);
+    assert_eq!(
+        toy["features"]["version"],
+        isu_plugin_api::FEATURE_SET_VERSION
+    );
     assert!(toy["lacks"]
         .as_array()
         .is_some_and(|l| l.iter().any(|f| f == "string")));
@@ -670,7 +673,7 @@ fn the_plugins_report_shows_what_loaded_and_what_was_refused() {
         "{human}"
     );
     assert!(
-        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.2\n"),
+        human.contains("  toy (backend, --plugins, line 1): ok, version 0.1.0, plugin API 2.3\n"),
         "{human}"
     );
     assert!(
@@ -714,21 +717,37 @@ fn gcd_program() -> Program {
 }
 
 #[test]
-fn a_build_needs_a_lowering_of_every_pack_function_for_its_target() {
+fn a_pack_function_without_a_lowering_for_the_target_is_unsupported_there() {
     use isu_host::plugins::target::{build, BuildError};
     let text = backend_entry("toy", "isu_backend_toy")
         + "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n";
     let reg = registry(&text);
-    match build(&reg, &gcd_program(), options("toy")) {
-        Err(BuildError::NoLowering(ms)) => {
+    let built = build(&reg, &gcd_program(), options("toy"));
+    assert!(
+        built.as_ref().is_err_and(BuildError::is_unsupported),
+        "{built:?}"
+    );
+    match built {
+        Err(BuildError::Backend(fs)) => {
+            let d = &fs[0].diagnostic;
             assert_eq!(
-                ms,
-                ["the pack function math.GCD has no lowering for target `toy`"]
+                (d.code.as_str(), d.message.as_str()),
+                (
+                    "unsupported_feature",
+                    "the pack function math.GCD has no lowering for target `toy`"
+                )
+            );
+            assert_eq!(
+                fs[0].to_string(),
+                "unsupported on target `toy`: the pack function math.GCD has no lowering for target `toy` [unsupported_feature]\n  hint: the `math` pack (version 0.1.0) has none for `toy`, and the `toy` backend carries none for it (`BackendInfo::lowerings`)"
             );
         }
         other => panic!("{other:?}"),
     }
-    let python = reg.functions.lowerings(&gcd_program(), "python");
+    let (_, toy) = reg.backend("toy").unwrap_or_else(|e| panic!("{e}"));
+    let python = reg
+        .functions
+        .lowerings(&gcd_program(), "python", &toy.info());
     let python = python.unwrap_or_default();
     assert_eq!(python.len(), 1);
     assert_eq!(

@@ -120,6 +120,12 @@ assert "isu/py.typed" in names
             "--disable-pip-version-check",
         ])
         .arg(&wheel));
+    // The plugin API's crates land beside `bin`, where `isu plugins new`
+    // finds them (BIN/../share/isu/crates).
+    let crates = common::names(&venv.join("share/isu/crates"));
+    for name in ["isu_plugin_api-", "isu_lang-"] {
+        assert!(crates.iter().any(|c| c.starts_with(name)), "{crates:?}");
+    }
     let path = std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     )))

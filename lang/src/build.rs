@@ -238,6 +238,15 @@ fn decl(name: &str, ty: &Type) -> Decl {
     }
 }
 
+/// A struct declaration of `TYPES`: its name and its fields in order.
+pub fn struct_def(name: &str, fields: &[(&str, Type)]) -> StructDef {
+    StructDef {
+        name: ident(name),
+        fields: fields.iter().map(|(n, t)| decl(n, t)).collect(),
+        span: sp(),
+    }
+}
+
 /// A program: its name, ARGS, RETURNS, STATE, LOCAL and steps.
 pub fn program(
     name: &str,

@@ -100,6 +100,18 @@ impl FeatureSet {
         FeatureSet::of(version, kept)
     }
 
+    /// Exactly the features `supports`, as of vocabulary `version`: the way
+    /// to declare a backend that supports a small part of the language, so
+    /// that whatever the vocabulary gains stays unsupported. A name that is
+    /// no feature of that version is kept, and refused when the host loads
+    /// the backend ([`FeatureSet::unknown`]).
+    pub fn only(version: u32, supports: &[&str]) -> FeatureSet {
+        let mut supported: Vec<String> = supports.iter().map(|n| (*n).to_owned()).collect();
+        supported.sort();
+        supported.dedup();
+        FeatureSet { version, supported }
+    }
+
     fn of<'a>(version: u32, features: impl Iterator<Item = &'a (&'a str, u32)>) -> FeatureSet {
         let mut supported: Vec<String> = features.map(|(n, _)| (*n).to_owned()).collect();
         supported.sort();
@@ -208,5 +220,10 @@ mod tests {
         };
         assert!(newer.unknown().is_empty());
         assert!(newer.missing(["call:SHUFFLE"]).is_empty());
+        let small = FeatureSet::only(FEATURE_SET_VERSION, &["int", "bool", "int"]);
+        assert_eq!(small.supported, ["bool", "int"]);
+        assert!(small.lacks().contains(&"struct".to_owned()));
+        assert!(small.unknown().is_empty());
+        assert_eq!(FeatureSet::only(1, &["struct"]).unknown(), ["struct"]);
     }
 }

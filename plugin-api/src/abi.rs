@@ -68,7 +68,7 @@ pub struct ApiVersion {
 
 /// The plugin-API version this crate speaks. A plugin records the version it
 /// was built with in its root module; the host compares it with its own.
-pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 2 };
+pub const PLUGIN_API_VERSION: ApiVersion = ApiVersion { major: 2, minor: 3 };
 
 /// The root modules' abi_stable version strings: the plugin-API major
 /// version as `MAJOR.0.0`. abi_stable accepts a library whose minor is at

@@ -11,9 +11,11 @@ use crate::backend_codes::BackendCode;
 use crate::feature_set::FeatureSet;
 use crate::iir::{Program, Span, IIR_FORMAT};
 use crate::literal::Literal;
+use crate::pack::PackLowerings;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::Duration;
 
 /// Named settings of a backend (`isu build --set opt_level=2`): name to value.
 pub type Settings = BTreeMap<String, String>;
@@ -42,6 +44,11 @@ pub struct BackendInfo {
     /// The settings `--set NAME=VALUE` may give it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<SettingInfo>,
+    /// Lowerings it carries for functions of packs it does not own, by pack
+    /// name and version (plugin API 2.3): the host gives it one of these
+    /// before the pack's own lowering for its target.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lowerings: Vec<PackLowerings>,
 }
 
 impl BackendInfo {
@@ -58,6 +65,7 @@ impl BackendInfo {
             emits: Vec::new(),
             execute: None,
             settings: Vec::new(),
+            lowerings: Vec::new(),
         }
     }
 
@@ -82,6 +90,29 @@ impl BackendInfo {
     pub fn with_setting(mut self, setting: SettingInfo) -> BackendInfo {
         self.settings.push(setting);
         self
+    }
+
+    /// Lowerings it carries for the functions of a pack it does not own.
+    pub fn with_lowerings(mut self, lowerings: PackLowerings) -> BackendInfo {
+        self.lowerings.push(lowerings);
+        self
+    }
+
+    /// Its own definition, for `target`, of the function `function` (its
+    /// name within the pack) of the pack `namespace` at `version`, if it
+    /// carries one.
+    pub fn lowering_of(
+        &self,
+        namespace: &str,
+        version: &str,
+        function: &str,
+        target: &str,
+    ) -> Option<&str> {
+        self.lowerings
+            .iter()
+            .filter(|l| l.target == target && l.applies_to(namespace, version))
+            .find_map(|l| l.functions.get(function))
+            .map(String::as_str)
     }
 
     /// `unsupported_feature` when `program` uses features of the vocabulary
@@ -264,7 +295,8 @@ pub struct CompileOptions {
 /// Limits of one execution: the language's own ([`isu_lang::limits`]).
 pub use isu_lang::limits::ExecLimits;
 
-/// Options of one execution: the limits and the settings.
+/// Options of one execution: the limits, the settings, and how long the
+/// host waits for the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecOptions {
     /// The limits of the run.
@@ -272,15 +304,31 @@ pub struct ExecOptions {
     /// The settings given (`--set`), as for the compilation.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub settings: Settings,
+    /// How long, in milliseconds, the host waits for this call's answer
+    /// before it stops the plugin (plugin API 2.3); absent when it waits as
+    /// long as it takes. See [`ExecOptions::worker_timeout`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 impl ExecOptions {
-    /// Options with these limits and no settings.
+    /// Options with these limits, no settings and no timeout.
     pub fn new(limits: ExecLimits) -> ExecOptions {
         ExecOptions {
             limits,
             settings: Settings::new(),
+            timeout_ms: None,
         }
+    }
+
+    /// How long a backend that runs the program in another process waits
+    /// for it: nine tenths of [`ExecOptions::timeout_ms`], so that it stops
+    /// that process and cleans up after it (temporary files) before the
+    /// host stops the backend; `None` without a timeout.
+    /// [`crate::worker::WorkerPool`] takes it as it is.
+    pub fn worker_timeout(&self) -> Option<Duration> {
+        self.timeout_ms
+            .map(|ms| Duration::from_millis(ms.saturating_mul(9) / 10))
     }
 }
 

@@ -2,7 +2,11 @@
 //!
 //! It holds what a backend is ([`backend::Backend`]) and what a pack is
 //! ([`pack::Pack`]), the abi_stable root modules that carry them across a
-//! dynamic-library boundary ([`abi`]), and, re-exported from `isu_lang`, the
+//! dynamic-library boundary ([`abi`]), what a backend author writes again
+//! otherwise (checking a run's arguments, [`args`]; values in an engine's
+//! JSON, [`codec`]; a pool of worker processes with time limits,
+//! [`worker`]; the conformance suite from the backend's own test,
+//! [`conformance`]), and, re-exported from `isu_lang`, the
 //! language itself: the IIR data model with its serde form ([`iir`]), the
 //! standard functions ([`stdlib`]), the runtime error codes ([`codes`]), the
 //! in-place update rule ([`update`]), the work calls spend ([`work`]) and the
@@ -20,11 +24,15 @@
 // module is the one place of the workspace that allows it.
 #[allow(unsafe_code)]
 pub mod abi;
+pub mod args;
 pub mod backend;
 pub mod backend_codes;
+pub mod codec;
+pub mod conformance;
 pub mod iir_format;
 pub mod json;
 pub mod pack;
+pub mod worker;
 
 pub use isu_lang as lang;
 pub use isu_lang::{
@@ -42,6 +50,6 @@ pub use feature_set::{FeatureSet, FEATURE_SET_VERSION};
 pub use iir::*;
 pub use iir_format::IirFormat;
 pub use literal::Literal;
-pub use pack::{Lowering, Pack, PackFunction, PackInfo, Signature};
+pub use pack::{Lowering, Pack, PackFunction, PackInfo, PackLowerings, Signature};
 pub use stdlib::Builtin;
 pub use types::Type;

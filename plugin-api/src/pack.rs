@@ -12,7 +12,9 @@ use crate::types::Type;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod carried;
 mod table;
+pub use carried::{is_version_requirement, version_matches, PackLowerings};
 pub use table::{Args, FunctionDef, TablePack, TargetLowerings};
 
 /// Who a pack is and what it offers.
@@ -102,8 +104,9 @@ pub trait Pack {
     }
 
     /// The definition of `function` for `target`, or `None` when the pack has
-    /// no lowering for that target (then `isu build` for it refuses programs
-    /// calling the function).
+    /// no lowering for that target (then a program calling the function is
+    /// unsupported on it, unless the target's backend carries a lowering of
+    /// its own, [`PackLowerings`]).
     fn lower(&self, function: &str, target: &str) -> Option<String>;
 }
 

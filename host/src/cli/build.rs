@@ -114,12 +114,9 @@ pub fn build(args: &Args, manifest: Option<&Path>) -> Result<i32> {
 fn build_error_json(e: &BuildError) -> Value {
     match e {
         BuildError::NoBackend(m) => json!({"code": "no_backend", "message": m}),
-        BuildError::NoLowering(ms) => {
-            json!({"code": "no_lowering", "message": ms.join("; "), "functions": ms})
-        }
         BuildError::Program(_) => json!({"code": "program", "message": e.to_string()}),
         BuildError::Backend(fs) => json!({
-            "code": "backend_failed",
+            "code": if e.is_unsupported() { "unsupported" } else { "backend_failed" },
             "message": e.to_string(),
             "failures": fs.iter().map(|f| f.to_json()).collect::<Vec<_>>(),
         }),

@@ -4,10 +4,14 @@
 //! manifests), with a summary per executor and every failure's difference;
 //! for people or as JSON (the global `--format`), and as JUnit XML.
 //!
+//! With `--expect FILE --bless`, the file is written (made, or updated)
+//! from T's results instead of held against them.
+//!
 //! Exit codes: 0 when no case failed anywhere (with `--expect`, when T's
-//! results are exactly what the file expects), 6 when a case failed (or the
-//! results differ from the file), 8 when the target has no working backend,
-//! 1 when the cases or a file cannot be read or written.
+//! results are exactly what the file expects; with `--bless`, when the file
+//! was written and the interpreter passed every case), 6 when a case failed
+//! (or the results differ from the file), 8 when the target has no working
+//! backend, 1 when the cases or a file cannot be read or written.
 
 use super::output::print_json;
 use super::plugins::EXIT_PLUGIN;
@@ -43,6 +47,10 @@ pub struct Args {
     /// cases): exit 0 only when the results are exactly those.
     #[arg(long, value_name = "FILE", requires = "target")]
     pub expect: Option<PathBuf>,
+    /// Write the expectation file (`--expect FILE`, made when missing) from
+    /// the target's results instead of holding them against it.
+    #[arg(long, requires = "expect")]
+    pub bless: bool,
     /// Cases run at once (default: the number of cores).
     #[arg(long, short, value_name = "N")]
     pub jobs: Option<usize>,
@@ -83,14 +91,7 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         }));
     }
     let expectations = match &args.expect {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            let e = Expectations::parse(&text).map_err(|e| {
-                anyhow::anyhow!("{} is not an expectation file: {e}", path.display())
-            })?;
-            Some(e)
-        }
+        Some(path) => read_expectations(path, args)?,
         None => None,
     };
     let backends = match &args.target {
@@ -117,16 +118,34 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             &prepared, &executor, &features, &options,
         ));
     }
-    let differences = expectations.as_ref().map(|e| {
-        let backend = reports.last().map(|r| e.differences(r)).unwrap_or_default();
-        let interpreter: Vec<String> = reports[0]
-            .failures
-            .iter()
-            .map(|f| format!("[interpreter] {f}"))
-            .collect();
-        [interpreter, backend].concat()
+    let interpreter: Vec<String> = reports[0]
+        .failures
+        .iter()
+        .map(|f| format!("[interpreter] {f}"))
+        .collect();
+    // Without a file (only when blessing: a new one), nothing differs from
+    // it.
+    let differences = args.expect.as_ref().map(|_| {
+        let backend = match (&expectations, reports.last()) {
+            (Some(was), Some(r)) => was.differences(r),
+            _ => Vec::new(),
+        };
+        [interpreter.clone(), backend].concat()
     });
+    let blessed = match (&args.expect, args.bless, reports.last()) {
+        (Some(path), true, Some(report)) if reports.len() > 1 => {
+            let new = Expectations::of(report);
+            let text = new.to_text(&report.executor);
+            super::write::write_file(path, text.as_bytes(), Default::default())?;
+            Some(Blessed {
+                new,
+                made: expectations.is_none(),
+            })
+        }
+        _ => None,
+    };
     let ok = match &differences {
+        Some(_) if blessed.is_some() => interpreter.is_empty(),
         Some(d) => d.is_empty(),
         None => reports.iter().all(|r| r.failed == 0),
     };
@@ -146,6 +165,7 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
                 doc["expectation"] = json!({
                     "file": path.display().to_string(),
                     "differences": d,
+                    "blessed": blessed.is_some(),
                 });
             }
             print_json(&doc)?;
@@ -153,7 +173,7 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         Format::Human => {
             let mut text = human(&reports, cases.len(), args.verbose);
             if let (Some(path), Some(d)) = (&args.expect, &differences) {
-                text.push_str(&expectation_text(path, d));
+                text.push_str(&expectation_text(path, d, blessed.as_ref()));
             }
             print!("{text}");
         }
@@ -166,8 +186,61 @@ pub fn conformance(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     Ok(if ok { 0 } else { Kind::TestFail.exit_code() })
 }
 
-/// What the comparison with an expectation file found, for people.
-fn expectation_text(path: &Path, differences: &[String]) -> String {
+/// The expectation file at `path`: `None` when it is missing and is to be
+/// blessed; a missing file is otherwise an error that says how to make it.
+fn read_expectations(path: &Path, args: &Args) -> Result<Option<Expectations>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.bless => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
+            "the expectation file {} does not exist; `isu conformance --target {} --expect {} --bless` writes it from the results",
+            path.display(),
+            args.target.as_deref().unwrap_or("T"),
+            path.display()
+        ),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    match Expectations::parse(&text) {
+        Ok(e) => Ok(Some(e)),
+        // Blessing rewrites a file that no longer parses.
+        Err(_) if args.bless => Ok(None),
+        Err(e) => anyhow::bail!(
+            "{} is not an expectation file: {e} (`--bless` rewrites it from the results)",
+            path.display()
+        ),
+    }
+}
+
+/// An expectation file written from the results (`--bless`).
+struct Blessed {
+    new: Expectations,
+    /// There was no file (or none that parsed) before.
+    made: bool,
+}
+
+/// What the comparison with an expectation file found, for people; when
+/// the file was blessed, what it now says and how that differs from before.
+fn expectation_text(path: &Path, differences: &[String], blessed: Option<&Blessed>) -> String {
+    if let Some(b) = blessed {
+        let mut out = format!(
+            "wrote {}{}: {} unsupported, {} failing\n",
+            path.display(),
+            if b.made { " (a new file)" } else { "" },
+            b.new.unsupported.len(),
+            b.new.failing.len()
+        );
+        let changed: Vec<&String> = differences
+            .iter()
+            .filter(|d| !d.starts_with("[interpreter]"))
+            .collect();
+        if !b.made && !changed.is_empty() {
+            let _ = writeln!(out, "changed from before:");
+            for d in changed {
+                let _ = writeln!(out, "  {d}");
+            }
+        }
+        return out;
+    }
     if differences.is_empty() {
         return format!("as expected by {}\n", path.display());
     }

@@ -55,7 +55,8 @@ impl Expectations {
             "# The conformance cases the `{executor}` backend does not run (unsupported)\n\
              # or is known to get wrong (failing). Its tests and\n\
              # `isu conformance --target {executor} --expect FILE` fail when the results\n\
-             # differ from this file; ISU_BLESS=1 rewrites it from the results.\n\n"
+             # differ from this file; `--bless` (ISU_BLESS=1 for the tests) rewrites it\n\
+             # from the results.\n\n"
         );
         for (key, names) in [
             ("unsupported", &self.unsupported),

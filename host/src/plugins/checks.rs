@@ -3,6 +3,7 @@
 //! manifest entry, and it claims no target or namespace another plugin holds.
 
 use super::{Entry, Loaded, Plugin, PluginError};
+use isu_plugin_api::pack::is_version_requirement;
 use isu_plugin_api::{BackendInfo, Signature};
 
 fn refuse(entry: &Entry, code: &'static str, message: String, fix: String) -> PluginError {
@@ -185,6 +186,28 @@ fn backend_problem(info: &BackendInfo) -> Option<String> {
             ));
         }
     }
+    for l in &info.lowerings {
+        let what = format!("the lowerings it carries for `{}` {}", l.pack, l.version);
+        if !is_namespace(&l.pack) {
+            return Some(format!("{what} name no pack namespace"));
+        }
+        if !is_version_requirement(&l.version) {
+            return Some(format!(
+                "{what} give no version requirement (MAJOR[.MINOR[.PATCH]])"
+            ));
+        }
+        if !info.targets.contains(&l.target) {
+            return Some(format!(
+                "{what} are for the target `{}`, which it does not serve",
+                l.target
+            ));
+        }
+        if let Some(f) = l.functions.keys().find(|f| !is_function_name(f)) {
+            return Some(format!(
+                "{what} name the function {f:?}, which is no function name"
+            ));
+        }
+    }
     None
 }
 
@@ -260,7 +283,7 @@ pub fn check_against_others(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use isu_plugin_api::{FeatureSet, SettingInfo};
+    use isu_plugin_api::{FeatureSet, PackLowerings, SettingInfo};
 
     #[test]
     fn backend_infos_are_checked() {
@@ -288,6 +311,22 @@ mod tests {
             .clone()
             .with_setting(SettingInfo::new("level", "l", &[], "1"));
         assert!(backend_problem(&twice).is_some_and(|m| m.contains("repeated")));
+        let carrying = |pack: &str, version: &str, target: &str, function: &str| {
+            good.clone()
+                .with_lowerings(PackLowerings::new(pack, version, target).with(function, "x"))
+        };
+        assert_eq!(
+            backend_problem(&carrying("text", "0.1", "b", "REPLACE")),
+            None
+        );
+        for (bad, problem) in [
+            (carrying("Text", "0.1", "b", "REPLACE"), "the lowerings it carries for `Text` 0.1 name no pack namespace"),
+            (carrying("text", "0.x", "b", "REPLACE"), "the lowerings it carries for `text` 0.x give no version requirement (MAJOR[.MINOR[.PATCH]])"),
+            (carrying("text", "0.1", "c", "REPLACE"), "the lowerings it carries for `text` 0.1 are for the target `c`, which it does not serve"),
+            (carrying("text", "0.1", "b", "replace"), "the lowerings it carries for `text` 0.1 name the function \"replace\", which is no function name"),
+        ] {
+            assert_eq!(backend_problem(&bad).as_deref(), Some(problem));
+        }
     }
 
     #[test]

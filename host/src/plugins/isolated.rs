@@ -19,23 +19,18 @@ pub mod wire;
 pub use server::serve;
 
 use isu_plugin_api::abi::ApiVersion;
+use isu_plugin_api::worker::{Worker, WorkerCommand, WorkerError};
 use isu_plugin_api::{
     Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, Literal,
     PluginDiagnostic, Program,
 };
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Mutex;
+use std::time::Duration;
 use wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL, UNREAD};
 
 /// The subcommand of `isu` that is the plugin host.
 pub const SUBCOMMAND: &str = "plugin-host";
-
-/// How much of a plugin host's standard error a failure quotes, at most.
-const STDERR_TAIL: usize = 2000;
 
 /// How to start a plugin host: the `isu` binary and the wall-clock limit of
 /// each call (`None`: no limit).
@@ -55,29 +50,10 @@ impl HostCommand {
     }
 }
 
-/// A running plugin host.
-struct Host {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<std::io::Result<String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Drop for Host {
-    fn drop(&mut self) {
-        // Closing its input ends a plugin host that is waiting for a request.
-        drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+/// A running plugin host: a worker process of the plugin API's
+/// ([`isu_plugin_api::worker`]), which reads its lines, keeps the end of
+/// its standard error, and stops it past a time limit.
+struct Host(Worker);
 
 /// Why a plugin host could not answer.
 enum Lost {
@@ -91,91 +67,31 @@ enum Lost {
     Unread(PluginDiagnostic),
 }
 
-impl Host {
-    fn start(command: &HostCommand, library: &Path) -> std::io::Result<Host> {
-        let mut child = Command::new(&command.isu)
-            .arg(SUBCOMMAND)
-            .arg(library)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()?;
-        let stdout = child.stdout.take();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            if let Some(out) = stdout {
-                for line in BufReader::new(out).lines() {
-                    let end = line.is_err();
-                    if tx.send(line).is_err() || end {
-                        return;
-                    }
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        if let Some(mut err) = child.stderr.take() {
-            let sink = stderr.clone();
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                while let Ok(n @ 1..) = err.read(&mut buf) {
-                    let mut tail = sink.lock().unwrap_or_else(|e| e.into_inner());
-                    tail.extend_from_slice(&buf[..n]);
-                    let excess = tail.len().saturating_sub(STDERR_TAIL);
-                    tail.drain(..excess);
-                }
-            });
+impl From<WorkerError> for Lost {
+    fn from(e: WorkerError) -> Lost {
+        match e {
+            WorkerError::Start(why) => Lost::Died("could not start".into(), why),
+            WorkerError::Died { how, stderr } => Lost::Died(how, stderr),
+            WorkerError::TimedOut { after, .. } => Lost::TimedOut(after),
         }
-        let stdin = child.stdin.take();
-        Ok(Host {
-            child,
-            stdin,
-            lines,
-            stderr,
+    }
+}
+
+impl Host {
+    /// Starts a plugin host; `Err` says why it could not.
+    fn start(command: &HostCommand, library: &Path) -> Result<Host, String> {
+        let worker = WorkerCommand::new(&command.isu)
+            .arg(SUBCOMMAND)
+            .arg(library);
+        Worker::start(&worker).map(Host).map_err(|e| match e {
+            WorkerError::Start(why) => why,
+            other => other.to_string(),
         })
     }
 
     /// The next line, within `timeout`.
     fn read_line(&mut self, timeout: Option<Duration>) -> Result<String, Lost> {
-        let got = match timeout {
-            Some(t) => self.lines.recv_timeout(t),
-            None => self
-                .lines
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-        };
-        match got {
-            Ok(Ok(line)) => Ok(line),
-            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.death()),
-            Err(RecvTimeoutError::Timeout) => {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                Err(Lost::TimedOut(timeout.unwrap_or_default()))
-            }
-        }
-    }
-
-    /// How the process ended (it closed its output), and the end of its
-    /// standard error.
-    fn death(&mut self) -> Lost {
-        let deadline = Instant::now() + Duration::from_secs(2);
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                _ => {
-                    let _ = self.child.kill();
-                    break self.child.wait().ok();
-                }
-            }
-        };
-        // The reader of standard error may still be copying the last bytes.
-        std::thread::sleep(Duration::from_millis(20));
-        let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
-        let tail = String::from_utf8_lossy(&tail).trim().to_owned();
-        let how = status.map_or_else(|| "ended".to_owned(), |s| describe(&s));
-        Lost::Died(how, tail)
+        Ok(self.0.read_line(timeout)?)
     }
 
     /// Sends one request and reads its response.
@@ -183,16 +99,7 @@ impl Host {
         let request = Request { id, call };
         let text = serde_json::to_string(&request)
             .map_err(|e| Lost::Garbled(format!("the request could not be written: {e}")))?;
-        let sent = self.stdin.as_mut().map(|stdin| {
-            stdin
-                .write_all(text.as_bytes())
-                .and_then(|()| stdin.write_all(b"\n"))
-                .and_then(|()| stdin.flush())
-        });
-        if !matches!(sent, Some(Ok(()))) {
-            return Err(self.death());
-        }
-        let line = self.read_line(timeout)?;
+        let line = self.0.ask(&text, timeout)?;
         let response: Response = serde_json::from_str(&line).map_err(|e| {
             let shown: String = line.chars().take(80).collect();
             Lost::Garbled(format!("it answered `{shown}`, which is no response: {e}"))
@@ -210,31 +117,6 @@ impl Host {
             )));
         }
         Ok(response.reply)
-    }
-}
-
-/// How a process ended, for a message: `died of signal 11 (SIGSEGV)`.
-fn describe(status: &ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            let name = match signal {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                7 => " (SIGBUS)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                15 => " (SIGTERM)",
-                _ => "",
-            };
-            return format!("died of signal {signal}{name}");
-        }
-    }
-    match status.code() {
-        Some(code) => format!("exited with status {code}"),
-        None => "ended".to_owned(),
     }
 }
 
@@ -337,7 +219,7 @@ impl IsolatedBackend {
                 Ok(IsolatedBackend {
                     command: command.clone(),
                     library: library.to_owned(),
-                    info,
+                    info: *info,
                     api_version,
                     idle: Mutex::new(vec![host]),
                     next_id: std::sync::atomic::AtomicU64::new(UNREAD + 1),
@@ -466,10 +348,17 @@ impl Backend for IsolatedBackend {
         args: &Literal,
         options: &ExecOptions,
     ) -> Result<Literal, PluginDiagnostic> {
+        // The backend is told how long it has, so that a worker it runs the
+        // program in is stopped, and cleaned up after, before this call is.
+        let mut options = options.clone();
+        options.timeout_ms = options.timeout_ms.or(self
+            .command
+            .timeout
+            .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)));
         let call = Call::Execute {
             artifacts: artifacts.iter().map(WireArtifact::from_artifact).collect(),
             args: args.clone(),
-            options: options.clone(),
+            options,
         };
         match self.call("execute", call)? {
             Reply::Ok(value) => serde_json::from_value(value).map_err(|e| garbled("execute", e)),

@@ -254,6 +254,33 @@ pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_owned())
 }
 
+/// `path` made absolute, with its `.` and `..` folded away
+/// (`/p/sub/../target/x` is `/p/target/x`): how a manifest stores it.
+pub fn normalised(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in absolute(path).components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The names of the plugins that ship with `isu` ([`DEFAULT_MANIFEST`]).
+pub fn shipped_names() -> Vec<String> {
+    let place = Place::BuiltIn {
+        dir: PathBuf::from("/"),
+        build: String::new(),
+    };
+    parse(&place, Layer::System, DEFAULT_MANIFEST)
+        .map(|m| m.entries.into_iter().map(|e| e.name).collect())
+        .unwrap_or_default()
+}
+
 /// Parses manifest text of `layer` found at `place`, which locates relative
 /// `file`s and names errors.
 pub fn parse(place: &Place, layer: Layer, text: &str) -> Result<Manifest, ManifestError> {

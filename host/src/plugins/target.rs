@@ -23,14 +23,33 @@ pub struct BackendFailure {
     pub diagnostic: PluginDiagnostic,
 }
 
+impl BackendFailure {
+    /// Whether the backend did not fail but cannot do what was asked (a
+    /// feature, a pack function it cannot lower): a code that makes a
+    /// conformance case unsupported.
+    pub fn is_unsupported(&self) -> bool {
+        self.diagnostic
+            .backend_code()
+            .is_some_and(|c| c.is_unsupported())
+    }
+}
+
 impl fmt::Display for BackendFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.diagnostic;
-        write!(
-            f,
-            "the `{}` backend failed: {} [{}]",
-            self.target, d.message, d.code
-        )?;
+        if self.is_unsupported() {
+            write!(
+                f,
+                "unsupported on target `{}`: {} [{}]",
+                self.target, d.message, d.code
+            )?;
+        } else {
+            write!(
+                f,
+                "the `{}` backend failed: {} [{}]",
+                self.target, d.message, d.code
+            )?;
+        }
         if let Some(step) = &d.step {
             write!(f, " in step {step}")?;
         }
@@ -98,21 +117,25 @@ pub fn to_host(d: &PluginDiagnostic, target: &str) -> Reported {
 pub enum BuildError {
     /// No loaded backend serves the target (the message says which do).
     NoBackend(String),
-    /// Pack functions the program calls have no lowering for the target.
-    NoLowering(Vec<String>),
     /// The backend found errors in the program.
     Program(Vec<Diagnostic>),
-    /// The backend itself failed.
+    /// The backend itself failed, or does not support the program (every
+    /// failure [`BackendFailure::is_unsupported`]: a feature it does not
+    /// declare, a pack function without a lowering for the target).
     Backend(Vec<BackendFailure>),
+}
+
+impl BuildError {
+    /// Whether the program is only unsupported on the target.
+    pub fn is_unsupported(&self) -> bool {
+        matches!(self, BuildError::Backend(fs) if !fs.is_empty() && fs.iter().all(BackendFailure::is_unsupported))
+    }
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::NoBackend(m) => f.write_str(m),
-            BuildError::NoLowering(ms) => {
-                write!(f, "cannot build for this target: {}", ms.join("; "))
-            }
             BuildError::Program(ds) => {
                 let msgs: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
                 write!(f, "the backend refused the program: {}", msgs.join("; "))
@@ -128,9 +151,11 @@ impl fmt::Display for BuildError {
 /// Compiles a canonical, validated program with `backend` for the target
 /// of `options`, with its emit kinds and settings (checked against the
 /// backend's), giving it the lowerings of the pack functions it calls.
-/// A program using a feature the backend does not declare never reaches
-/// it: a backend written before the feature existed cannot read its IIR
-/// nodes (`isu_lang::feature_set`), so the host answers `unsupported_feature`.
+/// A program the backend cannot take never reaches it, and is reported
+/// `unsupported_feature`: one using a feature the backend does not declare
+/// (a backend written before the feature existed cannot read its IIR nodes,
+/// `isu_lang::feature_set`), or calling a pack function that neither the
+/// pack nor the backend lowers for the target (`Functions::lowerings`).
 pub fn compile_with(
     packs: &Functions,
     backend: &dyn Backend,
@@ -139,21 +164,22 @@ pub fn compile_with(
 ) -> Result<Vec<Artifact>, BuildError> {
     let target = options.target.clone();
     let target = target.as_str();
-    if let Err(d) = backend.info().check_settings(&options.settings) {
-        return Err(BuildError::Backend(vec![BackendFailure {
-            target: target.to_owned(),
-            diagnostic: d,
-        }]));
-    }
-    if let Err(d) = backend.info().check_features(program) {
-        return Err(BuildError::Backend(vec![BackendFailure {
-            target: target.to_owned(),
-            diagnostic: d,
-        }]));
-    }
-    options.lowerings = packs
-        .lowerings(program, target)
-        .map_err(BuildError::NoLowering)?;
+    let refused = |diagnostics: Vec<PluginDiagnostic>| {
+        BuildError::Backend(
+            diagnostics
+                .into_iter()
+                .map(|diagnostic| BackendFailure {
+                    target: target.to_owned(),
+                    diagnostic,
+                })
+                .collect(),
+        )
+    };
+    let info = backend.info();
+    info.check_settings(&options.settings)
+        .map_err(|d| refused(vec![d]))?;
+    info.check_features(program).map_err(|d| refused(vec![d]))?;
+    options.lowerings = packs.lowerings(program, target, &info).map_err(refused)?;
     backend.compile(program, &options).map_err(|diags| {
         let mut program_errors = Vec::new();
         let mut failures = Vec::new();
@@ -213,6 +239,130 @@ pub fn execute(
 mod tests {
     use super::*;
     use isu_lang::RuntimeCode;
+    use isu_plugin_api::{BackendInfo, FeatureSet, PackLowerings, FEATURE_SET_VERSION};
+    use std::sync::Mutex;
+
+    /// A backend of the target `js` that carries `lowerings`, and keeps
+    /// the lowerings each compile gets.
+    struct Carrying {
+        lowerings: Vec<PackLowerings>,
+        got: Mutex<Vec<(String, String)>>,
+    }
+
+    impl Backend for Carrying {
+        fn info(&self) -> BackendInfo {
+            let mut info = BackendInfo::new(
+                "js",
+                "1.0.0",
+                &["js", "python"],
+                FeatureSet::all_of(FEATURE_SET_VERSION),
+            );
+            for l in &self.lowerings {
+                info = info.with_lowerings(l.clone());
+            }
+            info
+        }
+
+        fn compile(
+            &self,
+            _: &Program,
+            options: &CompileOptions,
+        ) -> Result<Vec<Artifact>, Vec<PluginDiagnostic>> {
+            if let Ok(mut got) = self.got.lock() {
+                got.extend(
+                    options
+                        .lowerings
+                        .iter()
+                        .map(|l| (l.function.clone(), l.source.clone())),
+                );
+            }
+            Ok(vec![Artifact::new("js", "f.js", Vec::new())])
+        }
+
+        fn execute(
+            &self,
+            _: &[Artifact],
+            _: &Literal,
+            _: &ExecOptions,
+        ) -> Result<Literal, PluginDiagnostic> {
+            Ok(Literal::Int(0))
+        }
+    }
+
+    fn gcd_lcm() -> (Program, Functions) {
+        let packs = Functions::linked([isu_packs::math::MATH]);
+        let src = crate::source::Source::new(
+            "g.isu",
+            "FUNC:\n  NAME: g\n  ARGS: [a: int, b: int]\n  RETURNS: int\nIO:\n  INPUT: []\n  OUTPUT: []\nSTATE: []\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (add (call math.GCD (var a) (var b)) (call math.LCM (var a) (var b)))\n  END\n",
+        );
+        let fe = crate::pipeline::check_with(&src, &packs);
+        let program = fe.valid_program().cloned();
+        (program.unwrap_or_else(|| panic!("{:?}", fe.diags)), packs)
+    }
+
+    fn compile(backend: &Carrying, target: &str) -> Result<Vec<(String, String)>, BuildError> {
+        let (program, packs) = gcd_lcm();
+        let options = CompileOptions {
+            target: target.to_owned(),
+            ..CompileOptions::default()
+        };
+        compile_with(&packs, backend, &program, options)?;
+        Ok(backend.got.lock().map(|g| g.clone()).unwrap_or_default())
+    }
+
+    #[test]
+    fn a_backend_gets_its_own_lowerings_of_a_pack_at_a_compatible_version() {
+        let math = isu_packs::math::MATH.version;
+        let carried = |version: &str| Carrying {
+            lowerings: vec![PackLowerings::new("math", version, "js")
+                .with("GCD", "function math__GCD(a, b) {}")
+                .with("LCM", "function math__LCM(a, b) {}")],
+            got: Mutex::default(),
+        };
+        let major_minor: Vec<&str> = math.split('.').take(2).collect();
+        let same = carried(&major_minor.join("."));
+        assert_eq!(
+            compile(&same, "js").ok(),
+            Some(vec![
+                ("math.GCD".into(), "function math__GCD(a, b) {}".into()),
+                ("math.LCM".into(), "function math__LCM(a, b) {}".into()),
+            ])
+        );
+        // Another version of the pack: the lowerings are not for it, the
+        // pack has none for `js`, so the program is unsupported there.
+        let other = carried("99.0");
+        let refused = compile(&other, "js");
+        assert!(
+            refused.as_ref().is_err_and(BuildError::is_unsupported),
+            "{refused:?}"
+        );
+        let messages: Vec<String> = match refused {
+            Err(BuildError::Backend(fs)) => fs.into_iter().map(|f| f.diagnostic.message).collect(),
+            _ => Vec::new(),
+        };
+        assert_eq!(
+            messages,
+            [
+                "the pack function math.GCD has no lowering for target `js`",
+                "the pack function math.LCM has no lowering for target `js`"
+            ]
+        );
+        // For a target the pack lowers, the pack's lowering, unless the
+        // backend carries its own (which wins: it is written for it).
+        let pack_python = compile(&other, "python").unwrap_or_default();
+        assert!(
+            pack_python[0].1.starts_with("def math__GCD("),
+            "{pack_python:?}"
+        );
+        let own_python = Carrying {
+            lowerings: vec![PackLowerings::new("math", "0", "python")
+                .with("GCD", "def math__GCD(a, b): return 1")],
+            got: Mutex::default(),
+        };
+        let got = compile(&own_python, "python").unwrap_or_default();
+        assert_eq!(got[0].1, "def math__GCD(a, b): return 1");
+        assert!(got[1].1.starts_with("def math__LCM("), "{got:?}");
+    }
 
     #[test]
     fn program_errors_become_host_diagnostics_and_the_rest_failures() {

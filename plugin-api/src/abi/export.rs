@@ -670,6 +670,7 @@ mod tests {
                     max_memory: 1,
                 },
                 settings: [("level".to_owned(), level.to_owned())].into(),
+                timeout_ms: None,
             };
             let json = serde_json::to_string(&options).unwrap_or_default();
             serve_execute(

@@ -360,7 +360,9 @@ fn pack_cases_through_the_loader_agree_with_the_interpreter() {
         let limits = case.limits.unwrap_or(LIMITS);
         let fe = isu_host::pipeline::check_with(&isu_host::Source::new(name, &text), &packs);
         let p = fe.valid_program().unwrap().clone();
-        let lowerings = packs.lowerings(&p, "wasm").unwrap();
+        let lowerings = packs
+            .lowerings(&p, "wasm", &WasmBackend::new().info())
+            .unwrap();
         let mut driver = DRIVER_HEAD.replace(
             "await load();",
             &format!(

@@ -77,7 +77,7 @@ fn program(text: &str, packs: &Functions) -> Program {
 /// Compiles as `isu build` does: with the lowerings for `wasm` of the pack
 /// functions the program calls.
 fn compile(b: &WasmBackend, p: &Program, packs: &Functions) -> Vec<isu_plugin_api::Artifact> {
-    let lowerings = packs.lowerings(p, "wasm").unwrap();
+    let lowerings = packs.lowerings(p, "wasm", &b.info()).unwrap();
     let opts = CompileOptions {
         target: "wasm".into(),
         lowerings,

@@ -86,7 +86,13 @@ fn every_conformance_module_validates() {
             if !declared.missing(used.iter().map(String::as_str)).is_empty() {
                 continue;
             }
-            let lowerings = packs.lowerings(p, "wasm").unwrap();
+            let lowerings = packs
+                .lowerings(
+                    p,
+                    "wasm",
+                    &isu_plugin_api::Backend::info(&WasmBackend::new()),
+                )
+                .unwrap();
             let c = isu_backend_wasm::compile_with_packs(p, &lowerings).unwrap();
             validate(&c.wasm).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             n += 1;

@@ -10,7 +10,7 @@ use super::super::{Format, EXIT_USAGE};
 use super::{plugin_json, EXIT_PLUGIN};
 use crate::plugins::manifest::edit::{self, NewEntry};
 use crate::plugins::manifest::layers::read_layers;
-use crate::plugins::manifest::{self, absolute, is_plugin_name, merge, Env};
+use crate::plugins::manifest::{self, is_plugin_name, merge, normalised, Env};
 use crate::plugins::{probe, Layer, LayerStatus, Loaded, Place, PluginKind, Registry, State};
 use anyhow::{anyhow, Context, Result};
 use serde_json::json;
@@ -123,7 +123,7 @@ fn spelled(file: &Path, layer: Layer, manifest: &Path) -> String {
 /// Runs `isu plugins add`.
 pub fn add(args: &AddArgs, flag: Option<&Path>, format: Format) -> Result<i32> {
     let env = Env::of_process(flag);
-    let file = absolute(&args.file);
+    let file = normalised(&args.file);
     let loaded = match probe(&file) {
         Ok(l) => l,
         Err(e) => return refuse(format, e.code(), &e.to_string(), &e.fix(), EXIT_PLUGIN),

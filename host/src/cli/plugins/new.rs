@@ -1,12 +1,16 @@
 //! `isu plugins new NAME [--path DIR] [--plugin-api DIR | --crates-io]`: a new
-//! backend crate, made from the toy backend (`crate::plugins::template`).
+//! backend crate, made from the toy backend (`crate::plugins::template`),
+//! built against the plugin API's sources this `isu` has
+//! (`crate::plugins::api_crates`).
 
 use super::super::output::print_json;
 use super::super::write::{write_file, Options as WriteOptions};
 use super::super::{Format, EXIT_USAGE};
-use crate::plugins::manifest::{absolute, Env};
-use crate::plugins::{template, Place};
+use crate::plugins::api_crates::{ApiCrates, Origin, LANG, PLUGIN_API};
+use crate::plugins::manifest::{normalised, shipped_names, Env};
+use crate::plugins::template;
 use anyhow::{bail, Context, Result};
+use isu_plugin_api::abi::PLUGIN_API_VERSION;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -17,9 +21,9 @@ pub struct NewArgs {
     /// The folder to write the crate in (made if missing, must be empty); default: NAME here.
     #[arg(long, value_name = "DIR")]
     pub path: Option<PathBuf>,
-    /// Build against this local `plugin-api` folder (a `[patch.crates-io]`
-    /// section) instead of the published crate. Default: the plugin API this
-    /// isu was built from, when it runs from cargo's build folder of Isu's repository.
+    /// Build against this local `isu_plugin_api` folder (a `[patch.crates-io]`
+    /// section) instead of the sources this isu has: those installed beside
+    /// it (`share/isu/crates/`), else those of the repository it was built in.
     #[arg(long, value_name = "DIR", conflicts_with = "crates_io")]
     pub plugin_api: Option<PathBuf>,
     /// Depend on the published isu_plugin_api only.
@@ -27,47 +31,48 @@ pub struct NewArgs {
     pub crates_io: bool,
 }
 
-/// The `plugin-api` folder of the repository this isu was built in, when it
-/// runs from cargo's build folder there (`REPO/target/PROFILE/isu`).
-fn own_plugin_api() -> Option<PathBuf> {
-    let Ok(Place::BuiltIn { dir, .. }) = Env::of_process(None).system_manifest() else {
-        return None;
-    };
-    let repo = dir.parent()?.parent()?;
-    let candidate = repo.join("plugin-api");
-    is_plugin_api(&candidate).then_some(candidate)
-}
-
-/// Whether `dir` holds the `isu_plugin_api` crate.
-fn is_plugin_api(dir: &Path) -> bool {
-    std::fs::read_to_string(dir.join("Cargo.toml"))
-        .is_ok_and(|t| t.contains("name = \"isu_plugin_api\""))
-}
-
 /// Runs `isu plugins new`.
 pub fn new(args: &NewArgs, format: Format) -> Result<i32> {
-    let plugin_api = match (&args.plugin_api, args.crates_io) {
-        (Some(dir), _) => {
-            let dir = absolute(dir);
-            if !is_plugin_api(&dir) {
-                bail!(
-                    "{} is not the plugin-api folder of Isu (no Cargo.toml of isu_plugin_api there)",
-                    dir.display()
-                );
-            }
-            Some(dir)
-        }
+    let env = Env::of_process(None);
+    let api_version = format!("{}.{}", PLUGIN_API_VERSION.major, PLUGIN_API_VERSION.minor);
+    let mut warnings = Vec::new();
+    let api = match (&args.plugin_api, args.crates_io) {
+        (Some(dir), _) => match ApiCrates::at(&normalised(dir), Origin::Given) {
+            Ok(api) => Some(api),
+            Err(e) => bail!("{e}"),
+        },
         (None, true) => None,
-        (None, false) => own_plugin_api(),
+        (None, false) => match ApiCrates::of_this_isu(&env) {
+            Ok(api) => Some(api),
+            Err(looked) => {
+                let looked: Vec<String> = looked.iter().map(|p| p.display().to_string()).collect();
+                warnings.push(format!(
+                    "this isu has no sources of {PLUGIN_API} (looked in: {}); the crate depends on the published {PLUGIN_API} {api_version} from crates.io (give --plugin-api DIR to build against a local copy)",
+                    if looked.is_empty() { "nowhere".to_owned() } else { looked.join(", ") }
+                ));
+                None
+            }
+        },
     };
-    let krate = match template::backend_crate(&args.name, plugin_api.as_deref()) {
+    if api.as_ref().is_some_and(|a| a.lang_from_registry) {
+        warnings.push(format!(
+            "no sources of {LANG} were found beside {PLUGIN_API}: cargo fetches {LANG} {api_version} from crates.io"
+        ));
+    }
+    if shipped_names().contains(&args.name) {
+        warnings.push(format!(
+            "`{name}` is the name of a plugin that ships with isu: registering this backend under it (`isu plugins add`) overrides the shipped one; choose another NAME, or register it with `--name OTHER`",
+            name = args.name
+        ));
+    }
+    let krate = match template::backend_crate(&args.name, api.as_ref(), env.exe.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(EXIT_USAGE);
         }
     };
-    let dir = absolute(
+    let dir = normalised(
         &args
             .path
             .clone()
@@ -96,15 +101,28 @@ pub fn new(args: &NewArgs, format: Format) -> Result<i32> {
             "path": dir.display().to_string(),
             "files": krate.files.iter().map(|(p, _)| p.display().to_string()).collect::<Vec<_>>(),
             "library": library.display().to_string(),
-            "plugin_api": plugin_api.as_ref().map(|p| p.display().to_string()),
+            "plugin_api": api.as_ref().map(|a| a.plugin_api.display().to_string()),
+            "lang": api.as_ref().and_then(|a| a.lang.as_ref()).map(|p| p.display().to_string()),
+            "warnings": warnings,
         }))?,
         Format::Human => {
-            let against = match &plugin_api {
-                Some(p) => format!("the plugin API in {}", p.display()),
-                None => "isu_plugin_api from crates.io".to_owned(),
+            for w in &warnings {
+                eprintln!("warning: {w}");
+            }
+            let against = match &api {
+                Some(a) => format!(
+                    "the plugin API in {} ({})",
+                    a.plugin_api.display(),
+                    match a.origin {
+                        Origin::Install => "installed with this isu",
+                        Origin::Checkout => "the repository this isu was built in",
+                        Origin::Given => "--plugin-api",
+                    }
+                ),
+                None => format!("{PLUGIN_API} {api_version} from crates.io"),
             };
             eprintln!(
-                "created the backend `{}` (crate {}) in {}, built against {against}\nnext:\n  cd {} && cargo build\n  isu plugins add {}\n  isu conformance --target {}",
+                "created the backend `{}` (crate {}) in {}, built against {against}\nnext:\n  cd {} && cargo build && cargo test\n  isu plugins add {}\n  isu conformance --target {}",
                 args.name,
                 krate.crate_name,
                 dir.display(),

@@ -39,7 +39,7 @@ pub fn serve(library: &Path, input: impl BufRead, mut output: impl Write) -> io:
     let hello = Hello::Ready {
         protocol: PROTOCOL.to_owned(),
         api_version: backend.api_version().to_string(),
-        info: backend.info(),
+        info: Box::new(backend.info()),
     };
     line(&mut output, &hello)?;
     for text in input.lines() {

@@ -23,7 +23,7 @@ pub enum Hello {
         protocol: String,
         /// The plugin-API version the plugin was built against, `MAJOR.MINOR`.
         api_version: String,
-        info: BackendInfo,
+        info: Box<BackendInfo>,
     },
     Refused {
         code: String,

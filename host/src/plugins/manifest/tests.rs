@@ -127,6 +127,7 @@ fn the_default_manifest_names_the_shipped_plugins_beside_the_binary() {
     let m = parse(&built_in, Layer::System, DEFAULT_MANIFEST).unwrap();
     let names: Vec<&str> = m.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["python", "wasm", "math", "llvm", "text"]);
+    assert_eq!(shipped_names(), names);
     assert_eq!(
         m.entries[1].file,
         dir.join(library_file_name("isu_backend_wasm"))
@@ -373,4 +374,15 @@ fn later_layers_add_override_and_disable_by_name() {
     ]);
     assert_eq!(again.active.len(), 1);
     assert_eq!(again.active[0].layer, Layer::Project);
+}
+
+#[test]
+fn stored_paths_are_normalised() {
+    assert_eq!(
+        normalised(Path::new("/p/sub/../target/./debug/libx.so")),
+        Path::new("/p/target/debug/libx.so")
+    );
+    assert_eq!(normalised(Path::new("/../x")), Path::new("/x"));
+    let here = std::env::current_dir().unwrap_or_default();
+    assert_eq!(normalised(Path::new("a/../b")), here.join("b"));
 }

@@ -16,10 +16,10 @@
 
 #[path = "../../toy/src/eval.rs"]
 pub mod eval;
-use eval::LACKS;
+use eval::SUPPORTS;
 use isu_plugin_api::{
     Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
-    PluginDiagnostic, Program,
+    PluginDiagnostic, Program, FEATURE_SET_VERSION,
 };
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +68,7 @@ impl Backend for Crashy {
             "crashy",
             env!("CARGO_PKG_VERSION"),
             TARGETS,
-            FeatureSet::all_of_except(1, LACKS),
+            FeatureSet::only(FEATURE_SET_VERSION, SUPPORTS),
         )
         .emitting(&["crashy"])
         .executing("crashy", true)

@@ -2,36 +2,22 @@
 //! names the step the reference interpreter names.
 
 use isu_plugin_api::{
-    BackendCode, BinaryOp, Block, ExecLimits, Expr, ExprNode, Iter, Literal, Node, Place,
+    args, BackendCode, BinaryOp, Block, ExecLimits, Expr, ExprNode, Iter, Literal, Node, Place,
     PluginDiagnostic, Program, Step, UnaryOp,
 };
 use std::collections::BTreeMap;
 
-/// The features of vocabulary 1 (`isu_plugin_api::feature_set`) this
-/// evaluator lacks, and with it the toy backend.
-pub const LACKS: &[&str] = &[
-    "array",
-    "call:CHARS",
-    "call:CONCAT",
-    "call:JOIN",
-    "call:LEN",
-    "call:LOWER",
-    "call:MAP_GET",
-    "call:MAP_GET_OR",
-    "call:MAP_HAS",
-    "call:MAP_KEYS",
-    "call:MAP_SET",
-    "call:PARSE_INT",
-    "call:POP",
-    "call:PUSH",
-    "call:REPEAT",
-    "call:SLICE",
-    "call:SPLIT_WHITESPACE",
-    "call:TO_STRING",
-    "limit_size",
-    "map",
-    "nested_array",
-    "string",
+/// The features of the vocabulary (`isu_plugin_api::feature_set`) this
+/// evaluator supports, and with it the toy backend: ints and bools, `ABS`,
+/// `MIN` and `MAX`, and the step limit. A feature not listed is
+/// unsupported, those the language gains later too.
+pub const SUPPORTS: &[&str] = &[
+    "bool",
+    "call:ABS",
+    "call:MAX",
+    "call:MIN",
+    "int",
+    "limit_steps",
 ];
 
 type Res<T> = Result<T, PluginDiagnostic>;
@@ -73,23 +59,10 @@ pub fn run(program: &Program, args: &Literal, limits: &ExecLimits) -> Res<Litera
         vars: BTreeMap::new(),
         fuel: limits.max_steps,
     };
-    let Literal::Object(given) = args else {
-        return Err(runtime(
-            "invalid_argument",
-            None,
-            "the arguments are not a JSON object",
-        ));
-    };
-    for d in &program.func.args {
-        let Some(v) = given.get(&d.name.name) else {
-            let msg = format!("missing argument {}", d.name.name);
-            return Err(runtime("invalid_argument", None, msg));
-        };
+    // Every argument, of its type, and no other (else `invalid_argument`).
+    let values = args::check_args(program, args)?;
+    for (d, v) in program.func.args.iter().zip(values) {
         m.vars.insert(d.name.name.clone(), Some(v.clone()));
-    }
-    if let Some(extra) = given.keys().find(|k| !m.vars.contains_key(*k)) {
-        let msg = format!("unknown argument {extra}");
-        return Err(runtime("invalid_argument", None, msg));
     }
     for s in &program.state {
         let v = m.eval(&s.init).map_err(|f| {

@@ -1,6 +1,8 @@
 //! The toy backend, the worked minimal example of `spec/plugin-abi.md`: a
 //! backend in two small files that a new backend author can read in ten
-//! minutes. Its target `toy` "compiles" a program to its own IIR JSON and
+//! minutes.
+//!
+//! Its target `toy` "compiles" a program to its own IIR JSON and
 //! "executes" that by walking it ([`eval`]). It handles ints and bools and
 //! the standard functions `ABS`, `MIN`, `MAX`, and leaves everything else out
 //! of the features it declares ([`BackendInfo::features`]), so
@@ -10,17 +12,17 @@ pub mod eval;
 
 use isu_plugin_api::{
     Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, FeatureSet, Literal,
-    PluginDiagnostic, Program,
+    PluginDiagnostic, Program, FEATURE_SET_VERSION,
 };
 
-pub use eval::LACKS;
+pub use eval::SUPPORTS;
 
 #[derive(Debug, Default)]
 pub struct ToyBackend;
 
 impl Backend for ToyBackend {
     fn info(&self) -> BackendInfo {
-        let features = FeatureSet::all_of_except(1, LACKS);
+        let features = FeatureSet::only(FEATURE_SET_VERSION, SUPPORTS);
         BackendInfo::new("toy", env!("CARGO_PKG_VERSION"), &["toy"], features)
             .emitting(&["iir-json"])
             .executing("iir-json", false)
