@@ -461,7 +461,6 @@ impl Checker {
             }
             None => {
                 self.unknown_function(func, args, span);
-                self.quiet_all(args);
                 return None;
             }
         };
@@ -575,7 +574,17 @@ impl Checker {
         }
     }
 
-    fn unknown_function(&mut self, func: &str, args: &[Expr], span: Span) {
+    /// A call of a function that is not standard: the arguments are typed
+    /// (for the errors inside them, and for the suggestion), and the hint
+    /// names the standard function meant: a synonym or a near spelling whose
+    /// signature the arguments fit, ranked by spelling; the fix calls it.
+    /// When only functions the arguments do not fit are near, the hint says
+    /// so and there is no fix.
+    fn unknown_function(&mut self, func: &str, args: &mut [Expr], span: Span) {
+        let types: Vec<Option<Type>> = args
+            .iter_mut()
+            .map(|a| self.expr(a, &Want::Quiet))
+            .collect();
         let lower = func.to_ascii_lowercase();
         if let Some((ns, name)) = func.split_once('.') {
             return self.unknown_pack_function(func, ns, name, args, span);
@@ -587,24 +596,30 @@ impl Checker {
             .find(|o| **o == lower && !matches!(**o, "const" | "var" | "call"))
         {
             format!("{op} is an operator, not a function: write ({op} a b) without call")
-        } else if let Some(name) =
-            function_meant(func).or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
-        {
+        } else if let Some(f) = meant(func, &types) {
             // `len` for `LEN` is certain; another word for it is a guess.
-            let mut call = format!("(call {name}");
-            for a in args {
+            let mut call = format!("(call {}", f.name);
+            for a in args.iter() {
                 call.push(' ');
                 call.push_str(&canon::print_expr(a));
             }
             call.push(')');
-            let f = Fix::replace(span, call);
-            fix = Some(if name.eq_ignore_ascii_case(func) {
-                f
+            let replace = Fix::replace(span, call);
+            fix = Some(if f.name.eq_ignore_ascii_case(func) {
+                replace
             } else {
-                f.maybe_incorrect()
+                replace.maybe_incorrect()
             });
-            let sigs = stdlib::lookup(name).map(signatures).unwrap_or_default();
-            format!("did you mean {name}? {sigs}")
+            format!("did you mean {}? {}", f.name, signatures(f))
+        } else if let Some(f) = function_meant(func)
+            .or_else(|| suggest::closest(func, STDLIB.iter().map(|f| f.name)))
+            .and_then(stdlib::lookup)
+        {
+            format!(
+                "{} is spelt alike, but these arguments do not fit it: {}",
+                f.name,
+                signatures(f)
+            )
         } else {
             let names: Vec<&str> = STDLIB.iter().map(|f| f.name).collect();
             format!("the standard functions are {}", names.join(", "))
@@ -773,6 +788,46 @@ fn accepting(f: &StdFn, shapes: &[PTy]) -> Vec<(&'static Overload, Bindings)> {
                 .then_some((o, b))
         })
         .collect()
+}
+
+/// The standard function a call of the unknown `func` with arguments of
+/// `types` (`None`: not known) most likely meant: its synonym or its name in
+/// another case when the arguments fit it, else the function they fit whose
+/// name is nearest (a near spelling, or one sharing a word: MAP_PUT and
+/// MAP_SET, JOIN_STR and JOIN).
+fn meant(func: &str, types: &[Option<Type>]) -> Option<&'static StdFn> {
+    if let Some(f) = function_meant(func).and_then(stdlib::lookup) {
+        if fits(f, types) {
+            return Some(f);
+        }
+    }
+    let words = |name: &str| -> Vec<String> {
+        name.split('_')
+            .filter(|w| w.len() >= 3)
+            .map(str::to_ascii_uppercase)
+            .collect()
+    };
+    let own = words(func);
+    let near = |f: &StdFn| {
+        suggest::closest(func, [f.name]).is_some() || words(f.name).iter().any(|w| own.contains(w))
+    };
+    STDLIB
+        .iter()
+        .filter(|f| fits(f, types) && near(f))
+        .min_by_key(|f| suggest::distance(&func.to_ascii_uppercase(), f.name))
+}
+
+/// Whether some overload of `f` takes arguments of `types` (an unknown type
+/// fits any parameter).
+fn fits(f: &StdFn, types: &[Option<Type>]) -> bool {
+    f.overloads.iter().any(|o| {
+        let mut b = stdlib::Bindings::default();
+        o.params.len() == types.len()
+            && o.params
+                .iter()
+                .zip(types)
+                .all(|(p, t)| t.as_ref().is_none_or(|t| b.unify(p, t)))
+    })
 }
 
 /// `LEN(T[]) -> int; LEN(map<K,V>) -> int; LEN(string) -> int`.

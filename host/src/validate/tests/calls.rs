@@ -73,6 +73,48 @@ fn an_unknown_function_suggests_a_standard_one() {
 }
 
 #[test]
+fn suggestions_are_ranked_by_how_the_call_fits_the_signature() {
+    // MAP_PUT is three edits from MAP_SET: the map, key and value fit MAP_SET,
+    // and MAP_SET's name is nearer than MAP_GET_OR's, which they fit too.
+    let p = Prog::new("int")
+        .arg("m", "map<string,int>")
+        .local("n", "map<string,int>");
+    let steps = vec![
+        p.assign("n", "(call MAP_PUT (var m) (const \"a\") (const 1))"),
+        p.ret("(const 0)"),
+    ];
+    let c = p.check(steps);
+    let d = c.one();
+    assert!(
+        hint(&c).starts_with("did you mean MAP_SET?"),
+        "{}",
+        hint(&c)
+    );
+    let edit = &d.fix.as_ref().expect("a fix").edits[0];
+    assert_eq!(
+        edit.replacement,
+        "(call MAP_SET (var m) (const \"a\") (const 1))"
+    );
+    // JOIN_STR: a string array and a separator fit JOIN.
+    let c = returning(
+        Prog::new("string").arg("ws", "string[]"),
+        "(call JOIN_STR (var ws) (const \",\"))",
+    );
+    assert!(hint(&c).starts_with("did you mean JOIN?"), "{}", hint(&c));
+    // A synonym whose signature the arguments do not fit: no fix, and the
+    // hint says why.
+    let c = returning(Prog::new("int"), "(call LENGTH (const 1) (const 2))");
+    let d = c.one();
+    assert!(d.fix.is_none());
+    assert!(
+        hint(&c)
+            .starts_with("LEN is spelt alike, but these arguments do not fit it: LEN(T[]) -> int"),
+        "{}",
+        hint(&c)
+    );
+}
+
+#[test]
 fn an_operator_called_as_a_function_is_pointed_out() {
     let c = returning(Prog::new("int"), "(call ADD (const 1) (const 2))");
     assert_eq!(c.codes(), ["unknown_function"]);
