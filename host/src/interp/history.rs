@@ -29,6 +29,8 @@ struct Recorder {
     changes: VecDeque<ValueChange>,
     /// How many changes there were in all.
     total: usize,
+    /// The watched variables some step changed.
+    changed_vars: BTreeSet<String>,
     loops: Vec<LoopRound>,
     /// The part of a line not yet ended.
     partial: Vec<u8>,
@@ -115,6 +117,7 @@ impl Recorder {
         if !self.watch.contains(var) {
             return;
         }
+        self.changed_vars.insert(var.to_owned());
         let whole = if index.is_empty() {
             Some(value.clone())
         } else {
@@ -237,25 +240,52 @@ pub(super) fn explain_mismatch(
     }
     let rec = rerun(compiled, args, opts, &watch);
     let names = watch.join(", ");
+    // What the trace shows of the variables no step changed.
+    let kept: Vec<String> = watch
+        .iter()
+        .filter(|w| !rec.changed_vars.contains(*w))
+        .map(|w| unchanged(compiled, &rec, w))
+        .collect();
     d.hint = Some(match rec.changes.back() {
         None => format!(
-            "{ret} returns {names}, which no step changed: it kept its initial value (does a loop not run, or an IF take the other branch?)"
+            "{ret} returns {names}, which no step changed: {}",
+            kept.join("; ")
         ),
         Some(last) => {
-            let kept = if rec.total > rec.changes.len() {
+            let kept_text = if rec.total > rec.changes.len() {
                 format!("the last {} of {} changes", rec.changes.len(), rec.total)
             } else {
                 format!("all {} changes", rec.total)
             };
-            format!(
-                "{ret} returns {names}; {} was last changed by {}{}: `history` holds {kept}, the value after each step that changed it",
+            let mut hint = format!(
+                "{ret} returns {names}; {} was last changed by {}{}: `history` holds {kept_text}, the value after each step that changed it",
                 last.var,
                 last.step,
                 round_text(last.round.as_ref()),
-            )
+            );
+            if !kept.is_empty() {
+                hint.push_str("; no step changed the others: ");
+                hint.push_str(&kept.join("; "));
+            }
+            hint
         }
     });
     d.history = rec.changes.into_iter().collect();
+}
+
+/// A watched variable no step changed, as the trace shows it: an argument
+/// as given, or a STATE variable still holding its initial value (quoted).
+fn unchanged(compiled: &Compiled, rec: &Recorder, var: &str) -> String {
+    let slot = compiled.vars.iter().position(|v| v.name == var);
+    if slot.is_some_and(|s| s < compiled.n_args) {
+        return format!("{var} is the argument as given");
+    }
+    let is_state = slot.is_some_and(|s| compiled.state.iter().any(|st| st.slot as usize == s));
+    match (is_state, rec.values.get(var)) {
+        (true, Some(v)) => format!("{var} still holds its STATE initial value {v}"),
+        (true, None) => format!("{var} still holds its STATE initial value"),
+        _ => format!("{var} was not changed by any step"),
+    }
 }
 
 /// What explains a runtime error of `args`: the loop rounds in progress when
@@ -338,6 +368,22 @@ mod tests {
             .map(|c| (c.step.as_str(), c.value.clone()))
             .collect();
         assert_eq!(values, [("S1_1", json!(100)), ("S1_1", json!(50))]);
+    }
+
+    #[test]
+    fn a_mismatch_names_arguments_and_state_initial_values_no_step_changed() {
+        // A wrong initial value: the hint quotes it and says no step changed
+        // it; the argument is named as such; nothing is said of a cause.
+        let text = "FUNC:\n  NAME: f\n  ARGS: [n: int]\n  RETURNS: int\nIO:\n  INPUT: [{\"n\": 2}]\n  OUTPUT: [2]\nSTATE: [base: int = (const 1)]\nLOCAL: []\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: (add (var base) (var n))\n  END\n";
+        let fails = crate::executor::test_on_interpreter(
+            &checked(text),
+            &isu_plugin_api::ExecLimits::DEFAULT,
+            &crate::functions::Functions::default(),
+        );
+        assert_eq!(
+            fails[0].hint.as_deref(),
+            Some("S1 returns base, n, which no step changed: base still holds its STATE initial value 1; n is the argument as given")
+        );
     }
 
     #[test]
