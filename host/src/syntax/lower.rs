@@ -302,6 +302,33 @@ impl Lower<'_> {
                     index: Box::new(index),
                 }
             }
+            "if" => {
+                let [cond, then_expr, else_expr] = self.exact::<3>(&op, operands, span)?;
+                ExprNode::If {
+                    cond: Box::new(cond),
+                    then_expr: Box::new(then_expr),
+                    else_expr: Box::new(else_expr),
+                }
+            }
+            "list" if operands.is_empty() => {
+                self.report_rewrite(
+                    Code::WrongOperandCount,
+                    span,
+                    "`list` takes one or more elements, found none".to_owned(),
+                    "the empty array is a constant: ",
+                    Some(Rewrite {
+                        text: "(const [])".to_owned(),
+                        certain: true,
+                    }),
+                );
+                return None;
+            }
+            "list" => {
+                let items: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
+                ExprNode::List {
+                    items: items.into_iter().collect::<Option<Vec<_>>>()?,
+                }
+            }
             "call" => self.call_expr(&op, operands, span)?,
             "struct" => self.struct_expr(operands, span)?,
             "field" => {
@@ -320,6 +347,14 @@ impl Lower<'_> {
                     BinaryOp::Or
                 };
                 return self.chain(bin, operands, span);
+            }
+            "add" | "mul" if operands.len() > 2 => {
+                let bin = if op.text == "add" {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Mul
+                };
+                return self.left_chain(bin, operands, span);
             }
             name => match BinaryOp::ALL.iter().find(|b| b.name() == name) {
                 Some(&bin) => {
@@ -519,10 +554,36 @@ impl Lower<'_> {
         Some(acc)
     }
 
+    /// `(add a b c)` as `(add (add a b) c)`: evaluated, and checked for
+    /// overflow, left to right.
+    fn left_chain(&mut self, op: BinaryOp, operands: Vec<SExpr>, span: Span) -> Option<Expr> {
+        let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
+        let all = lowered.into_iter().collect::<Option<Vec<Expr>>>()?;
+        let count = all.len();
+        let mut all = all.into_iter();
+        let mut acc = all.next()?;
+        for (i, rhs) in all.enumerate() {
+            let inner = if i + 2 == count {
+                span
+            } else {
+                acc.span.to(rhs.span)
+            };
+            acc = Expr::new(
+                ExprNode::Binary {
+                    op,
+                    lhs: Box::new(acc),
+                    rhs: Box::new(rhs),
+                },
+                inner,
+            );
+        }
+        Some(acc)
+    }
+
     fn wrong_count(&mut self, op: &Name, operands: &[SExpr], want: usize, span: Span) {
         let plural = if want == 1 { "operand" } else { "operands" };
         let found = operands.len();
-        if matches!(op.text.as_str(), "and" | "or") {
+        if matches!(op.text.as_str(), "and" | "or" | "add" | "mul") {
             self.report(
                 Code::WrongOperandCount,
                 span,
@@ -532,9 +593,7 @@ impl Lower<'_> {
             return;
         }
         let mut hint = None;
-        if found > 2 && want == 2 && matches!(op.text.as_str(), "add" | "mul") {
-            hint = Some(format!("nest them: {}", self.nested(&op.text, operands)));
-        } else if found > 2 && want == 2 {
+        if found > 2 && want == 2 {
             hint = Some(format!(
                 "({} A B) combines two values; compute the rest in another expression or step",
                 op.text
@@ -546,25 +605,6 @@ impl Lower<'_> {
             format!("`{}` takes exactly {want} {plural}, found {found}", op.text),
             hint,
         );
-    }
-
-    /// `(and A (and B C))` built from the operands' own text (or from letters
-    /// when that would be too long).
-    fn nested(&self, op: &str, operands: &[SExpr]) -> String {
-        let texts: Vec<String> = operands.iter().map(|o| self.snippet(o.span())).collect();
-        let too_long = texts.iter().map(String::len).sum::<usize>() > 120;
-        let names: Vec<String> = if too_long {
-            (0..operands.len())
-                .map(|i| char::from(b'A' + (i % 26) as u8).to_string())
-                .collect()
-        } else {
-            texts
-        };
-        let mut out = names[names.len() - 1].clone();
-        for n in names[..names.len() - 1].iter().rev() {
-            out = format!("({op} {n} {out})");
-        }
-        out
     }
 
     /// `(name operands...)` whose head is no operator: a hint naming the

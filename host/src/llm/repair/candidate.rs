@@ -7,6 +7,7 @@ use super::super::task::Task;
 use crate::diag::{has_errors, Diagnostic};
 use crate::functions::Functions;
 use crate::source::Source;
+use crate::syntax::vocab::Kw;
 use crate::{canon, fix, patch, pipeline, syntax};
 use isu_plugin_api::ExecLimits;
 use isu_plugin_api::Program;
@@ -129,7 +130,7 @@ impl Candidate {
             .split_whitespace()
             .take(2)
             .map(|w| w.trim_end_matches(':'))
-            .find(|w| ["SEQ", "ASSIGN", "IF", "LOOP", "RETURN"].contains(w))
+            .find(|w| Kw::from_word(w).is_some_and(Kw::is_step_kind))
             .map(str::to_owned);
         (keyword, text.to_owned())
     }

@@ -42,6 +42,10 @@ impl<'ctx> Lowering<'ctx, '_> {
             } => self.if_(cond, then_block, else_block)?,
             Node::Loop { iter, body } => self.loop_(iter, body, s)?,
             Node::Return { expr } => self.return_(expr, s.span)?,
+            // The backend does not declare `loop_exit`: the host never sends it one.
+            Node::Break | Node::Continue => {
+                return bug("BREAK and CONTINUE (feature loop_exit) are not supported")
+            }
         }
         self.step = outer;
         Ok(())
