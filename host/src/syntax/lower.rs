@@ -340,21 +340,14 @@ impl Lower<'_> {
                     field: field?,
                 }
             }
-            "and" | "or" if operands.len() > 2 => {
-                let bin = if op.text == "and" {
-                    BinaryOp::And
-                } else {
-                    BinaryOp::Or
+            "and" | "or" | "add" | "mul" if operands.len() > 2 => {
+                let bin = match op.text.as_str() {
+                    "and" => BinaryOp::And,
+                    "or" => BinaryOp::Or,
+                    "add" => BinaryOp::Add,
+                    _ => BinaryOp::Mul,
                 };
                 return self.chain(bin, operands, span);
-            }
-            "add" | "mul" if operands.len() > 2 => {
-                let bin = if op.text == "add" {
-                    BinaryOp::Add
-                } else {
-                    BinaryOp::Mul
-                };
-                return self.left_chain(bin, operands, span);
             }
             name => match BinaryOp::ALL.iter().find(|b| b.name() == name) {
                 Some(&bin) => {
@@ -528,50 +521,37 @@ impl Lower<'_> {
         })
     }
 
-    /// `(and A B C ...)`: the operands nested to the right, `(and A (and B
-    /// C))`, which evaluates them left to right and stops at the first that
-    /// decides (and prints back as written). Each inner node spans its
-    /// operands.
+    /// `(and A B C ...)` nested to the right, `(and A (and B C))`, which
+    /// evaluates the operands left to right and stops at the first that
+    /// decides; `(add A B C ...)` nested to the left, `(add (add A B) C)`,
+    /// which evaluates and checks them for overflow left to right (the
+    /// printer writes either chain back as one list). The outer node spans
+    /// the whole list, each inner one its operands.
     fn chain(&mut self, op: BinaryOp, operands: Vec<SExpr>, span: Span) -> Option<Expr> {
         let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
         let mut all = lowered.into_iter().collect::<Option<Vec<Expr>>>()?;
-        let mut acc = all.pop()?;
-        while let Some(lhs) = all.pop() {
-            let inner = if all.is_empty() {
+        let to_the_left = matches!(op, BinaryOp::Add | BinaryOp::Mul);
+        if !to_the_left {
+            all.reverse();
+        }
+        let count = all.len();
+        let mut all = all.into_iter();
+        let mut acc = all.next()?;
+        for (i, next) in all.enumerate() {
+            let inner = if i + 2 == count {
                 span
             } else {
-                lhs.span.to(acc.span)
+                acc.span.to(next.span)
+            };
+            let (lhs, rhs) = if to_the_left {
+                (acc, next)
+            } else {
+                (next, acc)
             };
             acc = Expr::new(
                 ExprNode::Binary {
                     op,
                     lhs: Box::new(lhs),
-                    rhs: Box::new(acc),
-                },
-                inner,
-            );
-        }
-        Some(acc)
-    }
-
-    /// `(add a b c)` as `(add (add a b) c)`: evaluated, and checked for
-    /// overflow, left to right.
-    fn left_chain(&mut self, op: BinaryOp, operands: Vec<SExpr>, span: Span) -> Option<Expr> {
-        let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
-        let all = lowered.into_iter().collect::<Option<Vec<Expr>>>()?;
-        let count = all.len();
-        let mut all = all.into_iter();
-        let mut acc = all.next()?;
-        for (i, rhs) in all.enumerate() {
-            let inner = if i + 2 == count {
-                span
-            } else {
-                acc.span.to(rhs.span)
-            };
-            acc = Expr::new(
-                ExprNode::Binary {
-                    op,
-                    lhs: Box::new(acc),
                     rhs: Box::new(rhs),
                 },
                 inner,
