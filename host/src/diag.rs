@@ -206,6 +206,8 @@ codes! {
     MissingReturn = "missing_return", StaticError, "a path through STEPS that can reach the end without a RETURN";
     UnassignedVariable = "unassigned_variable", StaticError, "a LOCAL read where no assignment can have happened yet";
     UnreachableStep = "unreachable_step", StaticError, "a step after a RETURN on every path (warning)";
+    BreakOutsideLoop = "break_outside_loop", StaticError, "a BREAK that is not inside the BODY of a LOOP";
+    ContinueOutsideLoop = "continue_outside_loop", StaticError, "a CONTINUE that is not inside the BODY of a LOOP";
     DuplicateStruct = "duplicate_struct", StaticError, "two structs of TYPES share one name";
     EmptyStruct = "empty_struct", StaticError, "a struct of TYPES without fields (a struct has at least one)";
     DuplicateField = "duplicate_field", StaticError, "a field declared twice in one struct, or given twice in one (struct ...) value";

@@ -54,6 +54,7 @@ pub fn validate_with(program: &mut Program, functions: &Functions) -> Vec<Diagno
         scope,
         step: None,
         in_state: false,
+        loops: 0,
         diags,
         functions: functions.clone(),
     };
@@ -76,6 +77,8 @@ struct Checker {
     step: Option<StepId>,
     /// Whether a `STATE` initializer is being checked.
     in_state: bool,
+    /// How many LOOP bodies are around the step being checked.
+    loops: usize,
     diags: Vec<Diagnostic>,
     /// The functions calls may name.
     functions: Functions,

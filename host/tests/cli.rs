@@ -123,7 +123,7 @@ fn parse_prints_iir_json_identically_every_time() {
     assert_eq!(a.status.code(), Some(0));
     assert_eq!(a.stdout, b.stdout);
     let iir = json(&a);
-    assert_eq!(iir["format"], "isu-iir/0.2");
+    assert_eq!(iir["format"], "isu-iir/0.3");
     assert_eq!(iir["func"]["name"]["name"], "sum_evens");
     let o = isu(&["parse", "--format", "json", EXAMPLE]);
     let report = json(&o);

@@ -897,9 +897,9 @@ fn prompt_prints_the_reference() {
     }
     assert!(t.contains("S1_1: IF") && t.contains("REPLACE S1_1:"));
     assert_eq!(t, isu_host::llm::prompt::reference(&Default::default()));
-    // What it says of strings is what the validator does: indexing one is
-    // refused, the slice it points to instead is accepted.
-    assert!(t.contains("a string is not indexed: one character is (call SLICE s i (add i 1))"));
+    // What it says of strings is what the validator does: indexing one gives
+    // a one-character string.
+    assert!(t.contains("or the one-character string at i of a string"));
     let first = |expr: &str| {
         format!("META:\n  AUTO_ID: true\nFUNC:\n  NAME: first\n  ARGS: [s: string]\n  RETURNS: string\nIO:\n  INPUT: []\n  OUTPUT: []\nSTEPS:\n  SEQ: BEGIN\n    RETURN:\n      EXPR: {expr}\n  END\n")
     };
@@ -914,8 +914,8 @@ fn prompt_prints_the_reference() {
             .map(|d| d.code.as_str().to_owned())
             .collect::<Vec<_>>()
     };
-    assert_eq!(check(first("(index (var s) (const 0))")), ["type_mismatch"]);
-    assert!(check(first("(call SLICE (var s) (const 0) (const 1))")).is_empty());
+    assert!(check(first("(index (var s) (const 0))")).is_empty());
+    assert!(check(first("(list (var s) (const 0))")) == ["type_mismatch"]);
 }
 
 /// Replies by task: the function's name in the request decides.

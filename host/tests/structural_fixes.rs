@@ -217,8 +217,9 @@ fn every_deleted_end_colon_and_closing_parenthesis_is_repaired() {
         failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n\n")
     );
     assert!(checked > 7000, "only {checked} mutations");
+    // Fewer since canonical text leaves an empty ELSE out (no END to delete).
     assert!(
-        patched > 4000,
+        patched > 3500,
         "only {patched} mutations named a step to patch"
     );
 }

@@ -230,6 +230,16 @@ pub fn ret(id: &str, expr: Expr) -> Step {
     step(id, Node::Return { expr })
 }
 
+/// `BREAK`.
+pub fn brk(id: &str) -> Step {
+    step(id, Node::Break)
+}
+
+/// `CONTINUE`.
+pub fn cont(id: &str) -> Step {
+    step(id, Node::Continue)
+}
+
 fn decl(name: &str, ty: &Type) -> Decl {
     Decl {
         name: ident(name),

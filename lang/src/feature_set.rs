@@ -11,7 +11,10 @@
 //!
 //! The names: the types (`int`, `bool`, `string`, `array`, `nested_array`
 //! for an array of arrays or maps, `map`, `struct` for the structs of
-//! `TYPES` with their literals, fields and field places), `call:NAME` for each standard
+//! `TYPES` with their literals, fields and field places), the forms of
+//! language 2.1 (`loop_exit` for the `BREAK` and `CONTINUE` steps, `list` for
+//! `(list E ...)`, `if_expr` for `(if C A B)`, `string_index` for `(index s
+//! i)` on a string), `call:NAME` for each standard
 //! function, and what the executor enforces (`limit_steps`: the step budget
 //! stops a run at the LOOP, as the interpreter's does; `limit_size`: the
 //! size limit, likewise; `limit_work`: the work of standard functions and
@@ -22,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The newest version of the feature vocabulary.
-pub const FEATURE_SET_VERSION: u32 = 5;
+pub const FEATURE_SET_VERSION: u32 = 6;
 
 /// Every feature, with the vocabulary version that introduced it.
 pub const FEATURES: &[(&str, u32)] = &[
@@ -33,6 +36,10 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("nested_array", 1),
     ("map", 1),
     ("struct", 5),
+    ("loop_exit", 6),
+    ("list", 6),
+    ("if_expr", 6),
+    ("string_index", 6),
     ("limit_steps", 1),
     ("limit_size", 1),
     ("limit_work", 2),

@@ -2,7 +2,7 @@
 //! vocabulary ([`crate::feature_set`]). Conformance cases needing a feature a
 //! backend does not declare are reported as unsupported.
 
-use crate::iir::{Decl, Expr, ExprNode, Program, StateVar};
+use crate::iir::{Decl, Expr, ExprNode, Node, Program, StateVar, Step};
 use crate::types::Type;
 use crate::visit::{self, Visit};
 use std::collections::BTreeSet;
@@ -33,12 +33,31 @@ impl Visit<'_> for Features {
         visit::walk_state_var(self, var);
     }
 
+    fn visit_step(&mut self, step: &Step) {
+        if matches!(step.node, Node::Break | Node::Continue) {
+            self.0.insert("loop_exit".into());
+        }
+        visit::walk_step(self, step);
+    }
+
     fn visit_expr(&mut self, e: &Expr) {
         if let Some(t) = &e.ty {
             type_features(t, &mut self.0);
         }
-        if let ExprNode::Call { func, .. } = &e.node {
-            self.0.insert(format!("call:{func}"));
+        match &e.node {
+            ExprNode::Call { func, .. } => {
+                self.0.insert(format!("call:{func}"));
+            }
+            ExprNode::List { .. } => {
+                self.0.insert("list".into());
+            }
+            ExprNode::If { .. } => {
+                self.0.insert("if_expr".into());
+            }
+            ExprNode::Index { base, .. } if base.ty == Some(Type::String) => {
+                self.0.insert("string_index".into());
+            }
+            _ => {}
         }
         visit::walk_expr(self, e);
     }

@@ -20,7 +20,7 @@ use std::fmt;
 /// The version of the IIR JSON form this crate writes. Readers take every
 /// minor version of its major and ignore fields they do not know (optional
 /// annotations of a later minor); see [`crate::iir_format`].
-pub const IIR_FORMAT: &str = "isu-iir/0.2";
+pub const IIR_FORMAT: &str = "isu-iir/0.3";
 
 /// A region of source text. `lo..hi` are byte offsets; `line` and `col` are
 /// 1-based and point at `lo` (`col` counts Unicode scalar values). The default,
@@ -314,6 +314,10 @@ pub enum Node {
         /// `EXPR`: the result.
         expr: Expr,
     },
+    /// `BREAK`: leaves the innermost LOOP.
+    Break,
+    /// `CONTINUE`: starts the next round of the innermost LOOP.
+    Continue,
 }
 
 impl Node {
@@ -325,6 +329,8 @@ impl Node {
             Node::If { .. } => "IF",
             Node::Loop { .. } => "LOOP",
             Node::Return { .. } => "RETURN",
+            Node::Break => "BREAK",
+            Node::Continue => "CONTINUE",
         }
     }
 
@@ -339,7 +345,7 @@ impl Node {
                 ..
             } => vec![then_block, else_block],
             Node::Loop { body, .. } => vec![body],
-            Node::Assign { .. } | Node::Return { .. } => Vec::new(),
+            Node::Assign { .. } | Node::Return { .. } | Node::Break | Node::Continue => Vec::new(),
         }
     }
 
@@ -353,7 +359,7 @@ impl Node {
                 ..
             } => vec![then_block, else_block],
             Node::Loop { body, .. } => vec![body],
-            Node::Assign { .. } | Node::Return { .. } => Vec::new(),
+            Node::Assign { .. } | Node::Return { .. } | Node::Break | Node::Continue => Vec::new(),
         }
     }
 }
@@ -574,6 +580,21 @@ impl Expr {
                     field: f2,
                 },
             ) => f1.name == f2.name && b1.same(b2),
+            (N::List { items: x }, N::List { items: y }) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.same(q))
+            }
+            (
+                N::If {
+                    cond: c1,
+                    then_expr: t1,
+                    else_expr: e1,
+                },
+                N::If {
+                    cond: c2,
+                    then_expr: t2,
+                    else_expr: e2,
+                },
+            ) => c1.same(c2) && t1.same(t2) && e1.same(e2),
             _ => false,
         }
     }
@@ -662,6 +683,24 @@ pub enum ExprNode {
         base: Box<Expr>,
         /// The field's name.
         field: Ident,
+    },
+    /// `(list E1 E2 ...)`: an array of one or more elements of one type,
+    /// evaluated in order.
+    List {
+        /// The elements.
+        items: Vec<Expr>,
+    },
+    /// `(if C A B)`: `A` when `C` is true, else `B`; only the chosen branch
+    /// is evaluated.
+    If {
+        /// The condition, a bool.
+        cond: Box<Expr>,
+        /// The value when `cond` is true.
+        #[serde(rename = "then")]
+        then_expr: Box<Expr>,
+        /// The value when `cond` is false.
+        #[serde(rename = "else")]
+        else_expr: Box<Expr>,
     },
 }
 

@@ -155,6 +155,7 @@ pub fn walk_step<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, step: &'ast Step) {
             v.visit_block(body);
         }
         Node::Return { expr } => v.visit_expr(expr),
+        Node::Break | Node::Continue => {}
     }
 }
 
@@ -233,6 +234,20 @@ pub fn walk_expr<'ast, V: Visit<'ast> + ?Sized>(v: &mut V, expr: &'ast Expr) {
         ExprNode::Field { base, field } => {
             v.visit_expr(base);
             v.visit_ident(field);
+        }
+        ExprNode::List { items } => {
+            for item in items {
+                v.visit_expr(item);
+            }
+        }
+        ExprNode::If {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
+            v.visit_expr(cond);
+            v.visit_expr(then_expr);
+            v.visit_expr(else_expr);
         }
     }
 }
@@ -376,6 +391,7 @@ pub fn walk_step_mut<V: VisitMut + ?Sized>(v: &mut V, step: &mut Step) {
             v.visit_block_mut(body);
         }
         Node::Return { expr } => v.visit_expr_mut(expr),
+        Node::Break | Node::Continue => {}
     }
 }
 
@@ -454,6 +470,20 @@ pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, expr: &mut Expr) {
         ExprNode::Field { base, field } => {
             v.visit_expr_mut(base);
             v.visit_ident_mut(field);
+        }
+        ExprNode::List { items } => {
+            for item in items {
+                v.visit_expr_mut(item);
+            }
+        }
+        ExprNode::If {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
+            v.visit_expr_mut(cond);
+            v.visit_expr_mut(then_expr);
+            v.visit_expr_mut(else_expr);
         }
     }
 }

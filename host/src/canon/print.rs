@@ -110,6 +110,16 @@ impl Printer<'_> {
         }
     }
 
+    /// Whether comments stand before the `kw` field of `step` or its END.
+    fn has_comments(&self, step: &Step, kw: Kw) -> bool {
+        let (Some(comments), false) = (self.comments, step.span.is_synthetic()) else {
+            return false;
+        };
+        let at = step.span.lo;
+        !comments.at(Anchor::Field(at, kw)).is_empty()
+            || !comments.at(Anchor::End(at, Some(kw))).is_empty()
+    }
+
     /// The comments of a step's line, when the step comes from the source.
     fn step_comments(&mut self, step: &Step, anchor: impl Fn(u32) -> Anchor, indent: usize) {
         if !step.span.is_synthetic() {
@@ -353,7 +363,10 @@ impl Printer<'_> {
                 self.out.push('\n');
                 self.expr_field(step, field, Kw::Cond, cond);
                 self.block_field(step, field, Kw::Then, then_block);
-                self.block_field(step, field, Kw::Else, else_block);
+                // An empty ELSE is left out, unless comments stand in it.
+                if !else_block.steps.is_empty() || self.has_comments(step, Kw::Else) {
+                    self.block_field(step, field, Kw::Else, else_block);
+                }
             }
             Node::Loop { iter, body } => {
                 self.out.push('\n');
@@ -367,6 +380,7 @@ impl Printer<'_> {
                 self.out.push('\n');
                 self.expr_field(step, field, Kw::Expr, expr);
             }
+            Node::Break | Node::Continue => self.out.push('\n'),
         }
     }
 
@@ -389,6 +403,23 @@ impl Printer<'_> {
         self.steps(block, indent + 2);
         self.step_comments(step, |at| Anchor::End(at, Some(kw)), indent + 2);
         self.line(indent, "END");
+    }
+
+    /// The operands of a left-nested chain of `op` (`add`, `mul`), each
+    /// after a space but the first: `(add (add a b) c)` is `(add a b c)`.
+    fn left_chain(&mut self, op: BinaryOp, e: &Expr) {
+        match &e.node {
+            ExprNode::Binary {
+                op: inner,
+                lhs,
+                rhs,
+            } if *inner == op => {
+                self.left_chain(op, lhs);
+                self.out.push(' ');
+                self.expr(rhs);
+            }
+            _ => self.expr(e),
+        }
     }
 
     fn place(&mut self, place: &Place) {
@@ -470,6 +501,13 @@ impl Printer<'_> {
                 self.out.push('(');
                 self.out.push_str(op.name());
                 self.out.push(' ');
+                if matches!(op, BinaryOp::Add | BinaryOp::Mul) {
+                    self.left_chain(*op, lhs);
+                    self.out.push(' ');
+                    self.expr(rhs);
+                    self.out.push(')');
+                    return;
+                }
                 self.expr(lhs);
                 // `and` and `or` take their right-nested chains as more
                 // operands: `(and a (and b c))` is `(and a b c)`.
@@ -517,6 +555,27 @@ impl Printer<'_> {
                     self.expr(&f.value);
                     self.out.push(')');
                 }
+                self.out.push(')');
+            }
+            ExprNode::List { items } => {
+                self.out.push_str("(list");
+                for item in items {
+                    self.out.push(' ');
+                    self.expr(item);
+                }
+                self.out.push(')');
+            }
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                self.out.push_str("(if ");
+                self.expr(cond);
+                self.out.push(' ');
+                self.expr(then_expr);
+                self.out.push(' ');
+                self.expr(else_expr);
                 self.out.push(')');
             }
             ExprNode::Field { base, field } => {

@@ -134,7 +134,7 @@ pub fn candidates(program: &Program, args: &Literal) -> Vec<(Program, Literal)> 
         match node {
             Node::If { .. } => edits.extend([StepEdit::Then, StepEdit::Else]),
             Node::Loop { .. } | Node::Seq { .. } => edits.push(StepEdit::Inner),
-            Node::Assign { .. } | Node::Return { .. } => {}
+            Node::Assign { .. } | Node::Return { .. } | Node::Break | Node::Continue => {}
         }
         for edit in edits {
             let mut p = program.clone();
@@ -302,6 +302,12 @@ fn smaller_exprs(e: &Expr) -> Vec<Expr> {
         ExprNode::Call { args, .. } => args.iter().collect(),
         ExprNode::Struct { fields, .. } => fields.iter().map(|f| &f.value).collect(),
         ExprNode::Field { base, .. } => vec![base],
+        ExprNode::List { items } => items.iter().collect(),
+        ExprNode::If {
+            then_expr,
+            else_expr,
+            ..
+        } => vec![then_expr, else_expr],
         ExprNode::Const { .. } | ExprNode::Var { .. } => Vec::new(),
     };
     out.extend(

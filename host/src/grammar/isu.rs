@@ -422,7 +422,7 @@ fn steps(b: &mut Builder, ids: Ids) {
             Ids::Required => "A step header is ID: KIND, with an optional description.",
             Ids::Optional => "Under AUTO_ID a header may also be KIND: alone.",
         },
-        alt(["assign", "if", "loop", "return", "seq"].map(|k| rule(&n(k)))),
+        alt(["assign", "if", "loop", "jump", "seq"].map(|k| rule(&n(k)))),
     );
     b.rule(
         n("assign"),
@@ -435,12 +435,12 @@ fn steps(b: &mut Builder, ids: Ids) {
     );
     b.rule(
         n("if"),
-        "ELSE is required; an empty one is ELSE: BEGIN and END.",
+        "An empty ELSE is left out.",
         seq([
             line([header(Kw::If)]),
             line([field(Kw::Cond), rule("expr")]),
             block(Kw::Then),
-            block(Kw::Else),
+            opt(block(Kw::Else)),
         ]),
     );
     b.rule(
@@ -452,12 +452,19 @@ fn steps(b: &mut Builder, ids: Ids) {
             block(Kw::Body),
         ]),
     );
+    // One rule for the three: a rule of BREAK alone would be regular, and
+    // llguidance makes a regular rule one lexeme, whose lexer then loses
+    // the lines that share its start.
     b.rule(
-        n("return"),
-        "",
-        seq([
-            line([header(Kw::Return)]),
-            line([field(Kw::Expr), rule("expr")]),
+        n("jump"),
+        "RETURN, BREAK and CONTINUE leave a block; BREAK and CONTINUE stand only inside a LOOP's BODY (the validator checks).",
+        alt([
+            seq([
+                line([header(Kw::Return)]),
+                line([field(Kw::Expr), rule("expr")]),
+            ]),
+            line([header(Kw::Break)]),
+            line([header(Kw::Continue)]),
         ]),
     );
     let seq_header = match ids {
@@ -485,7 +492,12 @@ fn steps(b: &mut Builder, ids: Ids) {
 
 fn expressions(b: &mut Builder, vocab: &Vocabulary) {
     let unary: Vec<Expr> = UnaryOp::ALL.iter().map(|o| lit(o.name())).collect();
-    let is_logic = |o: &&BinaryOp| matches!(o, BinaryOp::And | BinaryOp::Or);
+    let is_logic = |o: &&BinaryOp| {
+        matches!(
+            o,
+            BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or
+        )
+    };
     let binary: Vec<Expr> = BinaryOp::ALL
         .iter()
         .filter(|o| !is_logic(o))
@@ -515,12 +527,12 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
             seq([lit("("), rule("binary_op"), operands(2), lit(")")]),
             seq([
                 lit("("),
-                rule("logic_op"),
+                rule("nary_op"),
                 operands(2),
                 star(seq([lit(" "), rule("expr")])),
                 lit(")"),
             ]),
-            seq([lit("(index"), operands(2), lit(")")]),
+            seq([lit("("), rule("form")]),
             seq([lit("(call "), alt(calls), lit(")")]),
             // `(` apart, in a rule of its own: `(struct ` as one literal
             // would share `(s` with `(sub`, and a lexer that does not back
@@ -548,9 +560,23 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
     b.rule("unary_op", "", alt(unary));
     b.rule("binary_op", "", alt(binary));
     b.rule(
-        "logic_op",
-        "`and` and `or` take two or more operands.",
+        "nary_op",
+        "`add`, `mul`, `and` and `or` take two or more operands.",
         alt(logic),
+    );
+    b.rule(
+        "form",
+        "`(index A I)` of an array, a map or a string; `(if C A B)`; `(list E ...)` with one or more elements.",
+        alt([
+            seq([lit("index"), operands(2), lit(")")]),
+            seq([lit("if"), operands(3), lit(")")]),
+            seq([
+                lit("list"),
+                operands(1),
+                star(seq([lit(" "), rule("expr")])),
+                lit(")"),
+            ]),
+        ]),
     );
     for arity in vocab.arities() {
         let names = vocab.of_arity(arity);

@@ -50,7 +50,7 @@ pub fn too_big(what: &str, size: usize, max: usize) -> Failure {
     }
 }
 
-fn check_size(what: &str, size: usize, max: usize) -> Res<()> {
+pub(super) fn check_size(what: &str, size: usize, max: usize) -> Res<()> {
     if size > max {
         Err(too_big(what, size, max))
     } else {

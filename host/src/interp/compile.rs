@@ -138,6 +138,13 @@ pub enum Ex {
     Struct(Box<[(Rc<str>, Ex)]>),
     /// `(field E x)`; the span is the whole expression's.
     Field(Box<Ex>, Rc<str>, Span),
+    /// `(index S I)` on a string: the character at I; the span is the
+    /// whole expression's.
+    IndexStr(Box<Ex>, Box<Ex>, Span),
+    /// `(list E ...)`, with the span where the size limit is reported.
+    List(Box<[Ex]>, Span),
+    /// `(if C A B)`: only the chosen branch is evaluated.
+    IfElse(Box<[Ex; 3]>),
 }
 
 /// A compiled call of a pack function.
@@ -264,6 +271,14 @@ pub enum St {
     Return {
         step: StepIx,
         expr: Ex,
+    },
+    /// `BREAK`.
+    Break {
+        step: StepIx,
+    },
+    /// `CONTINUE`.
+    Continue {
+        step: StepIx,
     },
 }
 
@@ -440,6 +455,8 @@ impl Compiler {
                 step: ix,
                 expr: self.expr(expr)?,
             },
+            Node::Break => St::Break { step: ix },
+            Node::Continue => St::Continue { step: ix },
         })
     }
 
@@ -552,6 +569,7 @@ impl Compiler {
                 match base.ty {
                     Some(Type::Array(_)) => Ex::IndexArr(bx, ix, e.span),
                     Some(Type::Map(..)) => Ex::IndexMap(bx, ix, e.span),
+                    Some(Type::String) => Ex::IndexStr(bx, ix, e.span),
                     _ => Ex::Index(bx, ix, e.span),
                 }
             }
@@ -610,6 +628,19 @@ impl Compiler {
             ExprNode::Field { base, field } => {
                 Ex::Field(b(self, base)?, Rc::from(field.name.as_str()), e.span)
             }
+            ExprNode::List { items } => Ex::List(
+                items.iter().map(|i| self.expr(i)).collect::<Res<_>>()?,
+                e.span,
+            ),
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => Ex::IfElse(Box::new([
+                self.expr(cond)?,
+                self.expr(then_expr)?,
+                self.expr(else_expr)?,
+            ])),
         })
     }
 }

@@ -35,6 +35,10 @@ use std::cell::Cell;
 pub enum Flow {
     Next,
     Return,
+    /// A `BREAK`: the innermost loop ends.
+    Break,
+    /// A `CONTINUE`: the innermost loop starts its next round.
+    Continue,
 }
 
 /// The limits of one run.
@@ -119,7 +123,8 @@ impl<'c, 'w> Machine<'c, 'w> {
         let body = &self.c.body;
         match self.exec_block(body) {
             Ok(Flow::Return) => Ok(std::mem::replace(&mut self.ret, Value::Unset)),
-            Ok(Flow::Next) => {
+            // A BREAK or CONTINUE outside a loop does not validate.
+            Ok(Flow::Next | Flow::Break | Flow::Continue) => {
                 let mut f = fault(
                     RuntimeCode::NoReturn,
                     self.c.body_span,

@@ -42,8 +42,6 @@ STEPS:
               TARGET: n
               EXPR: (add (var n) (const 1))
           END
-          ELSE: BEGIN
-          END
       END
     RETURN:
       EXPR: (var n)
@@ -62,8 +60,6 @@ PATCH:
         ASSIGN:
           TARGET: n
           EXPR: (add (var n) (const 1))
-      END
-      ELSE: BEGIN
       END
 ",
     "\
@@ -156,7 +152,7 @@ pub fn reference(packs: &Functions) -> String {
         (
             Kw::If,
             format!(
-                "{}: a bool; {}: {} ... {}; {}: {} ... {} (always written, empty when nothing)",
+                "{}: a bool; {}: {} ... {}; {}: {} ... {} (left out when nothing)",
                 kw(Kw::Cond),
                 kw(Kw::Then),
                 kw(Kw::Begin),
@@ -178,6 +174,17 @@ pub fn reference(packs: &Functions) -> String {
         ),
         (Kw::Return, format!("{}: the result", kw(Kw::Expr))),
         (
+            Kw::Break,
+            format!("no fields; leaves the innermost {}", kw(Kw::Loop)),
+        ),
+        (
+            Kw::Continue,
+            format!(
+                "no fields; starts the next round of the innermost {}",
+                kw(Kw::Loop)
+            ),
+        ),
+        (
             Kw::Seq,
             format!(
                 "its block right after the header: {}: {} ... {}",
@@ -191,8 +198,12 @@ pub fn reference(packs: &Functions) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{} is one of: (range i START END) for i from START up to END, not included; (range i START END STEP) with a non-zero STEP (negative counts down); a range whose START is at or past its END has no round; (each x ARRAY) for the elements in order (over a map: (each k (call MAP_KEYS (var m)))); (while COND). There is no BREAK: use while, or RETURN.\n",
-        kw(Kw::Iter)
+        "\n{} is one of: (range i START END) for i from START up to END, not included; (range i START END STEP) with a non-zero STEP (negative counts down); a range whose START is at or past its END has no round; (each x ARRAY) for the elements in order (over a map: (each k (call MAP_KEYS (var m)))); (while COND). {} and {} stand only inside a {}'s {}.\n",
+        kw(Kw::Iter),
+        kw(Kw::Break),
+        kw(Kw::Continue),
+        kw(Kw::Loop),
+        kw(Kw::Body)
     );
     let _ = writeln!(out, "## Expressions\n");
     let _ = writeln!(
@@ -201,17 +212,41 @@ pub fn reference(packs: &Functions) -> String {
     );
     let _ = writeln!(out, "- (const JSON): (const 1), (const -1), (const \"a\"), (const true), (const [1, 2]), (const {{}})");
     let _ = writeln!(out, "- (var name)");
-    let binary: Vec<&str> = BinaryOp::ALL.iter().map(|o| o.name()).collect();
+    let nary = |o: &BinaryOp| {
+        matches!(
+            o,
+            BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or
+        )
+    };
+    let binary: Vec<&str> = BinaryOp::ALL
+        .iter()
+        .filter(|o| !nary(o))
+        .map(|o| o.name())
+        .collect();
+    let chains: Vec<&str> = BinaryOp::ALL
+        .iter()
+        .filter(|o| nary(o))
+        .map(|o| o.name())
+        .collect();
     let unary: Vec<&str> = UnaryOp::ALL.iter().map(|o| o.name()).collect();
     let _ = writeln!(
         out,
-        "- (OP a b), OP one of: {} (exactly two operands; nest for more; and/or short-circuit)",
+        "- (OP a b), OP one of: {} (exactly two operands)",
         binary.join(" ")
+    );
+    let _ = writeln!(
+        out,
+        "- (OP a b c ...), OP one of: {} (two or more operands, left to right; and/or short-circuit)",
+        chains.join(" ")
     );
     let _ = writeln!(out, "  eq and ne take two values of one type (any type, compared whole); lt le gt ge two ints or two strings; div truncates toward zero and mod has the sign of its first operand: (div (const -7) (const 2)) is -3, (mod (const -7) (const 2)) is -1");
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
-    // The validator refuses `(index s i)` on a string (`type_mismatch`).
-    let _ = writeln!(out, "- (index a i): an element of an array (from 0), or a map's value (the key must be there); a string is not indexed: one character is (call SLICE s i (add i 1)), all of them (call CHARS s)");
+    let _ = writeln!(out, "- (index a i): an element of an array (from 0), a map's value (the key must be there), or the one-character string at i of a string");
+    let _ = writeln!(out, "- (list a b ...): an array of one or more values of one type; the empty array is (const [])");
+    let _ = writeln!(
+        out,
+        "- (if c a b): a when c is true, else b; only the chosen one is evaluated"
+    );
     let _ = writeln!(out, "- (struct point (x EXPR) (y EXPR)): a struct value, every field once; (field s x): a field of a struct; never (const {{...}}) for a struct");
     let _ = writeln!(
         out,

@@ -143,6 +143,8 @@ pub fn iir() -> Value {
             ),
             variant("kind", "loop", vec![("iter", r("Iter")), ("body", block.clone())], &["iter", "body"]),
             variant("kind", "return", vec![("expr", expr.clone())], &["expr"]),
+            variant("kind", "break", vec![], &[]),
+            variant("kind", "continue", vec![], &[]),
         ]},
         "Place": { "oneOf": [
             variant("place", "var", vec![("name", name()), ("span", span.clone())], &["name", "span"]),
@@ -214,6 +216,13 @@ pub fn iir() -> Value {
                 &["name", "fields"],
             ),
             variant("expr", "field", vec![("base", expr.clone()), ("field", r("Ident"))], &["base", "field"]),
+            variant("expr", "list", vec![("items", json!({ "type": "array", "items": expr.clone(), "minItems": 1 }))], &["items"]),
+            variant(
+                "expr",
+                "if",
+                vec![("cond", expr.clone()), ("then", expr.clone()), ("else", expr.clone())],
+                &["cond", "then", "else"],
+            ),
         ]},
     });
     let mut root = object(

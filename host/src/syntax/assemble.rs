@@ -70,9 +70,7 @@ struct Assembler<'t, 'd> {
 /// Why `want` is needed: `IF needs COND, THEN and ELSE, in this order`.
 pub(super) fn needs(kind: Kw, want: Kw) -> String {
     let order = Kw::field_order(kind);
-    if want == Kw::Else {
-        "IF needs ELSE; write `ELSE: BEGIN END` for an empty one".to_owned()
-    } else if order.len() == 1 {
+    if order.len() == 1 {
         format!("{} needs {}", kind.as_str(), want.as_str())
     } else {
         format!(
@@ -532,7 +530,14 @@ impl Assembler<'_, '_> {
                 let [cond, then_block, else_block] = self.fields::<3>(holder, fields);
                 let cond = cond.and_then(|f| self.expr(step, f));
                 let then_block = then_block.and_then(|f| self.block_field(f));
-                let else_block = else_block.and_then(|f| self.block_field(f));
+                // An IF without ELSE has an empty one, which no text wrote.
+                let else_block = match else_block {
+                    Some(f) => self.block_field(f),
+                    None => Some(Block {
+                        steps: Vec::new(),
+                        span: Span::default(),
+                    }),
+                };
                 Some(Node::If {
                     cond: cond?,
                     then_block: then_block?,
@@ -546,6 +551,15 @@ impl Assembler<'_, '_> {
                 Some(Node::Loop {
                     iter: iter?,
                     body: body?,
+                })
+            }
+            Kw::Break | Kw::Continue => {
+                let kind = holder.kind;
+                let [] = self.fields::<0>(holder, fields);
+                Some(if kind == Kw::Break {
+                    Node::Break
+                } else {
+                    Node::Continue
                 })
             }
             _ => {
@@ -648,7 +662,9 @@ impl Assembler<'_, '_> {
         }
         if complete {
             for rank in 0..N {
-                if slots[rank].is_none() {
+                // ELSE may be left out: the IF then has an empty one.
+                let optional = holder.kind == Kw::If && order[rank] == Kw::Else;
+                if slots[rank].is_none() && !optional {
                     let prev = slots[..rank].iter().rev().flatten().next();
                     self.missing_field(&holder, order, rank, prev);
                 }
@@ -674,25 +690,6 @@ impl Assembler<'_, '_> {
         .in_step(holder.step.as_ref());
         if let Some(p) = prev {
             d = d.with_label(p.span, format!("{}: goes after this", want.as_str()));
-            // An empty ELSE is certain: it goes right after the THEN block.
-            if want == Kw::Else && p.kw == Kw::Then {
-                let indent = " ".repeat(p.kw_span.col.saturating_sub(1) as usize);
-                let end = Pos {
-                    off: p.span.hi,
-                    line: 0,
-                    col: 0,
-                };
-                let at = layout_span(self.text, end.off, end.off, p.span);
-                d = d
-                    .with_hint(format!(
-                        "add `ELSE: BEGIN` and `END` after the THEN block (line {})",
-                        at.line
-                    ))
-                    .with_fix(Fix::edits(vec![(
-                        at,
-                        format!("\n{indent}ELSE: BEGIN\n{indent}END"),
-                    )]));
-            }
         }
         self.diags.push(d);
     }

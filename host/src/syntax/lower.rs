@@ -302,6 +302,33 @@ impl Lower<'_> {
                     index: Box::new(index),
                 }
             }
+            "if" => {
+                let [cond, then_expr, else_expr] = self.exact::<3>(&op, operands, span)?;
+                ExprNode::If {
+                    cond: Box::new(cond),
+                    then_expr: Box::new(then_expr),
+                    else_expr: Box::new(else_expr),
+                }
+            }
+            "list" if operands.is_empty() => {
+                self.report_rewrite(
+                    Code::WrongOperandCount,
+                    span,
+                    "`list` takes one or more elements, found none".to_owned(),
+                    "the empty array is a constant: ",
+                    Some(Rewrite {
+                        text: "(const [])".to_owned(),
+                        certain: true,
+                    }),
+                );
+                return None;
+            }
+            "list" => {
+                let items: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
+                ExprNode::List {
+                    items: items.into_iter().collect::<Option<Vec<_>>>()?,
+                }
+            }
             "call" => self.call_expr(&op, operands, span)?,
             "struct" => self.struct_expr(operands, span)?,
             "field" => {
@@ -313,11 +340,12 @@ impl Lower<'_> {
                     field: field?,
                 }
             }
-            "and" | "or" if operands.len() > 2 => {
-                let bin = if op.text == "and" {
-                    BinaryOp::And
-                } else {
-                    BinaryOp::Or
+            "and" | "or" | "add" | "mul" if operands.len() > 2 => {
+                let bin = match op.text.as_str() {
+                    "and" => BinaryOp::And,
+                    "or" => BinaryOp::Or,
+                    "add" => BinaryOp::Add,
+                    _ => BinaryOp::Mul,
                 };
                 return self.chain(bin, operands, span);
             }
@@ -493,25 +521,38 @@ impl Lower<'_> {
         })
     }
 
-    /// `(and A B C ...)`: the operands nested to the right, `(and A (and B
-    /// C))`, which evaluates them left to right and stops at the first that
-    /// decides (and prints back as written). Each inner node spans its
-    /// operands.
+    /// `(and A B C ...)` nested to the right, `(and A (and B C))`, which
+    /// evaluates the operands left to right and stops at the first that
+    /// decides; `(add A B C ...)` nested to the left, `(add (add A B) C)`,
+    /// which evaluates and checks them for overflow left to right (the
+    /// printer writes either chain back as one list). The outer node spans
+    /// the whole list, each inner one its operands.
     fn chain(&mut self, op: BinaryOp, operands: Vec<SExpr>, span: Span) -> Option<Expr> {
         let lowered: Vec<Option<Expr>> = operands.into_iter().map(|o| self.expr(o)).collect();
         let mut all = lowered.into_iter().collect::<Option<Vec<Expr>>>()?;
-        let mut acc = all.pop()?;
-        while let Some(lhs) = all.pop() {
-            let inner = if all.is_empty() {
+        let to_the_left = matches!(op, BinaryOp::Add | BinaryOp::Mul);
+        if !to_the_left {
+            all.reverse();
+        }
+        let count = all.len();
+        let mut all = all.into_iter();
+        let mut acc = all.next()?;
+        for (i, next) in all.enumerate() {
+            let inner = if i + 2 == count {
                 span
             } else {
-                lhs.span.to(acc.span)
+                acc.span.to(next.span)
+            };
+            let (lhs, rhs) = if to_the_left {
+                (acc, next)
+            } else {
+                (next, acc)
             };
             acc = Expr::new(
                 ExprNode::Binary {
                     op,
                     lhs: Box::new(lhs),
-                    rhs: Box::new(acc),
+                    rhs: Box::new(rhs),
                 },
                 inner,
             );
@@ -522,7 +563,7 @@ impl Lower<'_> {
     fn wrong_count(&mut self, op: &Name, operands: &[SExpr], want: usize, span: Span) {
         let plural = if want == 1 { "operand" } else { "operands" };
         let found = operands.len();
-        if matches!(op.text.as_str(), "and" | "or") {
+        if matches!(op.text.as_str(), "and" | "or" | "add" | "mul") {
             self.report(
                 Code::WrongOperandCount,
                 span,
@@ -532,9 +573,7 @@ impl Lower<'_> {
             return;
         }
         let mut hint = None;
-        if found > 2 && want == 2 && matches!(op.text.as_str(), "add" | "mul") {
-            hint = Some(format!("nest them: {}", self.nested(&op.text, operands)));
-        } else if found > 2 && want == 2 {
+        if found > 2 && want == 2 {
             hint = Some(format!(
                 "({} A B) combines two values; compute the rest in another expression or step",
                 op.text
@@ -546,25 +585,6 @@ impl Lower<'_> {
             format!("`{}` takes exactly {want} {plural}, found {found}", op.text),
             hint,
         );
-    }
-
-    /// `(and A (and B C))` built from the operands' own text (or from letters
-    /// when that would be too long).
-    fn nested(&self, op: &str, operands: &[SExpr]) -> String {
-        let texts: Vec<String> = operands.iter().map(|o| self.snippet(o.span())).collect();
-        let too_long = texts.iter().map(String::len).sum::<usize>() > 120;
-        let names: Vec<String> = if too_long {
-            (0..operands.len())
-                .map(|i| char::from(b'A' + (i % 26) as u8).to_string())
-                .collect()
-        } else {
-            texts
-        };
-        let mut out = names[names.len() - 1].clone();
-        for n in names[..names.len() - 1].iter().rev() {
-            out = format!("({op} {n} {out})");
-        }
-        out
     }
 
     /// `(name operands...)` whose head is no operator: a hint naming the

@@ -575,10 +575,24 @@ fn unexpected_end() {
 
 #[test]
 fn missing_field() {
+    // ELSE may be left out: the IF has an empty one.
     let text = prog("    S1: IF\n      COND: (const true)\n      THEN: BEGIN\n      END\n    S2: RETURN\n      EXPR: (const 0)\n");
-    let d = check_err(&text, Code::MissingField, 8, 5, "expected ELSE: after the THEN block of S1 (IF needs ELSE; write `ELSE: BEGIN END` for an empty one)");
+    let p = parse_text(&text)
+        .program
+        .expect("an IF without ELSE parses");
+    assert!(
+        matches!(&p.body.steps[0].node, Node::If { else_block, .. } if else_block.steps.is_empty())
+    );
+    let text =
+        prog("    S1: IF\n      THEN: BEGIN\n      END\n    S2: RETURN\n      EXPR: (const 0)\n");
+    let d = check_err(
+        &text,
+        Code::MissingField,
+        8,
+        5,
+        "expected COND: after the header of S1 (IF needs COND, THEN and ELSE, in this order)",
+    );
     assert_eq!(d.step.as_ref().map(StepId::as_str), Some("S1"));
-    assert_eq!(d.labels[0].message, "ELSE: goes after this");
     let text = prog("    LOOP:\n      BODY: BEGIN\n      END\n");
     check_err(&text, Code::MissingField, 8, 5, "expected ITER: after the header of the LOOP at line 8 (LOOP needs ITER and BODY, in this order)");
     let text = prog("    S1: ASSIGN\n      TARGET: i\n    S2: RETURN\n      EXPR: (var i)\n");
@@ -709,14 +723,14 @@ fn a_lexical_error_is_not_reported_again_by_the_grammar() {
 #[test]
 fn unknown_operator() {
     let text = prog("    S1: RETURN\n      EXPR: (plus (var i) (const 1))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field if list");
     assert_eq!(
         d.hint.as_deref(),
         Some("did you mean `add`? write (add (var i) (const 1))")
     );
     assert_eq!(d.step.as_ref().map(StepId::as_str), Some("S1"));
     let text = prog("    S1: RETURN\n      EXPR: (len (var xs))\n");
-    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
+    let d = check_err(&text, Code::UnknownOperator, 9, 14, "unknown operator `len`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field if list");
     assert_eq!(
         d.hint.as_deref(),
         Some("to call the standard function LEN write (call LEN (var xs))")
@@ -725,17 +739,37 @@ fn unknown_operator() {
 
 #[test]
 fn wrong_operand_count() {
-    let text = prog("    S1: RETURN\n      EXPR: (add (var a) (var b) (var c))\n");
+    let text = prog("    S1: RETURN\n      EXPR: (sub (var a) (var b) (var c))\n");
     let d = check_err(
         &text,
         Code::WrongOperandCount,
         9,
         13,
-        "`add` takes exactly 2 operands, found 3",
+        "`sub` takes exactly 2 operands, found 3",
     );
     assert_eq!(
         d.hint.as_deref(),
-        Some("nest them: (add (var a) (add (var b) (var c)))")
+        Some("(sub A B) combines two values; compute the rest in another expression or step")
+    );
+    let text = prog("    S1: RETURN\n      EXPR: (mul (var a))\n");
+    check_err(
+        &text,
+        Code::WrongOperandCount,
+        9,
+        13,
+        "`mul` takes two or more operands, found 1",
+    );
+    let text = prog("    S1: RETURN\n      EXPR: (list)\n");
+    let d = check_err(
+        &text,
+        Code::WrongOperandCount,
+        9,
+        13,
+        "`list` takes one or more elements, found none",
+    );
+    assert_eq!(
+        d.hint.as_deref(),
+        Some("the empty array is a constant: write (const [])")
     );
     let text = prog("    S1: RETURN\n      EXPR: (and (var a))\n");
     check_err(
@@ -1038,7 +1072,7 @@ fn invalid_patch() {
     let (_, diags) = patch_text(
         "PATCH:\n  REPLACE S2:\n    S2: RETURN\n      EXPR: (plus (const 1) (const 2))\n",
     );
-    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field");
+    find(&diags, Code::UnknownOperator, 4, 14, "unknown operator `plus`: the operators are const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field if list");
 }
 
 // ---- Any input ---------------------------------------------------------------------
@@ -1132,4 +1166,59 @@ mod any_input {
             let _ = patch_text(&text);
         }
     }
+}
+
+#[test]
+fn language_2_1_forms_parse_and_print_canonically() {
+    let text = prog("    S1: LOOP\n      ITER: (range i (const 0) (const 3))\n      BODY: BEGIN\n        S1_1: IF\n          COND: (eq (var i) (const 1))\n          THEN: BEGIN\n            S1_1_1: CONTINUE\n          END\n        S1_2: BREAK\n      END\n    S2: RETURN\n      EXPR: (add (var i) (if (lt (var i) (const 2)) (mul (const 1) (const 2) (const 3)) (index (list (var i) (const 4)) (const 0))) (const 5))\n");
+    let p = parse_text(&text)
+        .program
+        .expect("the forms of language 2.1 parse");
+    let Node::Loop { body, .. } = &p.body.steps[0].node else {
+        panic!("a loop");
+    };
+    assert!(matches!(body.steps[1].node, Node::Break));
+    let Node::Return { expr } = &p.body.steps[1].node else {
+        panic!("a RETURN");
+    };
+    // `(add a b c)` is `(add (add a b) c)`, evaluated left to right.
+    let ExprNode::Binary {
+        op: BinaryOp::Add,
+        lhs,
+        ..
+    } = &expr.node
+    else {
+        panic!("an add");
+    };
+    assert!(matches!(
+        lhs.node,
+        ExprNode::Binary {
+            op: BinaryOp::Add,
+            ..
+        }
+    ));
+    let printed = crate::canon::print(&p);
+    assert!(
+        printed.contains("            S1_1_1: CONTINUE\n          END\n        S1_2: BREAK\n"),
+        "{printed}"
+    );
+    assert!(
+        !printed.contains("ELSE"),
+        "an empty ELSE is left out: {printed}"
+    );
+    assert!(printed.contains("(add (var i) (if (lt (var i) (const 2)) (mul (const 1) (const 2) (const 3)) (index (list (var i) (const 4)) (const 0))) (const 5))"), "{printed}");
+    // The canonical text reads back as the same program.
+    let again = parse_text(&printed)
+        .program
+        .expect("the canonical text parses");
+    assert_eq!(crate::canon::print(&again), printed);
+    // BREAK takes no fields.
+    let text = prog("    S1: LOOP\n      ITER: (while (const true))\n      BODY: BEGIN\n        S1_1: BREAK\n          EXPR: (const 1)\n      END\n");
+    check_err(
+        &text,
+        Code::UnexpectedToken,
+        12,
+        11,
+        "EXPR: does not belong in S1_1 (BREAK has no fields; EXPR is a field of ASSIGN and RETURN)",
+    );
 }

@@ -59,6 +59,8 @@ keywords! {
     If = "IF",
     Loop = "LOOP",
     Return = "RETURN",
+    Break = "BREAK",
+    Continue = "CONTINUE",
     Cond = "COND",
     Then = "THEN",
     Else = "ELSE",
@@ -93,9 +95,13 @@ impl Kw {
         SECTION_ORDER.contains(&self)
     }
 
-    /// A statement keyword (`SEQ`, `ASSIGN`, `IF`, `LOOP`, `RETURN`).
+    /// A statement keyword (`SEQ`, `ASSIGN`, `IF`, `LOOP`, `RETURN`,
+    /// `BREAK`, `CONTINUE`).
     pub fn is_step_kind(self) -> bool {
-        matches!(self, Kw::Seq | Kw::Assign | Kw::If | Kw::Loop | Kw::Return)
+        matches!(
+            self,
+            Kw::Seq | Kw::Assign | Kw::If | Kw::Loop | Kw::Return | Kw::Break | Kw::Continue
+        )
     }
 
     /// A field keyword, of a section (`NAME`, `INPUT`, ...) or of a step (`COND`, ...).
@@ -217,7 +223,7 @@ const KEYWORD_SYNONYMS: &[(&str, Option<Kw>, Kw)] = &[
     ("RETURNS", Some(Kw::Steps), Kw::Return),
 ];
 
-/// What to write instead of a statement Isu does not have (`BREAK:`), by the
+/// What to write instead of a statement Isu does not have (`PASS:`), by the
 /// word as written in upper case.
 pub fn statement_advice(word: &str) -> Option<&'static str> {
     let upper = word.to_ascii_uppercase();
@@ -228,8 +234,6 @@ pub fn statement_advice(word: &str) -> Option<&'static str> {
 }
 
 const STATEMENT_ADVICE: &[(&str, &str)] = &[
-    ("BREAK", "Isu has no BREAK: use (while COND) or RETURN"),
-    ("CONTINUE", "Isu has no CONTINUE: put the rest of the loop body in the ELSE of an IF, or use (while COND)"),
     ("PASS", "Isu has no PASS: an empty block is BEGIN END"),
     ("WHILE", "Isu has no WHILE statement: write LOOP: with ITER: (while COND)"),
     ("FOR", "Isu has no FOR statement: write LOOP: with ITER: (range i START END) or (each x (var xs))"),
@@ -254,12 +258,12 @@ const STATEMENT_ADVICE: &[(&str, &str)] = &[
 /// The operators of the expression language, in the order messages list them.
 pub const OPERATOR_NAMES: &[&str] = &[
     "const", "var", "add", "sub", "mul", "div", "mod", "neg", "eq", "ne", "lt", "le", "gt", "ge",
-    "and", "or", "not", "index", "call", "struct", "field",
+    "and", "or", "not", "index", "call", "struct", "field", "if", "list",
 ];
 
 /// The operators as one line of text, for messages.
 pub const OPERATORS: &str =
-    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field";
+    "const var add sub mul div mod neg eq ne lt le gt ge and or not index call struct field if list";
 
 /// The iterator forms of `ITER`.
 pub const ITER_FORMS: &[&str] = &["range", "each", "while"];
@@ -313,6 +317,8 @@ pub fn operator_alias(word: &str) -> Option<&'static str> {
         "apply" | "invoke" | "fn" => "call",
         "land" | "andalso" => "and",
         "lor" | "orelse" => "or",
+        "ite" | "ifte" | "if_then_else" | "ternary" | "cond" | "select" => "if",
+        "array" | "vec" | "vector" | "make_array" | "array_of" | "list_of" => "list",
         _ => return None,
     })
 }

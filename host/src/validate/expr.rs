@@ -35,6 +35,7 @@ impl Checker {
             ExprNode::Index { base, .. } => match self.shape(base) {
                 PTy::Array(e) => *e,
                 PTy::Map(_, v) => *v,
+                PTy::Str => PTy::Str,
                 PTy::Any => PTy::Any,
                 _ => PTy::Error,
             },
@@ -69,6 +70,22 @@ impl Checker {
                     .map_or(PTy::Error, PTy::of),
                 _ => PTy::Error,
             },
+            ExprNode::List { items } => {
+                let mut shapes = items.iter().map(|i| self.shape(i));
+                let first = shapes.next().unwrap_or(PTy::Any);
+                match shapes.try_fold(first, |acc, s| acc.join(&s)) {
+                    Some(elem) => PTy::array(elem),
+                    None => PTy::Error,
+                }
+            }
+            ExprNode::If {
+                then_expr,
+                else_expr,
+                ..
+            } => self
+                .shape(then_expr)
+                .join(&self.shape(else_expr))
+                .unwrap_or(PTy::Error),
         }
     }
 
@@ -111,6 +128,15 @@ impl Checker {
                     Some(t) => self.field_of(&t, field, span, &base_shown),
                     None => None,
                 }
+            }
+            ExprNode::List { items } => self.list(items, span, &shown, want),
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                self.expr(cond, &Want::Is(Type::Bool, Role::IfExprCond));
+                self.branches(then_expr, else_expr, want)
             }
         };
         if fixed_by_node {
@@ -371,6 +397,15 @@ impl Checker {
                 self.expr(index, &Want::Quiet);
                 return None;
             }
+            // One character of a string: a string.
+            PTy::Str => {
+                if let Want::Is(w, role) = want {
+                    if *w != Type::String {
+                        self.mismatch(span, shown, w, role, Found::Type("string".into()));
+                    }
+                }
+                PTy::Str
+            }
             other => {
                 self.not_indexable(span, shown, base, &other.to_string());
                 self.expr(base, &Want::Quiet);
@@ -397,6 +432,105 @@ impl Checker {
         self.element(base_ty, base, index, span, shown)
     }
 
+    /// `(list E1 E2 ...)`: an array of the elements' one type, which the
+    /// context or the elements themselves fix.
+    fn list(&mut self, items: &mut [Expr], span: Span, shown: &str, want: &Want) -> Option<Type> {
+        let shapes: Vec<PTy> = items.iter().map(|i| self.shape(i)).collect();
+        let wanted = match want {
+            Want::Is(Type::Array(elem), _) => Some((**elem).clone()),
+            _ => None,
+        };
+        let elem = match wanted {
+            Some(t) => Some(t),
+            None => {
+                let joined = shapes
+                    .iter()
+                    .skip(1)
+                    .try_fold(shapes.first().cloned().unwrap_or(PTy::Any), |acc, s| {
+                        acc.join(s)
+                    });
+                match joined.map(|p| p.resolve()) {
+                    Some(Ok(t)) => Some(t),
+                    // Elements of different types: the first fixes the type,
+                    // and the others are reported against it.
+                    None => {
+                        let first = items.first_mut().and_then(|i| self.expr(i, &Want::Free));
+                        for (n, item) in items.iter_mut().enumerate().skip(1) {
+                            let want = match &first {
+                                Some(t) => Want::Is(t.clone(), Role::ListItem(n + 1)),
+                                None => Want::Quiet,
+                            };
+                            self.expr(item, &want);
+                        }
+                        return None;
+                    }
+                    Some(Err(Hole::Open)) => {
+                        if matches!(want, Want::Free) {
+                            self.ambiguous(span, &format!("the elements of {shown} are open literals, and nothing around them fixes their type"));
+                        }
+                        self.quiet_all(items);
+                        return None;
+                    }
+                    Some(Err(Hole::Poisoned)) => {
+                        self.quiet_all(items);
+                        return None;
+                    }
+                }
+            }
+        };
+        let elem = elem?;
+        for (n, item) in items.iter_mut().enumerate() {
+            self.expr(item, &Want::Is(elem.clone(), Role::ListItem(n + 1)));
+        }
+        let ty = Type::array(elem);
+        if let Want::Is(w, role) = want {
+            if *w != ty {
+                self.mismatch(span, shown, w, role, Found::Type(ty.to_string()));
+            }
+        }
+        Some(ty)
+    }
+
+    /// The two values of an `(if C A B)`: of the wanted type, or of one type
+    /// the two fix between them.
+    fn branches(
+        &mut self,
+        then_expr: &mut Expr,
+        else_expr: &mut Expr,
+        want: &Want,
+    ) -> Option<Type> {
+        if let Want::Is(..) | Want::Quiet = want {
+            let t = self.expr(then_expr, want);
+            self.expr(else_expr, want);
+            return match want {
+                Want::Is(w, _) => Some(w.clone()),
+                _ => t,
+            };
+        }
+        let joined = self.shape(then_expr).join(&self.shape(else_expr));
+        match joined.map(|p| p.resolve()) {
+            Some(Ok(t)) => {
+                self.expr(then_expr, &Want::Is(t.clone(), Role::IfBranch));
+                self.expr(else_expr, &Want::Is(t.clone(), Role::IfBranch));
+                Some(t)
+            }
+            Some(Err(hole)) => {
+                self.expr(then_expr, &for_hole(hole, want));
+                self.expr(else_expr, &Want::Quiet);
+                None
+            }
+            None => {
+                let t = self.expr(then_expr, want);
+                let w = match &t {
+                    Some(t) => Want::Is(t.clone(), Role::IfBranch),
+                    None => Want::Quiet,
+                };
+                self.expr(else_expr, &w);
+                t
+            }
+        }
+    }
+
     /// Types the index of a base of type `base_ty`; the element's type.
     fn element(
         &mut self,
@@ -419,7 +553,11 @@ impl Checker {
                 );
                 Some(value)
             }
-            Type::Int | Type::Bool | Type::String | Type::Struct(_) => {
+            Type::String => {
+                self.expr(index, &Want::Is(Type::Int, Role::ArrayIndex));
+                Some(Type::String)
+            }
+            Type::Int | Type::Bool | Type::Struct(_) => {
                 self.not_indexable(span, shown, base, &base_ty.to_string());
                 self.expr(index, &Want::Quiet);
                 None
@@ -429,15 +567,12 @@ impl Checker {
 
     /// Reports indexing a base of type `ty`, which is not a collection.
     fn not_indexable(&mut self, span: Span, shown: &str, base: &Expr, ty: &str) {
-        let hint = if ty == "string" {
-            "a string is not indexed: take one character with (call SLICE s i (add i 1)), or all of them with (call CHARS s)"
-        } else {
-            "index reads an element of an array or the value of a map key"
-        };
+        let hint =
+            "index reads an element of an array, the value of a map key or a character of a string";
         self.type_error(
             span,
             format!(
-                "{shown} indexes {}, which is {ty}, not an array or a map",
+                "{shown} indexes {}, which is {ty}, not an array, a map or a string",
                 text::expr(base)
             ),
             Some(hint.into()),

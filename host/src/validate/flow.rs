@@ -152,8 +152,10 @@ fn unreachable(prev: &Step, dead: &[Step], diags: &mut Vec<Diagnostic>) {
     let them = if dead.len() == 1 { "it" } else { "them" };
     let why = match &prev.node {
         Node::Return { .. } => format!("{p} before {them} returns"),
+        Node::Break => format!("{p} before {them} leaves the loop (BREAK)"),
+        Node::Continue => format!("{p} before {them} starts the loop's next round (CONTINUE)"),
         Node::Loop { .. } => {
-            format!("{p} before {them} is a (while (const true)) loop, which only a RETURN leaves")
+            format!("{p} before {them} is a (while (const true)) loop without a BREAK, which only a RETURN leaves")
         }
         _ => format!(
             "every path through {p} before {them} ends in a RETURN or a loop that never ends"
@@ -245,7 +247,7 @@ fn fall_off<'a>(b: &'a Block, what: &str) -> FallOff<'a> {
         empty: None,
     };
     match &last.node {
-        Node::Assign { .. } | Node::Return { .. } => {
+        Node::Assign { .. } | Node::Return { .. } | Node::Break | Node::Continue => {
             own(format!(
                 "{name} ({}) is the last step of {what}, and no RETURN follows it",
                 last.node.keyword()

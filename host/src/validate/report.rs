@@ -34,6 +34,12 @@ pub(super) enum Side {
 pub(super) enum Role {
     IfCond,
     WhileCond,
+    /// The condition of an `(if ...)` expression.
+    IfExprCond,
+    /// The ELSE branch of an `(if ...)`, which must have the type of its THEN.
+    IfBranch,
+    /// Element `n` (from 1) of a `(list ...)`.
+    ListItem(usize),
     Operand {
         op: &'static str,
         side: Side,
@@ -67,6 +73,13 @@ impl Role {
         match self {
             Role::IfCond => "the COND of an IF".into(),
             Role::WhileCond => "the condition of (while ...)".into(),
+            Role::IfExprCond => "the condition of (if ...)".into(),
+            Role::IfBranch => {
+                "the else value of (if ...), which has the type of its then value".into()
+            }
+            Role::ListItem(n) => {
+                format!("element {n} of (list ...), which has the type of the others")
+            }
             Role::Operand { op, side } => match side {
                 Side::Only => format!("the operand of {op}"),
                 Side::Left => format!("the left operand of {op}"),
@@ -97,7 +110,7 @@ impl Role {
     fn hint(&self, want: &Type, found: &str) -> Option<String> {
         let is_arith = |op: &str| matches!(op, "add" | "sub" | "mul" | "div" | "mod" | "neg");
         Some(match self {
-            Role::IfCond | Role::WhileCond => {
+            Role::IfCond | Role::WhileCond | Role::IfExprCond => {
                 let example = match found {
                     "int" => " (for an int, e.g. (ne X (const 0)))",
                     "string" => " (for a string, e.g. (ne X (const \"\")))",

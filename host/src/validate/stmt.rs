@@ -48,8 +48,27 @@ impl Checker {
             }
             Node::Loop { iter, body } => {
                 self.iter(iter);
+                self.loops += 1;
                 self.block(body);
+                self.loops -= 1;
             }
+            Node::Break | Node::Continue if self.loops == 0 => {
+                let (code, kw) = match s.node {
+                    Node::Break => (Code::BreakOutsideLoop, "BREAK"),
+                    _ => (Code::ContinueOutsideLoop, "CONTINUE"),
+                };
+                let hint = match s.node {
+                    Node::Break => "BREAK leaves the innermost LOOP; outside a loop, end the function with RETURN or put the steps that should not run in an IF",
+                    _ => "CONTINUE starts the next round of the innermost LOOP; outside a loop, put the steps to skip in an IF",
+                };
+                self.diags.push(
+                    Diagnostic::error(code, format!("{kw} is not inside the BODY of a LOOP"))
+                        .at(s.span)
+                        .in_step(s.id.as_ref())
+                        .with_hint(hint),
+                );
+            }
+            Node::Break | Node::Continue => {}
             Node::Return { expr } => {
                 // The value must have the type of FUNC RETURNS.
                 let want = match &self.scope.returns {

@@ -99,6 +99,27 @@ fn write_expr(s: &mut String, e: &Expr) {
             write_expr(s, base);
             write!(s, " {})", field.name)
         }
+        ExprNode::List { items } => {
+            s.push_str("(list");
+            for a in items {
+                s.push(' ');
+                write_expr(s, a);
+            }
+            write!(s, ")")
+        }
+        ExprNode::If {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
+            s.push_str("(if ");
+            write_expr(s, cond);
+            s.push(' ');
+            write_expr(s, then_expr);
+            s.push(' ');
+            write_expr(s, else_expr);
+            write!(s, ")")
+        }
     };
 }
 

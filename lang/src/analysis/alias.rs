@@ -16,7 +16,8 @@ use std::collections::BTreeSet;
 /// field also holds, rather than one the expression builds: a variable, an
 /// element, a field, a map's value (`MAP_GET`, `MAP_GET_OR`), a `SLICE` of
 /// an array of arrays, maps or structs (whose elements are the old ones), or
-/// what a pack function returns (which may be one of its arguments).
+/// what a pack function returns (which may be one of its arguments), or an
+/// `(if ...)` either of whose branches may be.
 pub fn may_share(e: &Expr) -> bool {
     use crate::types::Type;
     match &e.node {
@@ -31,6 +32,12 @@ pub fn may_share(e: &Expr) -> bool {
             ),
             Some(_) => false,
         },
+        // Either branch's value.
+        ExprNode::If {
+            then_expr,
+            else_expr,
+            ..
+        } => may_share(then_expr) || may_share(else_expr),
         _ => false,
     }
 }
@@ -63,6 +70,14 @@ fn roots_into<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
             }
             _ => {}
         },
+        ExprNode::If {
+            then_expr,
+            else_expr,
+            ..
+        } => {
+            roots_into(then_expr, out);
+            roots_into(else_expr, out);
+        }
         _ => {}
     }
 }

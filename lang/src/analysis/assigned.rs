@@ -12,13 +12,16 @@
 //! assigned; for *may*, also with everything the body assigns anywhere,
 //! since a later round sees what an earlier one wrote. After the loop, a
 //! variable must hold a value only if it did before; it may hold one if it
-//! may before or (when the body can complete a round) after any round.
+//! may before or (when a round can end, at the end of the body or by a
+//! `BREAK` or `CONTINUE`) after any round. A `BREAK` or `CONTINUE`, like a
+//! `RETURN`, does not complete: the steps after it in its block see nothing
+//! from its path.
 //!
 //! The validator reports a read of a `LOCAL` outside the *may* set (it can
 //! never have a value there); executors skip the run-time check of a read
 //! inside the *must* set.
 
-use super::flow::never_ends;
+use super::flow::{breaks, exits, never_ends};
 use super::vars::assigned_in;
 use crate::iir::{Block, Node, Program, Step, StepId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -129,15 +132,18 @@ impl Assigned {
                     }
                 }
                 let body_out = self.block(body, inner.clone());
-                if never_ends(iter) {
+                if never_ends(iter) && !breaks(body) {
                     return None;
                 }
-                Some(match (self.mode, body_out) {
-                    (Mode::May, Some(_)) => inner,
+                // A round that ends early (BREAK, CONTINUE) still leaves
+                // what it assigned before.
+                let round_ends = body_out.is_some() || exits(body);
+                Some(match self.mode {
+                    Mode::May if round_ends => inner,
                     _ => cur,
                 })
             }
-            Node::Return { .. } => None,
+            Node::Return { .. } | Node::Break | Node::Continue => None,
         }
     }
 }
@@ -214,5 +220,44 @@ mod tests {
             "an argument always holds a value"
         );
         assert!(!must.holds(&id("S4"), "z"));
+    }
+
+    #[test]
+    fn a_round_ended_by_break_or_continue_still_assigns() {
+        let p = program(
+            "f",
+            &[("n", Type::Int)],
+            Type::Int,
+            vec![],
+            &[("i", Type::Int), ("x", Type::Int), ("y", Type::Int)],
+            vec![
+                range(
+                    "S1",
+                    "i",
+                    int(0),
+                    var("n", Type::Int),
+                    None,
+                    vec![
+                        set("S1_1", "x", int(1)),
+                        brk("S1_2"),
+                        set("S1_3", "y", int(2)),
+                    ],
+                ),
+                while_(
+                    "S2",
+                    boolean(true),
+                    vec![set("S2_1", "y", int(3)), brk("S2_2")],
+                ),
+                ret("S3", var("x", Type::Int)),
+            ],
+        );
+        let may = Assigned::may(&p);
+        let must = Assigned::must(&p);
+        // The BREAK after x's assignment: after the loop x may hold a value.
+        assert_eq!(set_of(&may, "S2"), ["i", "x", "y"]);
+        assert!(set_of(&must, "S2").is_empty());
+        // The (while (const true)) loop with a BREAK completes: S3 is reached.
+        assert!(may.before(&id("S3")).is_some());
+        assert_eq!(set_of(&must, "S3"), Vec::<String>::new());
     }
 }

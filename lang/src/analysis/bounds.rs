@@ -49,6 +49,7 @@ impl Bounds {
         let mut w = Walk {
             decls: &decls,
             out: Bounds::default(),
+            breaks: Vec::new(),
         };
         let mut env = Env::at_start(&decls);
         for s in &program.state {
@@ -87,6 +88,9 @@ impl Bounds {
 struct Walk<'d> {
     decls: &'d Decls,
     out: Bounds,
+    /// For each loop around the step being walked (innermost last), the
+    /// facts at each of its `BREAK`s so far.
+    breaks: Vec<Vec<Env>>,
 }
 
 impl Walk<'_> {
@@ -145,6 +149,15 @@ impl Walk<'_> {
             }
             Node::Loop { iter, body } => self.looping(s.id.as_ref(), iter, body, env),
             Node::Return { .. } => None,
+            Node::Break => {
+                if let Some(exits) = self.breaks.last_mut() {
+                    exits.push(env);
+                }
+                None
+            }
+            // The loop's head holds what the body may change, so it holds
+            // where CONTINUE starts the next round.
+            Node::Continue => None,
         }
     }
 
@@ -207,7 +220,23 @@ impl Walk<'_> {
                 inner.set_leaves(v, l);
             }
         }
+        self.breaks.push(Vec::new());
         self.block(body, inner);
+        let exits = self.breaks.pop().unwrap_or_default();
+        let after = self.after_loop(iter, var, leaves, env);
+        // A BREAK leaves with the facts where it stands.
+        after.into_iter().chain(exits).reduce(|acc, e| acc.join(&e))
+    }
+
+    /// The facts after the loop's last round (not by a `BREAK`); `None`
+    /// when it has none.
+    fn after_loop(
+        &self,
+        iter: &Iter,
+        var: Option<&str>,
+        leaves: Option<Leaves>,
+        mut env: Env,
+    ) -> Option<Env> {
         if never_ends(iter) {
             return None;
         }

@@ -1,12 +1,14 @@
 //! Where control goes: whether a step *completes* (control can pass on to
 //! the step after it) and which steps can be reached at all.
 //!
-//! Every step completes but a `RETURN`, a `SEQ` whose block holds a step
-//! that never completes, an `IF` neither of whose branches completes, and a
-//! `LOOP` whose `ITER` is `(while (const true))` (Isu has no BREAK, so only
-//! a `RETURN` leaves it). Other loops may run no round, so they complete. A
-//! block that does not complete always ends the run in a `RETURN` (or runs
-//! forever); the steps after a step that never completes are unreachable.
+//! Every step completes but a `RETURN`, a `BREAK`, a `CONTINUE`, a `SEQ`
+//! whose block holds a step that never completes, an `IF` neither of whose
+//! branches completes, and a `LOOP` whose `ITER` is `(while (const true))`
+//! and whose body holds no `BREAK` of its own (only a `RETURN` leaves it).
+//! Other loops may run no round, so they complete. A block that does not
+//! complete ends in a `RETURN`, or (inside a loop body) in a `BREAK` or
+//! `CONTINUE` (or runs forever); the steps after a step that never completes
+//! are unreachable.
 
 use crate::iir::{Block, ExprNode, Iter, Node, Program, Step, StepId};
 use crate::literal::Literal;
@@ -24,15 +26,34 @@ pub fn never_ends(iter: &Iter) -> bool {
 pub fn completes(s: &Step) -> bool {
     match &s.node {
         Node::Assign { .. } => true,
-        Node::Return { .. } => false,
+        Node::Return { .. } | Node::Break | Node::Continue => false,
         Node::Seq { block } => block_completes(block),
         Node::If {
             then_block,
             else_block,
             ..
         } => block_completes(then_block) || block_completes(else_block),
-        Node::Loop { iter, .. } => !never_ends(iter),
+        Node::Loop { iter, body } => !never_ends(iter) || breaks(body),
     }
+}
+
+/// Whether the block holds a `BREAK` of the loop around it (one not inside
+/// a nested `LOOP`), reachable or not.
+pub fn breaks(b: &Block) -> bool {
+    holds_own(b, &|n| matches!(n, Node::Break))
+}
+
+/// Whether the block holds a `BREAK` or a `CONTINUE` of the loop around it:
+/// a round of it may end before the end of its body.
+pub fn exits(b: &Block) -> bool {
+    holds_own(b, &|n| matches!(n, Node::Break | Node::Continue))
+}
+
+fn holds_own(b: &Block, hit: &dyn Fn(&Node) -> bool) -> bool {
+    b.steps.iter().any(|s| match &s.node {
+        Node::Loop { .. } => false,
+        node => hit(node) || node.blocks().into_iter().any(|b| holds_own(b, hit)),
+    })
 }
 
 /// Whether control can reach the end of the block (an empty block does).
@@ -85,10 +106,10 @@ impl Flow {
                 }
                 Node::Loop { iter, body } => {
                     self.block(body, live);
-                    !never_ends(iter)
+                    !never_ends(iter) || breaks(body)
                 }
                 Node::Assign { .. } => true,
-                Node::Return { .. } => false,
+                Node::Return { .. } | Node::Break | Node::Continue => false,
             };
             if let Some(id) = &s.id {
                 let reach = Reach {
@@ -157,5 +178,40 @@ mod tests {
         assert!(!f.is_reachable(&id("S3")));
         assert!(!block_completes(&p.body));
         assert_eq!(first_end(&p.body), Some(1));
+    }
+
+    #[test]
+    fn a_break_ends_its_block_and_lets_its_loop_complete() {
+        let p = program(
+            "f",
+            &[("c", Type::Bool)],
+            Type::Int,
+            vec![],
+            &[("x", Type::Int)],
+            vec![
+                while_(
+                    "S1",
+                    boolean(true),
+                    vec![
+                        if_("S1_1", var("c", Type::Bool), vec![brk("S1_1_1")], vec![]),
+                        while_(
+                            "S1_2",
+                            boolean(true),
+                            vec![cont("S1_2_1"), set("S1_2_2", "x", int(1))],
+                        ),
+                    ],
+                ),
+                ret("S2", int(4)),
+            ],
+        );
+        let f = Flow::of(&p);
+        assert!(f.completes(&id("S1")), "its BREAK leaves the loop");
+        assert!(f.is_reachable(&id("S2")));
+        assert!(
+            !f.completes(&id("S1_2")),
+            "the inner loop has no BREAK of its own"
+        );
+        assert!(!f.completes(&id("S1_2_1")) && !f.is_reachable(&id("S1_2_2")));
+        assert!(!block_completes(&p.body), "it ends in a RETURN");
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! A backward pass: a plain `ASSIGN` kills its variable and then adds what
 //! it reads (an element `TARGET` reads its variable, so it stays live); an
-//! `IF` joins its branches; a `RETURN` reads only its `EXPR`; a loop's head
+//! `IF` joins its branches; a `RETURN` reads only its `EXPR`; a `BREAK` has
+//! what is live after its loop, a `CONTINUE` what is live at its head; a loop's head
 //! holds what is live after it and what a round reads before assigning,
 //! found by iterating until nothing grows.
 
@@ -19,6 +20,10 @@ type Live = BTreeSet<String>;
 #[derive(Debug, Clone, Default)]
 pub struct Liveness {
     after: BTreeMap<StepId, Live>,
+    /// For each loop around the step being walked (innermost last): what is
+    /// live after it (where a `BREAK` goes) and at its head (where a
+    /// `CONTINUE` goes), as far as found.
+    loops: Vec<(Live, Live)>,
 }
 
 impl Liveness {
@@ -69,6 +74,8 @@ impl Liveness {
                     l
                 }
                 Node::Loop { iter, body } => self.looping(iter, body, &live),
+                Node::Break => self.loops.last().map(|l| l.0.clone()).unwrap_or_default(),
+                Node::Continue => self.loops.last().map(|l| l.1.clone()).unwrap_or_default(),
             };
         }
         live
@@ -81,7 +88,10 @@ impl Liveness {
             add_reads(cond, &mut head);
         }
         loop {
-            let mut body_in = self.block(body, &head);
+            self.loops.push((out.clone(), head.clone()));
+            let body_in = self.block(body, &head);
+            self.loops.pop();
+            let mut body_in = body_in;
             if let Some(v) = var {
                 body_in.remove(v);
             }
@@ -203,5 +213,46 @@ mod tests {
         );
         let l = Liveness::of(&q);
         assert!(l.after(&id("S1_1")).is_some_and(|a| a.contains("row")));
+    }
+
+    #[test]
+    fn break_carries_what_is_live_after_the_loop_and_continue_what_is_live_at_its_head() {
+        let p = program(
+            "f",
+            &[("n", Type::Int)],
+            Type::Int,
+            vec![],
+            &[("i", Type::Int), ("x", Type::Int), ("y", Type::Int)],
+            vec![
+                set("S1", "x", int(0)),
+                set("S2", "y", int(0)),
+                while_(
+                    "S3",
+                    bin(B::Lt, var("x", Type::Int), var("n", Type::Int)),
+                    vec![
+                        set("S3_1", "x", bin(B::Add, var("x", Type::Int), int(1))),
+                        if_(
+                            "S3_2",
+                            boolean(true),
+                            vec![brk("S3_2_1")],
+                            vec![cont("S3_2_2")],
+                        ),
+                        set("S3_3", "y", int(5)),
+                    ],
+                ),
+                ret("S4", var("y", Type::Int)),
+            ],
+        );
+        let l = Liveness::of(&p);
+        let after = |s: &str| -> Vec<String> {
+            l.after(&id(s))
+                .map(|v| v.iter().cloned().collect())
+                .unwrap_or_default()
+        };
+        // After S3_1: the BREAK path reads y (S4), the CONTINUE path x and n
+        // (the head's COND) and y.
+        assert_eq!(after("S3_1"), ["n", "x", "y"]);
+        // S3_3 is never reached, but y stays live through the BREAK.
+        assert_eq!(after("S2"), ["n", "x", "y"]);
     }
 }

@@ -83,6 +83,7 @@ pub fn each_own_read<'s>(step: &'s Step, f: &mut impl FnMut(&'s str, Span)) {
             }
         }
         Node::Return { expr } => each_read(expr, f),
+        Node::Break | Node::Continue => {}
     }
 }
 
@@ -105,7 +106,9 @@ pub fn own_assign(step: &Step) -> Option<&str> {
     match &step.node {
         Node::Assign { target, .. } => Some(target.root().0),
         Node::Loop { iter, .. } => iter.var().map(|v| v.name.as_str()),
-        Node::Seq { .. } | Node::If { .. } | Node::Return { .. } => None,
+        Node::Seq { .. } | Node::If { .. } | Node::Return { .. } | Node::Break | Node::Continue => {
+            None
+        }
     }
 }
 

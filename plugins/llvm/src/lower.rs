@@ -21,6 +21,7 @@ mod work;
 
 use crate::abi::{RuntimeCode, What};
 use crate::debug::Debug;
+use inkwell::basic_block::BasicBlock;
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context;
 use inkwell::module::Module;
@@ -150,6 +151,9 @@ pub struct Lowering<'ctx, 'm> {
     pub env: Env,
     /// The checks emitted so far ([`Lowered::checks`]).
     pub checks: Vec<(RuntimeCode, i32)>,
+    /// For each loop around the code being lowered (innermost last): the
+    /// block a `BREAK` branches to and the one a `CONTINUE` branches to.
+    pub loops: Vec<(BasicBlock<'ctx>, BasicBlock<'ctx>)>,
 }
 
 impl std::fmt::Debug for Lowering<'_, '_> {
@@ -216,6 +220,7 @@ pub fn lower_program<'ctx>(
         bounds: Bounds::of(program),
         env: Env::default(),
         checks: Vec::new(),
+        loops: Vec::new(),
     };
     let decls = program
         .func

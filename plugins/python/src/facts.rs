@@ -141,6 +141,8 @@ pub fn leads_with_read(e: &Expr, p: &Place) -> bool {
         ExprNode::Struct { fields, .. } => {
             fields.first().is_some_and(|f| leads_with_read(&f.value, p))
         }
+        ExprNode::List { items } => items.first().is_some_and(|i| leads_with_read(i, p)),
+        ExprNode::If { cond, .. } => leads_with_read(cond, p),
         ExprNode::Const { .. } | ExprNode::Var { .. } => false,
     }
 }

@@ -47,12 +47,13 @@ impl Backend for PythonBackend {
         // The whole language as of feature vocabulary 5 (SORT, SPLIT, UPPER,
         // CONTAINS and INDEX_OF: lower/call.rs; `limit_work`: the
         // work budget, lower/work.rs; `limit_memory`: the memory limit,
-        // lower/memory.rs; `struct`: dataclasses, structs.rs).
+        // lower/memory.rs; `struct`: dataclasses, structs.rs; vocabulary 6:
+        // BREAK and CONTINUE, (list ...), (if ...), string index).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(5),
+            FeatureSet::all_of(6),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

@@ -9,8 +9,9 @@ use crate::{names, pytype, structs, text};
 use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 
 /// The lint rules (ruff's) whose advice would change the program's shape
-/// rather than the code's: merging nested IFs, rewriting an IF as `max()` or
-/// `dict.get()` or a returned condition, chaining comparisons, folding what
+/// rather than the code's: merging nested IFs, rewriting an IF or an
+/// `(if ...)` as `max()`, `min()`, `or`, `dict.get()` or a returned
+/// condition, chaining comparisons, folding what
 /// the program spells out; and SIM113 (`enumerate()` for a counter), which
 /// takes the size a variable holds (lower/memory.rs), grown by one for each
 /// element pushed in a loop, for a loop index; and RUF023 (sorted
@@ -20,7 +21,8 @@ use isu_plugin_api::{Lowering, Program, RuntimeCode, IIR_FORMAT};
 /// varies.
 const LINT_EXEMPT: &[&str] = &[
     "SIM102", "SIM103", "SIM113", "SIM220", "SIM221", "SIM222", "SIM223", "SIM401", "PLR0124",
-    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB192", "RUF023", "RUF100",
+    "PLR0133", "PLR1716", "PLR1730", "PLW0127", "PLE0643", "FURB110", "FURB136", "FURB192",
+    "SIM210", "SIM211", "RUF023", "RUF034", "RUF100",
 ];
 
 /// The runtime every module starts with.

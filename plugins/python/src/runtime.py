@@ -83,6 +83,13 @@ def _size_limit(what: str) -> None:
     raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit")
 
 
+def _list(xs: list, max_size: int) -> list:
+    """The array of a (list ...), which is size_limit when longer than the size limit."""
+    if len(xs) > max_size:
+        _size_limit("(list ...)")
+    return xs
+
+
 def _pack_result(r, max_size: int, what: str):
     """A pack function's result, which is size_limit when longer than the
     size limit (spec/semantics.md 5.6), whatever the function checked itself."""

@@ -13,7 +13,7 @@ mod stmt;
 mod work;
 
 use crate::abi::ErrorCode;
-use crate::asm::{Asm, Local};
+use crate::asm::{Asm, Label, Local};
 use crate::layout::{is_heap, val_type};
 use crate::module::{g, ModuleBuilder, Rt};
 use crate::runtime::{self, StepArg};
@@ -110,6 +110,10 @@ pub struct Lowering<'m> {
     /// The function index of each pack function's lowering, by full name
     /// ([`crate::pack`]).
     pub packs: BTreeMap<String, u32>,
+    /// For each loop around the code being lowered (innermost last): the
+    /// block a `BREAK` leaves and the one a `CONTINUE` leaves (the round's
+    /// body, before the step to the next round).
+    pub loops: Vec<(Label, Label)>,
 }
 
 impl std::fmt::Debug for Lowering<'_> {
@@ -178,6 +182,7 @@ pub fn lower_program(
         ret_ty: program.func.returns.clone(),
         consts: BTreeMap::new(),
         packs,
+        loops: Vec::new(),
     };
     l.a.i32(0)
         .i()

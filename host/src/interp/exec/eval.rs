@@ -141,7 +141,21 @@ impl Machine<'_, '_> {
                 }
                 Ok(Value::Struct(Rc::new(Record::new(out))))
             }
-            Ex::Field(..) => self.eval_ref(e).map(Val::into_owned),
+            Ex::Field(..) | Ex::IndexStr(..) => self.eval_ref(e).map(Val::into_owned),
+            Ex::List(items, span) => {
+                let values = items.iter().map(|i| self.eval(i)).collect::<R<Vec<_>>>()?;
+                builtins::check_size("(list ...)", values.len(), self.budget.max_size)
+                    .map_err(|f| located(f, *span))?;
+                Ok(Value::array(values))
+            }
+            Ex::IfElse(parts) => {
+                let [cond, then_expr, else_expr] = &**parts;
+                self.eval(if self.eval_bool(cond)? {
+                    then_expr
+                } else {
+                    else_expr
+                })
+            }
         }
     }
 
@@ -284,6 +298,28 @@ impl Machine<'_, '_> {
                     other => unexpected("the base of an array index", other.get(), *span),
                 }
             }
+            Ex::IndexStr(base, index, span) => {
+                let base = self.eval_ref(base)?;
+                let i = self.eval_int(index)?;
+                match base.get() {
+                    Value::Str(s) => {
+                        let u = match usize::try_from(i) {
+                            Ok(u) if u < s.chars() => u,
+                            _ => return Err(char_out_of_range(i, s.chars(), *span)),
+                        };
+                        Ok(Val::Own(Value::Str(Rc::new(s.slice(u, u + 1)))))
+                    }
+                    other => unexpected("the base of a string index", other, *span),
+                }
+            }
+            Ex::IfElse(parts) => {
+                let [cond, then_expr, else_expr] = &**parts;
+                self.eval_ref(if self.eval_bool(cond)? {
+                    then_expr
+                } else {
+                    else_expr
+                })
+            }
             Ex::IndexMap(base, key, span) => {
                 let base = self.eval_ref(base)?;
                 let key = self.eval_ref(key)?;
@@ -354,6 +390,8 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::Call3(_, _, s)
         | Ex::Copy(_, s)
         | Ex::Field(_, _, s)
+        | Ex::IndexStr(_, _, s)
+        | Ex::List(_, s)
         | Ex::Pack(_, s) => *s,
         Ex::Const(_)
         | Ex::Not(_)
@@ -365,6 +403,7 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::Cmp(..)
         | Ex::And(..)
         | Ex::Struct(_)
+        | Ex::IfElse(_)
         | Ex::Or(..) => Span::default(),
     }
 }
@@ -385,6 +424,16 @@ pub(super) fn out_of_range(i: i64, len: usize, span: Span) -> Box<Fault> {
         RuntimeCode::IndexOutOfRange,
         span,
         format!("index {i} is out of range for an array of length {len}"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn char_out_of_range(i: i64, len: usize, span: Span) -> Box<Fault> {
+    fault(
+        RuntimeCode::IndexOutOfRange,
+        span,
+        format!("index {i} is out of range for a string of length {len}"),
     )
 }
 

@@ -13,8 +13,9 @@ use isu_plugin_api::Span;
 impl Machine<'_, '_> {
     pub(super) fn exec_block(&mut self, body: &[St]) -> R<Flow> {
         for st in body {
-            if self.exec(st)? == Flow::Return {
-                return Ok(Flow::Return);
+            let flow = self.exec(st)?;
+            if flow != Flow::Next {
+                return Ok(flow);
             }
         }
         Ok(Flow::Next)
@@ -128,6 +129,8 @@ impl Machine<'_, '_> {
                 self.ret_step = Some(*step);
                 Ok(Flow::Return)
             }
+            St::Break { .. } => Ok(Flow::Break),
+            St::Continue { .. } => Ok(Flow::Continue),
         }
     }
 
@@ -254,8 +257,10 @@ impl Machine<'_, '_> {
                     Some((name, &Value::Int(i))),
                 );
             }
-            if self.exec_block(body)? == Flow::Return {
-                return Ok(Flow::Return);
+            match self.exec_block(body)? {
+                Flow::Return => return Ok(Flow::Return),
+                Flow::Break => break,
+                Flow::Next | Flow::Continue => {}
             }
             match i.checked_add(by) {
                 Some(next) => i = next,
@@ -312,8 +317,10 @@ impl Machine<'_, '_> {
             if let Some(cell) = self.slots.get_mut(*var as usize) {
                 store(cell, x);
             }
-            if self.exec_block(body)? == Flow::Return {
-                return Ok(Flow::Return);
+            match self.exec_block(body)? {
+                Flow::Return => return Ok(Flow::Return),
+                Flow::Break => break,
+                Flow::Next | Flow::Continue => {}
             }
         }
         if let Some(t) = &mut self.tracer {
@@ -338,8 +345,10 @@ impl Machine<'_, '_> {
             if let Some(t) = &mut self.tracer {
                 t.round(&self.c.steps[*step as usize].id, rounds, None);
             }
-            if self.exec_block(body)? == Flow::Return {
-                return Ok(Flow::Return);
+            match self.exec_block(body)? {
+                Flow::Return => return Ok(Flow::Return),
+                Flow::Break => break,
+                Flow::Next | Flow::Continue => {}
             }
         }
         if let Some(t) = &mut self.tracer {
@@ -361,7 +370,9 @@ pub(super) fn step_of(st: &St) -> StepIx {
         | St::Range { step, .. }
         | St::Each { step, .. }
         | St::While { step, .. }
-        | St::Return { step, .. } => *step,
+        | St::Return { step, .. }
+        | St::Break { step }
+        | St::Continue { step } => *step,
     }
 }
 

@@ -130,7 +130,7 @@ impl Candidate {
             .split_whitespace()
             .take(2)
             .map(|w| w.trim_end_matches(':'))
-            .find(|w| ["SEQ", "ASSIGN", "IF", "LOOP", "RETURN"].contains(w))
+            .find(|w| Kw::from_word(w).is_some_and(Kw::is_step_kind))
             .map(str::to_owned);
         (keyword, text.to_owned())
     }

@@ -155,12 +155,30 @@ fn index_reads_arrays_by_int_and_maps_by_key() {
         only(&c, "type_mismatch"),
         "a key of map<string,int> must be string, but (const 0) is int"
     );
+    // A string's character is a string.
     let c = returning(p(), "(index (var s) (const 0))");
     assert_eq!(
-        only(&c, "type_mismatch"),
-        "(index (var s) (const 0)) indexes (var s), which is string, not an array or a map"
+        only(&c, "return_type_mismatch"),
+        "the RETURN value must be int (FUNC RETURNS), but (index (var s) (const 0)) is string"
     );
-    assert!(c.one().hint.as_deref().unwrap_or("").contains("SLICE"));
+    returning(
+        Prog::new("string").arg("s", "string"),
+        "(index (var s) (const 0))",
+    )
+    .assert_clean();
+    let c = returning(
+        Prog::new("string").arg("s", "string"),
+        "(index (var s) (const \"0\"))",
+    );
+    assert_eq!(
+        only(&c, "type_mismatch"),
+        "an array index must be int, but (const \"0\") is string"
+    );
+    let c = returning(p(), "(index (const true) (const 0))");
+    assert_eq!(
+        only(&c, "type_mismatch"),
+        "(index (const true) (const 0)) indexes (const true), which is bool, not an array, a map or a string"
+    );
     let c = returning(
         Prog::new("string").arg("xs", "int[]"),
         "(index (var xs) (const 0))",

@@ -34,6 +34,7 @@ fn block(b: &Block, f: &mut impl FnMut(&Expr)) {
                 Iter::While { cond, .. } => walk(cond, f),
             },
             Node::Return { expr } => walk(expr, f),
+            Node::Break | Node::Continue => {}
         }
         for b in s.node.blocks() {
             block(b, f);
@@ -76,6 +77,20 @@ fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
             }
         }
         ExprNode::Field { base, .. } => walk(base, f),
+        ExprNode::List { items } => {
+            for a in items {
+                walk(a, f);
+            }
+        }
+        ExprNode::If {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
+            walk(cond, f);
+            walk(then_expr, f);
+            walk(else_expr, f);
+        }
     }
 }
 

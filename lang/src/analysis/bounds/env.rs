@@ -261,6 +261,13 @@ impl Env {
                 }
             }
             ExprNode::Field { base, .. } => self.evaluated(base),
+            ExprNode::List { items } => {
+                for item in items {
+                    self.evaluated(item);
+                }
+            }
+            // Only the condition is evaluated on every path.
+            ExprNode::If { cond, .. } => self.evaluated(cond),
         }
     }
 

@@ -250,3 +250,32 @@ fn a_loop_variable_the_body_assigns_holds_what_it_was_given() {
     // A round still starts with one of the range's values.
     assert_eq!(s2_1.var_interval("i"), Interval::new(1, 2));
 }
+
+#[test]
+fn a_break_leaves_with_the_facts_where_it_stands() {
+    let x = || var("x", int_t());
+    // x = 0; while x < 10 { x = x + 1; if c { BREAK } }; RETURN x
+    let p = program(
+        "f",
+        &[("c", Type::Bool)],
+        int_t(),
+        vec![],
+        &[("x", int_t())],
+        vec![
+            set("S1", "x", int(0)),
+            while_(
+                "S2",
+                bin(B::Lt, x(), int(10)),
+                vec![
+                    set("S2_1", "x", bin(B::Add, x(), int(1))),
+                    if_("S2_2", var("c", Type::Bool), vec![brk("S2_2_1")], vec![]),
+                ],
+            ),
+            ret("S3", x()),
+        ],
+    );
+    let b = Bounds::of(&p);
+    // Not only x >= 10 (COND false): a BREAK may leave with x from 1 up.
+    let after = b.before(&id("S3")).var_interval("x");
+    assert!(after.lo <= 1 && after.hi >= 10, "{after:?}");
+}

@@ -51,6 +51,14 @@ impl Env {
                 _ => Interval::FULL,
             },
             ExprNode::Index { base, .. } => self.element_interval(base),
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let t = self.learned(cond, true).interval(then_expr);
+                t.hull(self.learned(cond, false).interval(else_expr))
+            }
             _ => Interval::FULL,
         }
     }

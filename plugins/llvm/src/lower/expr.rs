@@ -89,6 +89,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let v = self.of_slot(s, &fty)?;
                 self.project(b, &bty, v, &fty)
             }
+            // The backend does not declare `list` or `if_expr`: the host never sends them.
+            ExprNode::List { .. } | ExprNode::If { .. } => {
+                bug("(list ...) and (if ...) (features list, if_expr) are not supported")
+            }
         }
     }
 

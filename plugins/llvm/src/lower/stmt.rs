@@ -3,8 +3,10 @@
 
 use super::{bug, is_heap, ty_of, Lowering, Res, Val, Var};
 use crate::abi::{RuntimeCode, What};
+use inkwell::basic_block::BasicBlock;
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
+use isu_plugin_api::analysis::flow::breaks;
 use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::work;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
@@ -42,6 +44,19 @@ impl<'ctx> Lowering<'ctx, '_> {
             } => self.if_(cond, then_block, else_block)?,
             Node::Loop { iter, body } => self.loop_(iter, body, s)?,
             Node::Return { expr } => self.return_(expr, s.span)?,
+            Node::Break | Node::Continue => {
+                let Some(&(exit, next)) = self.loops.last() else {
+                    return bug(
+                        "a BREAK or CONTINUE outside a loop (the program was not validated)",
+                    );
+                };
+                let to = if matches!(s.node, Node::Break) {
+                    exit
+                } else {
+                    next
+                };
+                self.b.build_unconditional_branch(to)?;
+            }
         }
         self.step = outer;
         Ok(())
@@ -271,7 +286,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.b.build_conditional_branch(c, round, exit)?;
                 self.b.position_at_end(round);
                 self.spend(limit)?;
-                self.block(body)?;
+                self.loop_body(body, exit, head)?;
                 if self.reachable() {
                     self.b.build_unconditional_branch(head)?;
                 }
@@ -279,6 +294,20 @@ impl<'ctx> Lowering<'ctx, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// The body of a loop: a `BREAK` in it branches to `exit`, a
+    /// `CONTINUE` to `next`.
+    fn loop_body(
+        &mut self,
+        body: &Block,
+        exit: BasicBlock<'ctx>,
+        next: BasicBlock<'ctx>,
+    ) -> Res<()> {
+        self.loops.push((exit, next));
+        let r = self.block(body);
+        self.loops.pop();
+        r
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -319,7 +348,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                     .build_int_compare(IntPredicate::EQ, step, i64t.const_zero(), "")?;
             self.fail_if(is_zero, RuntimeCode::ZeroStep, site, None)?;
         }
-        if holds_no_loop(body) && !work::block_spends(body) {
+        if counted(body) {
             // A counted loop: its rounds are known before the first.
             let trip = self.trip_count(first, last, step, by_const)?;
             return self.counted(trip, limit, body, |l, r| {
@@ -357,7 +386,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.spend(limit)?;
         self.b.build_store(v.slot, c)?;
         self.mark_assigned(var)?;
-        self.block(body)?;
+        self.loop_body(body, exit, latch)?;
         if self.reachable() {
             self.b.build_unconditional_branch(latch)?;
         }
@@ -399,7 +428,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             l.b.build_store(v.slot, x)?;
             l.mark_assigned(var)
         };
-        if holds_no_loop(body) && !work::block_spends(body) {
+        if counted(body) {
             self.counted(n, limit, body, assign)?;
             return self.drop_value(xs, &seq_ty);
         }
@@ -418,7 +447,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         assign(self, k)?;
         let next = self.b.build_int_add(k, i64t.const_int(1, false), "")?;
         self.b.build_store(i, next)?;
-        self.block(body)?;
+        self.loop_body(body, exit, head)?;
         if self.reachable() {
             self.b.build_unconditional_branch(head)?;
         }
@@ -514,7 +543,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         round(self, r)?;
         let next = self.b.build_int_add(r, i64t.const_int(1, false), "")?;
         self.b.build_store(r_slot, next)?;
-        self.block(body)?;
+        // No BREAK (counted loops have none): a CONTINUE goes to the next round.
+        self.loop_body(body, after, head)?;
         if self.reachable() {
             self.b.build_unconditional_branch(head)?;
         }
@@ -525,6 +555,13 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.b.build_store(self.fuel, left)?;
         Ok(())
     }
+}
+
+/// Whether a loop over `body` may be counted ([`Lowering::counted`]): its
+/// rounds spend nothing but their unit and no BREAK may end it early, so
+/// that all its rounds can be charged before the first.
+fn counted(body: &Block) -> bool {
+    holds_no_loop(body) && !work::block_spends(body) && !breaks(body)
 }
 
 /// Whether a block holds no LOOP at any depth.

@@ -107,6 +107,38 @@ impl Gen {
                     Prec::Primary,
                 ))
             }
+            // Each element one that nothing else holds; the length checked
+            // against the size limit once all are evaluated.
+            ExprNode::List { items } => {
+                let items = items.iter().map(|i| self.own(i)).collect::<R<Vec<Py>>>()?;
+                let texts: Vec<String> = items.into_iter().map(|p| p.text).collect();
+                Ok(Py::call(
+                    "_list",
+                    &[
+                        Py::atom(format!("[{}]", texts.join(", "))),
+                        Py::atom("_max_size"),
+                    ],
+                ))
+            }
+            // Python's conditional expression evaluates only the branch chosen.
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let c = self.expr(cond)?;
+                let a = self.expr(then_expr)?;
+                let b = self.expr(else_expr)?;
+                Ok(Py::new(
+                    format!(
+                        "{} if {} else {}",
+                        a.above(Prec::Cond),
+                        c.above(Prec::Cond),
+                        b.at(Prec::Cond)
+                    ),
+                    Prec::Cond,
+                ))
+            }
         }
     }
 
@@ -421,7 +453,8 @@ impl Gen {
     fn index(&mut self, base: &Expr, index: &Expr) -> R<Py> {
         let b = self.expr(base)?;
         let key = match ty(base)? {
-            Type::Array(_) => self.array_key(index)?,
+            // A string's characters are Python's code points.
+            Type::Array(_) | Type::String => self.array_key(index)?,
             Type::Map(..) => self.expr(index)?.text,
             other => return Err(invalid(format!("an index into a value of type {other}"))),
         };
@@ -449,9 +482,11 @@ impl Gen {
     /// The runtime errors evaluating `e` can raise (conservatively).
     pub fn codes(&self, e: &Expr) -> Codes {
         let own = match &e.node {
-            ExprNode::Const { .. } | ExprNode::Struct { .. } | ExprNode::Field { .. } => {
-                Codes::NONE
-            }
+            ExprNode::Const { .. }
+            | ExprNode::Struct { .. }
+            | ExprNode::Field { .. }
+            | ExprNode::If { .. } => Codes::NONE,
+            ExprNode::List { .. } => Codes::SIZE,
             ExprNode::Var { name } => {
                 if self.may_be_unset(name) {
                     Codes::UNINITIALIZED
@@ -524,6 +559,17 @@ impl Gen {
                 .iter()
                 .fold(Codes::NONE, |c, f| c.with(self.codes(&f.value))),
             ExprNode::Field { base, .. } => self.codes(base),
+            ExprNode::List { items } => {
+                items.iter().fold(Codes::NONE, |c, a| c.with(self.codes(a)))
+            }
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => self
+                .codes(cond)
+                .with(self.codes(then_expr))
+                .with(self.codes(else_expr)),
         };
         own.with(children)
     }

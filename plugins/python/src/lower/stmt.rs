@@ -8,7 +8,7 @@ use crate::facts;
 use crate::py::{Prec, Py};
 use crate::{names, pytype, text};
 use isu_plugin_api::analysis::alias::{changed_in_place, may_share, roots};
-use isu_plugin_api::analysis::flow::block_completes;
+use isu_plugin_api::analysis::flow::{block_completes, breaks};
 use isu_plugin_api::analysis::interval;
 use isu_plugin_api::analysis::vars::{count_reads, reads};
 use isu_plugin_api::analysis::Section;
@@ -138,6 +138,14 @@ impl Gen {
                 self.looping_step(id, iter, body, spends)
             }
             Node::Return { expr } => self.ret(expr),
+            Node::Break => {
+                self.w.plain("break");
+                Ok(())
+            }
+            Node::Continue => {
+                self.w.plain("continue");
+                Ok(())
+            }
         };
         self.w.set_step(outer);
         r
@@ -879,7 +887,9 @@ impl Gen {
         body: &Block,
         spends: bool,
     ) -> R<()> {
-        let innermost = !facts::has_loop(body) && !spends;
+        // A loop a BREAK may end early spends round by round, as the
+        // interpreter does.
+        let innermost = !facts::has_loop(body) && !spends && !breaks(body);
         match iter {
             Iter::Range {
                 var,

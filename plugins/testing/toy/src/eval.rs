@@ -127,6 +127,7 @@ impl Machine {
             }
             Node::Loop { iter, body } => self.run_loop(step, iter, body),
             Node::Return { expr } => Ok(Flow::Return(self.eval(expr).map_err(at)?)),
+            Node::Break | Node::Continue => Err(at(unsupported("BREAK and CONTINUE"))),
         }
     }
 
@@ -231,6 +232,8 @@ impl Machine {
             ExprNode::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs),
             ExprNode::Index { .. } => Err(unsupported("index")),
             ExprNode::Struct { .. } | ExprNode::Field { .. } => Err(unsupported("structs")),
+            ExprNode::List { .. } => Err(unsupported("list")),
+            ExprNode::If { .. } => Err(unsupported("if expressions")),
             ExprNode::Call { func, args } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {

@@ -95,6 +95,31 @@ impl Lowering<'_> {
             ExprNode::Call { func, args } => self.call(func, args, &ty, step),
             ExprNode::Struct { fields, .. } => self.struct_value(&ty, fields, step),
             ExprNode::Field { base, field } => self.field(base, &field.name, step),
+            ExprNode::List { items } => self.list(items, &ty, step),
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                // Only the branch chosen runs, and knows what COND says; both
+                // leave an owned value, so that either can follow.
+                self.expr(cond, step)?;
+                let (yes, no) = (self.env.learned(cond, true), self.env.learned(cond, false));
+                let outer = std::mem::replace(&mut self.env, yes);
+                self.a.if_(BlockType::Result(val_type(&ty)));
+                let r = self.expr(then_expr, step).map(|own| self.own(own, &ty));
+                self.env = no;
+                self.a.else_();
+                let r = r.and_then(|()| self.expr(else_expr, step).map(|own| self.own(own, &ty)));
+                self.a.end();
+                self.env = outer;
+                r?;
+                Ok(if is_heap(&ty) {
+                    Own::Owned
+                } else {
+                    Own::Borrowed
+                })
+            }
         }
     }
 
@@ -404,11 +429,53 @@ impl Lowering<'_> {
                     self.a.release(t);
                 }
             }
+            Type::String => {
+                // The character at i: a new string of one, once i is known to
+                // lie below the string's length in characters.
+                let i = self.a.temp(ValType::I64);
+                self.expr(index, step)?;
+                self.a.tee(i).get(b);
+                load32(&mut self.a, CHARS);
+                self.a.i().i64_extend_i32_u().i64_ge_u();
+                self.raise_if(RuntimeCode::IndexOutOfRange, step);
+                let f = self.mb.rt(Rt::SliceStr);
+                self.a.get(b).get(i).get(i).i64(1).i().i64_add();
+                self.a.i32(step).i().call(f);
+                self.a.release(i);
+                if ob == Own::Owned {
+                    self.a.get(b);
+                    runtime::emit_drop(self.mb, &mut self.a, &bty);
+                }
+                self.a.release(b);
+                return Ok(Own::Owned);
+            }
             other => return bug(format!("index of a {other}")),
         }
         let own = self.project(ob, b, &bty, &rty);
         self.a.release(b);
         Ok(own)
+    }
+
+    /// `(list E ...)`: the elements evaluated in order, each owned, then
+    /// pushed onto a new array (each push checks the size limit).
+    fn list(&mut self, items: &[Expr], ty: &Type, step: i32) -> Res<Own> {
+        let ety = elem(ty).clone();
+        let mut vals = Vec::with_capacity(items.len());
+        for item in items {
+            let l = self.a.temp(val_type(&ety));
+            let own = self.expr(item, step)?;
+            self.own(own, &ety);
+            self.a.set(l);
+            vals.push(l);
+        }
+        let new = self.mb.rt(Rt::ArrNew(crate::layout::slot_shift(&ety)));
+        let push = self.mb.rt(Rt::Push(ty.clone()));
+        self.a.i32(vals.len() as i32).i().call(new);
+        for l in vals {
+            self.a.get(l).i32(step).i().call(push);
+            self.a.release(l);
+        }
+        Ok(Own::Owned)
     }
 
     /// `(struct S (f E) ...)`: the fields' values in declaration order,

@@ -2,6 +2,7 @@
 //! the fuel they spend and the code range each step covers.
 
 use super::{bug, ty_of, work, Lowering, Res, StepRange, Var};
+use crate::asm::Label;
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
@@ -52,6 +53,18 @@ impl Lowering<'_> {
                 self.expr(expr, step)?;
                 let enc = self.mb.rt(Rt::Encode(ty));
                 self.a.i32(step).i().call(enc).return_();
+            }
+            Node::Break | Node::Continue => {
+                let Some(&(exit, next)) = self.loops.last() else {
+                    return bug(
+                        "a BREAK or CONTINUE outside a loop (the program was not validated)",
+                    );
+                };
+                self.a.br(if matches!(s.node, Node::Break) {
+                    exit
+                } else {
+                    next
+                });
             }
         }
         self.ranges.push(StepRange {
@@ -198,12 +211,19 @@ impl Lowering<'_> {
         Ok(())
     }
 
-    /// The body of a loop, whose variable was just given its round's value.
-    fn loop_body(&mut self, body: &Block, var: Option<&str>) -> Res<()> {
+    /// The body of a loop, whose variable was just given its round's value,
+    /// in a block of its own: a `BREAK` leaves `exit`, a `CONTINUE` the
+    /// body's block, to what comes after the body in the round.
+    fn loop_body(&mut self, body: &Block, var: Option<&str>, exit: Label) -> Res<()> {
         if let Some(v) = var {
             self.mark_assigned(v)?;
         }
-        self.block(body)
+        let next = self.a.block(BlockType::Empty);
+        self.loops.push((exit, next));
+        let r = self.block(body);
+        self.loops.pop();
+        self.a.end();
+        r
     }
 
     fn loop_(
@@ -233,7 +253,7 @@ impl Lowering<'_> {
                 self.a.i().i32_eqz();
                 self.a.br_if(exit);
                 self.spend(step);
-                self.loop_body(body, None)?;
+                self.loop_body(body, None, exit)?;
                 self.a.br(top);
                 self.a.end();
                 self.a.end();
@@ -305,7 +325,7 @@ impl Lowering<'_> {
         self.a.br_if(exit);
         self.spend(step);
         self.a.get(cur).set(v.local);
-        self.loop_body(body, Some(var))?;
+        self.loop_body(body, Some(var), exit)?;
         // Next, unless it would leave the 64-bit range (then the range is done).
         match by_const {
             Some(1) => {
@@ -379,7 +399,7 @@ impl Lowering<'_> {
             runtime::emit_drop(self.mb, &mut self.a, &ety);
         }
         self.a.set(v.local);
-        self.loop_body(body, Some(var))?;
+        self.loop_body(body, Some(var), exit)?;
         self.a.get(i).i32(1).i().i32_add();
         self.a.set(i);
         self.a.br(top);
