@@ -24,7 +24,7 @@
 #   --ctx N          the server's context in tokens (default 8192)
 # ARGS after `--` go to `isu eval` as they are and win over the defaults
 # (e.g. `-- --lessons --store file://.isu/local-llm/memory.jsonl`, `--jobs 2`,
-# `--constrain schema`, `--max-rounds 2`).
+# `--constrain schema`, `--max-rounds 2`, `--reply-format tagged`).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

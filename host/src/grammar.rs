@@ -29,9 +29,10 @@ pub fn envelope_gbnf(
     packs: &crate::functions::Functions,
     allow: &[crate::llm::Decision],
     header: Option<&str>,
+    format: crate::llm::ReplyFormat,
 ) -> String {
     let vocab = Vocabulary::with_packs(packs);
-    gbnf::print(&envelope::envelope(&vocab, allow, header))
+    gbnf::print(&envelope::envelope(&vocab, allow, header, format))
 }
 
 /// The formats `isu grammar` prints.

@@ -21,7 +21,7 @@ pub mod replay;
 pub mod roundtrip;
 pub mod task;
 
-pub use envelope::{Decision, Envelope};
+pub use envelope::{Decision, Envelope, ReplyFormat};
 
 #[cfg(test)]
 mod tests;

@@ -796,6 +796,97 @@ fn repair_patches_a_program_from_a_file() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
 }
 
+/// A tagged reply (`--reply-format tagged`), written as the system message
+/// shows it.
+fn tagged(decision: &str, artifact: &str, reason: &str) -> Answer {
+    let mut content = format!("DECISION: {decision}\nREASON: {reason}\n<<<\n{artifact}");
+    if !artifact.is_empty() && !artifact.ends_with('\n') {
+        content.push('\n');
+    }
+    content.push_str(">>>\n");
+    completion(&content, 10, 5)
+}
+
+#[test]
+fn tagged_replies_are_read_checked_re_asked_and_replayed() {
+    let r = gen(
+        "tagged",
+        vec![
+            // JSON where tagged lines are asked for: re-asked, saying so.
+            envelope("submit", &good(), "sum"),
+            tagged("submit", &total_with("(sub (var t) (var x))"), "sum"),
+            // An artifact left open: re-asked.
+            completion("DECISION: patch\nREASON: sign\n<<<\nPATCH:\n", 3, 3),
+            tagged("patch", FIX, "sign \"quoted\" as it is"),
+        ],
+        &["--reply-format", "tagged"],
+    );
+    assert_eq!(status(&r), "passed", "{}", text(&r.out.stderr));
+    assert_eq!(r.report["passed_in_round"], 2);
+    let system = r.bodies[0]["messages"][0]["content"].as_str().unwrap_or("");
+    assert!(
+        system.contains("Reply with exactly these lines and nothing else: `DECISION: <decision>`"),
+        "{system}"
+    );
+    assert!(system.contains("For example:\nDECISION: submit\nREASON: counts the positive elements in one loop\n<<<\nMETA:"));
+    assert!(!system.contains("{\"decision\""), "{system}");
+    // No JSON Schema constrains tagged replies unless asked for.
+    assert!(r.bodies[0].get("response_format").is_none());
+    assert!(
+        asked(&r, 1).contains("the first line `DECISION: ...` is missing"),
+        "{}",
+        asked(&r, 1)
+    );
+    assert!(asked(&r, 1).contains("Reply again with the lines `DECISION: ...`"));
+    assert!(
+        asked(&r, 3).contains("the artifact is not closed: end it with a line `>>>` alone"),
+        "{}",
+        asked(&r, 3)
+    );
+    assert_eq!(r.report["rounds"][0]["rejected"], 1);
+    assert_eq!(r.report["rounds"][1]["rejected"], 1);
+    assert_eq!(r.report["rounds"][1]["applied"], true);
+    // The log records the format, so that the replay reads the replies so.
+    assert_eq!(
+        events(&r.log, "config")[0]["config"]["options"]["reply_format"],
+        "tagged"
+    );
+}
+
+#[test]
+fn tagged_replies_under_gbnf_and_against_a_schema() {
+    let r = gen(
+        "tagged-gbnf",
+        vec![tagged("submit", &good(), "sum")],
+        &["--reply-format", "tagged", "--constrain", "gbnf"],
+    );
+    assert_eq!(status(&r), "passed");
+    let g = r.bodies[0]["grammar"].as_str().unwrap_or("");
+    // The artifact is written as it is: the header unescaped.
+    assert!(g.contains("\"DECISION: submit\\nREASON: \""), "{g}");
+    assert!(g.contains("NAME: total\\n  ARGS: [xs: int[]]"), "{g}");
+    // In a JSON reply the header's line break is written `\n`, which GBNF
+    // writes `\\n`; here it is a line break, which GBNF writes `\n`.
+    assert!(!g.contains(r"total\\n"), "no JSON escapes: {g}");
+    let d = dir("tagged-schema");
+    let mut args: Vec<&str> = TOTAL.to_vec();
+    args.extend([
+        "--url",
+        "http://127.0.0.1:9",
+        "--reply-format",
+        "tagged",
+        "--constrain",
+        "schema",
+    ]);
+    let out = isu(&args, &d);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a JSON Schema cannot constrain tagged replies"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn bad_tasks_and_flags_are_usage_errors() {
     let d = dir("usage");

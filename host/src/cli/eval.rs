@@ -6,7 +6,7 @@
 //! `isu eval --merge REPORT...`: the JSON reports of a run's shards
 //! (`--shard I/N` on many machines) as one, the report of the whole run.
 
-use super::gen::{packs, ModelArgs, StoreLessons};
+use super::gen::{packs, usage, ModelArgs, StoreLessons};
 use super::output::print_json;
 use super::write::{refuse_dash, write_file, Options as WriteOptions, Output};
 use super::Failure;
@@ -269,9 +269,12 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         store,
     };
     let format = args.format;
+    let Some(options) = usage(args.model.options()) else {
+        return Ok(EXIT_USAGE);
+    };
     let options = Options {
         lessons: args.lessons,
-        ..args.model.options()
+        ..options
     };
     let mut results = eval::run(
         &tasks,

@@ -2,7 +2,9 @@
 //! words; the description is printed (or written with `-o`) and the run
 //! logged for `isu replay`.
 
-use super::gen::{packs, print_report, with_suffix, write_output, ModelArgs, EXIT_NO_PROGRAM};
+use super::gen::{
+    packs, print_report, usage, with_suffix, write_output, ModelArgs, EXIT_NO_PROGRAM,
+};
 use super::output::read_source;
 use super::write::{Options as WriteOptions, Output};
 use super::{Format, FormatFlag, EXIT_USAGE};
@@ -64,9 +66,12 @@ pub fn explain(args: &Args, manifest: Option<&Path>) -> Result<i32> {
         Some(o) => with_suffix(o, ".log.jsonl"),
         None => with_suffix(&args.file, ".explain.jsonl"),
     });
+    let Some(options) = usage(args.model.options()) else {
+        return Ok(EXIT_USAGE);
+    };
     let config = explain::Config {
         program,
-        options: args.model.options(),
+        options,
         model: args.model.model(),
     };
     let file = Output::create(

@@ -16,6 +16,7 @@ use crate::llm::repair::{
     SystemClock,
 };
 use crate::llm::task::{Example, Task};
+use crate::llm::ReplyFormat;
 use crate::memory::{Lesson, Store, StoreUrl, SystemClock as MemoryClock, DEFAULT_STORE};
 use crate::root::ProjectRoot;
 use crate::{pipeline, Kind};
@@ -27,6 +28,12 @@ use std::time::Duration;
 /// Exit code of a run that ended without a program (the model gave up or
 /// broke the contract before writing one, or a budget ran out first).
 pub const EXIT_NO_PROGRAM: i32 = 11;
+
+/// The value, or `None` after saying on stderr why the command line is
+/// wrong (the command then exits with [`EXIT_USAGE`]).
+pub fn usage<T>(result: std::result::Result<T, String>) -> Option<T> {
+    result.map_err(|why| eprintln!("error: {why}")).ok()
+}
 
 /// Where replies come from and how to ask.
 #[derive(Debug, Clone, clap::Args)]
@@ -51,9 +58,14 @@ pub struct ModelArgs {
     #[arg(long, default_value_t = 3)]
     pub retries: u32,
     /// How the server constrains replies: the envelope's JSON Schema
-    /// (response_format), llama.cpp's GBNF grammar, or nothing.
-    #[arg(long, value_enum, default_value_t = Constrain::Schema)]
-    pub constrain: Constrain,
+    /// (response_format), llama.cpp's GBNF grammar, or nothing (default:
+    /// schema for JSON replies, none for tagged ones).
+    #[arg(long, value_enum)]
+    pub constrain: Option<Constrain>,
+    /// How the model writes its replies: one JSON object, or tagged lines
+    /// with the artifact verbatim between `<<<` and `>>>` (no escaping).
+    #[arg(long, value_enum, default_value_t = ReplyFormat::Json)]
+    pub reply_format: ReplyFormat,
     /// The most tokens one reply may take.
     #[arg(long, default_value_t = Options::default().max_tokens)]
     pub max_tokens: u32,
@@ -77,12 +89,18 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    pub fn options(&self) -> Options {
-        Options {
+    /// The options the flags ask for, or why they do not go together.
+    pub fn options(&self) -> std::result::Result<Options, String> {
+        let constrain = self.constrain.unwrap_or(match self.reply_format {
+            ReplyFormat::Json => Constrain::Schema,
+            ReplyFormat::Tagged => Constrain::None,
+        });
+        let options = Options {
             samples: self.samples,
             max_tokens: self.max_tokens,
             temperature: self.temperature,
-            constrain: self.constrain,
+            constrain,
+            reply_format: self.reply_format,
             budget: Budget {
                 rounds: self.max_rounds,
                 tokens: self.max_total_tokens,
@@ -90,7 +108,8 @@ impl ModelArgs {
                 reasks: self.max_reasks,
             },
             lessons: false,
-        }
+        };
+        options.check().map(|()| options)
     }
 
     /// The model's name, as the flags and the environment give it.
@@ -312,12 +331,15 @@ fn drive(
     } else {
         Box::new(NoLessons)
     };
+    let Some(options) = usage(run.model.options()) else {
+        return Ok(EXIT_USAGE);
+    };
     let config = Config {
         task,
         start,
         options: Options {
             lessons: run.lessons,
-            ..run.model.options()
+            ..options
         },
         model: run.model.model(),
     };

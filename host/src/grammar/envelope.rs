@@ -1,18 +1,20 @@
 //! The reply envelope as a grammar, for servers that constrain decoding with
 //! GBNF (llama.cpp's `grammar` field): `{"decision": "submit", "artifact":
-//! "...", "reason": "..."}` with the artifact a JSON string whose text is
+//! "...", "reason": "..."}`, or the tagged reply (`DECISION: submit`,
+//! `REASON: ...`, the artifact between `<<<` and `>>>`), with the artifact
 //! what the decision's row of the table says
 //! ([`crate::llm::envelope::DECISIONS`]): canonical Isu, a program or a
 //! patch, or plain words, or nothing.
 //!
-//! The Isu rules are those of [`super::isu`], rewritten to match the same
-//! texts written inside a JSON string ([`in_json_string`]): a quote or a
-//! backslash escaped, a line break as `\n`. So the model cannot write an
-//! envelope that does not parse, nor an artifact outside canonical Isu.
+//! The Isu rules are those of [`super::isu`]: as they are in a tagged
+//! reply, and in a JSON reply rewritten to match the same texts written
+//! inside a JSON string ([`in_json_string`]): a quote or a backslash
+//! escaped, a line break as `\n`. So the model cannot write an envelope
+//! that does not parse, nor an artifact outside canonical Isu.
 
 use super::isu::{grammar, Start, Vocabulary};
 use super::model::{alt, lit, repeat, rule, seq, Class, Expr, Grammar, Rule};
-use crate::llm::envelope::Artifact;
+use crate::llm::envelope::{Artifact, ReplyFormat, CLOSE, DECISION_TAG, OPEN, REASON_TAG};
 use crate::llm::Decision;
 
 /// The longest reason the grammar lets a model write, in characters: a
@@ -25,19 +27,37 @@ pub const GRAMMAR_REASON: u32 = 160;
 /// paragraph, short enough to end well before a modest `max_tokens`.
 pub const GRAMMAR_WORDS: u32 = 800;
 
-/// The envelope grammar for a request that accepts `allow`. With `header`
-/// (the canonical `META`, `FUNC` and `IO` a program must start with), a
-/// submitted program starts with exactly that text.
-pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) -> Grammar {
+/// The envelope grammar for a request that accepts `allow`, replies written
+/// in `format`. With `header` (the canonical `META`, `FUNC` and `IO` a
+/// program must start with), a submitted program starts with exactly that
+/// text.
+pub fn envelope(
+    vocab: &Vocabulary,
+    allow: &[Decision],
+    header: Option<&str>,
+    format: ReplyFormat,
+) -> Grammar {
+    // What a text is written as inside the reply: escaped in a JSON
+    // string, or as it is between the tagged reply's delimiter lines.
+    let written = |e: &Expr| match format {
+        ReplyFormat::Json => in_json_string(e),
+        ReplyFormat::Tagged => e.clone(),
+    };
     let mut rules = vec![Rule {
         name: "envelope".into(),
         token: false,
-        doc: "A reply: one JSON object, its fields in the schema's order.".into(),
+        doc: match format {
+            ReplyFormat::Json => "A reply: one JSON object, its fields in the schema's order.",
+            ReplyFormat::Tagged => {
+                "A reply: the decision and reason lines, then the artifact between its delimiter lines."
+            }
+        }
+        .into(),
         body: alt(allow.iter().map(|d| {
             let artifact = match d.artifact() {
                 Artifact::Program => match header {
                     Some(h) => seq([
-                        lit(json_inner(h)),
+                        written(&lit(h)),
                         rule("state"),
                         rule("local"),
                         rule("auto_steps"),
@@ -48,45 +68,82 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
                 Artifact::Words => rule("words"),
                 Artifact::Empty => lit(""),
             };
-            let artifact = match artifact {
-                Expr::Lit(s) if s.is_empty() => lit("\", \"reason\": \""),
-                a => seq([a, lit("\", \"reason\": \"")]),
+            let (open, close) = match format {
+                ReplyFormat::Json => (
+                    format!("{{\"decision\": \"{}\", \"artifact\": \"", d.as_str()),
+                    "\"}".to_owned(),
+                ),
+                ReplyFormat::Tagged => (
+                    format!("{DECISION_TAG} {}\n{REASON_TAG} ", d.as_str()),
+                    String::new(),
+                ),
             };
-            seq([
-                lit(format!(
-                    "{{\"decision\": \"{}\", \"artifact\": \"",
-                    d.as_str()
-                )),
-                artifact,
-                rule("reason"),
-                lit("\"}"),
-            ])
+            let between = match format {
+                ReplyFormat::Json => [artifact, lit("\", \"reason\": \""), rule("reason")],
+                ReplyFormat::Tagged => [rule("reason"), lit(format!("\n{OPEN}\n")), artifact],
+            };
+            let end = match format {
+                ReplyFormat::Json => lit(close),
+                ReplyFormat::Tagged => lit(CLOSE),
+            };
+            let mut items = vec![lit(open)];
+            items.extend(between.into_iter().filter(|e| !matches!(e, Expr::Lit(s) if s.is_empty())));
+            items.push(end);
+            seq(items)
         })),
     }];
+    let printable = match format {
+        // Printable characters but a quote or a backslash, which a JSON
+        // string would have to escape.
+        ReplyFormat::Json => Class::of(&[(' ', '!'), ('#', '['), (']', '~')]),
+        ReplyFormat::Tagged => Class::of(&[(' ', '~')]),
+    };
     rules.push(Rule {
         name: "reason".into(),
         token: true,
-        doc: "A short reason: printable characters, no quote or backslash.".into(),
-        body: repeat(
-            Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])),
-            0,
-            Some(GRAMMAR_REASON),
-        ),
+        doc: match format {
+            ReplyFormat::Json => "A short reason: printable characters, no quote or backslash.",
+            ReplyFormat::Tagged => "A short reason: printable characters on one line.",
+        }
+        .into(),
+        body: repeat(Expr::Class(printable.clone()), 0, Some(GRAMMAR_REASON)),
     });
     if allow.iter().any(|d| d.artifact() == Artifact::Words) {
         rules.push(Rule {
             name: "words".into(),
             token: true,
-            doc: "A description: printable characters and line breaks, no quote or backslash."
-                .into(),
-            body: repeat(
-                alt([
-                    Expr::Class(Class::of(&[(' ', '!'), ('#', '['), (']', '~')])),
-                    lit(json_inner("\n")),
-                ]),
-                1,
-                Some(GRAMMAR_WORDS),
-            ),
+            doc: match format {
+                ReplyFormat::Json => {
+                    "A description: printable characters and line breaks, no quote or backslash."
+                }
+                ReplyFormat::Tagged => {
+                    "A description: printable characters and line breaks (at most one blank line at a time), each line ended, no line starting with >, so that none closes the artifact."
+                }
+            }
+            .into(),
+            body: match format {
+                ReplyFormat::Json => repeat(
+                    alt([Expr::Class(printable), lit(json_inner("\n"))]),
+                    1,
+                    Some(GRAMMAR_WORDS),
+                ),
+                ReplyFormat::Tagged => {
+                    let opens_line = Expr::Class(printable.minus(&Class::of(&[('>', '>')])));
+                    seq([
+                        opens_line.clone(),
+                        repeat(
+                            alt([
+                                Expr::Class(printable),
+                                // A line break, or one blank line between paragraphs.
+                                seq([repeat(lit("\n"), 1, Some(2)), opens_line]),
+                            ]),
+                            0,
+                            Some(GRAMMAR_WORDS - 1),
+                        ),
+                        lit("\n"),
+                    ])
+                }
+            },
         });
     }
     // The rules of Isu, when an artifact is Isu text.
@@ -100,7 +157,7 @@ pub fn envelope(vocab: &Vocabulary, allow: &[Decision], header: Option<&str>) ->
                 .into_iter()
                 .filter(|r| r.name != "isu_text")
                 .map(|r| Rule {
-                    body: in_json_string(&r.body),
+                    body: written(&r.body),
                     ..r
                 }),
         );

@@ -144,7 +144,7 @@ impl<'a> Asker<'a> {
                 .saturating_add(reply.usage.completion_tokens);
             self.round_tokens = self.round_tokens.saturating_add(reply.usage.total());
             self.log.push("reply", json!({ "reply": reply, "ms": now }));
-            match envelope::check(&reply.content, allow) {
+            match envelope::check(&reply.content, allow, options.reply_format) {
                 Ok(e) => {
                     self.log.push(
                         "envelope",
@@ -157,7 +157,10 @@ impl<'a> Asker<'a> {
                     self.log
                         .push("envelope", json!({ "ok": false, "problems": problems }));
                     messages.push(Message::new(Role::Assistant, reply.content));
-                    messages.push(Message::new(Role::User, prompt::reask(&problems, allow)));
+                    messages.push(Message::new(
+                        Role::User,
+                        prompt::reask(&problems, allow, options.reply_format),
+                    ));
                 }
             }
         }

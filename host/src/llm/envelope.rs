@@ -119,6 +119,35 @@ pub struct Envelope {
     pub reason: String,
 }
 
+impl Envelope {
+    /// The envelope as a reply in `format` writes it, which [`check`] reads
+    /// back (a tagged artifact with a line break at its end).
+    pub fn write(&self, format: ReplyFormat) -> String {
+        match format {
+            ReplyFormat::Json => format!(
+                "{{\"decision\": {}, \"artifact\": {}, \"reason\": {}}}",
+                Value::from(self.decision.as_str()),
+                Value::from(self.artifact.as_str()),
+                Value::from(self.reason.as_str())
+            ),
+            ReplyFormat::Tagged => {
+                let mut out = format!(
+                    "{DECISION_TAG} {}\n{REASON_TAG} {}\n{OPEN}\n{}",
+                    self.decision.as_str(),
+                    self.reason,
+                    self.artifact
+                );
+                if !self.artifact.is_empty() && !self.artifact.ends_with('\n') {
+                    out.push('\n');
+                }
+                out.push_str(CLOSE);
+                out.push('\n');
+                out
+            }
+        }
+    }
+}
+
 /// The decisions `allow` names, or all when it is empty, in table order.
 fn allowed(allow: &[Decision]) -> Vec<Decision> {
     Decision::ALL
@@ -160,49 +189,70 @@ pub fn schema(allow: &[Decision]) -> Value {
     })
 }
 
-/// Checks a reply against the contract before anything in it is used: one
-/// JSON object with exactly `decision`, `artifact` and `reason`, each a
-/// string, a decision that `allow` permits (all when empty), an artifact
-/// that is what the decision says ([`artifact_problem`]), a reason of at
-/// most [`MAX_REASON`] characters. On failure, every problem found, each a
-/// sentence the model is sent back as it stands.
-pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
-    // The strict reader: a repeated key is refused, not silently the last.
-    let value: Value = match isu_plugin_api::json::parse(reply.trim()) {
-        Ok(v) => v,
-        Err(e) => {
-            return Err(vec![format!(
-                "the reply is not one JSON object ({e}); reply with exactly one JSON object and nothing before or after it"
-            )])
-        }
-    };
-    let Value::Object(obj) = value else {
-        return Err(vec![
-            "the reply is JSON but not an object; reply with {\"decision\": ..., \"artifact\": ..., \"reason\": ...}".to_owned(),
-        ]);
-    };
-    let mut problems = Vec::new();
-    for key in obj.keys() {
-        if !FIELDS.contains(&key.as_str()) {
-            problems.push(format!(
-                "unknown field `{key}`: the only fields are decision, artifact and reason"
-            ));
+/// How a model writes its reply: one JSON object, or tagged lines with the
+/// artifact verbatim between delimiter lines (no escaping).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyFormat {
+    /// `{"decision": ..., "artifact": ..., "reason": ...}`.
+    #[default]
+    Json,
+    /// `DECISION: ...`, `REASON: ...`, then the artifact between the lines
+    /// [`OPEN`] and [`CLOSE`].
+    Tagged,
+}
+
+impl ReplyFormat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplyFormat::Json => "json",
+            ReplyFormat::Tagged => "tagged",
         }
     }
-    let mut text = |key: &str| match obj.get(key) {
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => {
-            problems.push(format!("`{key}` must be a string"));
-            None
-        }
-        None => {
-            problems.push(format!("`{key}` is missing"));
-            None
-        }
+
+    /// Whether this is the default (JSON), which logs leave out.
+    pub fn is_json(&self) -> bool {
+        *self == ReplyFormat::Json
+    }
+}
+
+/// The line that opens a tagged reply's artifact. No line of Isu text can
+/// be it: every Isu line starts with a keyword, a step ID, a section name,
+/// `;`, or a bracket of an expression continued from the line above, and a
+/// string literal never spans lines.
+pub const OPEN: &str = "<<<";
+
+/// The line that closes a tagged reply's artifact.
+pub const CLOSE: &str = ">>>";
+
+/// The tag of a tagged reply's decision line.
+pub const DECISION_TAG: &str = "DECISION:";
+
+/// The tag of a tagged reply's reason line.
+pub const REASON_TAG: &str = "REASON:";
+
+/// Checks a reply against the contract before anything in it is used: the
+/// reply in `format` ([`fields_json`], [`fields_tagged`]), a decision that
+/// `allow` permits (all when empty), an artifact that is what the decision
+/// says ([`artifact_problem`]), a reason of at most [`MAX_REASON`]
+/// characters. On failure, every problem found, each a sentence the model
+/// is sent back as it stands.
+pub fn check(
+    reply: &str,
+    allow: &[Decision],
+    format: ReplyFormat,
+) -> Result<Envelope, Vec<String>> {
+    let (fields, mut problems) = match format {
+        ReplyFormat::Json => fields_json(reply)?,
+        ReplyFormat::Tagged => fields_tagged(reply),
     };
-    let decision = text("decision");
-    let artifact = text("artifact");
-    let reason = text("reason");
+    let Fields {
+        decision,
+        artifact,
+        reason,
+    } = fields;
     let allowed = allowed(allow);
     let names = allowed
         .iter()
@@ -242,6 +292,154 @@ pub fn check(reply: &str, allow: &[Decision]) -> Result<Envelope, Vec<String>> {
         }),
         _ => Err(problems),
     }
+}
+
+/// The three fields of a reply as it wrote them, before they are checked:
+/// each missing when the reply did not give it.
+#[derive(Debug, Default)]
+struct Fields {
+    decision: Option<String>,
+    artifact: Option<String>,
+    reason: Option<String>,
+}
+
+/// The fields of a JSON reply: one JSON object with exactly `decision`,
+/// `artifact` and `reason`, each a string; with the problems of its shape.
+/// A reply that is not a JSON object at all has no fields to check further.
+fn fields_json(reply: &str) -> Result<(Fields, Vec<String>), Vec<String>> {
+    // The strict reader: a repeated key is refused, not silently the last.
+    let value: Value = match isu_plugin_api::json::parse(reply.trim()) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(vec![format!(
+                "the reply is not one JSON object ({e}); reply with exactly one JSON object and nothing before or after it"
+            )])
+        }
+    };
+    let Value::Object(obj) = value else {
+        return Err(vec![
+            "the reply is JSON but not an object; reply with {\"decision\": ..., \"artifact\": ..., \"reason\": ...}".to_owned(),
+        ]);
+    };
+    let mut problems = Vec::new();
+    for key in obj.keys() {
+        if !FIELDS.contains(&key.as_str()) {
+            problems.push(format!(
+                "unknown field `{key}`: the only fields are decision, artifact and reason"
+            ));
+        }
+    }
+    let mut text = |key: &str| match obj.get(key) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            problems.push(format!("`{key}` must be a string"));
+            None
+        }
+        None => {
+            problems.push(format!("`{key}` is missing"));
+            None
+        }
+    };
+    let fields = Fields {
+        decision: text("decision"),
+        artifact: text("artifact"),
+        reason: text("reason"),
+    };
+    Ok((fields, problems))
+}
+
+/// The fields of a tagged reply, with the problems of its shape. The reply
+/// is, after blank lines at either end, exactly:
+///
+/// ```text
+/// DECISION: submit
+/// REASON: one line
+/// <<<
+/// the artifact, any number of lines, each kept verbatim
+/// >>>
+/// ```
+///
+/// The artifact is the lines between [`OPEN`] and the first [`CLOSE`], each
+/// with its line break (so an Isu text ends with one, as canonical text
+/// does); `\r` before a line break is dropped. Nothing may follow the
+/// closing line.
+fn fields_tagged(reply: &str) -> (Fields, Vec<String>) {
+    let text = reply.replace("\r\n", "\n");
+    let mut lines = text.trim_matches('\n').split('\n');
+    let mut problems = Vec::new();
+    let mut fields = Fields::default();
+    let mut tagged = |tag: &str, what: &str, problems: &mut Vec<String>| -> Option<String> {
+        match lines.next() {
+            Some(line) => match line.strip_prefix(tag) {
+                Some(value) => Some(value.trim().to_owned()),
+                None => {
+                    problems.push(format!(
+                        "the {what} line `{tag} ...` is missing: found `{}` instead",
+                        clip(line)
+                    ));
+                    None
+                }
+            },
+            None => {
+                problems.push(format!("the {what} line `{tag} ...` is missing"));
+                None
+            }
+        }
+    };
+    fields.decision = tagged(DECISION_TAG, "first", &mut problems);
+    fields.reason = tagged(REASON_TAG, "second", &mut problems);
+    if !problems.is_empty() {
+        return (fields, problems);
+    }
+    match lines.next() {
+        Some(line) if line.trim_end() == OPEN => {}
+        Some(line) => {
+            problems.push(format!(
+                "the third line must be `{OPEN}` alone, opening the artifact: found `{}`",
+                clip(line)
+            ));
+            return (fields, problems);
+        }
+        None => {
+            problems.push(format!(
+                "the artifact is missing: after the REASON line, write `{OPEN}`, the artifact, and `{CLOSE}`, each on its own line"
+            ));
+            return (fields, problems);
+        }
+    }
+    let mut artifact = String::new();
+    let mut closed = false;
+    for line in lines.by_ref() {
+        if line.trim_end() == CLOSE {
+            closed = true;
+            break;
+        }
+        artifact.push_str(line);
+        artifact.push('\n');
+    }
+    if !closed {
+        problems.push(format!(
+            "the artifact is not closed: end it with a line `{CLOSE}` alone"
+        ));
+        return (fields, problems);
+    }
+    if let Some(extra) = lines.find(|l| !l.trim().is_empty()) {
+        problems.push(format!(
+            "the reply goes on after the closing `{CLOSE}` line (`{}`): nothing may follow it",
+            clip(extra)
+        ));
+    }
+    fields.artifact = Some(artifact);
+    (fields, problems)
+}
+
+/// The start of a line quoted in a problem, at most 60 characters.
+fn clip(line: &str) -> String {
+    let mut out: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// The fields of an envelope, in the order of the schema.

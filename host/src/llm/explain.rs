@@ -131,7 +131,7 @@ fn ask(
         return (Status::RoundBudget, None, None);
     }
     let allow = prompt::EXPLAINING;
-    let system = prompt::system(packs, &allow);
+    let system = prompt::system(packs, &allow, config.options.reply_format);
     let user = prompt::explain(&text, &allow);
     let question = Question {
         round: 1,
@@ -139,7 +139,7 @@ fn ask(
         system: &system,
         user: &user,
         allow: &allow,
-        constraint: constraint_for(config.options.constrain, &allow, packs, None),
+        constraint: constraint_for(&config.options, &allow, packs, None),
     };
     match asker.ask(&config.options, &question) {
         Asked::Reply(e) if e.decision == Decision::Explain => {

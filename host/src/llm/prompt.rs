@@ -5,7 +5,7 @@
 //! contract, and the messages of each round. `isu prompt` prints the
 //! reference.
 
-use super::envelope::Decision;
+use super::envelope::{Decision, Envelope, ReplyFormat, CLOSE, DECISION_TAG, OPEN, REASON_TAG};
 use super::provider::{Message, Role};
 use crate::diag::Diagnostic;
 use crate::functions::Functions;
@@ -18,7 +18,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// The example program of the reference, before canonical printing.
-const EXAMPLE: &str = "\
+pub(crate) const EXAMPLE: &str = "\
 META:
   AUTO_ID: true
 FUNC:
@@ -302,12 +302,12 @@ pub const WRITING: [Decision; 3] = [Decision::Submit, Decision::Patch, Decision:
 /// The decisions of `isu explain`.
 pub const EXPLAINING: [Decision; 2] = [Decision::Explain, Decision::GiveUp];
 
-/// The system message: the reference and the reply contract, with the
-/// `decisions` of the job, each as the table of decisions says it.
-pub fn system(packs: &Functions, decisions: &[Decision]) -> String {
+/// The system message: the reference and the reply contract in `format`,
+/// with the `decisions` of the job, each as the table of decisions says it.
+pub fn system(packs: &Functions, decisions: &[Decision], format: ReplyFormat) -> String {
     let mut out = reference(packs);
     let _ = writeln!(out, "\n## How to reply\n");
-    let _ = writeln!(out, "Reply with exactly one JSON object and nothing else: {{\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}}.");
+    let _ = writeln!(out, "{}", reply_shape(format));
     for d in decisions {
         let _ = writeln!(
             out,
@@ -321,13 +321,24 @@ pub fn system(packs: &Functions, decisions: &[Decision]) -> String {
         "The reason is one short sentence. Each request says which decisions it accepts."
     );
     if decisions.contains(&Decision::Submit) {
-        let _ = writeln!(
-            out,
-            "For example:\n{{\"decision\": \"submit\", \"artifact\": {}, \"reason\": \"counts the positive elements in one loop\"}}",
-            Value::from(EXAMPLE)
-        );
+        let example = Envelope {
+            decision: Decision::Submit,
+            artifact: EXAMPLE.to_owned(),
+            reason: "counts the positive elements in one loop".to_owned(),
+        };
+        let _ = writeln!(out, "For example:\n{}", example.write(format).trim_end());
     }
     out
+}
+
+/// What a reply in `format` is, in one paragraph.
+fn reply_shape(format: ReplyFormat) -> String {
+    match format {
+        ReplyFormat::Json => "Reply with exactly one JSON object and nothing else: {\"decision\": \"...\", \"artifact\": \"...\", \"reason\": \"...\"}.".to_owned(),
+        ReplyFormat::Tagged => format!(
+            "Reply with exactly these lines and nothing else: `{DECISION_TAG} <decision>`, then `{REASON_TAG} <reason>`, then a line `{OPEN}`, the artifact as it is (no quotes, no escaping), and a line `{CLOSE}`."
+        ),
+    }
 }
 
 /// The request of `isu explain`: the program (without its examples) and
@@ -421,12 +432,18 @@ fn taught(lessons: &[Value]) -> String {
 }
 
 /// What a re-ask says about a reply that broke the contract.
-pub fn reask(problems: &[String], allow: &[Decision]) -> String {
+pub fn reask(problems: &[String], allow: &[Decision], format: ReplyFormat) -> String {
     let mut out = String::from("Your reply was rejected before anything in it was used:\n");
     for p in problems {
         let _ = writeln!(out, "- {p}");
     }
-    let _ = write!(out, "Reply again with one JSON object: {{\"decision\": ..., \"artifact\": ..., \"reason\": ...}}. {}", accepted(allow));
+    let again = match format {
+        ReplyFormat::Json => "Reply again with one JSON object: {\"decision\": ..., \"artifact\": ..., \"reason\": ...}.".to_owned(),
+        ReplyFormat::Tagged => format!(
+            "Reply again with the lines `{DECISION_TAG} ...`, `{REASON_TAG} ...`, `{OPEN}`, the artifact, `{CLOSE}`."
+        ),
+    };
+    let _ = write!(out, "{again} {}", accepted(allow));
     out
 }
 

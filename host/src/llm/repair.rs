@@ -12,7 +12,7 @@
 pub mod candidate;
 
 use super::ask::{Asked, Asker, Question};
-use super::envelope::{self, Decision};
+use super::envelope::{self, Decision, ReplyFormat};
 use super::events::Log;
 use super::prompt;
 use super::provider::{Constraint, Provider, Usage};
@@ -72,11 +72,25 @@ pub struct Options {
     pub max_tokens: u32,
     pub temperature: f64,
     pub constrain: Constrain,
+    /// How the model writes its replies.
+    #[serde(default, skip_serializing_if = "ReplyFormat::is_json")]
+    pub reply_format: ReplyFormat,
     pub budget: Budget,
     /// Read the lessons of earlier repairs into the feedback, and keep a
     /// lesson whenever a patch fixes an error (`spec/memory.md`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lessons: bool,
+}
+
+impl Options {
+    /// Whether the options go together: a JSON Schema constrains JSON
+    /// replies only.
+    pub fn check(&self) -> Result<(), String> {
+        if self.constrain == Constrain::Schema && self.reply_format == ReplyFormat::Tagged {
+            return Err("a JSON Schema cannot constrain tagged replies: use --constrain gbnf or --constrain none with --reply-format tagged".to_owned());
+        }
+        Ok(())
+    }
 }
 
 impl Default for Options {
@@ -86,6 +100,7 @@ impl Default for Options {
             max_tokens: 2048,
             temperature: 0.2,
             constrain: Constrain::Schema,
+            reply_format: ReplyFormat::Json,
             budget: Budget::default(),
             lessons: false,
         }
@@ -272,7 +287,7 @@ pub fn run(
         asker: Asker::new(provider, clock, log),
         lessons,
         packs,
-        system: prompt::system(packs, &prompt::WRITING),
+        system: prompt::system(packs, &prompt::WRITING, config.options.reply_format),
         header: String::new(),
         failure: None,
     };
@@ -581,12 +596,8 @@ impl Run<'_> {
 
     /// Asks once, re-asking while the reply breaks the contract.
     fn ask(&mut self, round: u32, sample: u32, user: &str, allow: &[Decision]) -> Asked {
-        let constraint = constraint_for(
-            self.config.options.constrain,
-            allow,
-            self.packs,
-            Some(&self.header),
-        );
+        let constraint =
+            constraint_for(&self.config.options, allow, self.packs, Some(&self.header));
         let question = Question {
             round,
             sample,
@@ -599,17 +610,25 @@ impl Run<'_> {
     }
 }
 
-/// The constraint of a request that accepts `allow`.
-/// `header` is the text a submitted program starts with, if one is asked for.
+/// The constraint of a request that accepts `allow`, as `options` ask for
+/// it. `header` is the text a submitted program starts with, if one is
+/// asked for. A JSON Schema constrains JSON replies only: with tagged
+/// replies, [`Options::check`] refuses it, and a request asks for nothing.
 pub fn constraint_for(
-    mode: Constrain,
+    options: &Options,
     allow: &[Decision],
     packs: &Functions,
     header: Option<&str>,
 ) -> Constraint {
-    match mode {
+    let format = options.reply_format;
+    match options.constrain {
         Constrain::None => Constraint::None,
-        Constrain::Schema => Constraint::JsonSchema(envelope::schema(allow)),
-        Constrain::Gbnf => Constraint::Grammar(crate::grammar::envelope_gbnf(packs, allow, header)),
+        Constrain::Schema if format == ReplyFormat::Json => {
+            Constraint::JsonSchema(envelope::schema(allow))
+        }
+        Constrain::Schema => Constraint::None,
+        Constrain::Gbnf => {
+            Constraint::Grammar(crate::grammar::envelope_gbnf(packs, allow, header, format))
+        }
     }
 }

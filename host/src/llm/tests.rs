@@ -1,6 +1,6 @@
 //! The reply contract, the scripted provider, the event log, the prompt.
 
-use super::envelope::{self, Decision, Envelope};
+use super::envelope::{self, Decision, Envelope, ReplyFormat};
 use super::events::{self, Log};
 use super::provider::{Completion, Constraint, Provider, ProviderError, Request, Scripted, Usage};
 use super::task::{Example, Task};
@@ -8,7 +8,9 @@ use crate::functions::Functions;
 use serde_json::json;
 
 fn problems(reply: &str, allow: &[Decision]) -> Vec<String> {
-    envelope::check(reply, allow).err().unwrap_or_default()
+    envelope::check(reply, allow, ReplyFormat::Json)
+        .err()
+        .unwrap_or_default()
 }
 
 #[test]
@@ -16,6 +18,7 @@ fn a_reply_on_contract() {
     let e = envelope::check(
         r#"  {"decision": "submit", "artifact": "FUNC:\n", "reason": "first try"} "#,
         &[Decision::Submit, Decision::GiveUp],
+        ReplyFormat::Json,
     );
     assert_eq!(
         e,
@@ -28,6 +31,7 @@ fn a_reply_on_contract() {
     let give_up = envelope::check(
         r#"{"decision": "give_up", "artifact": "", "reason": "no"}"#,
         &[],
+        ReplyFormat::Json,
     );
     assert_eq!(give_up.map(|e| e.decision), Ok(Decision::GiveUp));
 }
@@ -388,9 +392,13 @@ fn the_step_an_error_names_in_a_text_that_does_not_parse() {
 fn the_system_message_stays_short() {
     // A longer reference costs every request its tokens: the budget is 14,000
     // characters without packs.
-    let n = super::prompt::system(&Functions::default(), &super::prompt::WRITING)
-        .chars()
-        .count();
+    let n = super::prompt::system(
+        &Functions::default(),
+        &super::prompt::WRITING,
+        ReplyFormat::Json,
+    )
+    .chars()
+    .count();
     assert!(n < 14_000, "the system message has {n} characters");
 }
 
@@ -418,13 +426,13 @@ fn the_table_of_decisions_is_the_one_source() {
     }
     // The system message of each job lists its decisions, as the table says them.
     let packs = Functions::default();
-    let explaining = super::prompt::system(&packs, &super::prompt::EXPLAINING);
+    let explaining = super::prompt::system(&packs, &super::prompt::EXPLAINING, ReplyFormat::Json);
     assert!(explaining.contains(&format!(
         "- \"explain\": the artifact is {}.",
         Decision::Explain.info().says
     )));
     assert!(!explaining.contains("\"submit\"") && !explaining.contains("\"patch\""));
-    let writing = super::prompt::system(&packs, &super::prompt::WRITING);
+    let writing = super::prompt::system(&packs, &super::prompt::WRITING, ReplyFormat::Json);
     assert!(writing.contains("- \"submit\": the artifact is a whole Isu program.\n- \"patch\": the artifact is a patch, starting with PATCH:.\n- \"give_up\": the artifact is empty.\n"));
     assert!(!writing.contains("\"explain\""));
 }
@@ -437,11 +445,13 @@ fn an_explanation_is_plain_words() {
     let ok = envelope::check(
         &reply("Sums the even elements.\nSTEPS: none, it is words."),
         &explain,
+        ReplyFormat::Json,
     );
     assert_eq!(ok.map(|e| e.decision), Err(vec!["an explain's `artifact` is plain words, not Isu: it has the line `STEPS: none, it is words.`".to_owned()]));
     let ok = envelope::check(
         &reply("Sums the even elements.\nSteps: one loop; IO: none."),
         &explain,
+        ReplyFormat::Json,
     );
     assert_eq!(ok.map(|e| e.decision), Ok(Decision::Explain));
     for (words, wanted) in [
@@ -473,7 +483,12 @@ fn the_envelope_grammar_of_explain_holds_words_and_no_isu() {
     use crate::grammar::envelope::{envelope as grammar, GRAMMAR_WORDS};
     use crate::grammar::{print, Format, Vocabulary};
     let vocab = Vocabulary::with_packs(&Functions::default());
-    let g = grammar(&vocab, &[Decision::Explain, Decision::GiveUp], None);
+    let g = grammar(
+        &vocab,
+        &[Decision::Explain, Decision::GiveUp],
+        None,
+        ReplyFormat::Json,
+    );
     let names: Vec<&str> = g.rules.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["envelope", "reason", "words"]);
     assert!(g.undefined().is_empty());
@@ -481,6 +496,7 @@ fn the_envelope_grammar_of_explain_holds_words_and_no_isu() {
         &vocab,
         &[Decision::Submit, Decision::GiveUp],
         Some("META:\n"),
+        ReplyFormat::Json,
     );
     assert!(writing.get("words").is_none() && writing.get("auto_steps").is_some());
     // The grammar, as one regular expression (exact: nothing recurses),
@@ -507,4 +523,165 @@ fn the_envelope_grammar_of_explain_holds_words_and_no_isu() {
         let printed = print(&g, format).to_lowercase();
         assert!(printed.contains("words"), "{printed}");
     }
+}
+
+#[test]
+fn tagged_replies_read_back_what_is_written() {
+    let all = [Decision::Submit, Decision::Patch, Decision::GiveUp];
+    for e in [
+        Envelope {
+            decision: Decision::Submit,
+            artifact: "FUNC:\n  NAME: \"f\" ; {\"a\": \"\\\\\"}\n".into(),
+            reason: "quotes \"and\" backslashes \\ stay as they are".into(),
+        },
+        Envelope {
+            decision: Decision::Patch,
+            artifact: "PATCH:\n  DELETE S1\n".into(),
+            reason: String::new(),
+        },
+        Envelope {
+            decision: Decision::GiveUp,
+            artifact: String::new(),
+            reason: "no".into(),
+        },
+    ] {
+        let written = e.write(ReplyFormat::Tagged);
+        assert_eq!(
+            envelope::check(&written, &all, ReplyFormat::Tagged),
+            Ok(e.clone())
+        );
+        // Blank lines around it and CRLF line breaks read the same.
+        let crlf = format!("\n\n{}\n", written.replace('\n', "\r\n"));
+        assert_eq!(
+            envelope::check(&crlf, &all, ReplyFormat::Tagged),
+            Ok(e.clone())
+        );
+        // JSON round-trips too, and neither format reads the other.
+        let json = e.write(ReplyFormat::Json);
+        assert_eq!(
+            envelope::check(&json, &all, ReplyFormat::Json),
+            Ok(e.clone())
+        );
+        assert!(envelope::check(&json, &all, ReplyFormat::Tagged).is_err());
+        assert!(envelope::check(&written, &all, ReplyFormat::Json).is_err());
+    }
+}
+
+#[test]
+fn tagged_replies_off_contract_say_what_is_wrong() {
+    let first = [Decision::Submit, Decision::GiveUp];
+    for (reply, wanted) in [
+        ("", "the first line `DECISION: ...` is missing"),
+        (
+            "Sure! Here it is.",
+            "the first line `DECISION: ...` is missing: found `Sure! Here it is.`",
+        ),
+        (
+            "DECISION: submit",
+            "the second line `REASON: ...` is missing",
+        ),
+        (
+            "DECISION: submit\nBecause.",
+            "the second line `REASON: ...` is missing: found `Because.`",
+        ),
+        (
+            "DECISION: submit\nREASON: r",
+            "the artifact is missing: after the REASON line, write `<<<`",
+        ),
+        (
+            "DECISION: submit\nREASON: r\n```isu\nFUNC:\n```",
+            "the third line must be `<<<` alone, opening the artifact: found ````isu`",
+        ),
+        (
+            "DECISION: submit\nREASON: r\n<<<\nFUNC:\n",
+            "the artifact is not closed",
+        ),
+        (
+            "DECISION: submit\nREASON: r\n<<<\nFUNC:\n>>>\nThanks!",
+            "the reply goes on after the closing `>>>` line (`Thanks!`)",
+        ),
+        (
+            "DECISION: patch\nREASON: r\n<<<\nPATCH:\n>>>",
+            "the decision `patch` is not allowed now",
+        ),
+        (
+            "DECISION: submit\nREASON: r\n<<<\nPATCH:\n  DELETE S1\n>>>",
+            "a submit's `artifact` is a whole program, not a patch",
+        ),
+        (
+            "DECISION: submit\nREASON: r\n<<<\n>>>",
+            "`artifact` is empty: a submit needs its text",
+        ),
+        (
+            "DECISION: done\nREASON: r\n<<<\n>>>",
+            "`done` is not a decision; allowed: submit, give_up",
+        ),
+    ] {
+        let p = envelope::check(reply, &first, ReplyFormat::Tagged)
+            .err()
+            .unwrap_or_default();
+        assert!(p.iter().any(|m| m.contains(wanted)), "{reply:?}: {p:?}");
+    }
+    let long = format!("DECISION: give_up\nREASON: {}\n<<<\n>>>", "r".repeat(1001));
+    let p = envelope::check(&long, &first, ReplyFormat::Tagged)
+        .err()
+        .unwrap_or_default();
+    assert_eq!(p, ["`reason` is longer than 1000 characters"]);
+}
+
+#[test]
+fn the_tagged_envelope_grammar_takes_what_the_checker_takes() {
+    use crate::grammar::envelope::{envelope as grammar, GRAMMAR_WORDS};
+    use crate::grammar::{print, Format, Vocabulary};
+    let vocab = Vocabulary::with_packs(&Functions::default());
+    let regex = |allow: &[Decision]| {
+        let g = grammar(&vocab, allow, None, ReplyFormat::Tagged);
+        assert!(g.undefined().is_empty());
+        regex::Regex::new(&format!(
+            "^(?:{})$",
+            print(&g, Format::RegexLite).trim_end()
+        ))
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let reply = |decision, artifact: &str| {
+        Envelope {
+            decision,
+            artifact: artifact.to_owned(),
+            reason: "it \"works\"".to_owned(),
+        }
+        .write(ReplyFormat::Tagged)
+    };
+    let words = regex(&[Decision::Explain, Decision::GiveUp]);
+    // The grammar ends at the closing line: the server stops there.
+    let take = |re: &regex::Regex, text: &str| re.is_match(text.trim_end_matches('\n'));
+    // No line of the words may start with `>`: none can close the artifact.
+    assert!(!take(
+        &words,
+        &reply(Decision::Explain, "Sums the evens.\n\n> 0 when none.")
+    ));
+    assert!(take(
+        &words,
+        &reply(Decision::Explain, "Sums the evens.\n\nZero when none > 1.")
+    ));
+    assert!(take(&words, &reply(Decision::GiveUp, "")));
+    assert!(!take(&words, &reply(Decision::Explain, "")));
+    assert!(!take(
+        &words,
+        &reply(Decision::Explain, &"w".repeat(GRAMMAR_WORDS as usize + 1))
+    ));
+    let writing = regex(&[Decision::Submit, Decision::Patch, Decision::GiveUp]);
+    let program = super::prompt::EXAMPLE;
+    assert!(
+        take(&writing, &reply(Decision::Submit, program)),
+        "{program}"
+    );
+    assert!(take(
+        &writing,
+        &reply(Decision::Patch, "PATCH:\n  DELETE S1\n")
+    ));
+    assert!(!take(
+        &writing,
+        &reply(Decision::Submit, "PATCH:\n  DELETE S1\n")
+    ));
+    assert!(!take(&writing, &reply(Decision::Explain, "Sums.")));
 }

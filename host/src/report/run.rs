@@ -132,12 +132,13 @@ fn task(out: &mut String, story: &Story) {
     let b = &o.budget;
     let _ = writeln!(
         out,
-        "<p class=\"settings\">constraint {} · {} · temperature {} · at most {} tokens a reply · budget: {}, {}, {} · {} · lessons {}</p>",
+        "<p class=\"settings\">constraint {} · replies {} · {} · temperature {} · at most {} tokens a reply · budget: {}, {}, {} · {} · lessons {}</p>",
         match o.constrain {
             crate::llm::repair::Constrain::Schema => "schema",
             crate::llm::repair::Constrain::Gbnf => "gbnf",
             crate::llm::repair::Constrain::None => "none",
         },
+        o.reply_format.as_str(),
         count(o.samples, "sample", "samples"),
         o.temperature,
         o.max_tokens,

@@ -6,7 +6,7 @@
 //! ran), so every event has the fields the loop gives it; a field that is
 //! missing all the same is read as empty, never a panic.
 
-use crate::llm::envelope::{self, Decision};
+use crate::llm::envelope::{self, Decision, ReplyFormat};
 use crate::llm::provider::{Completion, Usage};
 use crate::llm::repair::candidate::outranks;
 use crate::llm::repair::{Config, Round, Status};
@@ -291,7 +291,11 @@ pub fn read(lines: &[String]) -> Story {
                 let Some(ask) = round.samples.last_mut().and_then(|s| s.asks.last_mut()) else {
                     continue;
                 };
-                answer(ask, kind, &e);
+                let format = story
+                    .config
+                    .as_ref()
+                    .map_or_else(ReplyFormat::default, |c| c.options.reply_format);
+                answer(ask, kind, &e, format);
             }
             "candidate" | "patch" => {
                 let made = if kind == "candidate" {
@@ -349,7 +353,7 @@ pub fn read(lines: &[String]) -> Story {
 /// Records what came back for `ask`: the reply, the server's failure, or
 /// the envelope check (with the artifact, read again from the reply by the
 /// loop's own check).
-fn answer(ask: &mut Ask, kind: &str, e: &Map<String, Value>) {
+fn answer(ask: &mut Ask, kind: &str, e: &Map<String, Value>, format: ReplyFormat) {
     match kind {
         "reply" => {
             ask.reply = e
@@ -365,7 +369,7 @@ fn answer(ask: &mut Ask, kind: &str, e: &Map<String, Value>) {
         _ => {
             let ok = e.get("ok").and_then(Value::as_bool) == Some(true);
             let reply = ask.reply.as_ref().map_or("", |r| r.content.as_str());
-            ask.checked = Some(match (ok, envelope::check(reply, &ask.allow)) {
+            ask.checked = Some(match (ok, envelope::check(reply, &ask.allow, format)) {
                 (true, Ok(env)) => Checked::Kept {
                     decision: env.decision,
                     reason: env.reason,
