@@ -307,17 +307,93 @@ pub(super) fn explain_error(
     ) {
         return;
     }
-    let rec = rerun(compiled, args, opts, &[]);
-    if rec.loops.is_empty() {
+    let step = d.step.clone();
+    let (watch, only_arguments) = arguments_read(compiled, step.as_ref());
+    let rec = rerun(compiled, args, opts, &watch);
+    let mut found = Vec::new();
+    if !rec.loops.is_empty() {
+        let rounds: Vec<String> = rec.loops.iter().map(|l| round_text(Some(l))).collect();
+        found.push(format!("it happened{}", rounds.join(",")));
+    }
+    if let Some(step) = &step {
+        found.extend(input_cause(d.code, step, &rec, &watch, only_arguments));
+    }
+    if found.is_empty() {
         return;
     }
-    let rounds: Vec<String> = rec.loops.iter().map(|l| round_text(Some(l))).collect();
-    let context = format!("it happened{}", rounds.join(","));
+    let context = found.join("; ");
     d.hint = Some(match d.hint.take() {
         Some(h) => format!("{h}; {context}"),
         None => context,
     });
     d.rounds = rec.loops;
+}
+
+/// The arguments the step `step` reads, by name, and whether it reads
+/// nothing else.
+fn arguments_read(compiled: &Compiled, step: Option<&StepId>) -> (Vec<String>, bool) {
+    let Some(info) = step.and_then(|id| compiled.steps.iter().find(|s| &s.id == id)) else {
+        return (Vec::new(), false);
+    };
+    let args: Vec<String> = info
+        .reads
+        .iter()
+        .filter(|&&slot| (slot as usize) < compiled.n_args)
+        .map(|&slot| compiled.vars[slot as usize].name.clone())
+        .collect();
+    let only = args.len() == info.reads.len();
+    (args, only)
+}
+
+/// When what the failing step reads comes from the input as given, the
+/// input alone causes the error: which arguments, with their values, and
+/// where a guard goes. The trace shows it when the step reads only
+/// arguments that no step changed (`only_arguments`), or, for a division by
+/// zero, when an argument it reads is 0 as given (the divisor can be no
+/// other value).
+fn input_cause(
+    code: Code,
+    step: &StepId,
+    rec: &Recorder,
+    read: &[String],
+    only_arguments: bool,
+) -> Option<String> {
+    let zero = Json::from(0);
+    let divisor = matches!(code, Code::Runtime(RuntimeCode::DivisionByZero));
+    let unchanged = read.iter().all(|a| !rec.changed_vars.contains(a));
+    if !divisor && !(only_arguments && unchanged) {
+        return None;
+    }
+    let given: Vec<String> = read
+        .iter()
+        .filter(|a| !rec.changed_vars.contains(*a))
+        .filter_map(|a| {
+            let value = rec.values.get(a)?;
+            (!divisor || *value == zero).then(|| format!("{a} = {}", clipped(value)))
+        })
+        .collect();
+    if given.is_empty() {
+        return None;
+    }
+    let (noun, them) = if given.len() == 1 {
+        ("the argument", "it")
+    } else {
+        ("the arguments", "them")
+    };
+    Some(format!(
+        "{step} reads {noun} {} as given, so an input like this one causes the error: test {them} before {step} (with an IF) and do what the task asks for such inputs",
+        given.join(", ")
+    ))
+}
+
+/// A value in a hint, cut to 40 characters.
+fn clipped(value: &Json) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 40 {
+        return text;
+    }
+    let cut: String = text.chars().take(37).collect();
+    format!("{cut}...")
 }
 
 /// ` in round 3 of S1 (x = 5)`, or nothing.
@@ -384,6 +460,38 @@ mod tests {
             fails[0].hint.as_deref(),
             Some("S1 returns base, n, which no step changed: base still holds its STATE initial value 1; n is the argument as given")
         );
+    }
+
+    #[test]
+    fn a_runtime_error_from_the_input_as_given_says_so() {
+        // A divisor and a SLICE bound that are arguments as given: the hint
+        // names them with their values and where a guard goes. A bound some
+        // step computed is not blamed on the input.
+        let program = |ret: &str| {
+            format!("FUNC:\n  NAME: f\n  ARGS: [xs: int[], k: int]\n  RETURNS: int[]\nIO:\n  INPUT: [{{\"xs\": [4, 6], \"k\": 0}}, {{\"xs\": [4, 6], \"k\": 3}}]\n  OUTPUT: [[], []]\nSTATE: [t: int = (const 0)]\nLOCAL: [x: int]\nSTEPS:\n  SEQ: BEGIN\n    S1: LOOP\n      ITER: (each x (var xs))\n      BODY: BEGIN\n        S1_1: ASSIGN\n          TARGET: t\n          EXPR: (add (var t) (div (var x) (var k)))\n      END\n    S2: RETURN\n      EXPR: (call SLICE (var xs) (const 0) {ret})\n  END\n")
+        };
+        let hints = |text: &str| -> Vec<String> {
+            crate::executor::test_on_interpreter(
+                &checked(text),
+                &isu_plugin_api::ExecLimits::DEFAULT,
+                &crate::functions::Functions::default(),
+            )
+            .into_iter()
+            .map(|d| d.hint.unwrap_or_default())
+            .collect()
+        };
+        let by_argument = hints(&program("(var k)"));
+        assert_eq!(
+            by_argument,
+            [
+                "it happened in round 1 of S1 (x = 4); S1_1 reads the argument k = 0 as given, so an input like this one causes the error: test it before S1_1 (with an IF) and do what the task asks for such inputs",
+                "S2 reads the arguments xs = [4,6], k = 3 as given, so an input like this one causes the error: test them before S2 (with an IF) and do what the task asks for such inputs",
+            ]
+        );
+        // t = 4/3 + 6/3 = 3 is computed: nothing is said of the input.
+        let computed = hints(&program("(var t)"));
+        assert_eq!(computed.len(), 2);
+        assert!(!computed[1].contains("as given"), "{computed:?}");
     }
 
     #[test]

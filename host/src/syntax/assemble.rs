@@ -81,6 +81,16 @@ pub(super) fn needs(kind: Kw, want: Kw) -> String {
     }
 }
 
+/// What to write for a missing field, where the message alone does not say.
+fn missing_hint(kind: Kw, want: Kw) -> Option<&'static str> {
+    match (kind, want) {
+        (Kw::Loop, Kw::Iter) => Some(
+            "a LOOP that runs until a BREAK has ITER: (while (const true)); one over an array, ITER: (each x (var xs)); one that counts, ITER: (range i (const 0) (var n))",
+        ),
+        _ => None,
+    }
+}
+
 /// `COND, THEN and ELSE`.
 pub(super) fn list_words(kws: &[Kw]) -> String {
     let names: Vec<&str> = kws.iter().map(|k| k.as_str()).collect();
@@ -691,6 +701,7 @@ impl Assembler<'_, '_> {
         if let Some(p) = prev {
             d = d.with_label(p.span, format!("{}: goes after this", want.as_str()));
         }
+        d.hint = missing_hint(holder.kind, want).map(str::to_owned);
         self.diags.push(d);
     }
 

@@ -928,12 +928,13 @@ impl Lower<'_> {
             SExpr::List(items, span) => (items, span),
             other => {
                 let text = self.snippet(other.span());
-                self.report(
-                    Code::InvalidIter,
-                    other.span(),
-                    format!("an ITER is {FORMS}, found {text}"),
-                    None,
-                );
+                let message = format!("an ITER is {FORMS}, found {text}");
+                match rewrite::iter(&other, self.text) {
+                    Some(rw) => {
+                        self.report_rewrite(Code::InvalidIter, other.span(), message, "", Some(rw))
+                    }
+                    None => self.report(Code::InvalidIter, other.span(), message, None),
+                }
                 return None;
             }
         };
@@ -1156,8 +1157,9 @@ impl Lower<'_> {
                         format!("`{shown}` is not an Isu type: a map type is written map<K,V>, with two types, K int or string")
                     }
                     _ => format!(
-                        "unknown type `{shown}`: the types are int, bool, string, T[] and map<K,V> ({} parameters)",
-                        args.len()
+                        "unknown type `{shown}`: the types are int, bool, string, T[] and map<K,V> ({} {})",
+                        args.len(),
+                        if args.len() == 1 { "parameter" } else { "parameters" }
                     ),
                 };
                 let rw = type_text(&whole).map(|text| Rewrite {

@@ -39,6 +39,31 @@ pub fn place(s: &SExpr, source: &str) -> Option<Rewrite> {
     Writer { source }.place(s)
 }
 
+/// Rewrites an `ITER` written as a loop header of another language: `x in
+/// xs` or `(var x) in (var xs)` (Python, JavaScript's `for ... of`) is
+/// `(each x (var xs))`.
+pub fn iter(s: &SExpr, source: &str) -> Option<Rewrite> {
+    let SExpr::Seq(items, _) = s else {
+        return None;
+    };
+    let [var, SExpr::Name(word), seq] = items.as_slice() else {
+        return None;
+    };
+    if !matches!(word.text.as_str(), "in" | "of") {
+        return None;
+    }
+    let var = match var {
+        SExpr::Name(n) if !n.text.contains('.') => n.text.clone(),
+        SExpr::List(parts, _) => match parts.as_slice() {
+            [SExpr::Name(h), SExpr::Name(n)] if h.text == "var" => n.text.clone(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let seq = expr(seq, source)?;
+    Some(apply("each", vec![Rewrite::sure(var), seq], true))
+}
+
 struct Writer<'s> {
     source: &'s str,
 }
