@@ -361,7 +361,7 @@ fn input_cause(
     let zero = Json::from(0);
     let divisor = matches!(code, Code::Runtime(RuntimeCode::DivisionByZero));
     let unchanged = read.iter().all(|a| !rec.changed_vars.contains(a));
-    if !divisor && !(only_arguments && unchanged) {
+    if !(divisor || only_arguments && unchanged) {
         return None;
     }
     let given: Vec<String> = read
