@@ -173,7 +173,7 @@ codes! {
     WrongOperandCount = "wrong_operand_count", ParseError, "an operator with the wrong number of operands";
     InvalidExpression = "invalid_expression", ParseError, "text where an expression such as (var x) or (const 1) must stand";
     InvalidLiteral = "invalid_literal", ParseError, "a JSON literal Isu cannot hold (null, a repeated key)";
-    InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
+    InvalidType = "invalid_type", ParseError, "text that is not a type (int, float, bool, string, T[], map<K,V>)";
     InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
     SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS (accepted: warning)";

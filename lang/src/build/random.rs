@@ -19,6 +19,7 @@
 //! skips the others.
 
 mod exprs;
+mod floats;
 mod rng;
 mod steps;
 mod values;

@@ -467,7 +467,7 @@ fn pat_vars(p: &Pat) -> Vec<Pat> {
             out.extend(pat_vars(v));
             out
         }
-        Pat::Int | Pat::Bool | Pat::Str => Vec::new(),
+        Pat::Int | Pat::Float | Pat::Bool | Pat::Str => Vec::new(),
     }
 }
 
@@ -482,6 +482,6 @@ pub(super) fn parts(t: &Type, out: &mut Vec<Type>) {
             parts(k, out);
             parts(v, out);
         }
-        Type::Int | Type::Bool | Type::String | Type::Struct(_) => {}
+        Type::Int | Type::Float | Type::Bool | Type::String | Type::Struct(_) => {}
     }
 }

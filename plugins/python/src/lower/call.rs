@@ -41,6 +41,23 @@ impl Gen {
         }
         let max = Py::atom(MAX_SIZE);
         Ok(match b {
+            // The functions of floats: `compile` refuses a program that
+            // uses them, for this backend does not declare the feature
+            // `float` yet.
+            Builtin::Ceil
+            | Builtin::Float
+            | Builtin::Floor
+            | Builtin::ParseFloat
+            | Builtin::Round
+            | Builtin::Sqrt
+            | Builtin::Trunc => {
+                return Err(isu_plugin_api::PluginDiagnostic::backend(
+                    isu_plugin_api::BackendCode::UnsupportedFeature,
+                    format!(
+                        "{func} needs the feature float, which the Python backend does not declare"
+                    ),
+                ))
+            }
             Builtin::Len => Py::call("len", &[self.expr(&args[0])?]),
             // The calls that spend work (spec/semantics.md 7, lower/work.rs):
             // a copied collection's size is told by the result's. PUSH:

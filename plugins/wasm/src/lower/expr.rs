@@ -589,6 +589,17 @@ impl Lowering<'_> {
         let tys = work::arg_types(args)?;
         let mut w = work::plan(b, false, &tys, ty);
         match b {
+            // The functions of floats: refused at entry with the feature
+            // `float`, which this backend does not declare yet.
+            Builtin::Ceil
+            | Builtin::Float
+            | Builtin::Floor
+            | Builtin::ParseFloat
+            | Builtin::Round
+            | Builtin::Sqrt
+            | Builtin::Trunc => {
+                return bug(format!("{} needs the feature float", b.name()));
+            }
             Builtin::Len => {
                 let [x] = arity(args)?;
                 let xt = arg_ty(0)?;
@@ -937,6 +948,8 @@ impl Lowering<'_> {
             // `pack::merge` refuses a pack function that takes or returns
             // a struct.
             Type::Struct(_) => return bug(format!("a pack function returning {ty}")),
+            // A pack's signature names no float (`Signature::parse`).
+            Type::Float => return bug(format!("a pack function returning {ty}")),
         }
         self.work_done(w, ty, step);
         self.release_held(held);

@@ -27,6 +27,12 @@ fn advance(a: &mut Asm, n: i32) {
 /// `decode() -> v`: reads a value of `ty` at the cursor.
 pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     match ty {
+        // Floats never reach this backend: it does not declare the
+        // feature `float`, so `compile_with_packs` refuses such programs
+        // before anything is lowered.
+        Type::Float => {
+            a.i().unreachable();
+        }
         Type::Int => {
             a.i().global_get(g::CURSOR).i64_load(mem(0, 0));
             advance(a, 8);
@@ -165,6 +171,12 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let v = a.param(0);
     count_nodes(mb, a, None);
     match ty {
+        // Floats never reach this backend: it does not declare the
+        // feature `float`, so `compile_with_packs` refuses such programs
+        // before anything is lowered.
+        Type::Float => {
+            a.i().unreachable();
+        }
         Type::Int => {
             a.i32(8);
         }
@@ -258,6 +270,12 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let v = a.param(0);
     let p = a.param(1);
     match ty {
+        // Floats never reach this backend: it does not declare the
+        // feature `float`, so `compile_with_packs` refuses such programs
+        // before anything is lowered.
+        Type::Float => {
+            a.i().unreachable();
+        }
         Type::Int => {
             a.get(p).get(v).i().i64_store(mem(0, 0));
             a.get(p).i32(8).i().i32_add();
