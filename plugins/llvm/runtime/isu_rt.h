@@ -74,6 +74,8 @@ enum {
     ISU_E_MEMORY_LIMIT = 15,
     ISU_E_EMPTY_SEPARATOR = 16,
     ISU_E_OUT_OF_DOMAIN = 17,
+    ISU_E_FLOAT_NOT_FINITE = 18,
+    ISU_E_INVALID_NUMBER = 19,
 };
 
 /* What failed at an error site, for the message. */
@@ -91,6 +93,8 @@ enum {
     ISU_W_VAR = 10,
     /* A call of a pack function, whose full name the site's `name` holds. */
     ISU_W_PACK = 11,
+    /* A division of floats: the values shown are their bits. */
+    ISU_W_FDIV = 12,
 };
 
 /* A place in the program where a runtime error can happen: its step (an

@@ -315,11 +315,9 @@ pub fn type_descriptor<'ctx>(
     let null = ptr.const_null();
     let none = (i64t.const_zero(), null, null);
     let (kind, a, b, (nfields, fields, names)) = match t {
-        // No program of floats reaches this backend: it does not declare
-        // the feature `float`, so `compile` refuses such programs first.
-        Type::Float => return null,
         Type::Int => (0, null, null, none),
         Type::Bool => (1, null, null, none),
+        Type::Float => (2, null, null, none),
         Type::String => (3, null, null, none),
         Type::Array(e) => (4, type_descriptor(cx, m, types, e), null, none),
         Type::Map(k, v) => (

@@ -166,6 +166,23 @@ def _sqrt(x: float) -> float:
     return _math.sqrt(x)
 
 
+_BLANKS = " \t\n\r\x0b\x0c"
+_DIGITS = "[0-9](?:_?[0-9])*"
+_FLOAT_TEXT = _re.compile(f"[+-]?(?:{_DIGITS}(?:\\.(?:{_DIGITS})?)?|\\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?")
+
+
+def _parse_float(s: str) -> float:
+    """PARSE_FLOAT: what float() reads of ASCII text, less inf and nan
+    (float() would also read other Unicode digits and spaces)."""
+    t = s.strip(_BLANKS)
+    if _FLOAT_TEXT.fullmatch(t) is None:
+        raise IsuError(_Code.INVALID_NUMBER, f"PARSE_FLOAT of {_json.dumps(s)}: not a decimal number")
+    x = float(t)
+    if x - x != 0.0:
+        raise IsuError(_Code.FLOAT_NOT_FINITE, f"PARSE_FLOAT of {_json.dumps(s)}: beyond the float range")
+    return x
+
+
 def _uninitialized(name: str) -> None:
     raise IsuError(_Code.UNINITIALIZED_READ, f"`{name}` is read before any assignment to it")
 
@@ -475,6 +492,13 @@ def _from_json(ty, v, where: str):
     if ty == "int":
         if type(v) is int and _INT_MIN <= v <= _INT_MAX:
             return v
+    elif ty == "float":
+        # A float of JSON (json.loads reads 1e400 as inf, NaN as nan), or an
+        # int that a float holds exactly.
+        if type(v) is float and v - v == 0.0:
+            return v
+        if type(v) is int and _INT_MIN <= v <= _INT_MAX and v == int(float(v)):
+            return float(v)
     elif ty == "bool":
         if type(v) is bool:
             return v

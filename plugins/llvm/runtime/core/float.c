@@ -120,3 +120,61 @@ uint64_t isu_float_slot(double d) {
     memcpy(&v, &d, sizeof v);
     return v;
 }
+
+static int is_blank(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13); }
+
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Copies digits with single underscores between them from `p[*i..n]` to
+ * `out`, without the underscores; whether there was one. An underscore not
+ * between two digits is left where it stands. */
+static int digit_part(const unsigned char *p, int64_t n, int64_t *i, char *out, int64_t *len) {
+    int any = 0;
+    while (*i < n) {
+        if (is_digit(p[*i])) {
+            out[(*len)++] = (char)p[*i];
+            (*i)++;
+            any = 1;
+        } else if (p[*i] == '_' && any && *i + 1 < n && is_digit(p[*i + 1])) {
+            (*i)++;
+        } else {
+            break;
+        }
+    }
+    return any;
+}
+
+/* PARSE_FLOAT (spec/stdlib.md): blanks around, a sign, digits with single
+ * underscores between them, an optional fraction (`5.`, `.5`) and exponent;
+ * correctly rounded (strtod, which reads this syntax less the underscores
+ * in the C locale); `invalid_number` for anything else and
+ * `float_not_finite` beyond the float range. */
+double isu_parse_float(const IsuObj *s, int32_t site) {
+    const unsigned char *p = ISU_DATA(s);
+    int64_t lo = 0, n = s->len;
+    while (lo < n && is_blank(p[lo])) lo++;
+    while (n > lo && is_blank(p[n - 1])) n--;
+    char *plain = isu_alloc((size_t)(n - lo) + 1);
+    int64_t i = lo, len = 0;
+    if (i < n && (p[i] == '+' || p[i] == '-')) plain[len++] = (char)p[i++];
+    int whole = digit_part(p, n, &i, plain, &len), fraction = 0;
+    if (i < n && p[i] == '.') {
+        plain[len++] = '.';
+        i++;
+        fraction = digit_part(p, n, &i, plain, &len);
+    }
+    int ok = whole || fraction;
+    if (ok && i < n && (p[i] == 'e' || p[i] == 'E')) {
+        plain[len++] = 'e';
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-')) plain[len++] = (char)p[i++];
+        ok = digit_part(p, n, &i, plain, &len);
+    }
+    ok = ok && i == n;
+    plain[len] = 0;
+    double d = ok ? strtod(plain, NULL) : 0;
+    free(plain);
+    if (!ok) isu_fail(ISU_E_INVALID_NUMBER, site, 0, 0);
+    if (!isfinite(d)) isu_fail(ISU_E_FLOAT_NOT_FINITE, site, 0, 0);
+    return d;
+}

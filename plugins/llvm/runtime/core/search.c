@@ -84,32 +84,6 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static int cmp_float(const void *a, const void *b) {
-    double x, y;
-    memcpy(&x, a, 8);
-    memcpy(&y, b, 8);
-    return (x > y) - (x < y);
-}
-
-/* Floats ascending, stably (as the interpreter sorts): the only equal
- * values that differ are 0.0 and -0.0, which end up as one run, written
- * back in the order they came in. */
-static void sort_floats(IsuObj *xs) {
-    unsigned char *p = ISU_DATA(xs);
-    int64_t zeros = 0;
-    for (int64_t i = 0; i < xs->len; i++) zeros += isu_float_of_slot(isu_load_slot(p + 8 * i, 8)) == 0;
-    uint64_t *order = isu_alloc(8 * (size_t)(zeros ? zeros : 1));
-    for (int64_t i = 0, k = 0; i < xs->len; i++) {
-        uint64_t v = isu_load_slot(p + 8 * i, 8);
-        if (isu_float_of_slot(v) == 0) order[k++] = v;
-    }
-    qsort(p, (size_t)xs->len, 8, cmp_float);
-    for (int64_t i = 0, k = 0; i < xs->len && k < zeros; i++) {
-        if (isu_float_of_slot(isu_load_slot(p + 8 * i, 8)) == 0) isu_store_slot(p + 8 * i, 8, order[k++]);
-    }
-    free(order);
-}
-
 static int cmp_str(const void *a, const void *b) {
     uint64_t x, y;
     memcpy(&x, a, 8);
@@ -120,10 +94,6 @@ static int cmp_str(const void *a, const void *b) {
 IsuObj *isu_sort(IsuObj *xs, const IsuType *t) {
     if (xs->len < 2) return xs;
     xs = isu_own(xs, t);
-    if (t->a->kind == ISU_FLOAT) {
-        sort_floats(xs);
-        return xs;
-    }
     qsort(ISU_DATA(xs), (size_t)xs->len, 8, t->a->kind == ISU_STRING ? cmp_str : cmp_int);
     return xs;
 }
