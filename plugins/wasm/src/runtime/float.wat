@@ -518,6 +518,140 @@
         (i64.shl (i64.extend_i32_u (i32.add (local.get $x) (i32.const 1075))) (i64.const 52))
         (i64.and (local.get $m) (i64.const 0xFFFFFFFFFFFFF)))))
 
-  (func (export "isu_rt__decimal") (param $digits i32) (param $count i32) (param $e i32) (result f64)
-    (call $decimal (local.get $digits) (local.get $count) (local.get $e)))
+  (func $is_digit (param $c i32) (result i32)
+    (i32.lt_u (i32.sub (local.get $c) (i32.const 48)) (i32.const 10)))
+
+  ;; The double `s` spells as PARSE_FLOAT reads it (spec/stdlib.md): blanks
+  ;; (space, \t, \n, \v, \f, \r) around, a sign, digits with single
+  ;; underscores between them, an optional fraction (`5.`, `.5`) and
+  ;; exponent; NaN for any other text, an infinity past the float range.
+  (func (export "isu_rt__parse_float") (param $s i32) (result f64)
+    (local $p i32) (local $n i32) (local $i i32) (local $c i32) (local $neg i32)
+    (local $buf i32) (local $count i32) (local $e10 i32) (local $sticky i32)
+    (local $part i32) (local $any i32) (local $whole i32) (local $fraction i32)
+    (local $exp i32) (local $eneg i32) (local $ok i32) (local $x f64)
+    (local.set $p (call $str_data (local.get $s)))
+    (local.set $n (call $str_bytes (local.get $s)))
+    ;; The blanks around.
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $c (i32.load8_u (i32.add (local.get $p) (local.get $i))))
+        (br_if $done
+          (i32.and (i32.ne (local.get $c) (i32.const 32))
+            (i32.gt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.le_u (local.get $n) (local.get $i)))
+        (local.set $c (i32.load8_u (i32.add (local.get $p) (i32.sub (local.get $n) (i32.const 1)))))
+        (br_if $done
+          (i32.and (i32.ne (local.get $c) (i32.const 32))
+            (i32.gt_u (i32.sub (local.get $c) (i32.const 9)) (i32.const 4))))
+        (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+        (br $next)))
+    (local.set $buf (call $alloc (i32.const 808)))
+    (if (i32.lt_u (local.get $i) (local.get $n))
+      (then
+        (local.set $c (i32.load8_u (i32.add (local.get $p) (local.get $i))))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 45)))
+          (then
+            (local.set $neg (i32.eq (local.get $c) (i32.const 45)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))))))
+    ;; The whole part (part 0), then the fraction (part 1): at most 800
+    ;; significant digits kept, a sticky 1 for any other that is not 0.
+    (block $parts
+      (loop $part_loop
+        (local.set $any (i32.const 0))
+        (block $done
+          (loop $next
+            (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+            (local.set $c (i32.load8_u (i32.add (local.get $p) (local.get $i))))
+            (if (i32.eq (local.get $c) (i32.const 95))
+              (then
+                ;; An underscore between two digits.
+                (br_if $done (i32.eqz (local.get $any)))
+                (br_if $done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
+                (br_if $done
+                  (i32.eqz
+                    (call $is_digit (i32.load8_u offset=1 (i32.add (local.get $p) (local.get $i))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $next)))
+            (br_if $done (i32.eqz (call $is_digit (local.get $c))))
+            (local.set $any (i32.const 1))
+            (if (i32.and (i32.eqz (local.get $count)) (i32.eq (local.get $c) (i32.const 48)))
+              (then
+                (if (local.get $part) (then (local.set $e10 (i32.sub (local.get $e10) (i32.const 1))))))
+              (else
+                (if (i32.lt_u (local.get $count) (i32.const 800))
+                  (then
+                    (i32.store8 (i32.add (local.get $buf) (local.get $count)) (local.get $c))
+                    (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                    (if (local.get $part) (then (local.set $e10 (i32.sub (local.get $e10) (i32.const 1))))))
+                  (else
+                    (if (i32.eqz (local.get $part)) (then (local.set $e10 (i32.add (local.get $e10) (i32.const 1)))))
+                    (if (i32.ne (local.get $c) (i32.const 48)) (then (local.set $sticky (i32.const 1))))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $next)))
+        (if (local.get $part)
+          (then (local.set $fraction (local.get $any)) (br $parts)))
+        (local.set $whole (local.get $any))
+        (br_if $parts (i32.ge_u (local.get $i) (local.get $n)))
+        (br_if $parts (i32.ne (i32.load8_u (i32.add (local.get $p) (local.get $i))) (i32.const 46)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (local.set $part (i32.const 1))
+        (br $part_loop)))
+    (local.set $ok (i32.or (local.get $whole) (local.get $fraction)))
+    ;; The exponent, saturated far past the float range.
+    (if (i32.and (local.get $ok) (i32.lt_u (local.get $i) (local.get $n)))
+      (then
+        (local.set $c (i32.or (i32.load8_u (i32.add (local.get $p) (local.get $i))) (i32.const 32)))
+        (if (i32.eq (local.get $c) (i32.const 101))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (if (i32.lt_u (local.get $i) (local.get $n))
+              (then
+                (local.set $c (i32.load8_u (i32.add (local.get $p) (local.get $i))))
+                (if (i32.or (i32.eq (local.get $c) (i32.const 43)) (i32.eq (local.get $c) (i32.const 45)))
+                  (then
+                    (local.set $eneg (i32.eq (local.get $c) (i32.const 45)))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))))))
+            (local.set $any (i32.const 0))
+            (block $done
+              (loop $next
+                (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+                (local.set $c (i32.load8_u (i32.add (local.get $p) (local.get $i))))
+                (if (i32.eq (local.get $c) (i32.const 95))
+                  (then
+                    (br_if $done (i32.eqz (local.get $any)))
+                    (br_if $done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $n)))
+                    (br_if $done
+                      (i32.eqz
+                        (call $is_digit (i32.load8_u offset=1 (i32.add (local.get $p) (local.get $i))))))
+                    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                    (br $next)))
+                (br_if $done (i32.eqz (call $is_digit (local.get $c))))
+                (local.set $any (i32.const 1))
+                (if (i32.lt_s (local.get $exp) (i32.const 100000))
+                  (then
+                    (local.set $exp
+                      (i32.add (i32.mul (local.get $exp) (i32.const 10)) (i32.sub (local.get $c) (i32.const 48))))))
+                (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                (br $next)))
+            (local.set $ok (local.get $any))))))
+    (if (i32.or (i32.eqz (local.get $ok)) (i32.ne (local.get $i) (local.get $n)))
+      (then
+        (call $free (local.get $buf))
+        (return (f64.const nan))))
+    (if (local.get $sticky)
+      (then
+        (i32.store8 (i32.add (local.get $buf) (local.get $count)) (i32.const 49))
+        (local.set $count (i32.add (local.get $count) (i32.const 1)))
+        (local.set $e10 (i32.sub (local.get $e10) (i32.const 1)))))
+    (if (local.get $eneg) (then (local.set $exp (i32.sub (i32.const 0) (local.get $exp)))))
+    (local.set $x (call $decimal (local.get $buf) (local.get $count) (i32.add (local.get $e10) (local.get $exp))))
+    (call $free (local.get $buf))
+    (select (f64.neg (local.get $x)) (local.get $x) (local.get $neg)))
 )
+
