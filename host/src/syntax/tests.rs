@@ -369,13 +369,13 @@ fn int_out_of_range() {
 
 #[test]
 fn invalid_number() {
-    let text = prog("    S1: RETURN\n      EXPR: (const 1.5)\n");
+    let text = prog("    S1: RETURN\n      EXPR: (const 1e400)\n");
     check_err(
         &text,
         Code::InvalidNumber,
         9,
         20,
-        "`1.5` is not an integer: Isu numbers are 64-bit integers, without fractions or exponents",
+        "`1e400` is beyond the float range: floats are finite, at most 1.7976931348623157e+308 in size",
     );
     let text = prog("    S1: RETURN\n      EXPR: (const -007)\n");
     let d = check_err(

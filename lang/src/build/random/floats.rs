@@ -3,7 +3,11 @@
 //! (whose sums and products leave the range: `float_not_finite`), negative
 //! zero, halves (`ROUND` to even), and values such as 0.1 whose sums round.
 
+use super::exprs::{bin, constant, Gen};
 use super::rng::Rng;
+use crate::iir::{BinaryOp, Expr};
+use crate::literal::Literal;
+use crate::types::Type;
 
 /// Floats at the edges of binary64 and of its conversions.
 pub(super) const EDGES: &[f64] = &[
@@ -50,6 +54,28 @@ pub(super) fn float(rng: &mut Rng) -> f64 {
                 break x;
             }
         },
+    }
+}
+
+/// Texts for `PARSE_FLOAT` at its edges: Python's forms, and what it refuses.
+pub(super) const TEXTS: &[&str] = &[
+    "1.5", "-0.0", " 2_5.e-1 ", ".5", "1e400", "inf", "1__0", "0x1p3",
+];
+
+impl Gen<'_> {
+    /// `(OP A B)` on two floats: the right operand often an edge, so that
+    /// sums round, products leave the range and divisions meet a zero.
+    pub(super) fn float_arith(&mut self, d: usize) -> Expr {
+        let op = *self
+            .rng
+            .pick(&[BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div]);
+        let l = self.expr(&Type::Float, d);
+        let r = if self.rng.chance(40) {
+            constant(Literal::Float(*self.rng.pick(EDGES)))
+        } else {
+            self.expr(&Type::Float, d)
+        };
+        bin(op, l, r)
     }
 }
 

@@ -84,6 +84,9 @@ pub(super) fn string(rng: &mut Rng) -> String {
     if rng.chance(35) {
         return (*rng.pick(STRINGS)).to_owned();
     }
+    if rng.chance(5) {
+        return (*rng.pick(super::floats::TEXTS)).to_owned();
+    }
     let n = rng.below(4);
     (0..n).map(|_| *rng.pick(PIECES)).collect()
 }
