@@ -59,7 +59,14 @@ pub(super) fn float(rng: &mut Rng) -> f64 {
 
 /// Texts for `PARSE_FLOAT` at its edges: Python's forms, and what it refuses.
 pub(super) const TEXTS: &[&str] = &[
-    "1.5", "-0.0", " 2_5.e-1 ", ".5", "1e400", "inf", "1__0", "0x1p3",
+    "1.5",
+    "-0.0",
+    " 2_5.e-1 ",
+    ".5",
+    "1e400",
+    "inf",
+    "1__0",
+    "0x1p3",
 ];
 
 impl Gen<'_> {
