@@ -14,7 +14,8 @@ fn js_value(l: &Literal) -> String {
     match l {
         Literal::Int(i) => format!("{i}n"),
         Literal::Bool(b) => b.to_string(),
-        Literal::Str(_) => l.to_string(),
+        // A float's text (Python's repr) is a JavaScript Number literal.
+        Literal::Float(_) | Literal::Str(_) => l.to_string(),
         Literal::Array(items) => format!(
             "[{}]",
             items.iter().map(js_value).collect::<Vec<_>>().join(", ")

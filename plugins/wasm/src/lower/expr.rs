@@ -597,9 +597,7 @@ impl Lowering<'_> {
             | Builtin::ParseFloat
             | Builtin::Round
             | Builtin::Sqrt
-            | Builtin::Trunc => {
-                return bug(format!("{} needs the feature float", b.name()));
-            }
+            | Builtin::Trunc => bug(format!("{} needs the feature float", b.name())),
             Builtin::Len => {
                 let [x] = arity(args)?;
                 let xt = arg_ty(0)?;
