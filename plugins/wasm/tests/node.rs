@@ -13,10 +13,9 @@ use std::process::Command;
 fn js_value(l: &Literal) -> String {
     match l {
         Literal::Int(i) => format!("{i}n"),
-        // Python's repr, which JavaScript reads as the same Number.
-        Literal::Float(_) => l.to_string(),
         Literal::Bool(b) => b.to_string(),
-        Literal::Str(_) => l.to_string(),
+        // A float's text (Python's repr) is a JavaScript Number literal.
+        Literal::Float(_) | Literal::Str(_) => l.to_string(),
         Literal::Array(items) => format!(
             "[{}]",
             items.iter().map(js_value).collect::<Vec<_>>().join(", ")

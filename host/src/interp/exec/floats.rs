@@ -61,8 +61,9 @@ fn float_fault(op: Arith, x: f64, y: f64, span: Span) -> Box<Fault> {
         Arith::Div => "div",
         Arith::Mod => "mod",
     };
+    let by_zero = op == Arith::Div && y == 0.0;
     let (x, y) = (repr(x), repr(y));
-    if op == Arith::Div {
+    if by_zero {
         fault(
             RuntimeCode::DivisionByZero,
             span,
