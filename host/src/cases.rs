@@ -30,7 +30,7 @@
 //! leading comment lines are free text. Every harness reads cases through
 //! [`parse`].
 
-use crate::diag::Code;
+use crate::diag::{Code, Kind};
 use isu_plugin_api::{feature_set, json, ExecLimits, Literal, RuntimeCode, StepId};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -297,7 +297,11 @@ fn parse_error(text: &str) -> Result<Expect, String> {
             "expected `error CODE at STEP` (or `at -`), found `error {text}`"
         ));
     };
-    let code = Code::from_text(code).ok_or_else(|| format!("`{code}` is not an error code"))?;
+    // A run stops with a runtime error; `invalid_number` is also a parse
+    // error's code.
+    let code = Code::of_kind(Kind::RuntimeError, code)
+        .or_else(|| Code::from_text(code))
+        .ok_or_else(|| format!("`{code}` is not an error code"))?;
     let step = match step {
         "-" => None,
         s => Some(StepId::parse(s).ok_or_else(|| format!("`{s}` is not a step ID"))?),
@@ -427,7 +431,7 @@ mod tests {
             ("; run: [1] => 2\n", "must be a JSON object"),
             ("; run: {\"a\": 1 => 2\n", "not Isu JSON"),
             ("; run: {} 2\n", "expected `=>`"),
-            ("; run: {} => 1.5\n", "not an Isu JSON value"),
+            ("; run: {} => 1e999\n", "not an Isu JSON value"),
             ("; run: {\"a\": 1, \"a\": 2} => 3\n", "appears twice"),
             ("; run: {} => {\"k\": 1, \"k\": 1}\n", "appears twice"),
             (

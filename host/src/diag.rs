@@ -146,9 +146,18 @@ macro_rules! codes {
                 }
             }
 
-            /// The code of this text, if it is one.
+            /// The code of this text, if it is one; of the two kinds of
+            /// `invalid_number`, the ParseError.
             pub fn from_text(text: &str) -> Option<Code> {
                 Code::ALL.iter().copied().find(|c| c.as_str() == text)
+            }
+
+            /// The code of this text and kind, if it is one.
+            pub fn of_kind(kind: Kind, text: &str) -> Option<Code> {
+                Code::ALL
+                    .iter()
+                    .copied()
+                    .find(|c| c.kind() == kind && c.as_str() == text)
             }
         }
     };
@@ -161,7 +170,7 @@ codes! {
     UnterminatedString = "unterminated_string", ParseError, "a string literal without its closing quote on the same line";
     InvalidEscape = "invalid_escape", ParseError, "a backslash escape JSON does not define";
     IntOutOfRange = "int_out_of_range", ParseError, "an integer literal outside the 64-bit signed range";
-    InvalidNumber = "invalid_number", ParseError, "a number with a fraction, an exponent or a leading zero";
+    InvalidNumber = "invalid_number", ParseError, "a number with a leading zero, or a float beyond the float range";
     UnexpectedToken = "unexpected_token", ParseError, "a token the grammar does not allow here";
     UnexpectedEnd = "unexpected_end", ParseError, "the text ends where the grammar needs more";
     UnclosedBlock = "unclosed_block", ParseError, "a BEGIN, `{`, `(` or `[` that is never closed";
@@ -173,7 +182,7 @@ codes! {
     WrongOperandCount = "wrong_operand_count", ParseError, "an operator with the wrong number of operands";
     InvalidExpression = "invalid_expression", ParseError, "text where an expression such as (var x) or (const 1) must stand";
     InvalidLiteral = "invalid_literal", ParseError, "a JSON literal Isu cannot hold (null, a repeated key)";
-    InvalidType = "invalid_type", ParseError, "text that is not a type (int, bool, string, T[], map<K,V>)";
+    InvalidType = "invalid_type", ParseError, "text that is not a type (int, float, bool, string, T[], map<K,V>)";
     InvalidPlace = "invalid_place", ParseError, "a TARGET that is neither a name nor (index PLACE EXPR)";
     InvalidIter = "invalid_iter", ParseError, "an ITER that is not (range i A B [STEP]), (each x EXPR) or (while COND)";
     SectionOrder = "section_order", ParseError, "a section repeated (error), or out of the order META, FUNC, TYPES, IO, STATE, LOCAL, STEPS (accepted: warning)";
@@ -726,7 +735,15 @@ mod tests {
     fn codes_are_unique_and_snake_case() {
         let mut seen = std::collections::BTreeSet::new();
         for c in Code::ALL {
-            assert!(seen.insert(c.as_str()), "{c} twice");
+            // One text names one code of a kind; only `invalid_number` is of
+            // two kinds: a number in the text, and PARSE_FLOAT's argument.
+            assert!(seen.insert((c.kind().as_str(), c.as_str())), "{c} twice");
+            let shared = Code::ALL
+                .iter()
+                .filter(|d| d.as_str() == c.as_str())
+                .count();
+            assert!(shared == 1 || c.as_str() == "invalid_number", "{c} twice");
+            assert_eq!(Code::of_kind(c.kind(), c.as_str()), Some(c));
             let text = c.as_str();
             assert!(text.starts_with(|ch: char| ch.is_ascii_lowercase()), "{c}");
             assert!(

@@ -15,6 +15,7 @@ use crate::interp::{self, RunOptions};
 use crate::plugins::isolated::{HostCommand, IsolatedBackend};
 use crate::plugins::target::{self, BackendFailure, BuildError};
 use crate::plugins::Registry;
+use isu_plugin_api::codec::Codec;
 use isu_plugin_api::{
     Artifact, Backend, CompileOptions, ExecLimits, ExecOptions, Literal, Program, RuntimeCode,
     Settings, StepId,
@@ -318,8 +319,13 @@ pub fn test_examples(
         let name = format!("IO example INPUT[{i}]");
         let arg_vars = example_vars(&input.value);
         let args = serde_json::to_value(&input.value).unwrap_or(serde_json::Value::Null);
+        // An expected float may be written as an integer binary64 holds
+        // exactly, and equals as `eq` says (`-0.0` is `0.0`).
+        let expected = Codec::new(&program.types)
+            .encode(&output.value, &program.func.returns)
+            .unwrap_or_else(|_| output.value.clone());
         match loaded.run(&args, limits, None) {
-            Executed::Value { value, .. } if value == output.value => {}
+            Executed::Value { value, .. } if value.equals(&expected) => {}
             Executed::Value { value, step } => {
                 let mut d = Diagnostic::error(
                     Code::TestMismatch,

@@ -123,7 +123,7 @@ fn parse_prints_iir_json_identically_every_time() {
     assert_eq!(a.status.code(), Some(0));
     assert_eq!(a.stdout, b.stdout);
     let iir = json(&a);
-    assert_eq!(iir["format"], "isu-iir/0.3");
+    assert_eq!(iir["format"], "isu-iir/0.4");
     assert_eq!(iir["func"]["name"]["name"], "sum_evens");
     let o = isu(&["parse", "--format", "json", EXAMPLE]);
     let report = json(&o);
@@ -257,7 +257,11 @@ fn run_arguments_are_exact_integers_and_keys_appear_once() {
     );
     assert_eq!(
         msg(r#"{"xs": [4.0]}"#),
-        "--args is not Isu JSON: line 1, column 9 (at .xs[0]): 4.0 is not an integer: Isu numbers are integers, written without `.` or an exponent"
+        "the argument `xs` does not have its type int[]: at [0] expected an int, found a float"
+    );
+    assert_eq!(
+        msg(r#"{"xs": [1e999]}"#),
+        "--args is not Isu JSON: line 1, column 9 (at .xs[0]): 1e999 is beyond the float range (Isu's floats are finite, at most 1.7976931348623157e+308 in size)"
     );
     assert_eq!(
         msg(r#"{"xs": [4], "xs": [5]}"#),

@@ -40,6 +40,11 @@ pub fn int(v: i64) -> Expr {
     lit(Literal::Int(v), Type::Int)
 }
 
+/// A float constant.
+pub fn float(x: f64) -> Expr {
+    lit(Literal::Float(x), Type::Float)
+}
+
 /// A bool constant.
 pub fn boolean(b: bool) -> Expr {
     lit(Literal::Bool(b), Type::Bool)
@@ -55,10 +60,13 @@ pub fn var(name: &str, ty: Type) -> Expr {
     typed(ExprNode::Var { name: name.into() }, ty)
 }
 
-/// `(OP l r)`, typed as the operator gives.
+/// `(OP l r)`, typed as the operator gives: arithmetic of two floats is a
+/// float, of two ints an int; a comparison is a bool.
 pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
     let ty = match op {
-        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => Type::Int,
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
+            numeric(&l)
+        }
         _ => Type::Bool,
     };
     typed(
@@ -71,15 +79,24 @@ pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
     )
 }
 
-/// `(neg a)`.
+/// `(neg a)`, of `a`'s type (int or float).
 pub fn neg(a: Expr) -> Expr {
+    let ty = numeric(&a);
     typed(
         ExprNode::Unary {
             op: UnaryOp::Neg,
             arg: Box::new(a),
         },
-        Type::Int,
+        ty,
     )
+}
+
+/// The type of arithmetic on `operand`: float on a float, else int.
+fn numeric(operand: &Expr) -> Type {
+    match operand.ty {
+        Some(Type::Float) => Type::Float,
+        _ => Type::Int,
+    }
 }
 
 /// `(not a)`.

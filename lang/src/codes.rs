@@ -67,7 +67,9 @@ runtime_codes! {
     InvalidArgument = "invalid_argument", Some(13), "a run's argument missing, unknown, or not of its ARGS type";
     MemoryLimit = "memory_limit", Some(15), "the variables of a run would hold more than the memory limit (--max-memory)";
     EmptySeparator = "empty_separator", Some(16), "SPLIT with the empty string as its separator";
-    OutOfDomain = "out_of_domain", Some(17), "a pack function's argument outside the values it is defined for (math.POW with a negative exponent, text.CHR of no Unicode scalar value)";
+    OutOfDomain = "out_of_domain", Some(17), "a function's argument outside the values it is defined for (SQRT of a negative float, math.POW with a negative exponent, text.CHR of no Unicode scalar value)";
+    FloatNotFinite = "float_not_finite", Some(18), "a float operation whose result is not finite (beyond the float range, or not a number)";
+    InvalidNumber = "invalid_number", Some(19), "PARSE_FLOAT of text that is not a decimal number";
     TraceWriteFailed = "trace_write_failed", None, "the trace sink (--trace) refused a write";
     PackFailed = "pack_failed", None, "a pack function failed (it panicked or answered garbage) instead of returning a value or a runtime error";
     InternalError = "internal_error", None, "the interpreter met a program the validator should have refused (a bug: please report it)";

@@ -9,7 +9,7 @@
 //! reader must understand) comes with a feature, so a program using it is
 //! never sent to a backend that does not declare it.
 //!
-//! The names: the types (`int`, `bool`, `string`, `array`, `nested_array`
+//! The names: the types (`int`, `float`, `bool`, `string`, `array`, `nested_array`
 //! for an array of arrays or maps, `map`, `struct` for the structs of
 //! `TYPES` with their literals, fields and field places), the forms of
 //! language 2.1 (`loop_exit` for the `BREAK` and `CONTINUE` steps, `list` for
@@ -25,7 +25,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The newest version of the feature vocabulary.
-pub const FEATURE_SET_VERSION: u32 = 6;
+pub const FEATURE_SET_VERSION: u32 = 7;
 
 /// Every feature, with the vocabulary version that introduced it.
 pub const FEATURES: &[(&str, u32)] = &[
@@ -40,14 +40,18 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("list", 6),
     ("if_expr", 6),
     ("string_index", 6),
+    ("float", 7),
     ("limit_steps", 1),
     ("limit_size", 1),
     ("limit_work", 2),
     ("limit_memory", 3),
     ("call:ABS", 1),
+    ("call:CEIL", 7),
     ("call:CHARS", 1),
     ("call:CONCAT", 1),
     ("call:CONTAINS", 4),
+    ("call:FLOAT", 7),
+    ("call:FLOOR", 7),
     ("call:INDEX_OF", 4),
     ("call:JOIN", 1),
     ("call:LEN", 1),
@@ -59,15 +63,19 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("call:MAP_SET", 1),
     ("call:MAX", 1),
     ("call:MIN", 1),
+    ("call:PARSE_FLOAT", 7),
     ("call:PARSE_INT", 1),
     ("call:POP", 1),
     ("call:PUSH", 1),
     ("call:REPEAT", 1),
+    ("call:ROUND", 7),
     ("call:SLICE", 1),
     ("call:SORT", 4),
     ("call:SPLIT", 4),
     ("call:SPLIT_WHITESPACE", 1),
+    ("call:SQRT", 7),
     ("call:TO_STRING", 1),
+    ("call:TRUNC", 7),
     ("call:UPPER", 4),
 ];
 

@@ -68,6 +68,9 @@ fn type_features(t: &Type, out: &mut BTreeSet<String>) {
         Type::Int => {
             out.insert("int".into());
         }
+        Type::Float => {
+            out.insert("float".into());
+        }
         Type::Bool => {
             out.insert("bool".into());
         }

@@ -20,7 +20,7 @@ use std::fmt;
 /// The version of the IIR JSON form this crate writes. Readers take every
 /// minor version of its major and ignore fields they do not know (optional
 /// annotations of a later minor); see [`crate::iir_format`].
-pub const IIR_FORMAT: &str = "isu-iir/0.3";
+pub const IIR_FORMAT: &str = "isu-iir/0.4";
 
 /// A region of source text. `lo..hi` are byte offsets; `line` and `col` are
 /// 1-based and point at `lo` (`col` counts Unicode scalar values). The default,

@@ -5,7 +5,9 @@
 //!   [`literal`] values, [`types`], walkers ([`visit`]) and the language
 //!   features a program uses ([`features`]);
 //! - [`stdlib`] is the table of standard functions ([`stdlib::Builtin`]),
-//!   [`codes`] the runtime error codes ([`codes::RuntimeCode`]);
+//!   [`codes`] the runtime error codes ([`codes::RuntimeCode`]), [`float`]
+//!   what every executor computes alike for floats (their text, parsing,
+//!   rounding to int);
 //! - [`limits`] holds the limits of a run ([`limits::ExecLimits::DEFAULT`],
 //!   every executor's default);
 //! - [`update`] is the in-place update rule of `spec/semantics.md` 4.3, and
@@ -24,6 +26,7 @@ pub mod build;
 pub mod codes;
 pub mod feature_set;
 pub mod features;
+pub mod float;
 pub mod iir;
 pub mod limits;
 pub mod literal;

@@ -1,9 +1,10 @@
 //! JSON literals as Isu writes them: in `(const ...)`, `IO` examples and values
 //! crossing a boundary.
 //!
-//! A literal is JSON without `null` and without fractions: integers are 64-bit,
-//! objects keep their keys sorted (so two equal literals print the same) and may
-//! not repeat a key.
+//! A literal is JSON without `null`: a number without a fraction or an
+//! exponent is a 64-bit integer, one with either is a float (finite binary64,
+//! `2.0` stays a float), objects keep their keys sorted (so two equal literals
+//! print the same) and may not repeat a key.
 
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -12,12 +13,19 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// An Isu value as JSON: a literal of the program, an argument or a result.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Two literals are equal when they are the same JSON: floats compare by
+/// their bits, so `0.0` and `-0.0` are two literals (they print differently),
+/// and the conformance runner's comparison of results is bit for bit. (The
+/// language's `eq` on floats is IEEE equality, under which they are equal.)
+#[derive(Debug, Clone)]
 pub enum Literal {
     /// `true` or `false`.
     Bool(bool),
     /// A 64-bit signed integer.
     Int(i64),
+    /// A float: finite binary64, written with a fraction or an exponent.
+    Float(f64),
     /// A string.
     Str(String),
     /// A JSON array.
@@ -27,11 +35,44 @@ pub enum Literal {
 }
 
 impl Literal {
+    /// The float this JSON value stands for where a float is expected: a
+    /// float, or an integer that binary64 holds exactly (`2` is `2.0`;
+    /// `9007199254740993` is no float). This is the rule for every value read
+    /// against a declared type (arguments, `IO` examples, results); in a
+    /// program's `(const ...)` the literal's own form decides its type.
+    pub fn as_float(&self) -> Option<f64> {
+        match self {
+            Literal::Float(x) => Some(*x),
+            Literal::Int(i) => crate::float::of_int_exactly(*i),
+            _ => None,
+        }
+    }
+
+    /// Whether two values are equal as the language's `eq` compares them:
+    /// structurally, floats by IEEE equality (`-0.0` equals `0.0`). `==` on
+    /// literals compares floats by their bits instead.
+    pub fn equals(&self, other: &Literal) -> bool {
+        match (self, other) {
+            (Literal::Float(a), Literal::Float(b)) => a == b,
+            (Literal::Array(a), Literal::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.equals(y))
+            }
+            (Literal::Object(a), Literal::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((k, x), (l, y))| k == l && x.equals(y))
+            }
+            _ => self == other,
+        }
+    }
+
     /// A word for the JSON kind of this literal, for messages ("an array").
     pub fn kind_name(&self) -> &'static str {
         match self {
             Literal::Bool(_) => "a boolean",
             Literal::Int(_) => "an integer",
+            Literal::Float(_) => "a float",
             Literal::Str(_) => "a string",
             Literal::Array(_) => "an array",
             Literal::Object(_) => "an object",
@@ -46,6 +87,7 @@ impl fmt::Display for Literal {
         match self {
             Literal::Bool(b) => write!(f, "{b}"),
             Literal::Int(i) => write!(f, "{i}"),
+            Literal::Float(x) => f.write_str(&crate::float::repr(*x)),
             Literal::Str(s) => write_json_string(f, s),
             Literal::Array(items) => {
                 f.write_str("[")?;
@@ -69,6 +111,62 @@ impl fmt::Display for Literal {
                 f.write_str("}")
             }
         }
+    }
+}
+
+/// What a literal is compared, ordered and hashed by: its JSON, a float by
+/// its bits (ordered by value, `-0.0` before `0.0`).
+#[derive(PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Key<'a> {
+    Bool(bool),
+    Int(i64),
+    Float(i64),
+    Str(&'a str),
+    Array(&'a [Literal]),
+    Object(&'a BTreeMap<String, Literal>),
+}
+
+impl Literal {
+    fn key(&self) -> Key<'_> {
+        match self {
+            Literal::Bool(b) => Key::Bool(*b),
+            Literal::Int(i) => Key::Int(*i),
+            Literal::Float(x) => {
+                // The total order of IEEE-754 as an i64: flipping the
+                // magnitude bits of negatives orders them below positives.
+                let bits = x.to_bits() as i64;
+                Key::Float(bits ^ (((bits >> 63) as u64) >> 1) as i64)
+            }
+            Literal::Str(s) => Key::Str(s),
+            Literal::Array(items) => Key::Array(items),
+            Literal::Object(entries) => Key::Object(entries),
+        }
+    }
+}
+
+impl PartialEq for Literal {
+    fn eq(&self, other: &Literal) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Literal {}
+
+impl PartialOrd for Literal {
+    fn partial_cmp(&self, other: &Literal) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Literal {
+    fn cmp(&self, other: &Literal) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for Literal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key().hash(state);
     }
 }
 
@@ -113,6 +211,7 @@ impl Serialize for Literal {
         match self {
             Literal::Bool(b) => s.serialize_bool(*b),
             Literal::Int(i) => s.serialize_i64(*i),
+            Literal::Float(x) => s.serialize_f64(*x),
             Literal::Str(v) => s.serialize_str(v),
             Literal::Array(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;
@@ -144,7 +243,7 @@ impl<'de> Visitor<'de> for LiteralVisitor {
     type Value = Literal;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value without null or fractions")
+        f.write_str("a JSON value without null")
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Literal, E> {
@@ -162,9 +261,13 @@ impl<'de> Visitor<'de> for LiteralVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Literal, E> {
-        Err(E::custom(format!(
-            "{v} is not an integer; Isu has no fractions"
-        )))
+        if v.is_finite() {
+            Ok(Literal::Float(v))
+        } else {
+            Err(E::custom(
+                "a float beyond the float range is not an Isu value",
+            ))
+        }
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Literal, E> {
@@ -217,9 +320,29 @@ mod tests {
     }
 
     #[test]
-    fn rejects_null_fractions_big_ints_and_repeated_keys() {
+    fn floats_are_numbers_with_a_fraction_or_an_exponent() {
+        assert_eq!(parse("1.5"), Ok(Literal::Float(1.5)));
+        assert_eq!(parse("2.0"), Ok(Literal::Float(2.0)));
+        assert_eq!(parse("1e3"), Ok(Literal::Float(1000.0)));
+        assert_eq!(parse("2"), Ok(Literal::Int(2)));
+        let xs = parse("[2.0, -0.0, 1e16, 5e-324, 0.1]").map(|l| l.to_string());
+        assert_eq!(xs, Ok("[2.0, -0.0, 1e+16, 5e-324, 0.1]".to_owned()));
+        let json = serde_json::to_string(&Literal::Float(2.0)).unwrap_or_default();
+        assert_eq!(json, "2.0");
+        assert_ne!(Literal::Float(0.0), Literal::Float(-0.0));
+        let zeros = parse(r#"{"a": [0.0, 1.5]}"#).unwrap_or(Literal::Bool(false));
+        let signed = parse(r#"{"a": [-0.0, 1.5]}"#).unwrap_or(Literal::Bool(true));
+        assert!(zeros.equals(&signed) && zeros != signed);
+        assert!(!Literal::Float(1.0).equals(&Literal::Int(1)));
+        assert_ne!(Literal::Float(2.0), Literal::Int(2));
+        assert!(Literal::Float(-0.0) < Literal::Float(0.0));
+        assert!(Literal::Float(-1.0) < Literal::Float(-0.5));
+        assert!(Literal::Float(1.0) < Literal::Float(1.5));
+    }
+
+    #[test]
+    fn rejects_null_big_ints_and_repeated_keys() {
         assert!(parse("null").err().unwrap_or_default().contains("null"));
-        assert!(parse("1.5").err().unwrap_or_default().contains("fractions"));
         assert!(parse("9223372036854775808")
             .err()
             .unwrap_or_default()

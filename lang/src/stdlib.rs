@@ -18,12 +18,18 @@ use std::collections::BTreeMap;
 pub enum Builtin {
     /// `ABS`.
     Abs,
+    /// `CEIL`.
+    Ceil,
     /// `CHARS`.
     Chars,
     /// `CONCAT`.
     Concat,
     /// `CONTAINS`.
     Contains,
+    /// `FLOAT`.
+    Float,
+    /// `FLOOR`.
+    Floor,
     /// `INDEX_OF`.
     IndexOf,
     /// `JOIN`.
@@ -46,6 +52,8 @@ pub enum Builtin {
     Max,
     /// `MIN`.
     Min,
+    /// `PARSE_FLOAT`.
+    ParseFloat,
     /// `PARSE_INT`.
     ParseInt,
     /// `POP`.
@@ -54,6 +62,8 @@ pub enum Builtin {
     Push,
     /// `REPEAT`.
     Repeat,
+    /// `ROUND`.
+    Round,
     /// `SLICE`.
     Slice,
     /// `SORT`.
@@ -62,8 +72,12 @@ pub enum Builtin {
     Split,
     /// `SPLIT_WHITESPACE`.
     SplitWhitespace,
+    /// `SQRT`.
+    Sqrt,
     /// `TO_STRING`.
     ToString,
+    /// `TRUNC`.
+    Trunc,
     /// `UPPER`.
     Upper,
 }
@@ -73,6 +87,8 @@ pub enum Builtin {
 pub enum Pat {
     /// `int`.
     Int,
+    /// `float`.
+    Float,
     /// `bool`.
     Bool,
     /// `string`.
@@ -130,8 +146,19 @@ pub const STDLIB: &[StdFn] = &[
     StdFn {
         name: "ABS",
         builtin: Builtin::Abs,
-        overloads: &[ov!([Pat::Int] -> Pat::Int)],
-        doc: "The absolute value of an int.",
+        overloads: &[
+            ov!([Pat::Int] -> Pat::Int),
+            ov!([Pat::Float] -> Pat::Float),
+        ],
+        doc: "The absolute value of an int (of the minimum int, an error) or of a float.",
+        errors: &[RuntimeCode::IntOverflow],
+        grows: false,
+    },
+    StdFn {
+        name: "CEIL",
+        builtin: Builtin::Ceil,
+        overloads: &[ov!([Pat::Float] -> Pat::Int)],
+        doc: "The least int not below a float; outside the int range, an error.",
         errors: &[RuntimeCode::IntOverflow],
         grows: false,
     },
@@ -163,6 +190,22 @@ pub const STDLIB: &[StdFn] = &[
         ],
         doc: "Whether the second string occurs in the first (the empty string occurs in every string), or whether an element of the array equals the value.",
         errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "FLOAT",
+        builtin: Builtin::Float,
+        overloads: &[ov!([Pat::Int] -> Pat::Float)],
+        doc: "The float nearest an int (ties to even beyond 2^53).",
+        errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "FLOOR",
+        builtin: Builtin::Floor,
+        overloads: &[ov!([Pat::Float] -> Pat::Int)],
+        doc: "The greatest int not above a float; outside the int range, an error.",
+        errors: &[RuntimeCode::IntOverflow],
         grows: false,
     },
     StdFn {
@@ -247,17 +290,31 @@ pub const STDLIB: &[StdFn] = &[
     StdFn {
         name: "MAX",
         builtin: Builtin::Max,
-        overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
-        doc: "The larger of two ints.",
+        overloads: &[
+            ov!([Pat::Int, Pat::Int] -> Pat::Int),
+            ov!([Pat::Float, Pat::Float] -> Pat::Float),
+        ],
+        doc: "The larger of two ints or two floats (the first unless the second is greater).",
         errors: &[],
         grows: false,
     },
     StdFn {
         name: "MIN",
         builtin: Builtin::Min,
-        overloads: &[ov!([Pat::Int, Pat::Int] -> Pat::Int)],
-        doc: "The smaller of two ints.",
+        overloads: &[
+            ov!([Pat::Int, Pat::Int] -> Pat::Int),
+            ov!([Pat::Float, Pat::Float] -> Pat::Float),
+        ],
+        doc: "The smaller of two ints or two floats (the first unless the second is less).",
         errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "PARSE_FLOAT",
+        builtin: Builtin::ParseFloat,
+        overloads: &[ov!([Pat::Str] -> Pat::Float)],
+        doc: "The float a string spells, as Python's float() reads ASCII text (sign, digits, fraction, exponent, _ between digits, blanks around); no inf or nan.",
+        errors: &[RuntimeCode::InvalidNumber, RuntimeCode::FloatNotFinite],
         grows: false,
     },
     StdFn {
@@ -291,6 +348,14 @@ pub const STDLIB: &[StdFn] = &[
         doc: "An array of n copies of the value; a negative n is an error.",
         errors: &[RuntimeCode::NegativeCount],
         grows: true,
+    },
+    StdFn {
+        name: "ROUND",
+        builtin: Builtin::Round,
+        overloads: &[ov!([Pat::Float] -> Pat::Int)],
+        doc: "The int nearest a float, halves to even (Python's round); outside the int range, an error.",
+        errors: &[RuntimeCode::IntOverflow],
+        grows: false,
     },
     StdFn {
         name: "SLICE",
@@ -331,11 +396,27 @@ pub const STDLIB: &[StdFn] = &[
         grows: false,
     },
     StdFn {
+        name: "SQRT",
+        builtin: Builtin::Sqrt,
+        overloads: &[ov!([Pat::Float] -> Pat::Float)],
+        doc: "The square root of a float; below zero, an error.",
+        errors: &[RuntimeCode::OutOfDomain],
+        grows: false,
+    },
+    StdFn {
         name: "TO_STRING",
         builtin: Builtin::ToString,
-        overloads: &[ov!([Pat::Int] -> Pat::Str)],
-        doc: "The decimal text of an int, with '-' when negative.",
+        overloads: &[ov!([Pat::Int] -> Pat::Str), ov!([Pat::Float] -> Pat::Str)],
+        doc: "The decimal text of an int, with '-' when negative; of a float, Python's repr (0.1, 2.0, -0.0, 1e+16).",
         errors: &[],
+        grows: false,
+    },
+    StdFn {
+        name: "TRUNC",
+        builtin: Builtin::Trunc,
+        overloads: &[ov!([Pat::Float] -> Pat::Int)],
+        doc: "The int of a float without its fraction (toward zero); outside the int range, an error.",
+        errors: &[RuntimeCode::IntOverflow],
         grows: false,
     },
     StdFn {
@@ -402,6 +483,7 @@ impl Bindings {
     pub fn instantiate(&self, pat: &Pat) -> Option<Type> {
         Some(match pat {
             Pat::Int => Type::Int,
+            Pat::Float => Type::Float,
             Pat::Bool => Type::Bool,
             Pat::Str => Type::String,
             Pat::Array(e) => Type::array(self.instantiate(e)?),
@@ -415,7 +497,10 @@ impl Bindings {
     /// Matches `ty` against `pat`, binding variables; false when it cannot match.
     pub fn unify(&mut self, pat: &Pat, ty: &Type) -> bool {
         match (pat, ty) {
-            (Pat::Int, Type::Int) | (Pat::Bool, Type::Bool) | (Pat::Str, Type::String) => true,
+            (Pat::Int, Type::Int)
+            | (Pat::Float, Type::Float)
+            | (Pat::Bool, Type::Bool)
+            | (Pat::Str, Type::String) => true,
             (Pat::Array(p), Type::Array(t)) => self.unify(p, t),
             (Pat::Map(pk, pv), Type::Map(k, v)) => self.unify(pk, k) && self.unify(pv, v),
             (Pat::T, t) => self.bind('T', t),
@@ -431,6 +516,7 @@ impl Bindings {
 pub fn pat_text(pat: &Pat) -> String {
     match pat {
         Pat::Int => "int".into(),
+        Pat::Float => "float".into(),
         Pat::Bool => "bool".into(),
         Pat::Str => "string".into(),
         Pat::Array(e) => format!("{}[]", pat_text(e)),

@@ -5,13 +5,15 @@ use std::fmt;
 
 /// A static type of Isu v0.
 ///
-/// JSON form: `"int"`, `"bool"`, `"string"`, `{"array": T}`, `{"map": [K, V]}`,
+/// JSON form: `"int"`, `"float"`, `"bool"`, `"string"`, `{"array": T}`, `{"map": [K, V]}`,
 /// `{"struct": "point"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Type {
     /// 64-bit signed integer.
     Int,
+    /// IEEE-754 binary64, finite only (`spec/semantics.md`, "Floats").
+    Float,
     /// `true` or `false`.
     Bool,
     /// UTF-8 text; lengths count Unicode scalar values.
@@ -46,6 +48,7 @@ impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Type::Int => f.write_str("int"),
+            Type::Float => f.write_str("float"),
             Type::Bool => f.write_str("bool"),
             Type::String => f.write_str("string"),
             Type::Array(elem) => write!(f, "{elem}[]"),
@@ -74,5 +77,11 @@ mod tests {
         assert_eq!(back, t);
         let point = serde_json::to_string(&Type::Struct("point".into())).unwrap_or_default();
         assert_eq!(point, r#"{"struct":"point"}"#);
+        let floats = serde_json::to_string(&Type::array(Type::Float)).unwrap_or_default();
+        assert_eq!(floats, r#"{"array":"float"}"#);
+        assert_eq!(
+            Type::map(Type::String, Type::Float).to_string(),
+            "map<string,float>"
+        );
     }
 }

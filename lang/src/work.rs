@@ -5,7 +5,7 @@
 //! Work is counted in the sizes of values: the size of a string is its
 //! characters; of an array, its elements plus their sizes; of a map, its
 //! entries plus the sizes of their keys and values; an int or a bool has
-//! none ([`has_size`]). So a value's size is everything a copy of it copies,
+//! none, nor has a float ([`has_size`]). So a value's size is everything a copy of it copies,
 //! whether an executor shares parts of it or not. A call spends the sizes its
 //! row of [`of`] names, after it succeeds, from the same fuel as loop rounds;
 //! when fewer units are left than it needs, the run stops with `step_limit`
@@ -82,6 +82,12 @@ pub fn of(b: Builtin) -> CallWork {
     use Measure::{Arg, Repeated, Result};
     match b {
         Builtin::Abs
+        | Builtin::Ceil
+        | Builtin::Float
+        | Builtin::Floor
+        | Builtin::Round
+        | Builtin::Sqrt
+        | Builtin::Trunc
         | Builtin::Len
         | Builtin::MapGet
         | Builtin::MapGetOr
@@ -94,6 +100,7 @@ pub fn of(b: Builtin) -> CallWork {
         | Builtin::Lower
         | Builtin::Upper
         | Builtin::ParseInt
+        | Builtin::ParseFloat
         | Builtin::SplitWhitespace
         | Builtin::Split => spends(&[Arg(0)]),
         // What they search or order.
@@ -153,8 +160,8 @@ impl CallWork {
 }
 
 /// Whether values of type `ty` have a size: strings, arrays, maps and
-/// structs (a struct's is its number of fields plus their sizes). An int or
-/// a bool has none.
+/// structs (a struct's is its number of fields plus their sizes). An int, a
+/// float or a bool has none.
 pub fn has_size(ty: &Type) -> bool {
     matches!(
         ty,
@@ -170,7 +177,7 @@ pub fn size_is_length(ty: &Type) -> bool {
         Type::String => true,
         Type::Array(e) => !has_size(e),
         Type::Map(k, v) => !has_size(k) && !has_size(v),
-        Type::Int | Type::Bool | Type::Struct(_) => false,
+        Type::Int | Type::Float | Type::Bool | Type::Struct(_) => false,
     }
 }
 

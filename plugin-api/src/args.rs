@@ -2,7 +2,9 @@
 //! interpreter checks them before it runs: a JSON object with every
 //! argument and no other, each value of its declared type, a map with int
 //! keys keyed by their canonical decimal text ([`crate::literal::int_key`]),
-//! a struct with exactly its declared fields. Anything else is the runtime
+//! a struct with exactly its declared fields, a float as a float or as an
+//! integer binary64 holds exactly ([`Literal::as_float`]: such an integer
+//! is the float of its value, which [`crate::codec::Codec::encode`] makes it). Anything else is the runtime
 //! error `invalid_argument` without a step (`spec/semantics.md`), which a
 //! backend answers before it runs anything.
 //!
@@ -66,6 +68,13 @@ fn walk(value: &Literal, ty: &Type, types: &[StructDef], path: &mut String) -> R
     match ty {
         Type::Int => match value {
             Literal::Int(_) => Ok(()),
+            _ => wrong(),
+        },
+        Type::Float => match (value, value.as_float()) {
+            (_, Some(_)) => Ok(()),
+            (Literal::Int(i), None) => Err(format!(
+                "expected a float, found the integer {i}, which no float equals (an integer stands for a float only when binary64 holds it exactly)"
+            )),
             _ => wrong(),
         },
         Type::Bool => match value {
@@ -145,6 +154,7 @@ fn walk(value: &Literal, ty: &Type, types: &[StructDef], path: &mut String) -> R
 fn type_words(ty: &Type) -> String {
     match ty {
         Type::Int => "an int".to_owned(),
+        Type::Float => "a float".to_owned(),
         Type::Bool => "a bool".to_owned(),
         Type::String => "a string".to_owned(),
         Type::Array(_) => format!("an array ({ty})"),
@@ -250,6 +260,15 @@ mod tests {
         assert_eq!(
             missing.map_err(|m| m.message),
             Err("the field tags of Point is missing".into())
+        );
+        let floats = Type::array(Type::Float);
+        assert_eq!(check("[1.5, 2, -0.0, 9007199254740992]", &floats), Ok(()));
+        let inexact = check("[9007199254740993]", &floats);
+        assert!(inexact.is_err_and(|m| m.path == "[0]" && m.message.contains("no float equals")));
+        let text = check(r#"["1.5"]"#, &floats);
+        assert_eq!(
+            text.map_err(|m| m.message),
+            Err("expected a float, found a string".into())
         );
         let field = check(r#"{"x": 1, "tags": [3]}"#, &s);
         assert_eq!(field.map_err(|m| m.path), Err(".tags[0]".into()));

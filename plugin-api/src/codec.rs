@@ -11,6 +11,12 @@
 //!   holds records as tuples; as objects ([`Structs::Objects`]) a struct
 //!   has exactly its declared fields.
 //!
+//! Floats cross as JSON numbers with a fraction or an exponent, in the
+//! shortest digits that read back to the same bits, which every engine's
+//! JSON reads exactly; an integer where a float is expected stands for the
+//! float of its value when binary64 holds it exactly, and encoding or
+//! decoding turns it into that float.
+//!
 //! [`Codec::encode`] turns a value of a type into the engine's form;
 //! [`Codec::decode`] reads the engine's form back, refusing anything not of
 //! the type (a missing or extra field, an int key that is not an int's
@@ -177,6 +183,13 @@ impl<'t> Codec<'t> {
                 (_, Ints::Strings, Direction::Decode) => Err(found("an int as a string")),
                 _ => Err(found("an int")),
             },
+            // A float crosses as a JSON number with a fraction or an
+            // exponent; an integer stands for the float of its value when
+            // binary64 holds it exactly (`Literal::as_float`), both ways.
+            Type::Float => value
+                .as_float()
+                .map(Literal::Float)
+                .ok_or_else(|| found("a float")),
             Type::Bool => match value {
                 Literal::Bool(b) => Ok(Literal::Bool(*b)),
                 _ => Err(found("a bool")),
@@ -315,6 +328,27 @@ mod tests {
             plain.encode(&lit("[1]"), &Type::array(Type::Int)),
             Ok(lit("[1]"))
         );
+    }
+
+    #[test]
+    fn floats_cross_as_floats_and_exact_integers_become_floats() {
+        let codec = Codec::new(&[]).ints_as_strings();
+        let ty = Type::map(Type::String, Type::Float);
+        let encoded = codec.encode(&lit(r#"{"a": 2, "b": -0.0, "c": 5e-324}"#), &ty);
+        assert_eq!(
+            encoded.as_ref().map(ToString::to_string),
+            Ok(r#"{"a": 2.0, "b": -0.0, "c": 5e-324}"#.to_owned())
+        );
+        let back = encoded.and_then(|e| codec.decode(&e, &ty));
+        assert_eq!(back, Ok(lit(r#"{"a": 2.0, "b": -0.0, "c": 5e-324}"#)));
+        let text = serde_json::to_string(&lit("[0.1, 1e16, 2.0]")).unwrap_or_default();
+        assert_eq!(
+            text, "[0.1,1e+16,2.0]",
+            "serde_json writes floats that read back"
+        );
+        assert_eq!(lit(&text), lit("[0.1, 1e+16, 2.0]"));
+        let inexact = codec.decode(&lit("9007199254740993"), &Type::Float);
+        assert!(inexact.is_err_and(|m| m.message == "expected a float, found an integer"));
     }
 
     #[test]

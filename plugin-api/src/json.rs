@@ -3,10 +3,13 @@
 //! generated program prints. It is strict where `serde_json` is lenient:
 //!
 //! - an object may not repeat a key (`serde_json` keeps the last one);
-//! - a number must be an integer in the 64-bit signed range, and the error
-//!   quotes it as written (`serde_json` turns `-9223372036854775809` into a
-//!   float, so that a later check can only say `-9223372036854776000 is not
-//!   an integer`, and reads `4.0` as the integer 4's float);
+//! - a number without a fraction or an exponent must be an integer in the
+//!   64-bit signed range, and the error quotes it as written (`serde_json`
+//!   turns `-9223372036854775809` into a float, so that a later check can
+//!   only say `-9223372036854776000 is not an integer`);
+//! - a number with a fraction or an exponent is a float (`4.0` stays one),
+//!   read correctly rounded however many digits it has, and refused when it
+//!   lies beyond the float range (Isu's floats are finite);
 //! - an error names the line and column (in characters) and where in the
 //!   value it is (`.xs[2]`).
 //!
@@ -290,7 +293,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A JSON number, which Isu takes only as a 64-bit signed integer.
+    /// A JSON number: a 64-bit signed integer when written without a
+    /// fraction or an exponent, else a finite float.
     fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.at;
         let digits = |r: &mut Reader<'a>| {
@@ -336,10 +340,15 @@ impl<'a> Reader<'a> {
         }
         let written = &self.text[start..self.at];
         if !integral {
-            return Err(self.error_at(
-                start,
-                format!("{written} is not an integer: Isu numbers are integers, written without `.` or an exponent"),
-            ));
+            // Rust's reading of decimal text is correctly rounded, and
+            // JSON's number syntax is a part of what it reads.
+            let x: f64 = written.parse().unwrap_or(f64::INFINITY);
+            return Number::from_f64(x).map(Value::Number).ok_or_else(|| {
+                self.error_at(
+                    start,
+                    format!("{written} is beyond the float range (Isu's floats are finite, at most 1.7976931348623157e+308 in size)"),
+                )
+            });
         }
         match written.parse::<i64>() {
             Ok(i) => Ok(Value::Number(Number::from(i))),
@@ -503,14 +512,32 @@ mod tests {
             err(r#"{"target": -9223372036854775809}"#),
             "line 1, column 12 (at .target): -9223372036854775809 is outside the 64-bit signed integer range (-9223372036854775808 to 9223372036854775807)"
         );
-        assert_eq!(
-            err("[1, 4.0]"),
-            "line 1, column 5 (at [1]): 4.0 is not an integer: Isu numbers are integers, written without `.` or an exponent"
-        );
-        assert!(err("1e3").starts_with("line 1, column 1: 1e3 is not an integer"));
+        assert!(err("[1, 1e309]")
+            .starts_with("line 1, column 5 (at [1]): 1e309 is beyond the float range"));
+        assert!(err("-1e400").contains("beyond the float range"));
         assert!(err("01").contains("leading zero"));
         assert!(err("-").contains("expected a digit"));
         assert!(err("1.").contains("a digit after `.`"));
+    }
+
+    #[test]
+    fn floats_keep_their_bits_and_their_kind() {
+        for (text, want) in [
+            ("4.0", 4.0),
+            ("1e3", 1000.0),
+            ("-0.0", -0.0),
+            ("5e-324", 5e-324),
+            ("0.1", 0.1),
+            ("1.7976931348623157e308", f64::MAX),
+            ("2.2250738585072011e-308", 2.225073858507201e-308),
+            ("9007199254740993.0", 9007199254740992.0),
+            ("1e-400", 0.0),
+        ] {
+            let got = parse(text).ok().and_then(|v| v.as_f64());
+            assert_eq!(got.map(f64::to_bits), Some(want.to_bits()), "{text}");
+        }
+        let lit: Result<crate::Literal, _> = from_str("[2.0, 2, -0.0]");
+        assert_eq!(lit.map(|l| l.to_string()), Ok("[2.0, 2, -0.0]".to_owned()));
     }
 
     #[test]

@@ -36,8 +36,8 @@ pub mod worker;
 
 pub use isu_lang as lang;
 pub use isu_lang::{
-    analysis, build, codes, feature_set, features, iir, limits, literal, stdlib, types, update,
-    visit, work,
+    analysis, build, codes, feature_set, features, float, iir, limits, literal, stdlib, types,
+    update, visit, work,
 };
 
 pub use backend::{

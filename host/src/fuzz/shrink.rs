@@ -333,6 +333,7 @@ fn smaller_exprs(e: &Expr) -> Vec<Expr> {
 fn simplest(ty: &Type) -> Option<Literal> {
     Some(match ty {
         Type::Int => Literal::Int(0),
+        Type::Float => Literal::Float(0.0),
         Type::Bool => Literal::Bool(false),
         Type::String => Literal::Str(String::new()),
         Type::Array(_) => Literal::Array(Vec::new()),
@@ -350,6 +351,17 @@ fn smaller_literals(v: &Literal) -> Vec<Literal> {
                 if c != *i && c.unsigned_abs() < i.unsigned_abs() && !out.contains(&Literal::Int(c))
                 {
                     out.push(Literal::Int(c));
+                }
+            }
+            out
+        }
+        // Toward 0.0, and to an integral value.
+        Literal::Float(x) => {
+            let mut out = Vec::new();
+            for c in [0.0, x.trunc(), x / 2.0] {
+                let simpler = c.abs() < x.abs() || (c.fract() == 0.0 && x.fract() != 0.0);
+                if simpler && !out.contains(&Literal::Float(c)) {
+                    out.push(Literal::Float(c));
                 }
             }
             out

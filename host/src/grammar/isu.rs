@@ -639,10 +639,11 @@ fn expressions(b: &mut Builder, vocab: &Vocabulary) {
 fn types(b: &mut Builder) {
     b.rule(
         "type",
-        "Types: int, bool, string, arrays T[], maps map<K,V> with K int or string, and the structs of TYPES by name.",
+        "Types: int, float, bool, string, arrays T[], maps map<K,V> with K int or string, and the structs of TYPES by name.",
         seq([
             alt([
                 lit("int"),
+                lit("float"),
                 lit("bool"),
                 lit("string"),
                 rule("struct_name"),
@@ -662,9 +663,10 @@ fn types(b: &mut Builder) {
 fn json(b: &mut Builder) {
     b.rule(
         "json",
-        "JSON values as canonical text writes them: no null, no fractions, one space after each comma and colon.",
+        "JSON values as canonical text writes them: no null, one space after each comma and colon.",
         alt([
             rule("int"),
+            rule("float"),
             rule("string"),
             lit("true"),
             lit("false"),
@@ -718,12 +720,12 @@ fn lexical(b: &mut Builder) {
     // `int` (tools such as llguidance refuse a grammar that lets it).
     reserved
         .words
-        .extend(["int", "bool", "string", "map"].map(str::to_owned));
+        .extend(["int", "float", "bool", "string", "map"].map(str::to_owned));
     let expanded = unreserved(&Class::of(&letter), &Class::of(&word_char), &reserved)
         .unwrap_or_else(|| seq([class(&letter), star(class(&word_char))]));
     b.token(
         "struct_name",
-        "A struct's name as a type: a name that is not int, bool, string or map.",
+        "A struct's name as a type: a name that is not int, float, bool, string or map.",
         Expr::Except {
             base: Box::new(seq([class(&letter), star(class(&word_char))])),
             minus: Box::new(alt(reserved
@@ -774,6 +776,47 @@ fn lexical(b: &mut Builder) {
                 ]),
                 decimal_up_to(&i64::MAX.to_string()),
             ])),
+        },
+    );
+    let digits = || plus(class(&[('0', '9')]));
+    let float = |exponent: Expr| {
+        seq([
+            opt(lit("-")),
+            alt([
+                seq([
+                    alt([
+                        lit("0"),
+                        seq([class(&[('1', '9')]), star(class(&[('0', '9')]))]),
+                    ]),
+                    lit("."),
+                    digits(),
+                ]),
+                seq([
+                    class(&[('1', '9')]),
+                    opt(seq([lit("."), digits()])),
+                    lit("e"),
+                    class(&[('+', '+'), ('-', '-')]),
+                    exponent,
+                ]),
+            ]),
+        ])
+    };
+    b.token(
+        "float",
+        "A float as canonical text writes it (Python's repr: 0.1, 2.0, -0.0, 1e+16, 1.5e-05), within the float range (at most 1.7976931348623157e+308 in size). Where a format has no exceptions, the exponent has two or three digits up to 329 (5e-324 is the smallest float) and the parser refuses the rest.",
+        Expr::Except {
+            base: Box::new(float(seq([
+                class(&[('0', '9')]),
+                plus(class(&[('0', '9')])),
+            ]))),
+            minus: Box::new(Expr::Described(
+                "a number beyond the float range".to_owned(),
+            )),
+            expanded: Box::new(float(alt([
+                seq([class(&[('0', '9')]), class(&[('0', '9')])]),
+                seq([class(&[('1', '2')]), class(&[('0', '9')]), class(&[('0', '9')])]),
+                seq([lit("3"), class(&[('0', '2')]), class(&[('0', '9')])]),
+            ]))),
         },
     );
     b.token(

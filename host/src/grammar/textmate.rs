@@ -114,6 +114,7 @@ pub fn print() -> String {
         "constant".into(),
         json!({"patterns": [
             pattern("constant.language.boolean.isu", "\\b(?:true|false)\\b".into()),
+            pattern("constant.numeric.float.isu", "-?\\b[0-9]+(?:\\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)\\b".into()),
             pattern("constant.numeric.integer.isu", "-?\\b[0-9]+\\b".into()),
         ]}),
     );

@@ -8,6 +8,7 @@
 
 use super::value::{Elem, Items, Key, Text, Value};
 use crate::stdlib::Builtin;
+use isu_lang::float;
 use isu_lang::update::Update;
 use isu_lang::RuntimeCode;
 use std::collections::BTreeMap;
@@ -84,6 +85,21 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
                 format!("ABS({i}) does not fit in 64 bits"),
             ),
         },
+        (Builtin::Abs, Value::Float(x)) => Ok(Value::float(x.0.abs())),
+        (Builtin::Float, Value::Int(i)) => Ok(Value::float(float::of_int(*i))),
+        (Builtin::Trunc | Builtin::Floor | Builtin::Ceil | Builtin::Round, Value::Float(x)) => {
+            to_int(b, x.0)
+        }
+        (Builtin::Sqrt, Value::Float(x)) if x.0 < 0.0 => fail(
+            RuntimeCode::OutOfDomain,
+            format!("SQRT({}) of a number below zero", float::repr(x.0)),
+        ),
+        (Builtin::Sqrt, Value::Float(x)) => Ok(Value::float(x.0.sqrt())),
+        (Builtin::ToString, Value::Float(x)) => Ok(Value::string(float::repr(x.0))),
+        (Builtin::ParseFloat, Value::Str(s)) => match float::parse(s.as_str()) {
+            Ok(x) => Ok(Value::float(x)),
+            Err(code) => fail(code, parse_float_failure(code, s.as_str())),
+        },
         (Builtin::SplitWhitespace, Value::Str(s)) => Ok(Value::array(
             s.as_str()
                 .split(is_isu_whitespace)
@@ -138,6 +154,8 @@ pub fn call2(b: Builtin, a: &Value, c: &Value, max: usize) -> Res<Value> {
         }
         (Builtin::Min, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.min(y))),
         (Builtin::Max, Value::Int(x), Value::Int(y)) => Ok(Value::Int(*x.max(y))),
+        (Builtin::Min, Value::Float(x), Value::Float(y)) => Ok(Value::float(float::min(x.0, y.0))),
+        (Builtin::Max, Value::Float(x), Value::Float(y)) => Ok(Value::float(float::max(x.0, y.0))),
         (Builtin::Concat, Value::Str(s), Value::Str(t)) => {
             check_size("CONCAT's result", s.chars() + t.chars(), max)?;
             let mut out = Text::with_capacity(s.as_bytes().len() + t.as_bytes().len());
@@ -209,6 +227,41 @@ fn sorted(xs: &Items) -> Items {
             v.sort();
             Items::Vals(v)
         }
+    }
+}
+
+/// `TRUNC`, `FLOOR`, `CEIL` or `ROUND` of `x`: its integral float in the
+/// function's direction, as an int when the int range holds it.
+fn to_int(b: Builtin, x: f64) -> Res<Value> {
+    let integral = match b {
+        Builtin::Trunc => x.trunc(),
+        Builtin::Floor => x.floor(),
+        Builtin::Ceil => x.ceil(),
+        _ => float::round_half_even(x),
+    };
+    match float::to_int(integral) {
+        Ok(i) => Ok(Value::Int(i)),
+        Err(code) => fail(
+            code,
+            format!(
+                "{}({}) is {}, outside the 64-bit int range",
+                b.name(),
+                float::repr(x),
+                float::repr(integral)
+            ),
+        ),
+    }
+}
+
+/// Why `PARSE_FLOAT` refused `text`.
+fn parse_float_failure(code: RuntimeCode, text: &str) -> String {
+    let shown = show(&Value::str(text));
+    if code == RuntimeCode::FloatNotFinite {
+        format!(
+            "PARSE_FLOAT({shown}): the number is beyond the float range (about 1.8e+308 in size)"
+        )
+    } else {
+        format!("PARSE_FLOAT({shown}): not a decimal number (digits with an optional sign, fraction and exponent)")
     }
 }
 

@@ -93,6 +93,10 @@ pub enum Ex {
     Neg(Box<Ex>, Span),
     Not(Box<Ex>),
     Arith(Arith, Box<Ex>, Box<Ex>, Span),
+    /// `(neg X)` on a float.
+    FloatNeg(Box<Ex>, Span),
+    /// `(OP X Y)` on two floats.
+    FloatArith(Arith, Box<Ex>, Box<Ex>, Span),
     /// A comparison of two ints.
     CmpInt(Cmp, Box<Ex>, Box<Ex>),
     /// A comparison of two values of any one type (ordering: strings).
@@ -550,6 +554,7 @@ impl Compiler {
             ExprNode::Const { value } => Ex::Const(const_value(value, e)?),
             ExprNode::Var { name } => Ex::Var(self.slot(name, e.span)?, e.span),
             ExprNode::Unary { op, arg } => match op {
+                UnaryOp::Neg if e.ty == Some(Type::Float) => Ex::FloatNeg(b(self, arg)?, e.span),
                 UnaryOp::Neg => Ex::Neg(b(self, arg)?, e.span),
                 UnaryOp::Not => Ex::Not(b(self, arg)?),
             },
@@ -557,6 +562,12 @@ impl Compiler {
                 let (l, r) = (b(self, lhs)?, b(self, rhs)?);
                 let ints = lhs.ty == Some(Type::Int);
                 match binary_kind(*op) {
+                    BinKind::Arith(Arith::Mod) if e.ty == Some(Type::Float) => {
+                        return internal(e.span, "mod of two floats");
+                    }
+                    BinKind::Arith(a) if e.ty == Some(Type::Float) => {
+                        Ex::FloatArith(a, l, r, e.span)
+                    }
                     BinKind::Arith(a) => Ex::Arith(a, l, r, e.span),
                     BinKind::Cmp(c) if ints => Ex::CmpInt(c, l, r),
                     BinKind::Cmp(c) => Ex::Cmp(c, l, r),
@@ -700,6 +711,7 @@ fn const_value(lit: &Literal, e: &Expr) -> Res<Value> {
     let ty = match (&e.ty, lit) {
         (Some(t), _) => t.clone(),
         (None, Literal::Int(_)) => Type::Int,
+        (None, Literal::Float(_)) => Type::Float,
         (None, Literal::Bool(_)) => Type::Bool,
         (None, Literal::Str(_)) => Type::String,
         (None, _) => {

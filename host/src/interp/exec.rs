@@ -8,13 +8,14 @@
 //!
 //! By concern: [`stmt`] runs statements (and spends the fuel), [`place`]
 //! writes element targets, [`eval`] evaluates values (borrowing where it
-//! can), [`ints`] and [`bools`] the int and bool expressions without boxing
-//! them, [`work`] spends what calls and copies cost, [`memory`] counts what
+//! can), [`ints`], [`floats`] and [`bools`] the int, float and bool
+//! expressions without boxing them, [`work`] spends what calls and copies cost, [`memory`] counts what
 //! the variables hold, and [`fault`] builds the runtime errors.
 
 mod bools;
 mod eval;
 mod fault;
+mod floats;
 mod ints;
 mod memory;
 mod place;

@@ -551,7 +551,10 @@ fn arguments_are_checked_before_running() {
             "not the decimal text of an int",
         ),
         (json!({"xs": [null], "m": {}}), "null is not an Isu value"),
-        (json!({"xs": [1.5], "m": {}}), "no fractions"),
+        (
+            json!({"xs": [1.5], "m": {}}),
+            "at [0] expected an int, found a float",
+        ),
         (json!([1]), "must be a JSON object"),
     ];
     for (args, msg) in cases {

@@ -23,13 +23,14 @@ pub type Array = Rc<Items>;
 pub type Map = Rc<BTreeMap<Key, Value>>;
 
 /// One runtime value. Equality and order are structural; the order is only
-/// used between two ints or two strings (comparisons, map keys).
+/// used between two ints, two floats or two strings (comparisons, map keys).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Value {
     /// The content of a `LOCAL` slot before its first assignment. It never
     /// leaves a slot: reading it is an `uninitialized_read`.
     Unset,
     Int(i64),
+    Float(Float),
     Bool(bool),
     Str(Rc<Text>),
     Array(Array),
@@ -37,7 +38,41 @@ pub enum Value {
     Struct(Rc<Record>),
 }
 
+/// A float value: finite binary64, since every operation whose result would
+/// not be finite fails instead (`float_not_finite`). Its equality and order
+/// are IEEE's, total on finite values: `-0.0` equals `0.0`, as the
+/// language's `eq` says.
+#[derive(Debug, Clone, Copy)]
+pub struct Float(pub f64);
+
+impl PartialEq for Float {
+    fn eq(&self, other: &Float) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Float {}
+
+impl PartialOrd for Float {
+    fn partial_cmp(&self, other: &Float) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Float {
+    fn cmp(&self, other: &Float) -> std::cmp::Ordering {
+        // Finite values are never unordered.
+        self.0
+            .partial_cmp(&other.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+}
+
 impl Value {
+    pub fn float(x: f64) -> Value {
+        Value::Float(Float(x))
+    }
+
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::new(Text::of(s)))
     }
@@ -57,7 +92,7 @@ impl Value {
             Value::Str(s) => s.chars(),
             Value::Array(xs) => xs.len(),
             Value::Map(m) => m.len(),
-            Value::Unset | Value::Int(_) | Value::Bool(_) | Value::Struct(_) => 0,
+            Value::Unset | Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Struct(_) => 0,
         };
         n as u64
     }
@@ -112,6 +147,7 @@ impl Value {
         match self {
             Value::Unset => "no value",
             Value::Int(_) => "an int",
+            Value::Float(_) => "a float",
             Value::Bool(_) => "a bool",
             Value::Str(_) => "a string",
             Value::Array(_) => "an array",
@@ -146,6 +182,13 @@ fn convert(
 ) -> Result<Value, String> {
     match (ty, lit) {
         (Type::Int, Literal::Int(i)) => Ok(Value::Int(*i)),
+        // An integer stands for a float when binary64 holds it exactly.
+        (Type::Float, Literal::Float(_) | Literal::Int(_)) => match lit.as_float() {
+            Some(x) => Ok(Value::float(x)),
+            None => Err(format!(
+                "expected a float, found the integer {lit}, which no float equals (an integer stands for a float only when binary64 holds it exactly)"
+            )),
+        },
         (Type::Bool, Literal::Bool(b)) => Ok(Value::Bool(*b)),
         (Type::String, Literal::Str(s)) => Ok(Value::str(s.as_str())),
         (Type::Array(elem), Literal::Array(items)) => {
@@ -214,6 +257,7 @@ fn convert(
 fn type_words(ty: &Type) -> String {
     match ty {
         Type::Int => "an int".to_owned(),
+        Type::Float => "a float".to_owned(),
         Type::Bool => "a bool".to_owned(),
         Type::String => "a string".to_owned(),
         Type::Array(_) => format!("an array ({ty})"),
@@ -229,6 +273,7 @@ pub fn to_literal(v: &Value, budget: &mut usize) -> Option<Literal> {
     Some(match v {
         Value::Unset => return None,
         Value::Int(i) => Literal::Int(*i),
+        Value::Float(x) => Literal::Float(x.0),
         Value::Bool(b) => Literal::Bool(*b),
         Value::Str(s) => Literal::Str(s.as_str().to_owned()),
         Value::Array(items) => Literal::Array(
@@ -268,6 +313,7 @@ pub fn write_shown(v: &Value, out: &mut String) {
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
+        Value::Float(x) => out.push_str(&isu_lang::float::repr(x.0)),
         Value::Bool(b) => {
             let _ = write!(out, "{b}");
         }

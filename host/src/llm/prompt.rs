@@ -130,7 +130,7 @@ pub fn reference(packs: &Functions) -> String {
     );
     let _ = writeln!(
         out,
-        "Types: int (64-bit), bool, string, T[] (arrays), map<K,V> with K int or string, and the structs of {} by name (a struct's JSON is an object with exactly its fields).",
+        "Types: int (64-bit), float (64-bit IEEE, finite), bool, string, T[] (arrays), map<K,V> with K int or string, and the structs of {} by name (a struct's JSON is an object with exactly its fields).",
         kw(Kw::Types)
     );
     let _ = writeln!(
@@ -210,7 +210,7 @@ pub fn reference(packs: &Functions) -> String {
         out,
         "Prefix S-expressions only: never infix (a + b), never xs[i], never a bare name or number."
     );
-    let _ = writeln!(out, "- (const JSON): (const 1), (const -1), (const \"a\"), (const true), (const [1, 2]), (const {{}})");
+    let _ = writeln!(out, "- (const JSON): (const 1), (const -1), (const 1.5), (const 2.0) (a float: with a fraction or exponent), (const \"a\"), (const true), (const [1, 2]), (const {{}})");
     let _ = writeln!(out, "- (var name)");
     let nary = |o: &BinaryOp| {
         matches!(
@@ -239,7 +239,8 @@ pub fn reference(packs: &Functions) -> String {
         "- (OP a b c ...), OP one of: {} (two or more operands, left to right; and/or short-circuit)",
         chains.join(" ")
     );
-    let _ = writeln!(out, "  eq and ne take two values of one type (any type, compared whole); lt le gt ge two ints or two strings; div truncates toward zero and mod has the sign of its first operand: (div (const -7) (const 2)) is -3, (mod (const -7) (const 2)) is -1");
+    let _ = writeln!(out, "  eq and ne take two values of one type (any type, compared whole); lt le gt ge two ints, two floats or two strings; on ints div truncates toward zero and mod has the sign of its first operand: (div (const -7) (const 2)) is -3, (mod (const -7) (const 2)) is -1; on floats div is true division, and mod takes ints only");
+    let _ = writeln!(out, "  ints and floats never mix: (add (var x) (call FLOAT (var n))); back to int with TRUNC, FLOOR, CEIL or ROUND");
     let _ = writeln!(out, "- (OP a), OP one of: {}", unary.join(" "));
     let _ = writeln!(out, "- (index a i): an element of an array (from 0), a map's value (the key must be there), or the one-character string at i of a string");
     let _ = writeln!(out, "- (list a b ...): an array of one or more values of one type; the empty array is (const [])");
@@ -252,7 +253,7 @@ pub fn reference(packs: &Functions) -> String {
         out,
         "- (call FN args...): one of the functions below, collection first; a pack's function is named with its pack: (call text.STARTS_WITH (var s) (const \"a\"))"
     );
-    let _ = writeln!(out, "Integer overflow, division by zero, an index out of range and a missing map key are runtime errors.\n");
+    let _ = writeln!(out, "Integer overflow, division by zero (0.0 too), a float result beyond the float range, an index out of range and a missing map key are runtime errors.\n");
     let _ = writeln!(out, "## Standard functions\n");
     for f in STDLIB {
         let sigs: Vec<String> = f.overloads.iter().map(|o| o.text()).collect();

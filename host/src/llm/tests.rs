@@ -268,7 +268,7 @@ fn a_task_gives_the_header_and_is_checked() {
     bad.args = "xs: int[]]\nSTEPS:".into();
     assert!(bad.check(&packs).is_err());
     let mut bad = task();
-    bad.returns = "float".into();
+    bad.returns = "double".into();
     assert!(bad.check(&packs).is_err());
 }
 

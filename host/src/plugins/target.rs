@@ -5,7 +5,7 @@
 //! interpreter's), failures of the backend itself stay [`BackendFailure`]s.
 
 use super::Registry;
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Kind};
 use crate::executor::Executed;
 use crate::functions::Functions;
 use isu_plugin_api::{
@@ -90,7 +90,10 @@ pub enum Reported {
 /// Sorts a plugin's diagnostic into an error of the program or a failure of
 /// the backend.
 pub fn to_host(d: &PluginDiagnostic, target: &str) -> Reported {
-    let code = Code::from_text(&d.code).filter(|c| c.kind().as_str() == d.kind.as_str());
+    let code = Kind::ALL
+        .iter()
+        .find(|k| k.as_str() == d.kind.as_str())
+        .and_then(|k| Code::of_kind(*k, &d.code));
     let step = d.step.as_deref().map(StepId::parse);
     match (code, step) {
         (Some(code), step @ (None | Some(Some(_)))) => {

@@ -46,9 +46,9 @@ pub fn iir() -> Value {
         ),
         "StepId": described(step_id(), "S1, S2_1, ...: canonical IDs follow the structural scheme of spec/canonical.md."),
         "Type": {
-            "description": "int, bool, string, {\"array\": T}, {\"map\": [K, V]}, {\"struct\": NAME}",
+            "description": "int, float, bool, string, {\"array\": T}, {\"map\": [K, V]}, {\"struct\": NAME}",
             "oneOf": [
-                { "enum": ["int", "bool", "string"] },
+                { "enum": ["int", "float", "bool", "string"] },
                 object(vec![("array", r("Type"))], &["array"]),
                 object(
                     vec![(
@@ -78,10 +78,11 @@ pub fn iir() -> Value {
         ),
         "FieldInit": object(vec![("name", r("Ident")), ("value", expr.clone())], &["name", "value"]),
         "Literal": {
-            "description": "JSON without null or fractions; integers are 64-bit signed.",
-            "oneOf": [
+            "description": "JSON without null. A number written without a fraction or an exponent is a 64-bit signed int; one with either is a float (finite binary64; 2.0 is a float).",
+            "anyOf": [
                 { "type": "boolean" },
                 { "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX },
+                { "type": "number" },
                 { "type": "string" },
                 { "type": "array", "items": r("Literal") },
                 { "type": "object", "additionalProperties": r("Literal") },

@@ -132,6 +132,7 @@ pub enum JsonNode {
     Null,
     Bool(bool),
     Int(i64),
+    Float(f64),
     Str(String),
     Array(Vec<Json>),
     Object(Vec<Member>),

@@ -111,7 +111,7 @@ fn word_of(t: &Spanned<'_>) -> Option<Word> {
         Tok::Kw(k) => Lexeme::Keyword(k),
         Tok::Ident(_) => Lexeme::Name,
         Tok::StepId(_) => Lexeme::StepId,
-        Tok::Int(_) => Lexeme::Number,
+        Tok::Int(_) | Tok::Float(_) => Lexeme::Number,
         Tok::Str(_) => Lexeme::String,
         Tok::True | Tok::False | Tok::Null => Lexeme::Literal,
         _ => return None,

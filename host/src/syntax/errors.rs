@@ -354,7 +354,7 @@ fn header_rest(f: &Failure<'_>, cx: &Scanner<'_>) -> Option<(Said, Option<Fix>)>
                 None,
             ))
         }
-        (Tok::Ident(_) | Tok::Int(_) | Tok::Kw(_), _) => {
+        (Tok::Ident(_) | Tok::Int(_) | Tok::Float(_) | Tok::Kw(_), _) => {
             let mut quoted = String::new();
             let _ = isu_plugin_api::literal::write_json_string(&mut quoted, rest);
             let span = pos.to(Pos {
@@ -391,7 +391,7 @@ fn after_colon(k: Kw, b2: Option<Tok<'_>>, of_owner: &str) -> Option<Said> {
             "expected the argument list after ARGS:, such as [xs: int[], k: int] ([] for none)".to_owned()
         }
         Kw::Returns => {
-            "expected a type after RETURNS: (int, bool, string, T[] or map<K,V>)".to_owned()
+            "expected a type after RETURNS: (int, float, bool, string, T[] or map<K,V>)".to_owned()
         }
         Kw::AutoId => "expected true or false after AUTO_ID:".to_owned(),
         Kw::Input => "expected a JSON array of argument objects after INPUT:, such as [{\"xs\": [1, 2]}]".to_owned(),

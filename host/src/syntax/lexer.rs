@@ -484,20 +484,13 @@ impl<'a> Lexer<'a> {
         }
         let text = &self.text[lo..hi];
         let digits = &self.text[digits_lo..digits_hi];
-        let value = if fraction || exponent {
-            self.error(
-                Code::InvalidNumber,
-                lo,
-                hi,
-                format!("`{text}` is not an integer: Isu numbers are 64-bit integers, without fractions or exponents"),
-            );
-            0
-        } else if digits.len() > 1 && digits.starts_with('0') {
+        let tok = if digits.len() > 1 && digits.starts_with('0') {
             let trimmed = digits.trim_start_matches('0');
             let fixed = format!(
-                "{}{}",
+                "{}{}{}",
                 if neg { "-" } else { "" },
-                if trimmed.is_empty() { "0" } else { trimmed }
+                if trimmed.is_empty() { "0" } else { trimmed },
+                &self.text[digits_hi..hi]
             );
             let d = self.error(
                 Code::InvalidNumber,
@@ -506,10 +499,24 @@ impl<'a> Lexer<'a> {
                 format!("`{text}` has a leading zero: numbers are written as in JSON"),
             );
             d.hint = Some(format!("write {fixed}"));
-            0
+            Tok::Int(0)
+        } else if fraction || exponent {
+            // A float; Rust reads JSON's number syntax correctly rounded.
+            match text.parse::<f64>() {
+                Ok(x) if x.is_finite() => Tok::Float(x.to_bits()),
+                _ => {
+                    self.error(
+                        Code::InvalidNumber,
+                        lo,
+                        hi,
+                        format!("`{text}` is beyond the float range: floats are finite, at most 1.7976931348623157e+308 in size"),
+                    );
+                    Tok::Float(0)
+                }
+            }
         } else {
             match parse_i64(digits, neg) {
-                Some(v) => v,
+                Some(v) => Tok::Int(v),
                 None => {
                     self.error(
                         Code::IntOutOfRange,
@@ -517,11 +524,11 @@ impl<'a> Lexer<'a> {
                         hi,
                         format!("`{text}` does not fit in a 64-bit signed integer (-9223372036854775808 to 9223372036854775807)"),
                     );
-                    0
+                    Tok::Int(0)
                 }
             }
         };
-        self.push(lo, Tok::Int(value), hi);
+        self.push(lo, tok, hi);
         self.i = hi;
     }
 
@@ -859,7 +866,13 @@ mod tests {
             assert_eq!(l.diags.len(), 1, "{bad}");
             assert_eq!(l.diags[0].code, Code::IntOutOfRange);
         }
-        for bad in ["007", "1.5", "2e10", "-0.5", "1E+3", "-00"] {
+        let floats = toks("1.5 2e10 -0.5 1E+3 -0.0 5e-324 2.0");
+        let bits: Vec<Tok> = [1.5, 2e10, -0.5, 1e3, -0.0, 5e-324, 2.0]
+            .iter()
+            .map(|x: &f64| Tok::Float(x.to_bits()))
+            .collect();
+        assert_eq!(floats, bits);
+        for bad in ["007", "-00", "01.5", "1e400", "-1e999"] {
             let l = lex(bad);
             assert_eq!(l.diags.len(), 1, "{bad}");
             assert_eq!(l.diags[0].code, Code::InvalidNumber, "{bad}");

@@ -1060,6 +1060,7 @@ impl Lower<'_> {
             }
             JsonNode::Bool(b) => Some(Literal::Bool(b)),
             JsonNode::Int(i) => Some(Literal::Int(i)),
+            JsonNode::Float(x) => Some(Literal::Float(x)),
             JsonNode::Str(s) => Some(Literal::Str(s)),
             JsonNode::Array(items) => {
                 let lowered: Vec<Option<Literal>> =
@@ -1097,11 +1098,12 @@ impl Lower<'_> {
         }
     }
 
-    /// A written type: `int`, `bool`, `string`, `T[]`, `map<K,V>`.
+    /// A written type: `int`, `float`, `bool`, `string`, `T[]`, `map<K,V>`.
     pub fn ty(&mut self, t: RawType) -> Option<Type> {
         match t {
             RawType::Name(n) => match n.text.as_str() {
                 "int" => Some(Type::Int),
+                "float" => Some(Type::Float),
                 "bool" => Some(Type::Bool),
                 "string" => Some(Type::String),
                 other if self.structs.iter().any(|s| s == other) => {
@@ -1124,7 +1126,7 @@ impl Lower<'_> {
                     };
                     let mut d = Diagnostic::error(
                         Code::InvalidType,
-                        format!("unknown type `{other}`: the types are int, bool, string, T[] and map<K,V>"),
+                        format!("unknown type `{other}`: the types are int, float, bool, string, T[] and map<K,V>"),
                     )
                     .at(n.span)
                     .in_step(self.step.as_ref());
@@ -1157,7 +1159,7 @@ impl Lower<'_> {
                         format!("`{shown}` is not an Isu type: a map type is written map<K,V>, with two types, K int or string")
                     }
                     _ => format!(
-                        "unknown type `{shown}`: the types are int, bool, string, T[] and map<K,V> ({} {})",
+                        "unknown type `{shown}`: the types are int, float, bool, string, T[] and map<K,V> ({} {})",
                         args.len(),
                         if args.len() == 1 { "parameter" } else { "parameters" }
                     ),

@@ -369,13 +369,13 @@ fn int_out_of_range() {
 
 #[test]
 fn invalid_number() {
-    let text = prog("    S1: RETURN\n      EXPR: (const 1.5)\n");
+    let text = prog("    S1: RETURN\n      EXPR: (const 1e400)\n");
     check_err(
         &text,
         Code::InvalidNumber,
         9,
         20,
-        "`1.5` is not an integer: Isu numbers are 64-bit integers, without fractions or exponents",
+        "`1e400` is beyond the float range: floats are finite, at most 1.7976931348623157e+308 in size",
     );
     let text = prog("    S1: RETURN\n      EXPR: (const -007)\n");
     let d = check_err(
@@ -570,7 +570,7 @@ fn unexpected_token_in_words() {
 #[test]
 fn unexpected_end() {
     let text = "FUNC:\n  NAME: f\n  ARGS: []\n  RETURNS:\n";
-    check_err(text, Code::UnexpectedEnd, 5, 1, "expected a type after RETURNS: (int, bool, string, T[] or map<K,V>), found the end of the file");
+    check_err(text, Code::UnexpectedEnd, 5, 1, "expected a type after RETURNS: (int, float, bool, string, T[] or map<K,V>), found the end of the file");
 }
 
 #[test]
@@ -874,7 +874,7 @@ fn invalid_type() {
         Code::InvalidType,
         3,
         13,
-        "unknown type `integer`: the types are int, bool, string, T[] and map<K,V>",
+        "unknown type `integer`: the types are int, float, bool, string, T[] and map<K,V>",
     );
     assert_eq!(d.hint.as_deref(), Some("write int"));
     let second = p
@@ -885,7 +885,7 @@ fn invalid_type() {
         .unwrap();
     assert_eq!(
         second.message,
-        "unknown type `list<int,int>`: the types are int, bool, string, T[] and map<K,V> (2 parameters)"
+        "unknown type `list<int,int>`: the types are int, float, bool, string, T[] and map<K,V> (2 parameters)"
     );
 }
 

@@ -35,6 +35,8 @@ pub enum Tok<'a> {
     Ident(&'a str),
     StepId(&'a str),
     Int(i64),
+    /// A number with a fraction or an exponent: a float, by its bits.
+    Float(u64),
     Str(&'a str),
     True,
     False,
@@ -71,6 +73,10 @@ impl Tok<'_> {
             Tok::Ident(s) => format!("the name `{s}`"),
             Tok::StepId(s) => format!("the step ID {s}"),
             Tok::Int(i) => format!("the number {i}"),
+            Tok::Float(bits) => format!(
+                "the number {}",
+                isu_lang::float::repr(f64::from_bits(*bits))
+            ),
             Tok::Str(s) => format!("the string \"{}\"", shorten(s, 30)),
             Tok::True => "`true`".to_owned(),
             Tok::False => "`false`".to_owned(),

@@ -339,7 +339,7 @@ pub fn literal_meant(word: &str) -> Option<Option<&'static str>> {
 // ---- Types -------------------------------------------------------------------
 
 /// The scalar type names.
-pub const SCALAR_TYPES: &[&str] = &["int", "bool", "string"];
+pub const SCALAR_TYPES: &[&str] = &["int", "float", "bool", "string"];
 
 /// The only type with parameters.
 pub const MAP_TYPE: &str = "map";
@@ -347,7 +347,7 @@ pub const MAP_TYPE: &str = "map";
 /// What another type name means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypeMeant {
-    /// A scalar: `int`, `bool` or `string`.
+    /// A scalar: `int`, `float`, `bool` or `string`.
     Scalar(&'static str),
     /// An array: written `T[]`.
     Array,
@@ -363,6 +363,9 @@ pub fn type_meant(word: &str) -> Option<TypeMeant> {
     let meant = match lower.as_str() {
         "int" | "integer" | "i64" | "i32" | "int64" | "int32" | "long" | "number" | "num"
         | "usize" | "isize" | "u64" | "u32" | "bigint" => TypeMeant::Scalar("int"),
+        "float" | "double" | "f64" | "f32" | "float64" | "float32" | "real" | "decimal" => {
+            TypeMeant::Scalar("float")
+        }
         "bool" | "boolean" => TypeMeant::Scalar("bool"),
         "string" | "str" | "text" | "char" | "chr" => TypeMeant::Scalar("string"),
         "list" | "array" | "vec" | "vector" | "sequence" | "seq" | "slice" | "tuple" => {
@@ -399,9 +402,12 @@ pub fn function_meant(name: &str) -> Option<&'static str> {
 /// table of `crate::stdlib`).
 pub const STANDARD_FUNCTIONS: &[&str] = &[
     "ABS",
+    "CEIL",
     "CHARS",
     "CONCAT",
     "CONTAINS",
+    "FLOAT",
+    "FLOOR",
     "INDEX_OF",
     "JOIN",
     "LEN",
@@ -413,15 +419,19 @@ pub const STANDARD_FUNCTIONS: &[&str] = &[
     "MAP_SET",
     "MAX",
     "MIN",
+    "PARSE_FLOAT",
     "PARSE_INT",
     "POP",
     "PUSH",
     "REPEAT",
+    "ROUND",
     "SLICE",
     "SORT",
     "SPLIT",
     "SPLIT_WHITESPACE",
+    "SQRT",
     "TO_STRING",
+    "TRUNC",
     "UPPER",
 ];
 
@@ -464,6 +474,16 @@ const FUNCTION_SYNONYMS: &[(&str, &str)] = &[
     ("to_lower", "LOWER"),
     ("tolower", "LOWER"),
     ("tolowercase", "LOWER"),
+    ("to_float", "FLOAT"),
+    ("tofloat", "FLOAT"),
+    ("double", "FLOAT"),
+    ("to_double", "FLOAT"),
+    ("parsefloat", "PARSE_FLOAT"),
+    ("parse_double", "PARSE_FLOAT"),
+    ("atof", "PARSE_FLOAT"),
+    ("truncate", "TRUNC"),
+    ("ceiling", "CEIL"),
+    ("square_root", "SQRT"),
     ("substring", "SLICE"),
     ("substr", "SLICE"),
     ("sub_list", "SLICE"),

@@ -22,14 +22,15 @@ impl Checker {
                 Some(t) => PTy::of(t),
                 None => PTy::Error,
             },
-            ExprNode::Unary { op, .. } => match op {
-                UnaryOp::Neg => PTy::Int,
+            ExprNode::Unary { op, arg } => match op {
+                UnaryOp::Neg => self.numeric(&[arg]),
                 UnaryOp::Not => PTy::Bool,
             },
-            ExprNode::Binary { op, .. } => match op {
-                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
-                    PTy::Int
+            ExprNode::Binary { op, lhs, rhs } => match op {
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div => {
+                    self.numeric(&[lhs, rhs])
                 }
+                BinaryOp::Mod => PTy::Int,
                 _ => PTy::Bool,
             },
             ExprNode::Index { base, .. } => match self.shape(base) {
@@ -89,9 +90,29 @@ impl Checker {
         }
     }
 
+    /// The type of arithmetic on `operands`: float when one of them is a
+    /// float (the others must be too, and are reported where they are not),
+    /// else int.
+    fn numeric(&self, operands: &[&Expr]) -> PTy {
+        if operands.iter().any(|o| self.shape(o) == PTy::Float) {
+            PTy::Float
+        } else {
+            PTy::Int
+        }
+    }
+
     /// Types `e` where the context asks `want`, reporting every error inside
     /// it, and records the type in `e.ty`. Returns `e`'s own type when known.
     pub(super) fn expr(&mut self, e: &mut Expr, want: &Want) -> Option<Type> {
+        let before = self.diags.len();
+        let ty = self.expr_typed(e, want);
+        if let (Some(Type::Int), Want::Is(Type::Float, _)) = (&ty, want) {
+            self.offer_float(before, e);
+        }
+        ty
+    }
+
+    fn expr_typed(&mut self, e: &mut Expr, want: &Want) -> Option<Type> {
         let span = e.span;
         let fixed_by_node = matches!(
             e.node,
@@ -107,6 +128,7 @@ impl Checker {
             ExprNode::Var { name } => self.var(name, span, want),
             ExprNode::Unary { op, arg } => {
                 let ty = match op {
+                    UnaryOp::Neg if self.numeric(&[arg]) == PTy::Float => Type::Float,
                     UnaryOp::Neg => Type::Int,
                     UnaryOp::Not => Type::Bool,
                 };
@@ -242,6 +264,11 @@ impl Checker {
         shown: &str,
     ) -> Type {
         let operands = match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div
+                if self.numeric(&[lhs, rhs]) == PTy::Float =>
+            {
+                Some((Type::Float, Type::Float))
+            }
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => {
                 Some((Type::Int, Type::Int))
             }
@@ -276,7 +303,8 @@ impl Checker {
         }
     }
 
-    /// `eq ne` (any two values of one type) and `lt le gt ge` (two ints or two strings).
+    /// `eq ne` (any two values of one type) and `lt le gt ge` (two ints, two
+    /// floats or two strings).
     fn compare(
         &mut self,
         op: &'static str,
@@ -287,7 +315,13 @@ impl Checker {
         shown: &str,
     ) {
         let (ls, rs) = (self.shape(lhs), self.shape(rhs));
-        let Some(joined) = ls.join(&rs) else {
+        // An int beside a float is an int where a float is wanted, which
+        // the int's side reports with its fix, (call FLOAT ...).
+        let joined = match (&ls, &rs) {
+            (PTy::Int, PTy::Float) | (PTy::Float, PTy::Int) => Some(PTy::Float),
+            _ => ls.join(&rs),
+        };
+        let Some(joined) = joined else {
             let hint = match (ls.resolve(), rs.resolve()) {
                 (Ok(Type::Int), Ok(Type::String)) | (Ok(Type::String), Ok(Type::Int)) => {
                     "turn one into the other's type first: (call TO_STRING n) or (call PARSE_INT s)"
@@ -310,10 +344,10 @@ impl Checker {
         };
         match joined.resolve() {
             Ok(t) => {
-                if ordering && !matches!(t, Type::Int | Type::String) {
+                if ordering && !matches!(t, Type::Int | Type::Float | Type::String) {
                     self.type_error(
                         span,
-                        format!("{op} orders two ints or two strings, but its operands are {t}"),
+                        format!("{op} orders two ints, two floats or two strings, but its operands are {t}"),
                         Some(
                             "compare sizes with (call LEN ...), or elements with (index ...)"
                                 .into(),
@@ -557,7 +591,7 @@ impl Checker {
                 self.expr(index, &Want::Is(Type::Int, Role::ArrayIndex));
                 Some(Type::String)
             }
-            Type::Int | Type::Bool | Type::Struct(_) => {
+            Type::Int | Type::Float | Type::Bool | Type::Struct(_) => {
                 self.not_indexable(span, shown, base, &base_ty.to_string());
                 self.expr(index, &Want::Quiet);
                 None
@@ -606,6 +640,12 @@ impl Checker {
         }
         let shapes: Vec<PTy> = args.iter().map(|a| self.shape(a)).collect();
         let mut candidates = accepting(f, &shapes);
+        if candidates.is_empty() {
+            // Ints where floats would fit: the float overload types them, so
+            // each int is reported with its fix, (call FLOAT ...).
+            let floated: Vec<PTy> = shapes.iter().map(int_as_float).collect();
+            candidates = accepting(f, &floated);
+        }
         if candidates.is_empty() {
             self.no_overload(f, args, &shapes, span);
             self.quiet_all(args);
@@ -898,6 +938,15 @@ impl Checker {
     }
 }
 
+/// An int's shape as a float's: what an argument would be turned into a
+/// float.
+fn int_as_float(shape: &PTy) -> PTy {
+    match shape {
+        PTy::Int => PTy::Float,
+        other => other.clone(),
+    }
+}
+
 /// What a part whose type has a hole is asked for: its own type; an open
 /// literal in it is reported unless an error already hides the whole (`want`
 /// is quiet) or the hole itself comes from an error.
@@ -1010,6 +1059,6 @@ fn type_vars(p: &stdlib::Pat, out: &mut Vec<char>) {
             type_vars(k, out);
             type_vars(v, out);
         }
-        Pat::Int | Pat::Bool | Pat::Str => {}
+        Pat::Int | Pat::Float | Pat::Bool | Pat::Str => {}
     }
 }

@@ -105,7 +105,7 @@ pub(super) fn check(program: &Program, scope: &Scope, diags: &mut Vec<Diagnostic
             if !scope::is_valid(ty) {
                 continue;
             }
-            if let Err(m) = literal::conform(value, ty, &program.types) {
+            if let Err(m) = literal::conform_json(value, ty, &program.types) {
                 diags.push(
                     Diagnostic::error(
                         Code::IoTypeMismatch,
@@ -124,7 +124,7 @@ pub(super) fn check(program: &Program, scope: &Scope, diags: &mut Vec<Diagnostic
     // Each OUTPUT value has the RETURNS type.
     if let Some(returns) = &scope.returns {
         for (i, ex) in io.output.iter().enumerate() {
-            if let Err(m) = literal::conform(&ex.value, returns, &program.types) {
+            if let Err(m) = literal::conform_json(&ex.value, returns, &program.types) {
                 diags.push(
                     Diagnostic::error(
                         Code::IoTypeMismatch,

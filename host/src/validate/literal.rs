@@ -23,9 +23,12 @@ impl LitMismatch {
     }
 }
 
-/// Checks that `lit` is a value of `ty`. The message names the place that is
-/// wrong, from the root called `value`: `value[2] is a string ("a"), expected int`.
-/// A struct's value is a JSON object with exactly the fields `types` declares.
+/// Checks that `lit`, a JSON value from outside the program (an argument, an
+/// `IO` example, a result), is a value of `ty`. The message names the place
+/// that is wrong, from the root called `value`: `value[2] is a string ("a"),
+/// expected int`. A struct's value is a JSON object with exactly the fields
+/// `types` declares; a float may be written as an integer binary64 holds
+/// exactly ([`Literal::as_float`]).
 pub fn literal_conforms(lit: &Literal, ty: &Type, types: &[StructDef]) -> Result<(), String> {
     literal_conforms_named(lit, ty, types, "value")
 }
@@ -38,15 +41,40 @@ pub fn literal_conforms_named(
     types: &[StructDef],
     name: &str,
 ) -> Result<(), String> {
-    conform(lit, ty, types).map_err(|m| m.message(name))
+    conform_json(lit, ty, types).map_err(|m| m.message(name))
 }
 
-/// Checks that `lit` is a value of `ty`, saying where it is not. Only the
-/// structs of `types` have values (a `(const ...)` passes none: a struct
-/// value is made by `(struct ...)` alone).
+/// [`conform`] for a JSON value from outside the program, where an integer
+/// binary64 holds exactly stands for a float (`spec/semantics.md`, "JSON
+/// form of values").
+pub(crate) fn conform_json(
+    lit: &Literal,
+    ty: &Type,
+    types: &[StructDef],
+) -> Result<(), LitMismatch> {
+    let mut path = String::new();
+    conform_at(lit, ty, types, Floats::AlsoExactInts, &mut path)
+        .map_err(|problem| LitMismatch { path, problem })
+}
+
+/// What a float may be written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floats {
+    /// Only a number with a fraction or an exponent: in a `(const ...)`,
+    /// whose literal's form is its type.
+    Written,
+    /// Also an integer binary64 holds exactly: in JSON from outside.
+    AlsoExactInts,
+}
+
+/// Checks that `lit`, a `(const ...)`, is a value of `ty`, saying where it
+/// is not. Only the structs of `types` have values (a `(const ...)` passes
+/// none: a struct value is made by `(struct ...)` alone). A float is
+/// written with a fraction or an exponent (`2.0`), never as an integer.
 pub(crate) fn conform(lit: &Literal, ty: &Type, types: &[StructDef]) -> Result<(), LitMismatch> {
     let mut path = String::new();
-    conform_at(lit, ty, types, &mut path).map_err(|problem| LitMismatch { path, problem })
+    conform_at(lit, ty, types, Floats::Written, &mut path)
+        .map_err(|problem| LitMismatch { path, problem })
 }
 
 /// On failure `path` is left pointing at the offending part.
@@ -54,17 +82,26 @@ fn conform_at(
     lit: &Literal,
     ty: &Type,
     types: &[StructDef],
+    floats: Floats,
     path: &mut String,
 ) -> Result<(), String> {
     match (ty, lit) {
         (Type::Int, Literal::Int(_))
+        | (Type::Float, Literal::Float(_))
         | (Type::Bool, Literal::Bool(_))
         | (Type::String, Literal::Str(_)) => Ok(()),
+        (Type::Float, Literal::Int(i)) if floats == Floats::AlsoExactInts => match lit.as_float() {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "is the integer {i}, which no float equals: write the float itself ({})",
+                isu_lang::float::repr(isu_lang::float::of_int(*i))
+            )),
+        },
         (Type::Array(elem), Literal::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                conform_at(item, elem, types, path)?;
+                conform_at(item, elem, types, floats, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -89,7 +126,7 @@ fn conform_at(
                         a(&ty.to_string())
                     ));
                 }
-                conform_at(v, value, types, path)?;
+                conform_at(v, value, types, floats, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -116,7 +153,7 @@ fn conform_at(
                 let len = path.len();
                 path.push('.');
                 path.push_str(&field.name.name);
-                conform_at(v, &field.ty, types, path)?;
+                conform_at(v, &field.ty, types, floats, path)?;
                 path.truncate(len);
             }
             Ok(())
@@ -163,6 +200,7 @@ fn shape_at(lit: &Literal, path: &mut String) -> Result<PTy, Mixed> {
     Ok(match lit {
         Literal::Bool(_) => PTy::Bool,
         Literal::Int(_) => PTy::Int,
+        Literal::Float(_) => PTy::Float,
         Literal::Str(_) => PTy::Str,
         Literal::Array(items) => {
             let mut elem = PTy::Any;

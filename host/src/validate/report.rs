@@ -6,7 +6,7 @@ use super::scope::Section;
 use super::text::a;
 use super::Checker;
 use crate::diag::{Code, Diagnostic, Fix, PendingFix};
-use isu_plugin_api::{Span, Type};
+use isu_plugin_api::{Expr, Span, Type};
 
 /// What the context of an expression asks of its type.
 #[derive(Debug, Clone)]
@@ -110,6 +110,12 @@ impl Role {
     fn hint(&self, want: &Type, found: &str) -> Option<String> {
         let is_arith = |op: &str| matches!(op, "add" | "sub" | "mul" | "div" | "mod" | "neg");
         Some(match self {
+            _ if *want == Type::Float && found == "int" => {
+                "Isu never turns an int into a float by itself: convert it with (call FLOAT ...), or write a float literal with a fraction, such as (const 2.0)".into()
+            }
+            _ if *want == Type::Int && found == "float" => {
+                "Isu never turns a float into an int by itself: convert it with (call TRUNC ...), FLOOR, CEIL or ROUND".into()
+            }
             Role::IfCond | Role::WhileCond | Role::IfExprCond => {
                 let example = match found {
                     "int" => " (for an int, e.g. (ne X (const 0)))",
@@ -219,6 +225,25 @@ impl Checker {
             d = d.with_hint(h);
         }
         self.diags.push(d);
+    }
+
+    /// Gives the mismatch reported since `before` for `e`, an int where a
+    /// float is wanted, its fix: `(call FLOAT e)`.
+    pub(super) fn offer_float(&mut self, before: usize, e: &Expr) {
+        if e.span.is_synthetic() {
+            return;
+        }
+        let text = crate::canon::print_expr(e);
+        let want = Some(serde_json::Value::from("float"));
+        let found = Some(serde_json::Value::from("int"));
+        let from = before.min(self.diags.len());
+        let reported = self.diags[from..]
+            .iter_mut()
+            .rev()
+            .find(|d| d.expected == want && d.actual == found && d.fix.is_none());
+        if let Some(d) = reported {
+            d.fix = Some(Fix::replace(e.span, format!("(call FLOAT {text})")));
+        }
     }
 
     /// Reports a plain type error at `span` with `hint`.

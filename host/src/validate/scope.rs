@@ -190,7 +190,7 @@ pub(crate) fn valid_type(
 /// its key and value types.
 fn bad_maps<'a>(ty: &'a Type, out: &mut Vec<(&'a Type, &'a Type, &'a Type)>) {
     match ty {
-        Type::Int | Type::Bool | Type::String | Type::Struct(_) => {}
+        Type::Int | Type::Float | Type::Bool | Type::String | Type::Struct(_) => {}
         Type::Array(e) => bad_maps(e, out),
         Type::Map(k, v) => {
             if !k.is_map_key() {

@@ -133,7 +133,7 @@ fn reaches(
 /// The names of the structs a type holds, at any depth.
 pub(crate) fn structs_in<'a>(ty: &'a Type, out: &mut Vec<&'a str>) {
     match ty {
-        Type::Int | Type::Bool | Type::String => {}
+        Type::Int | Type::Float | Type::Bool | Type::String => {}
         Type::Array(e) => structs_in(e, out),
         Type::Map(k, v) => {
             structs_in(k, out);

@@ -14,6 +14,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum PTy {
     Int,
+    Float,
     Bool,
     Str,
     Array(Box<PTy>),
@@ -45,6 +46,7 @@ impl PTy {
     pub(crate) fn of(ty: &Type) -> PTy {
         match ty {
             Type::Int => PTy::Int,
+            Type::Float => PTy::Float,
             Type::Bool => PTy::Bool,
             Type::String => PTy::Str,
             Type::Array(e) => PTy::Array(Box::new(PTy::of(e))),
@@ -75,6 +77,7 @@ impl PTy {
             }
             (Any, t) | (t, Any) => t.clone(),
             (Int, Int) => Int,
+            (Float, Float) => Float,
             (Bool, Bool) => Bool,
             (Str, Str) | (Key { .. }, Str) | (Str, Key { .. }) => Str,
             (Key { int_ok: true }, Int) | (Int, Key { int_ok: true }) => Int,
@@ -90,6 +93,7 @@ impl PTy {
     pub(crate) fn resolve(&self) -> Result<Type, Hole> {
         match self {
             PTy::Int => Ok(Type::Int),
+            PTy::Float => Ok(Type::Float),
             PTy::Bool => Ok(Type::Bool),
             PTy::Str | PTy::Key { .. } => Ok(Type::String),
             PTy::Struct(name) => Ok(Type::Struct(name.clone())),
@@ -131,6 +135,7 @@ impl fmt::Display for PTy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PTy::Int => f.write_str("int"),
+            PTy::Float => f.write_str("float"),
             PTy::Bool => f.write_str("bool"),
             PTy::Str | PTy::Key { .. } => f.write_str("string"),
             PTy::Array(e) => write!(f, "{e}[]"),
@@ -189,6 +194,7 @@ impl Bindings {
                 true
             }
             (Pat::Int, PTy::Int | PTy::Key { int_ok: true })
+            | (Pat::Float, PTy::Float)
             | (Pat::Bool, PTy::Bool)
             | (Pat::Str, PTy::Str | PTy::Key { .. }) => true,
             (Pat::Array(p), PTy::Array(t)) => self.unify(p, t),
@@ -208,7 +214,7 @@ impl Bindings {
             Pat::T | Pat::K | Pat::V => {
                 self.bind(pat, &PTy::Error);
             }
-            Pat::Int | Pat::Bool | Pat::Str => {}
+            Pat::Int | Pat::Float | Pat::Bool | Pat::Str => {}
         }
     }
 
@@ -217,6 +223,7 @@ impl Bindings {
         let var = |b: &Option<PTy>| b.clone().unwrap_or(PTy::Any);
         match pat {
             Pat::Int => PTy::Int,
+            Pat::Float => PTy::Float,
             Pat::Bool => PTy::Bool,
             Pat::Str => PTy::Str,
             Pat::Array(e) => PTy::array(self.instantiate(e)),

@@ -4,14 +4,15 @@
 //! everything: the same seed gives the same programs, byte for byte.
 //!
 //! A program declares ARGS, STATE and LOCAL variables of types drawn from
-//! every type of the language (ints, bools, strings, structs of `TYPES`,
+//! every type of the language (ints, floats, bools, strings, structs of `TYPES`,
 //! arrays and maps of them, nested), and its steps use every statement kind and ITER form
 //! ([`steps`]) and every standard function, chosen from the table by
 //! signature, and the extra functions given ([`Function`]: a pack's), so a
 //! new function is covered without a change here ([`exprs`]). Runtime
 //! errors come on purpose: ints at the edges of 64 bits overflow and divide
 //! by zero, indexes and keys miss, `POP` empties, `REPEAT` counts go
-//! negative, strings fail `PARSE_INT`, and [`RandomPrograms::limits`] makes
+//! negative, strings fail `PARSE_INT` and `PARSE_FLOAT`, floats leave
+//! their range and meet a zero divisor ([`floats`]), and [`RandomPrograms::limits`] makes
 //! the step, size and memory limits tight now and then. Loops end by
 //! themselves or at the step limit, so every run ends.
 //!
@@ -19,6 +20,7 @@
 //! skips the others.
 
 mod exprs;
+mod floats;
 mod rng;
 mod steps;
 mod values;
@@ -88,7 +90,7 @@ impl RandomPrograms {
     /// A random type, nested at most `depth` deep, with int or string keys;
     /// its innermost types are scalars or the structs of `structs`.
     fn ty(&mut self, depth: usize, structs: &[StructDef]) -> Type {
-        let mut leaves = vec![Type::Int, Type::Bool, Type::String];
+        let mut leaves = vec![Type::Int, Type::Float, Type::Bool, Type::String];
         leaves.extend(structs.iter().map(|d| Type::Struct(d.name.name.clone())));
         if depth == 0 || self.rng.chance(40) {
             return self.rng.pick(&leaves).clone();

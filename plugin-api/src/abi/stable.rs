@@ -78,6 +78,7 @@ impl AbiValue {
         match lit {
             Literal::Bool(b) => AbiValue::Bool(*b),
             Literal::Int(i) => AbiValue::Int(*i),
+            Literal::Float(x) => AbiValue::float(*x),
             Literal::Str(s) => AbiValue::Str(s.as_str().into()),
             Literal::Array(items) => {
                 let mut out = RVec::with_capacity(items.len());
@@ -96,12 +97,22 @@ impl AbiValue {
         }
     }
 
+    /// A float, which no pack call passes or returns: a pack's signature
+    /// names no float ([`crate::pack::Signature::parse`] refuses one), so
+    /// no argument of a call the validator accepted is one. Should one come
+    /// all the same, it crosses as the text of its value (Python's `repr`),
+    /// which the pack's own argument check refuses as a string.
+    fn float(x: f64) -> AbiValue {
+        AbiValue::Str(crate::float::repr(x).into())
+    }
+
     /// The value of an owned literal: its strings and vectors are moved, not
     /// copied, where the layouts allow (a string's bytes always are).
     pub fn from_literal(lit: Literal) -> AbiValue {
         match lit {
             Literal::Bool(b) => AbiValue::Bool(b),
             Literal::Int(i) => AbiValue::Int(i),
+            Literal::Float(x) => AbiValue::float(x),
             Literal::Str(s) => AbiValue::Str(s.into()),
             Literal::Array(items) => {
                 let mut out = RVec::with_capacity(items.len());

@@ -35,8 +35,10 @@ typedef struct IsuObj {
  * their number. */
 #define ISU_DATA(p) ((unsigned char *)(p) + sizeof(IsuObj))
 
-/* Static types, as the program module describes them. */
-enum { ISU_INT = 0, ISU_BOOL = 1, ISU_STRING = 2, ISU_ARRAY = 3, ISU_MAP = 4, ISU_STRUCT = 5 };
+/* Static types, as the program module describes them. The kinds below
+ * `ISU_STRING` are the values that live in their slot (a float as the bits
+ * of its IEEE-754 double), those from it on the heap objects. */
+enum { ISU_INT = 0, ISU_BOOL = 1, ISU_FLOAT = 2, ISU_STRING = 3, ISU_ARRAY = 4, ISU_MAP = 5, ISU_STRUCT = 6 };
 
 typedef struct IsuType {
     int32_t kind;
@@ -72,6 +74,8 @@ enum {
     ISU_E_MEMORY_LIMIT = 15,
     ISU_E_EMPTY_SEPARATOR = 16,
     ISU_E_OUT_OF_DOMAIN = 17,
+    ISU_E_FLOAT_NOT_FINITE = 18,
+    ISU_E_INVALID_NUMBER = 19,
 };
 
 /* What failed at an error site, for the message. */
@@ -89,6 +93,8 @@ enum {
     ISU_W_VAR = 10,
     /* A call of a pack function, whose full name the site's `name` holds. */
     ISU_W_PACK = 11,
+    /* A division of floats: the values shown are their bits. */
+    ISU_W_FDIV = 12,
 };
 
 /* A place in the program where a runtime error can happen: its step (an
@@ -217,6 +223,15 @@ IsuObj *isu_upper(const IsuObj *s);
 IsuObj *isu_chars(const IsuObj *s, int32_t site);
 IsuObj *isu_to_string(int64_t n);
 int64_t isu_parse_int(const IsuObj *s, int32_t site);
+
+/* Floats (core/float.c). A float's slot holds the bits of its double. */
+double isu_float_of_slot(uint64_t v);
+uint64_t isu_float_slot(double d);
+/* The text Python's repr writes for the finite `d` (at most 24 bytes): its
+ * length. */
+int isu_float_repr(double d, char out[32]);
+IsuObj *isu_float_to_string(double d);
+double isu_parse_float(const IsuObj *s, int32_t site);
 
 /* The result: `size_limit` at `site` when it has more JSON values than the
  * size limit. */

@@ -35,6 +35,8 @@ pub enum What {
     /// A call of a pack function: the site's name is the function's full
     /// name (`math.GCD`), which the message shows.
     Pack = 11,
+    /// A division of floats (its operands' bits are the values shown).
+    FloatDiv = 12,
 }
 
 #[cfg(test)]

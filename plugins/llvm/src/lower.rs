@@ -12,6 +12,7 @@
 
 mod call;
 mod expr;
+mod float;
 mod konst;
 mod memory;
 mod pack;
@@ -91,6 +92,10 @@ impl<'ctx> Val<'ctx> {
 
     pub fn int(&self) -> IntValue<'ctx> {
         self.v.into_int_value()
+    }
+
+    pub fn float(&self) -> inkwell::values::FloatValue<'ctx> {
+        self.v.into_float_value()
     }
 }
 
@@ -338,6 +343,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn llty(&self, ty: &Type) -> BasicTypeEnum<'ctx> {
         match ty {
             Type::Int => self.cx.i64_type().into(),
+            Type::Float => self.cx.f64_type().into(),
             Type::Bool => self.cx.bool_type().into(),
             _ => self.ptr_ty().into(),
         }
@@ -412,6 +418,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         let i64t = self.cx.i64_type();
         Ok(match ty {
             Type::Int => v.into_int_value(),
+            // A float's slot holds the bits of its double.
+            Type::Float => self.b.build_bit_cast(v, i64t, "")?.into_int_value(),
             Type::Bool => self.b.build_int_z_extend(v.into_int_value(), i64t, "")?,
             _ => self.b.build_ptr_to_int(v.into_pointer_value(), i64t, "")?,
         })
@@ -421,6 +429,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn of_slot(&self, s: IntValue<'ctx>, ty: &Type) -> Res<BasicValueEnum<'ctx>> {
         Ok(match ty {
             Type::Int => s.into(),
+            Type::Float => self.b.build_bit_cast(s, self.cx.f64_type(), "")?,
             Type::Bool => self
                 .b
                 .build_int_truncate(s, self.cx.bool_type(), "")?

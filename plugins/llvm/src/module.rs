@@ -317,10 +317,11 @@ pub fn type_descriptor<'ctx>(
     let (kind, a, b, (nfields, fields, names)) = match t {
         Type::Int => (0, null, null, none),
         Type::Bool => (1, null, null, none),
-        Type::String => (2, null, null, none),
-        Type::Array(e) => (3, type_descriptor(cx, m, types, e), null, none),
+        Type::Float => (2, null, null, none),
+        Type::String => (3, null, null, none),
+        Type::Array(e) => (4, type_descriptor(cx, m, types, e), null, none),
         Type::Map(k, v) => (
-            4,
+            5,
             type_descriptor(cx, m, types, k),
             type_descriptor(cx, m, types, v),
             none,
@@ -338,7 +339,7 @@ pub fn type_descriptor<'ctx>(
                 .collect();
             let names = fields.iter().map(|f| cstr(cx, m, &f.name.name)).collect();
             (
-                5,
+                6,
                 null,
                 null,
                 (

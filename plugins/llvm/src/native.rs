@@ -69,18 +69,18 @@ pub fn link(object: &[u8], name: &str, what: Output) -> Result<Vec<u8>, BuildErr
         cmd.arg("-r");
     }
     let exe = out_path;
-    let out = cmd
-        .arg("-o")
-        .arg(&exe)
-        .arg(&obj)
-        .arg(&driver)
-        .output()
-        .map_err(|e| {
-            BuildError::Llvm(format!(
-                "running the C compiler `{}` to link: {e} (install gcc or clang, or set CC)",
-                cc.display()
-            ))
-        })?;
+    cmd.arg("-o").arg(&exe).arg(&obj).arg(&driver);
+    if what == Output::Executable {
+        // floor, ceil, trunc and roundeven, which a CPU without SSE4.1
+        // leaves to libm (spec/llvm-abi.md).
+        cmd.arg("-lm");
+    }
+    let out = cmd.output().map_err(|e| {
+        BuildError::Llvm(format!(
+            "running the C compiler `{}` to link: {e} (install gcc or clang, or set CC)",
+            cc.display()
+        ))
+    })?;
     if !out.status.success() {
         return Err(BuildError::Llvm(format!(
             "`{}` could not link the executable: {}",

@@ -264,8 +264,8 @@ fn value(r: &mut Rng, t: &Type) -> serde_json::Value {
         Type::Bool => (r.below(2) == 0).into(),
         Type::String => string(r).into(),
         Type::Array(e) => (0..r.below(6)).map(|_| value(r, e)).collect(),
-        Type::Map(..) | Type::Struct(_) => {
-            panic!("no shipped pack function takes a map or a struct")
+        Type::Map(..) | Type::Struct(_) | Type::Float => {
+            panic!("no shipped pack function takes a map, a struct or a float")
         }
     }
 }

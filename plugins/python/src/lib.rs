@@ -48,12 +48,13 @@ impl Backend for PythonBackend {
         // CONTAINS and INDEX_OF: lower/call.rs; `limit_work`: the
         // work budget, lower/work.rs; `limit_memory`: the memory limit,
         // lower/memory.rs; `struct`: dataclasses, structs.rs; vocabulary 6:
-        // BREAK and CONTINUE, (list ...), (if ...), string index).
+        // BREAK and CONTINUE, (list ...), (if ...), string index;
+        // vocabulary 7: floats, Python's own, lower/float.rs).
         BackendInfo::new(
             KIND,
             env!("CARGO_PKG_VERSION"),
             &[KIND],
-            FeatureSet::all_of(6),
+            FeatureSet::all_of(7),
         )
         .emitting(&[KIND])
         .executing(KIND, false)

@@ -9,6 +9,7 @@
 
 mod call;
 mod expr;
+mod float;
 mod memory;
 mod stmt;
 mod work;

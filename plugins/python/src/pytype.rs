@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 pub fn hint(ty: &Type) -> String {
     match ty {
         Type::Int => "int".into(),
+        Type::Float => "float".into(),
         Type::Bool => "bool".into(),
         Type::String => "str".into(),
         Type::Array(e) => format!("list[{}]", hint(e)),
@@ -25,6 +26,7 @@ pub fn hint(ty: &Type) -> String {
 pub fn descriptor(ty: &Type) -> String {
     match ty {
         Type::Int => "\"int\"".into(),
+        Type::Float => "\"float\"".into(),
         Type::Bool => "\"bool\"".into(),
         Type::String => "\"string\"".into(),
         Type::Array(e) => format!("(\"array\", {})", descriptor(e)),
@@ -58,6 +60,7 @@ fn is_flat(ty: &Type) -> bool {
 fn mangle(ty: &Type) -> String {
     match ty {
         Type::Int => "int".into(),
+        Type::Float => "float".into(),
         Type::Bool => "bool".into(),
         Type::String => "str".into(),
         Type::Array(e) => format!("list_{}", mangle(e)),

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json as _json
+import math as _math
 import re as _re
 import sys as _sys
 # @struct-import (the dataclass decorator, in a module with structs)
@@ -138,6 +139,48 @@ def _range(start: int, end: int, step: int) -> range:
 def _rounds(r: range) -> int:
     """The number of rounds of a range, which may be too many for len()."""
     return (r.stop - r.start + r.step - (1 if r.step > 0 else -1)) // r.step if r else 0
+
+
+# ---- floats: IEEE-754 binary64, Python's own float -------------------------
+# Every value is finite: an operation whose result is not (overflow to an
+# infinity, NaN) is float_not_finite. The generated code checks a result x
+# inline as `x - x == 0.0`, false for both.
+
+
+def _not_finite(op: str) -> None:
+    raise IsuError(_Code.FLOAT_NOT_FINITE, f"the result of {op} is not a finite float")
+
+
+def _to_int(x: float, f, name: str) -> int:
+    """TRUNC, FLOOR, CEIL or ROUND (f: math.trunc, math.floor, math.ceil,
+    round, which gives an int, half to even) of x, within 64 bits."""
+    v = f(x)
+    if _INT_MIN <= v <= _INT_MAX:
+        return v
+    raise IsuError(_Code.INT_OVERFLOW, f"{name}({x!r}) does not fit in 64 bits")
+
+
+def _sqrt(x: float) -> float:
+    if x < 0.0:
+        raise IsuError(_Code.OUT_OF_DOMAIN, f"SQRT({x!r}): below zero")
+    return _math.sqrt(x)
+
+
+_BLANKS = " \t\n\r\x0b\x0c"
+_DIGITS = "[0-9](?:_?[0-9])*"
+_FLOAT_TEXT = _re.compile(f"[+-]?(?:{_DIGITS}(?:\\.(?:{_DIGITS})?)?|\\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?")
+
+
+def _parse_float(s: str) -> float:
+    """PARSE_FLOAT: what float() reads of ASCII text, less inf and nan
+    (float() would also read other Unicode digits and spaces)."""
+    t = s.strip(_BLANKS)
+    if _FLOAT_TEXT.fullmatch(t) is None:
+        raise IsuError(_Code.INVALID_NUMBER, f"PARSE_FLOAT of {_json.dumps(s)}: not a decimal number")
+    x = float(t)
+    if x - x != 0.0:
+        raise IsuError(_Code.FLOAT_NOT_FINITE, f"PARSE_FLOAT of {_json.dumps(s)}: beyond the float range")
+    return x
 
 
 def _uninitialized(name: str) -> None:
@@ -449,6 +492,13 @@ def _from_json(ty, v, where: str):
     if ty == "int":
         if type(v) is int and _INT_MIN <= v <= _INT_MAX:
             return v
+    elif ty == "float":
+        # A float of JSON (json.loads reads 1e400 as inf, NaN as nan), or an
+        # int that a float holds exactly.
+        if type(v) is float and v - v == 0.0:
+            return v
+        if type(v) is int and _INT_MIN <= v <= _INT_MAX and v == int(float(v)):
+            return float(v)
     elif ty == "bool":
         if type(v) is bool:
             return v

@@ -104,7 +104,7 @@ fn fixed_size(def: &StructDef, types: &[StructDef], depth: usize) -> Option<usiz
     let mut n = def.fields.len();
     for f in &def.fields {
         n += match &f.ty {
-            Type::Int | Type::Bool => 0,
+            Type::Int | Type::Float | Type::Bool => 0,
             Type::Struct(name) if depth > 0 => {
                 let inner = types.iter().find(|d| d.name.name == *name)?;
                 fixed_size(inner, types, depth - 1)?

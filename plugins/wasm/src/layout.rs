@@ -1,4 +1,4 @@
-//! How Isu values live in Wasm: ints as `i64`, bools as `i32`, and strings,
+//! How Isu values live in Wasm: ints as `i64`, floats as `f64`, bools as `i32`, and strings,
 //! arrays, maps and structs as `i32` pointers to reference-counted heap
 //! objects.
 //!
@@ -53,10 +53,10 @@ pub const SCRATCH: u32 = 256;
 pub const STATIC_BASE: u32 = 1024;
 
 /// log2 of the bytes of one array slot holding a value of `elem`: 1 byte
-/// for a bool, 4 for a pointer, 8 for an int.
+/// for a bool, 4 for a pointer, 8 for an int or a float.
 pub fn slot_shift(elem: &Type) -> i32 {
     match elem {
-        Type::Int => 3,
+        Type::Int | Type::Float => 3,
         Type::Bool => 0,
         _ => 2,
     }
@@ -76,6 +76,7 @@ pub fn record_bytes(fields: usize) -> u64 {
 pub fn val_type(ty: &Type) -> ValType {
     match ty {
         Type::Int => ValType::I64,
+        Type::Float => ValType::F64,
         _ => ValType::I32,
     }
 }

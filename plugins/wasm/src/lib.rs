@@ -164,7 +164,7 @@ impl Backend for WasmBackend {
             "wasm",
             env!("CARGO_PKG_VERSION"),
             &["wasm"],
-            FeatureSet::all_of(6),
+            FeatureSet::all_of(7),
         )
         .emitting(&["wasm", "js"])
         .executing("wasm", true)

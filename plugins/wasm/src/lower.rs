@@ -6,6 +6,7 @@
 //! and index checks that the value bounds prove cannot fire are left out.
 
 mod expr;
+mod float;
 mod konst;
 mod memory;
 mod place;

@@ -90,6 +90,10 @@ pub enum Rt {
     Sort(Type),
     ToString,
     ParseInt,
+    /// `float_repr(x) -> s`: TO_STRING of a float (`runtime/float.wat`).
+    FloatRepr,
+    /// `parse_float(s, step) -> x`: PARSE_FLOAT.
+    ParseFloat,
     Repeat(Type),
     Chars,
     MulChecked,
@@ -182,6 +186,8 @@ impl Rt {
             Join => (vec![I32, I32, I32], vec![I32]),
             ToString => (vec![I64], vec![I32]),
             ParseInt => (vec![I32, I32], vec![I64]),
+            FloatRepr => (vec![ValType::F64], vec![I32]),
+            ParseFloat => (vec![I32, I32], vec![ValType::F64]),
             Repeat(t) => (vec![val_type(t), I64, I32], vec![I32]),
             Chars => (vec![I32, I32], vec![I32]),
             MulChecked => (vec![I64, I64, I32], vec![I64]),
@@ -250,6 +256,8 @@ pub struct ModuleBuilder {
     customs: Vec<(String, Vec<u8>)>,
     /// The program's structs, whose runtime functions walk their fields.
     pub structs: Structs,
+    /// The functions of `runtime/float.wat` by export name, once copied in.
+    pub floats: Option<BTreeMap<String, u32>>,
 }
 
 impl std::fmt::Debug for ModuleBuilder {

@@ -206,8 +206,19 @@ struct Parts<'a> {
     imports: Vec<Rt>,
     /// The type index of each defined function.
     funcs: Vec<u32>,
-    export: Option<(ExternalKind, u32)>,
+    /// What it exports, by name.
+    exports: BTreeMap<String, (ExternalKind, u32)>,
     bodies: Vec<wasmparser::FunctionBody<'a>>,
+}
+
+/// The binary of a lowering's text, parsed and validated.
+fn parse(function: &str, source: &str) -> Result<Vec<u8>, PluginDiagnostic> {
+    let wasm = wat::parse_str(source)
+        .map_err(|e| bad(function, format!("does not parse as WebAssembly text: {e}")))?;
+    wasmparser::Validator::new()
+        .validate_all(&wasm)
+        .map_err(|e| bad(function, format!("is not a valid module: {e}")))?;
+    Ok(wasm)
 }
 
 /// Checks one lowering and copies its functions into `mb`; the index of
@@ -218,15 +229,11 @@ fn merge_one(
     source: &str,
     want: Sig,
 ) -> Result<u32, PluginDiagnostic> {
-    let wasm = wat::parse_str(source)
-        .map_err(|e| bad(function, format!("does not parse as WebAssembly text: {e}")))?;
-    wasmparser::Validator::new()
-        .validate_all(&wasm)
-        .map_err(|e| bad(function, format!("is not a valid module: {e}")))?;
+    let wasm = parse(function, source)?;
     let export = export_name(function);
-    let parts = read(function, &wasm, &export)?;
-    let exported = match parts.export {
-        Some((ExternalKind::Func, i)) => i,
+    let parts = read(function, &wasm)?;
+    let exported = match parts.exports.get(&export) {
+        Some((ExternalKind::Func, i)) => *i,
         Some(_) => {
             return Err(bad(
                 function,
@@ -265,18 +272,64 @@ fn merge_one(
         }
         None => return Err(bad(function, "has a function without a type")),
     }
-    // The module's index of each function of the lowering's index space.
+    let index = copy(mb, function, parts, &|k| {
+        if k == local {
+            format!("pack.{function}")
+        } else {
+            format!("pack.{function}.{k}")
+        }
+    })?;
+    index
+        .get(exported as usize)
+        .copied()
+        .ok_or_else(|| bad(function, "exports a function it does not define"))
+}
+
+/// Copies the functions of a module of runtime functions written in
+/// WebAssembly text under the lowerings' convention (`runtime/float.wat`)
+/// into `mb`, named `isu_rt.` and their export names; the module's index of
+/// each exported function, by export name.
+pub fn merge_runtime(
+    mb: &mut ModuleBuilder,
+    label: &str,
+    source: &str,
+) -> Result<BTreeMap<String, u32>, PluginDiagnostic> {
+    let wasm = parse(label, source)?;
+    let parts = read(label, &wasm)?;
+    let n_imports = parts.imports.len() as u32;
+    let names: BTreeMap<u32, String> = parts
+        .exports
+        .iter()
+        .filter(|(_, (kind, _))| *kind == ExternalKind::Func)
+        .map(|(name, (_, i))| (*i, name.clone()))
+        .collect();
+    let funcs: Vec<(String, u32)> = names.iter().map(|(i, n)| (n.clone(), *i)).collect();
+    let index = copy(mb, label, parts, &|k| match names.get(&(k + n_imports)) {
+        Some(name) => format!("isu_rt.{name}"),
+        None => format!("isu_rt.{label}.{k}"),
+    })?;
+    Ok(funcs
+        .into_iter()
+        .filter_map(|(name, i)| Some((name, *index.get(i as usize)?)))
+        .collect())
+}
+
+/// Declares and defines the functions of `parts` in `mb` (the `k`th named
+/// `name(k)`), their imports calls of the runtime functions behind them;
+/// the module's index of each function of the lowering's index space.
+fn copy(
+    mb: &mut ModuleBuilder,
+    function: &str,
+    parts: Parts<'_>,
+    name: &dyn Fn(u32) -> String,
+) -> Result<Vec<u32>, PluginDiagnostic> {
+    let n_imports = parts.imports.len();
     let mut index: Vec<u32> = parts.imports.iter().map(|rt| mb.rt(rt.clone())).collect();
     for (k, ty) in parts.funcs.iter().enumerate() {
         let Some((p, r)) = parts.types.get(*ty as usize) else {
             return Err(bad(function, "has a function without a type"));
         };
-        let name = if k as u32 == local {
-            format!("pack.{function}")
-        } else {
-            format!("pack.{function}.{k}")
-        };
-        index.push(mb.declare(&name, p, r));
+        index.push(mb.declare(&name(k as u32), p, r));
     }
     let types: Vec<u32> = parts
         .types
@@ -294,21 +347,18 @@ fn merge_one(
                 format!("has a function the backend cannot copy: {e}"),
             )
         })?;
-        if let Some(&at) = index.get(n_imports as usize + k) {
+        if let Some(&at) = index.get(n_imports + k) {
             mb.define(at, f);
         }
     }
-    index
-        .get(exported as usize)
-        .copied()
-        .ok_or_else(|| bad(function, "exports a function it does not define"))
+    Ok(index)
 }
 
 /// Reads the sections of a lowering, refusing what the convention does not
 /// allow: imports other than [`IMPORTS`] and `isu.memory`, or of another
 /// type; a memory, table, global, tag, data or element segment, or start
 /// function of its own; types that are not of numbers.
-fn read<'a>(function: &str, wasm: &'a [u8], export: &str) -> Result<Parts<'a>, PluginDiagnostic> {
+fn read<'a>(function: &str, wasm: &'a [u8]) -> Result<Parts<'a>, PluginDiagnostic> {
     let mut parts = Parts::default();
     let mut imported_types: Vec<(String, u32)> = Vec::new();
     for payload in Parser::new(0).parse_all(wasm) {
@@ -387,9 +437,7 @@ fn read<'a>(function: &str, wasm: &'a [u8], export: &str) -> Result<Parts<'a>, P
             Payload::ExportSection(r) => {
                 for e in r {
                     let e = e.map_err(broken)?;
-                    if e.name == export {
-                        parts.export = Some((e.kind, e.index));
-                    }
+                    parts.exports.insert(e.name.to_owned(), (e.kind, e.index));
                 }
             }
             Payload::CodeSectionEntry(body) => parts.bodies.push(body),

@@ -7,6 +7,7 @@
 mod alloc;
 mod array;
 mod codec;
+mod float;
 mod map;
 mod num;
 mod pack;
@@ -75,6 +76,8 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::MapKeys(t) => map::keys(mb, a, t),
         Rt::ToString => num::to_string(mb, a),
         Rt::ParseInt => num::parse_int(mb, a),
+        Rt::FloatRepr => float::repr(mb, a),
+        Rt::ParseFloat => float::parse(mb, a),
         Rt::MulChecked => num::mul_checked(mb, a),
         Rt::Decode(t) => codec::decode(mb, a, t),
         Rt::EncSize(t) => codec::enc_size(mb, a, t),
@@ -130,6 +133,9 @@ pub fn store64(a: &mut Asm, off: u64) {
 pub fn load_val(a: &mut Asm, ty: &Type, off: u64) {
     match ty {
         Type::Int => load64(a, off),
+        Type::Float => {
+            a.i().f64_load(mem(off, 3));
+        }
         Type::Bool => {
             a.i().i32_load8_u(mem(off, 0));
         }
@@ -141,6 +147,9 @@ pub fn load_val(a: &mut Asm, ty: &Type, off: u64) {
 pub fn store_val(a: &mut Asm, ty: &Type, off: u64) {
     match ty {
         Type::Int => store64(a, off),
+        Type::Float => {
+            a.i().f64_store(mem(off, 3));
+        }
         Type::Bool => {
             a.i().i32_store8(mem(off, 0));
         }

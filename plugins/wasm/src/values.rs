@@ -22,6 +22,16 @@ pub fn encode(
 ) -> Result<(), Mismatch> {
     match (ty, lit) {
         (Type::Int, Literal::Int(i)) => out.extend_from_slice(&i.to_le_bytes()),
+        // A float, or an int binary64 holds exactly (`Literal::as_float`).
+        (Type::Float, Literal::Float(_) | Literal::Int(_)) => match lit.as_float() {
+            Some(x) => out.extend_from_slice(&x.to_le_bytes()),
+            None => {
+                return Err(Mismatch(format!(
+                    "{}expected a float, found the integer {lit}, which no float equals",
+                    at(path)
+                )))
+            }
+        },
         (Type::Bool, Literal::Bool(b)) => out.push(u8::from(*b)),
         (Type::String, Literal::Str(s)) => put_str(s, out)?,
         (Type::Array(e), Literal::Array(items)) => {
@@ -133,6 +143,7 @@ fn put_str(s: &str, out: &mut Vec<u8>) -> Result<(), Mismatch> {
 pub fn decode(bytes: &[u8], at: &mut usize, ty: &Type, types: &Structs) -> Option<Literal> {
     Some(match ty {
         Type::Int => Literal::Int(i64::from_le_bytes(take::<8>(bytes, at)?)),
+        Type::Float => Literal::Float(f64::from_le_bytes(take::<8>(bytes, at)?)),
         Type::Bool => Literal::Bool(take::<1>(bytes, at)?[0] != 0),
         Type::String => Literal::Str(get_str(bytes, at)?),
         Type::Array(e) => {

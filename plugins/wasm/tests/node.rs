@@ -14,7 +14,8 @@ fn js_value(l: &Literal) -> String {
     match l {
         Literal::Int(i) => format!("{i}n"),
         Literal::Bool(b) => b.to_string(),
-        Literal::Str(_) => l.to_string(),
+        // A float's text (Python's repr) is a JavaScript Number literal.
+        Literal::Float(_) | Literal::Str(_) => l.to_string(),
         Literal::Array(items) => format!(
             "[{}]",
             items.iter().map(js_value).collect::<Vec<_>>().join(", ")
@@ -35,8 +36,12 @@ fn js_value(l: &Literal) -> String {
 const DRIVER_HEAD: &str = r#"
 import { readFileSync } from "node:fs";
 import { load } from "./f.mjs";
+// A float (a Number: ints are BigInts) as JSON that reads back as a float.
+const float = (v) =>
+  Object.is(v, -0) ? "-0.0" : Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(1) : String(v);
 const json = (v) =>
   typeof v === "bigint" ? v.toString()
+  : typeof v === "number" ? float(v)
   : Array.isArray(v) ? `[${v.map(json).join(", ")}]`
   : typeof v === "object" ? `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${json(v[k])}`).join(", ")}}`
   : JSON.stringify(v);
@@ -146,6 +151,42 @@ fn ints_errors_and_big_values_cross_as_bigint() {
             r#"{"a": 1, "b": 0}"#,
         ],
         "ints",
+    );
+}
+
+#[test]
+fn floats_cross_as_numbers() {
+    let text = func(
+        "xs: float[], d: float, s: string",
+        "float[]",
+        "",
+        "    RETURN:\n      EXPR: (call PUSH (call PUSH (var xs) (div (const 1.0) (var d))) (call PARSE_FLOAT (var s)))\n",
+    );
+    agree(
+        &text,
+        &[
+            r#"{"xs": [0.1, -0.0, 2, 5e-324, 1.7976931348623157e308], "d": 3, "s": " 1_0.5e1 "}"#,
+            r#"{"xs": [], "d": -0.0, "s": "1"}"#,
+            r#"{"xs": [], "d": 1e-320, "s": "1"}"#,
+            r#"{"xs": [], "d": 1.0, "s": "1e400"}"#,
+            r#"{"xs": [], "d": 1.0, "s": "inf"}"#,
+        ],
+        "floats",
+    );
+    let shown = func(
+        "x: float",
+        "string",
+        "",
+        "    RETURN:\n      EXPR: (call TO_STRING (var x))\n",
+    );
+    agree(
+        &shown,
+        &[
+            r#"{"x": 1e16}"#,
+            r#"{"x": 0.30000000000000004}"#,
+            r#"{"x": -1.5e-7}"#,
+        ],
+        "repr",
     );
 }
 

@@ -88,6 +88,7 @@ impl Machine<'_, '_> {
             Ex::Neg(..) | Ex::Arith(..) | Ex::ArithVK(..) | Ex::ArithVV(..) | Ex::ArithXK(..) => {
                 self.eval_int(e).map(Value::Int)
             }
+            Ex::FloatNeg(..) | Ex::FloatArith(..) => self.eval_float(e).map(Value::float),
             Ex::Not(_)
             | Ex::CmpInt(..)
             | Ex::CmpVK(..)
@@ -222,6 +223,7 @@ impl Machine<'_, '_> {
         *units = units.saturating_add(v.get().size_upto(self.fuel.get()));
         match v.get() {
             Value::Int(i) => Ok(Literal::Int(*i)),
+            Value::Float(x) => Ok(Literal::Float(x.0)),
             Value::Bool(b) => Ok(Literal::Bool(*b)),
             // Any value a run holds crosses: its size is bounded by the
             // limits already, and the call spends it.
@@ -377,6 +379,8 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         Ex::Var(_, s)
         | Ex::Neg(_, s)
         | Ex::Arith(_, _, _, s)
+        | Ex::FloatNeg(_, s)
+        | Ex::FloatArith(_, _, _, s)
         | Ex::Index(_, _, s)
         | Ex::IndexArr(_, _, s)
         | Ex::IndexArrV(_, _, _, s)

@@ -124,7 +124,7 @@ fn ordering_takes_two_ints_or_two_strings() {
     let c = returning(p(), "(le (var xs) (var xs))");
     assert_eq!(
         only(&c, "type_mismatch"),
-        "le orders two ints or two strings, but its operands are int[]"
+        "le orders two ints, two floats or two strings, but its operands are int[]"
     );
     let c = returning(p(), "(gt (const true) (const false))");
     assert_eq!(c.codes(), ["type_mismatch"]);

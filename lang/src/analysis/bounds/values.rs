@@ -232,7 +232,7 @@ pub(super) fn len_minus(e: &Expr) -> Option<(&str, i128)> {
 pub fn literal_leaves(value: &Literal) -> Leaves {
     match value {
         Literal::Int(v) => Some(Interval::exact(*v)),
-        Literal::Bool(_) | Literal::Str(_) => None,
+        Literal::Bool(_) | Literal::Float(_) | Literal::Str(_) => None,
         Literal::Array(items) => items.iter().map(literal_leaves).fold(None, hull),
         Literal::Object(entries) => entries.values().map(literal_leaves).fold(None, hull),
     }

@@ -122,10 +122,11 @@ impl Gen<'_> {
         for _ in 0..4 {
             let made = match (ty, self.rng.below(10)) {
                 (Type::Int, 0..=2) => Some(self.arith(d)),
-                (Type::Int, 3) => Some(expr(ExprNode::Unary {
+                (Type::Int | Type::Float, 3) => Some(expr(ExprNode::Unary {
                     op: UnaryOp::Neg,
-                    arg: Box::new(self.expr(&Type::Int, d)),
+                    arg: Box::new(self.expr(ty, d)),
                 })),
+                (Type::Float, 0..=2) => Some(self.float_arith(d)),
                 (Type::Bool, 0..=2) => Some(self.compare(d)),
                 (Type::Bool, 3) => {
                     let op = *self.rng.pick(&[BinaryOp::And, BinaryOp::Or]);
@@ -299,11 +300,10 @@ impl Gen<'_> {
             let op = *self.rng.pick(&[BinaryOp::Eq, BinaryOp::Ne]);
             return bin(op, self.expr(&ty, d), self.expr(&ty, d));
         }
-        let ty = if self.rng.chance(75) {
-            Type::Int
-        } else {
-            Type::String
-        };
+        let ty = self
+            .rng
+            .pick(&[Type::Int, Type::Int, Type::Int, Type::Float, Type::String])
+            .clone();
         let op = *self
             .rng
             .pick(&[BinaryOp::Lt, BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge]);
@@ -467,7 +467,7 @@ fn pat_vars(p: &Pat) -> Vec<Pat> {
             out.extend(pat_vars(v));
             out
         }
-        Pat::Int | Pat::Bool | Pat::Str => Vec::new(),
+        Pat::Int | Pat::Float | Pat::Bool | Pat::Str => Vec::new(),
     }
 }
 
@@ -482,6 +482,6 @@ pub(super) fn parts(t: &Type, out: &mut Vec<Type>) {
             parts(k, out);
             parts(v, out);
         }
-        Type::Int | Type::Bool | Type::String | Type::Struct(_) => {}
+        Type::Int | Type::Float | Type::Bool | Type::String | Type::Struct(_) => {}
     }
 }

@@ -84,6 +84,9 @@ pub(super) fn string(rng: &mut Rng) -> String {
     if rng.chance(35) {
         return (*rng.pick(STRINGS)).to_owned();
     }
+    if rng.chance(5) {
+        return (*rng.pick(super::floats::TEXTS)).to_owned();
+    }
     let n = rng.below(4);
     (0..n).map(|_| *rng.pick(PIECES)).collect()
 }
@@ -108,13 +111,14 @@ pub(super) fn holds_struct(ty: &Type) -> bool {
         Type::Struct(_) => true,
         Type::Array(e) => holds_struct(e),
         Type::Map(_, v) => holds_struct(v),
-        Type::Int | Type::Bool | Type::String => false,
+        Type::Int | Type::Float | Type::Bool | Type::String => false,
     }
 }
 
 fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize, structs: &[StructDef]) -> Literal {
     match ty {
         Type::Int => Literal::Int(int(rng)),
+        Type::Float => Literal::Float(super::floats::float(rng)),
         Type::Bool => Literal::Bool(rng.chance(50)),
         Type::String => Literal::Str(string(rng)),
         Type::Array(elem) => {

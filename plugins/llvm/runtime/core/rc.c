@@ -163,6 +163,8 @@ static int32_t str_eq(const IsuObj *x, const IsuObj *y) {
 }
 
 int32_t isu_eq(uint64_t xv, uint64_t yv, const IsuType *t) {
+    /* Floats by value: -0.0 equals 0.0 (and no value is NaN). */
+    if (t->kind == ISU_FLOAT) return isu_float_of_slot(xv) == isu_float_of_slot(yv);
     if (!is_heap(t)) return xv == yv;
     const IsuObj *x = (const IsuObj *)(uintptr_t)xv;
     const IsuObj *y = (const IsuObj *)(uintptr_t)yv;
@@ -178,9 +180,10 @@ int32_t isu_eq(uint64_t xv, uint64_t yv, const IsuType *t) {
     }
     if (t->kind == ISU_ARRAY) {
         int64_t w = isu_slot_width(t->a);
-        if (!is_heap(t->a)) return memcmp(ISU_DATA(x), ISU_DATA(y), (size_t)(x->len * w)) == 0;
+        if (!is_heap(t->a) && t->a->kind != ISU_FLOAT)
+            return memcmp(ISU_DATA(x), ISU_DATA(y), (size_t)(x->len * w)) == 0;
         for (int64_t i = 0; i < x->len; i++) {
-            if (!isu_eq(isu_load_slot(ISU_DATA(x) + 8 * i, 8), isu_load_slot(ISU_DATA(y) + 8 * i, 8), t->a))
+            if (!isu_eq(isu_load_slot(ISU_DATA(x) + w * i, w), isu_load_slot(ISU_DATA(y) + w * i, w), t->a))
                 return 0;
         }
         return 1;

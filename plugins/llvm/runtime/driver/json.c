@@ -4,6 +4,7 @@
  * strings, strings escaped as serde_json escapes them). */
 #include "../isu_rt.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,13 @@ void isu_write_value(IsuBuf *b, uint64_t v, const IsuType *t) {
     switch (t->kind) {
     case ISU_INT: isu_buf_int(b, (int64_t)v); return;
     case ISU_BOOL: isu_buf_str(b, v ? "true" : "false"); return;
+    case ISU_FLOAT: {
+        /* Python's repr, which always has a `.` or an exponent: it reads
+         * back as a float (`2.0`, `1e+16`). */
+        char tmp[32];
+        isu_buf_put(b, tmp, (size_t)isu_float_repr(isu_float_of_slot(v), tmp));
+        return;
+    }
     case ISU_STRING: isu_buf_json_str(b, ISU_DATA(obj(v)), (size_t)obj(v)->len); return;
     case ISU_ARRAY: {
         const IsuObj *xs = obj(v);
@@ -309,6 +317,63 @@ static int read_number(Reader *r, int64_t *out) {
 
 static int read_value(Reader *r, const IsuType *t, uint64_t *out);
 
+/* Whether the `n` bytes at `p` are a JSON number:
+ * `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; `*integer` says
+ * whether it has neither fraction nor exponent. */
+static int json_number(const unsigned char *p, size_t n, int *integer) {
+    size_t i = 0;
+    if (i < n && p[i] == '-') i++;
+    if (i < n && p[i] == '0') {
+        i++;
+    } else {
+        if (i >= n || p[i] < '1' || p[i] > '9') return 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    }
+    *integer = i == n;
+    if (i < n && p[i] == '.') {
+        i++;
+        if (i >= n || p[i] < '0' || p[i] > '9') return 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+        if (i >= n || p[i] < '0' || p[i] > '9') return 0;
+        while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    }
+    return i == n;
+}
+
+/* A float: a JSON number with a fraction or an exponent, read to the
+ * nearest double, which must be finite; or an int within 64 bits that a
+ * double holds exactly. */
+static int read_float(Reader *r, double *out) {
+    skip_ws(r);
+    const unsigned char *start = r->p;
+    while (r->p < r->end && (*r->p == '-' || *r->p == '+' || *r->p == '.' || *r->p == 'e' || *r->p == 'E' ||
+                             (*r->p >= '0' && *r->p <= '9')))
+        r->p++;
+    size_t n = (size_t)(r->p - start);
+    int integer = 0;
+    if (n == 0 || !json_number(start, n, &integer)) return fail(r, "expected a float");
+    if (integer) {
+        int64_t i;
+        /* 2^63 is a double, but no int. */
+        if (!read_int_text(start, n, &i) || (double)i == 9223372036854775808.0 || (int64_t)(double)i != i)
+            return fail(r, "an int that no float holds exactly");
+        *out = (double)i;
+        return 1;
+    }
+    char *text = isu_alloc(n + 1);
+    memcpy(text, start, n);
+    text[n] = 0;
+    double d = strtod(text, NULL);
+    free(text);
+    if (!isfinite(d)) return fail(r, "a float too large for 64 bits");
+    *out = d;
+    return 1;
+}
+
 static int key_cmp_int(const void *x, const void *y) {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
     return (a > b) - (a < b);
@@ -481,6 +546,13 @@ static int read_value(Reader *r, const IsuType *t, uint64_t *out) {
         if (c != '-' && (c < '0' || c > '9')) return fail(r, "expected an int");
         if (!read_number(r, &v)) return 0;
         *out = (uint64_t)v;
+        return 1;
+    }
+    case ISU_FLOAT: {
+        double d;
+        if (c != '-' && (c < '0' || c > '9')) return fail(r, "expected a float");
+        if (!read_float(r, &d)) return 0;
+        *out = isu_float_slot(d);
         return 1;
     }
     case ISU_BOOL:

@@ -34,6 +34,7 @@ static const char *code_name(int32_t code) {
         "size_limit",         "invalid_argument",
         /* 14: the executor's own out_of_memory, which isu_out_of_memory reports */
         "internal_error",     "memory_limit",       "empty_separator",  "out_of_domain",
+        "float_not_finite",   "invalid_number",
     };
     if (code < 0 || code >= (int32_t)(sizeof names / sizeof names[0])) return "internal_error";
     return names[code];
@@ -43,6 +44,18 @@ static void put_fmt(IsuBuf *b, const char *fmt, long long x, long long y) {
     char tmp[160];
     int n = snprintf(tmp, sizeof tmp, fmt, x, y);
     if (n > 0) isu_buf_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* `(OP X Y)` of two floats, given by their bits. */
+static void put_float_op(IsuBuf *b, const char *op, int64_t x, int64_t y) {
+    char tmp[32];
+    isu_buf_str(b, "(");
+    isu_buf_str(b, op);
+    isu_buf_str(b, " ");
+    isu_buf_put(b, tmp, (size_t)isu_float_repr(isu_float_of_slot((uint64_t)x), tmp));
+    isu_buf_str(b, " ");
+    isu_buf_put(b, tmp, (size_t)isu_float_repr(isu_float_of_slot((uint64_t)y), tmp));
+    isu_buf_str(b, ")");
 }
 
 static const char *op_name(int32_t what) {
@@ -83,6 +96,11 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
         }
         return;
     case ISU_E_DIVISION_BY_ZERO:
+        if (s->what == ISU_W_FDIV) {
+            put_float_op(m, "div", a, b);
+            isu_buf_str(m, ": division by zero");
+            return;
+        }
         isu_buf_str(m, "(");
         isu_buf_str(m, op_name(s->what));
         put_fmt(m, " %lld %lld): division by zero", a, b);
@@ -108,6 +126,15 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
     case ISU_E_SIZE_LIMIT: put_fmt(m, "a value would hold %lld items, more than the size limit of %lld", a, b); return;
     case ISU_E_EMPTY_SEPARATOR: isu_buf_str(m, "SPLIT with the empty separator"); return;
     case ISU_E_OUT_OF_DOMAIN: isu_buf_str(m, "an argument outside the values a function is defined for"); return;
+    case ISU_E_FLOAT_NOT_FINITE:
+        if (s->what >= ISU_W_ADD && s->what <= ISU_W_DIV) {
+            put_float_op(m, op_name(s->what), a, b);
+            isu_buf_str(m, " is not a finite float");
+        } else {
+            isu_buf_str(m, "the result is beyond the float range");
+        }
+        return;
+    case ISU_E_INVALID_NUMBER: isu_buf_str(m, "PARSE_FLOAT of text that is not a decimal number"); return;
     case ISU_E_MEMORY_LIMIT:
         put_fmt(m, "this store adds at least %lld to what the variables hold, past the memory limit of %lld", a, b);
         return;

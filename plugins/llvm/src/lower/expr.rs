@@ -42,6 +42,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         match &e.node {
             ExprNode::Const { value } => match (&ty, value) {
                 (Type::Int, Literal::Int(i)) => Ok(Val::borrowed(self.i64(*i))),
+                (Type::Float, Literal::Float(x)) => {
+                    Ok(Val::borrowed(self.cx.f64_type().const_float(*x)))
+                }
                 (Type::Bool, Literal::Bool(b)) => Ok(Val::borrowed(
                     self.cx.bool_type().const_int(u64::from(*b), false),
                 )),
@@ -51,6 +54,16 @@ impl<'ctx> Lowering<'ctx, '_> {
                 }
             },
             ExprNode::Var { name } => self.read_var(name, e.span),
+            ExprNode::Unary {
+                op: UnaryOp::Neg,
+                arg,
+            } if ty == Type::Float => {
+                let x = self.expr(arg)?.float();
+                Ok(Val::borrowed(self.b.build_float_neg(x, "fneg")?))
+            }
+            ExprNode::Binary { op, lhs, rhs } if ty_of(lhs)? == &Type::Float => {
+                self.float_binary(*op, lhs, rhs, e.span)
+            }
             ExprNode::Unary { op, arg } => {
                 let x = self.expr(arg)?.int();
                 let v = match op {

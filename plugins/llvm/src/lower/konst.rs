@@ -36,7 +36,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 }
                 let elem: BasicTypeEnum<'ctx> = match **e {
                     Type::Bool => self.cx.i8_type().into(),
-                    Type::Int => self.cx.i64_type().into(),
+                    Type::Int | Type::Float => self.cx.i64_type().into(),
                     _ => self.ptr_ty().into(),
                 };
                 (items.len(), 0, const_array(elem, &slots))
@@ -107,6 +107,11 @@ impl<'ctx> Lowering<'ctx, '_> {
     fn slot_const(&mut self, lit: &Literal, ty: &Type) -> Res<BasicValueEnum<'ctx>> {
         match (ty, lit) {
             (Type::Int, Literal::Int(i)) => Ok(self.i64(*i).into()),
+            // A float's slot holds the bits of its double.
+            (Type::Float, _) => match lit.as_float() {
+                Some(x) => Ok(self.i64(x.to_bits() as i64).into()),
+                None => bug(format!("the constant {lit} is not a float")),
+            },
             (Type::Bool, Literal::Bool(b)) => {
                 Ok(self.cx.i8_type().const_int(u64::from(*b), false).into())
             }

@@ -41,6 +41,26 @@ impl Gen {
         }
         let max = Py::atom(MAX_SIZE);
         Ok(match b {
+            // Python's int to float rounds to nearest, ties to even.
+            Builtin::Float => Py::call("float", &self.exprs(args)?),
+            // math.trunc, math.floor, math.ceil and round (half to even)
+            // give Python ints, checked against the int range.
+            Builtin::Trunc | Builtin::Floor | Builtin::Ceil | Builtin::Round => {
+                let f = match b {
+                    Builtin::Trunc => "_math.trunc",
+                    Builtin::Floor => "_math.floor",
+                    Builtin::Ceil => "_math.ceil",
+                    _ => "round",
+                };
+                let x = self.expr(&args[0])?;
+                Py::call(
+                    "_to_int",
+                    &[x, Py::atom(f), Py::atom(crate::text::py_str(func))],
+                )
+            }
+            Builtin::Sqrt => Py::call("_sqrt", &self.exprs(args)?),
+            // PARSE_FLOAT may fail itself, so its error comes before the charge.
+            Builtin::ParseFloat => self.text_read("_parse_float", &args[0], true)?,
             Builtin::Len => Py::call("len", &[self.expr(&args[0])?]),
             // The calls that spend work (spec/semantics.md 7, lower/work.rs):
             // a copied collection's size is told by the result's. PUSH:
@@ -106,7 +126,8 @@ impl Gen {
             }
             Builtin::Abs => {
                 let a = self.expr(&args[0])?;
-                let f = if self.env.interval(&args[0]).contains(interval::MIN) {
+                let int = ty(&args[0])? == &Type::Int;
+                let f = if int && self.env.interval(&args[0]).contains(interval::MIN) {
                     "_abs"
                 } else {
                     "abs"

@@ -92,6 +92,13 @@ impl Gen {
         match &e.node {
             ExprNode::Const { value } => constant(value, ty(e)?),
             ExprNode::Var { name } => self.var(name),
+            ExprNode::Unary {
+                op: UnaryOp::Neg,
+                arg,
+            } if ty(e)? == &Type::Float => self.float_neg(arg),
+            ExprNode::Binary { op, lhs, rhs } if ty(lhs)? == &Type::Float => {
+                self.float_binary(*op, lhs, rhs)
+            }
             ExprNode::Unary { op, arg } => match op {
                 UnaryOp::Neg => Ok(self.neg(arg)?.checked()),
                 UnaryOp::Not => self.not(arg),
@@ -495,11 +502,17 @@ impl Gen {
                 }
             }
             ExprNode::Unary { op, arg } => {
-                if *op == UnaryOp::Neg && self.env.interval(arg).contains(interval::MIN) {
+                if *op == UnaryOp::Neg
+                    && arg.ty.as_ref() == Some(&Type::Int)
+                    && self.env.interval(arg).contains(interval::MIN)
+                {
                     Codes::OVERFLOW
                 } else {
                     Codes::NONE
                 }
+            }
+            ExprNode::Binary { op, lhs, .. } if lhs.ty.as_ref() == Some(&Type::Float) => {
+                super::float::codes(*op)
             }
             ExprNode::Binary { op, lhs, rhs } => {
                 let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
@@ -599,6 +612,7 @@ impl Codes {
     pub const MISSING_KEY: Codes = Codes::of(RuntimeCode::MissingKey);
     pub const SIZE: Codes = Codes::of(RuntimeCode::SizeLimit);
     pub const STEP: Codes = Codes::of(RuntimeCode::StepLimit);
+    pub const NOT_FINITE: Codes = Codes::of(RuntimeCode::FloatNotFinite);
     /// Anything (a function this module does not know).
     pub const ANY: Codes = Codes(u64::MAX);
 
@@ -666,6 +680,8 @@ pub fn constant(value: &Literal, ty: &Type) -> R<Py> {
 fn literal(value: &Literal, ty: &Type) -> R<String> {
     Ok(match (value, ty) {
         (Literal::Int(i), Type::Int) => i.to_string(),
+        // Python's repr, which Python reads back to the same float.
+        (Literal::Float(_), Type::Float) => value.to_string(),
         (Literal::Bool(b), Type::Bool) => if *b { "True" } else { "False" }.to_owned(),
         (Literal::Str(s), Type::String) => py_str(s),
         (Literal::Array(items), Type::Array(e)) => {

@@ -268,6 +268,9 @@ impl Gen {
     }
 
     fn top_arith(&mut self, e: &Expr) -> R<Option<Arith>> {
+        if e.ty.as_ref() != Some(&Type::Int) {
+            return Ok(None);
+        }
         match &e.node {
             ExprNode::Binary {
                 op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul),

@@ -7,7 +7,8 @@
 //   f.run({ name: value, ... });     // or as one object, as `isu run --args` takes them
 //
 // Values: an int is a BigInt (a Number that is a safe integer is accepted as an
-// argument); a bool a boolean; a string a string; an array an Array; a map an
+// argument); a float a Number, finite (a BigInt that a Number holds exactly is
+// accepted as an argument); a bool a boolean; a string a string; an array an Array; a map an
 // object whose keys are strings (an int key as its decimal text); a struct an
 // object with exactly its fields (returned like a map, without a prototype,
 // its fields in declaration order). A map this
@@ -54,6 +55,12 @@ function toInt(v, where) {
   return v;
 }
 
+function toFloat(v, where) {
+  if (typeof v === "bigint" && BigInt(Number(v)) === v && v >= MIN && v <= MAX) v = Number(v);
+  if (typeof v !== "number" || !Number.isFinite(v)) throw invalid(`${where}: expected float, found ${String(v)}`);
+  return v;
+}
+
 function intKey(k, where) {
   if (!/^(0|-?[1-9][0-9]*)$/.test(k)) throw invalid(`${where}: the key ${JSON.stringify(k)} is not the decimal text of an int`);
   return toInt(BigInt(k), where);
@@ -88,6 +95,11 @@ class Writer {
     new DataView(this.buf.buffer).setBigInt64(this.len, v, true);
     this.len += 8;
   }
+  f64(v) {
+    this.room(8);
+    new DataView(this.buf.buffer).setFloat64(this.len, v, true);
+    this.len += 8;
+  }
   bytes(b) {
     this.room(b.length);
     this.buf.set(b, this.len);
@@ -97,6 +109,7 @@ class Writer {
 
 function encode(w, v, t, where) {
   if (t === "int") return w.i64(toInt(v, where));
+  if (t === "float") return w.f64(toFloat(v, where));
   if (t === "bool") {
     if (typeof v !== "boolean") throw invalid(`${where}: expected bool, found ${typeof v}`);
     w.bytes([v ? 1 : 0]);
@@ -143,6 +156,7 @@ function encode(w, v, t, where) {
 
 function decode(view, bytes, at, t) {
   if (t === "int") return [view.getBigInt64(at, true), at + 8];
+  if (t === "float") return [view.getFloat64(at, true), at + 8];
   if (t === "bool") return [view.getUint8(at) !== 0, at + 1];
   if (t === "string") {
     const n = view.getUint32(at, true);

@@ -54,6 +54,9 @@ impl Lowering<'_> {
                     (Type::Int, Literal::Int(i)) => {
                         self.a.i64(*i);
                     }
+                    (Type::Float, Literal::Float(x)) => {
+                        self.a.i().f64_const((*x).into());
+                    }
                     (Type::Bool, Literal::Bool(b)) => {
                         self.a.i32(i32::from(*b));
                     }
@@ -65,6 +68,18 @@ impl Lowering<'_> {
                 Ok(Own::Borrowed)
             }
             ExprNode::Var { name } => self.read_var(name, step),
+            ExprNode::Unary {
+                op: UnaryOp::Neg,
+                arg,
+            } if ty == Type::Float => {
+                self.expr(arg, step)?;
+                self.a.i().f64_neg();
+                Ok(Own::Borrowed)
+            }
+            ExprNode::Binary { op, lhs, rhs } if ty_of(lhs)? == &Type::Float => {
+                self.float_binary(*op, lhs, rhs, step)?;
+                Ok(Own::Borrowed)
+            }
             ExprNode::Unary { op, arg } => {
                 match op {
                     UnaryOp::Neg if !self.env.interval(arg).contains(interval::MIN) => {
@@ -588,7 +603,28 @@ impl Lowering<'_> {
         };
         let tys = work::arg_types(args)?;
         let mut w = work::plan(b, false, &tys, ty);
+        if let Some(own) = self.float_call(b, args, step)? {
+            return Ok(own);
+        }
         match b {
+            // `float_call` took them.
+            Builtin::Ceil
+            | Builtin::Float
+            | Builtin::Floor
+            | Builtin::Round
+            | Builtin::Sqrt
+            | Builtin::Trunc => bug(format!("{} with {} arguments", b.name(), args.len())),
+            Builtin::ParseFloat => {
+                let [s] = arity(args)?;
+                let own = self.expr(s, step)?;
+                self.work_arg(&mut w, 0, s);
+                let h = self.hold(own, &Type::String);
+                let f = self.mb.rt(Rt::ParseFloat);
+                self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
+                self.release_held(vec![h]);
+                Ok(Own::Borrowed)
+            }
             Builtin::Len => {
                 let [x] = arity(args)?;
                 let xt = arg_ty(0)?;
@@ -937,6 +973,8 @@ impl Lowering<'_> {
             // `pack::merge` refuses a pack function that takes or returns
             // a struct.
             Type::Struct(_) => return bug(format!("a pack function returning {ty}")),
+            // A pack's signature names no float (`Signature::parse`).
+            Type::Float => return bug(format!("a pack function returning {ty}")),
         }
         self.work_done(w, ty, step);
         self.release_held(held);

@@ -64,6 +64,10 @@ impl Lowering<'_> {
     fn slot_bits(&mut self, lit: &Literal, ty: &Type) -> Res<u64> {
         match (ty, lit) {
             (Type::Int, Literal::Int(i)) => Ok(*i as u64),
+            (Type::Float, _) => match lit.as_float() {
+                Some(x) => Ok(x.to_bits()),
+                None => bug(format!("the constant {lit} is not a float")),
+            },
             (Type::Bool, Literal::Bool(b)) => Ok(u64::from(*b)),
             _ => self.static_value(lit, ty).map(u64::from),
         }

@@ -106,7 +106,7 @@ pub fn plan_pack(args: &[&Type], ret: &Type) -> Work {
 /// time: its JSON keys may name fewer entries.)
 fn literal_size(l: &Literal) -> Option<u64> {
     match l {
-        Literal::Int(_) | Literal::Bool(_) => Some(0),
+        Literal::Int(_) | Literal::Float(_) | Literal::Bool(_) => Some(0),
         Literal::Str(s) => u64::try_from(s.chars().count()).ok(),
         Literal::Array(xs) => xs
             .iter()

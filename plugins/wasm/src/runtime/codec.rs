@@ -27,6 +27,10 @@ fn advance(a: &mut Asm, n: i32) {
 /// `decode() -> v`: reads a value of `ty` at the cursor.
 pub fn decode(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     match ty {
+        Type::Float => {
+            a.i().global_get(g::CURSOR).f64_load(mem(0, 3));
+            advance(a, 8);
+        }
         Type::Int => {
             a.i().global_get(g::CURSOR).i64_load(mem(0, 0));
             advance(a, 8);
@@ -165,6 +169,9 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let v = a.param(0);
     count_nodes(mb, a, None);
     match ty {
+        Type::Float => {
+            a.i32(8);
+        }
         Type::Int => {
             a.i32(8);
         }
@@ -183,7 +190,7 @@ pub fn enc_size(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
             a.set(n);
             count_nodes(mb, a, Some(n));
             a.get(n)
-                .i32(if **e == Type::Int { 3 } else { 0 })
+                .i32(slot_shift(e))
                 .i()
                 .i32_shl()
                 .i32_const(4)
@@ -258,6 +265,10 @@ pub fn enc(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
     let v = a.param(0);
     let p = a.param(1);
     match ty {
+        Type::Float => {
+            a.get(p).get(v).i().f64_store(mem(0, 3));
+            a.get(p).i32(8).i().i32_add();
+        }
         Type::Int => {
             a.get(p).get(v).i().i64_store(mem(0, 0));
             a.get(p).i32(8).i().i32_add();

@@ -277,6 +277,10 @@ pub fn emit_eq(mb: &mut ModuleBuilder, a: &mut Asm, ty: &Type) {
         Type::Int => {
             a.i().i64_eq();
         }
+        // By value: -0.0 equals 0.0.
+        Type::Float => {
+            a.i().f64_eq();
+        }
         Type::Bool => {
             a.i().i32_eq();
         }
