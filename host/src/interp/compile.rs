@@ -75,6 +75,19 @@ pub enum Arith {
     Mod,
 }
 
+impl Arith {
+    /// The operator's name in Isu text, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arith::Add => "add",
+            Arith::Sub => "sub",
+            Arith::Mul => "mul",
+            Arith::Div => "div",
+            Arith::Mod => "mod",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cmp {
     Eq,

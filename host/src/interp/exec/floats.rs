@@ -54,13 +54,7 @@ pub(super) fn float_arith(op: Arith, x: f64, y: f64, span: Span) -> R<f64> {
 #[cold]
 #[inline(never)]
 fn float_fault(op: Arith, x: f64, y: f64, span: Span) -> Box<Fault> {
-    let name = match op {
-        Arith::Add => "add",
-        Arith::Sub => "sub",
-        Arith::Mul => "mul",
-        Arith::Div => "div",
-        Arith::Mod => "mod",
-    };
+    let name = op.name();
     let by_zero = op == Arith::Div && y == 0.0;
     let (x, y) = (repr(x), repr(y));
     if by_zero {

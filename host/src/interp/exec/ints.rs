@@ -149,13 +149,7 @@ pub(super) fn arith(op: Arith, x: i64, y: i64, span: Span) -> R<i64> {
 #[cold]
 #[inline(never)]
 fn arith_fault(op: Arith, x: i64, y: i64, span: Span) -> Box<Fault> {
-    let name = match op {
-        Arith::Add => "add",
-        Arith::Sub => "sub",
-        Arith::Mul => "mul",
-        Arith::Div => "div",
-        Arith::Mod => "mod",
-    };
+    let name = op.name();
     if y == 0 && matches!(op, Arith::Div | Arith::Mod) {
         fault(
             RuntimeCode::DivisionByZero,
