@@ -63,6 +63,7 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("call:POP", 1),
     ("call:PUSH", 1),
     ("call:REPEAT", 1),
+    ("call:REVERSE", 6),
     ("call:SLICE", 1),
     ("call:SORT", 4),
     ("call:SPLIT", 4),
