@@ -35,6 +35,8 @@ pub enum What {
     /// A call of a pack function: the site's name is the function's full
     /// name (`math.GCD`), which the message shows.
     Pack = 11,
+    /// The index of a character of a string.
+    Char = 12,
 }
 
 #[cfg(test)]
@@ -68,6 +70,7 @@ mod tests {
             (What::Slice, "SLICE"),
             (What::Var, "VAR"),
             (What::Pack, "PACK"),
+            (What::Char, "CHAR"),
         ] {
             assert!(header.contains(&format!("ISU_W_{name} = {},", w as i32)));
         }

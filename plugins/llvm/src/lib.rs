@@ -139,14 +139,13 @@ pub fn build(
 #[cfg(isu_llvm)]
 impl Backend for LlvmBackend {
     fn info(&self) -> BackendInfo {
-        // The whole language as of feature vocabulary 6 but (list ...),
-        // (if ...) and the index of a string. `execute` runs the executable
-        // it built, native code: the host isolates it.
+        // The whole language as of feature vocabulary 6. `execute` runs
+        // the executable it built, native code: the host isolates it.
         BackendInfo::new(
             "llvm",
             env!("CARGO_PKG_VERSION"),
             &["llvm"],
-            FeatureSet::all_of_except(6, &["list", "if_expr", "string_index"]),
+            FeatureSet::all_of(6),
         )
         .emitting(&EMITS)
         .executing("exe", true)
