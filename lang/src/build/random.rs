@@ -6,7 +6,8 @@
 //! A program declares ARGS, STATE and LOCAL variables of types drawn from
 //! every type of the language (ints, bools, strings, structs of `TYPES`,
 //! arrays and maps of them, nested), and its steps use every statement kind and ITER form
-//! ([`steps`]) and every standard function, chosen from the table by
+//! ([`steps`]) with `BREAK` and `CONTINUE` ([`exits`]), the expression forms
+//! of language 2.1 ([`forms`]), and every standard function, chosen from the table by
 //! signature, and the extra functions given ([`Function`]: a pack's), so a
 //! new function is covered without a change here ([`exprs`]). Runtime
 //! errors come on purpose: ints at the edges of 64 bits overflow and divide
@@ -18,7 +19,9 @@
 //! Most programs validate; the caller checks each with the front end and
 //! skips the others.
 
+mod exits;
 mod exprs;
+mod forms;
 mod rng;
 mod steps;
 mod values;
@@ -206,6 +209,7 @@ impl RandomPrograms {
             returns: returns.clone(),
             locals: locals.clone(),
             unset,
+            loops: Vec::new(),
         };
         let mut steps = first;
         steps.extend(s.block(3, 6).steps);

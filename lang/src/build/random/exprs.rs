@@ -119,6 +119,9 @@ impl Gen<'_> {
             return self.leaf(ty);
         }
         let d = depth - 1;
+        if self.rng.chance(10) {
+            return self.form(ty, d);
+        }
         for _ in 0..4 {
             let made = match (ty, self.rng.below(10)) {
                 (Type::Int, 0..=2) => Some(self.arith(d)),
