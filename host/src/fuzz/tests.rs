@@ -200,8 +200,8 @@ fn coverage(n: u64, table: &Functions) -> Coverage {
 fn programs_are_valid_and_use_every_statement_function_type_and_error() {
     let mut table = Functions::default();
     table.add_local(Arc::new(Shapes));
-    let c = coverage(800, &table);
-    assert!(c.valid >= 760, "only {} of 800 programs validate", c.valid);
+    let c = coverage(1000, &table);
+    assert!(c.valid >= 950, "only {} of 1000 programs validate", c.valid);
     let statements = [
         "SEQ",
         "ASSIGN",
@@ -214,6 +214,8 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
         "LOOP each",
         "LOOP while",
         "RETURN",
+        "BREAK",
+        "CONTINUE",
     ];
     for s in statements {
         assert!(c.statements.contains(s), "no {s} in {:?}", c.statements);
@@ -221,6 +223,7 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
     let mut wanted: Vec<String> = STDLIB.iter().map(|f| format!("call:{}", f.name)).collect();
     wanted.extend(table.iter().map(|f| format!("call:{}", f.name)));
     wanted.extend(["int", "bool", "string", "array", "map", "struct"].map(String::from));
+    wanted.extend(["loop_exit", "list", "if_expr", "string_index"].map(String::from));
     for f in wanted {
         assert!(c.features.contains(&f), "no {f} in {:?}", c.features);
     }

@@ -242,7 +242,7 @@ fn a_standard_name_under_a_namespace_the_arguments_do_not_fit_gets_no_such_fix()
     let r = p.ret("(call text.REVERSE (const 5))");
     let c = p.check_with(vec![r], &text_loaded());
     assert!(
-        hint(&c).starts_with("the pack `text` has STARTS_WITH"),
+        hint(&c).starts_with("the pack `text` has CHR, ENDS_WITH"),
         "{}",
         hint(&c)
     );
