@@ -186,6 +186,16 @@ fn a_function_of_a_pack_not_enabled_says_how_to_enable_it() {
     );
 }
 
+/// The replacements of the one diagnostic's fix, if it has one.
+fn fix_edits(c: &Checked) -> Vec<String> {
+    c.one()
+        .fix
+        .iter()
+        .flat_map(|f| f.edits.iter())
+        .map(|e| e.replacement.clone())
+        .collect()
+}
+
 fn text_loaded() -> Functions {
     let mut f = Functions::default();
     f.add_local(std::sync::Arc::new(isu_packs::text::TEXT));
@@ -226,13 +236,7 @@ fn a_standard_function_under_a_namespace_is_called_without_it() {
     let p = Prog::new("int").arg("xs", "int[]");
     let r = p.ret("(call math.len (var xs))");
     let c = p.check_with(vec![r], &math_loaded_text_disabled());
-    let edits: Vec<String> = c
-        .one()
-        .fix
-        .iter()
-        .flat_map(|f| f.edits.iter())
-        .map(|e| e.replacement.clone())
-        .collect();
+    let edits = fix_edits(&c);
     assert_eq!(edits, ["(call LEN (var xs))"]);
 }
 
@@ -246,13 +250,7 @@ fn a_standard_name_under_a_namespace_the_arguments_do_not_fit_gets_no_such_fix()
         "{}",
         hint(&c)
     );
-    let edits: Vec<String> = c
-        .one()
-        .fix
-        .iter()
-        .flat_map(|f| f.edits.iter())
-        .map(|e| e.replacement.clone())
-        .collect();
+    let edits = fix_edits(&c);
     assert!(
         edits.iter().all(|e| !e.starts_with("(call REVERSE")),
         "{edits:?}"
