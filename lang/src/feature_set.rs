@@ -68,6 +68,7 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("call:POP", 1),
     ("call:PUSH", 1),
     ("call:REPEAT", 1),
+    ("call:REVERSE", 6),
     ("call:ROUND", 7),
     ("call:SLICE", 1),
     ("call:SORT", 4),

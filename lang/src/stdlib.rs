@@ -62,6 +62,8 @@ pub enum Builtin {
     Push,
     /// `REPEAT`.
     Repeat,
+    /// `REVERSE`.
+    Reverse,
     /// `ROUND`.
     Round,
     /// `SLICE`.
@@ -348,6 +350,14 @@ pub const STDLIB: &[StdFn] = &[
         doc: "An array of n copies of the value; a negative n is an error.",
         errors: &[RuntimeCode::NegativeCount],
         grows: true,
+    },
+    StdFn {
+        name: "REVERSE",
+        builtin: Builtin::Reverse,
+        overloads: &[ov!([ARR_T] -> ARR_T), ov!([Pat::Str] -> Pat::Str)],
+        doc: "The elements of an array, or the characters (Unicode scalar values) of a string, in reverse order.",
+        errors: &[],
+        grows: false,
     },
     StdFn {
         name: "ROUND",

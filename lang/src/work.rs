@@ -105,6 +105,8 @@ pub fn of(b: Builtin) -> CallWork {
         | Builtin::Split => spends(&[Arg(0)]),
         // What they search or order.
         Builtin::Contains | Builtin::IndexOf | Builtin::Sort => spends(&[Arg(0)]),
+        // What they reorder: the result is as big as the argument.
+        Builtin::Reverse => spends(&[Arg(0)]),
         // The strings read and the text built.
         Builtin::Join => spends(&[Arg(0), Result]),
         // What they build.

@@ -214,6 +214,8 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
         "LOOP each",
         "LOOP while",
         "RETURN",
+        "BREAK",
+        "CONTINUE",
     ];
     for s in statements {
         assert!(c.statements.contains(s), "no {s} in {:?}", c.statements);
@@ -221,6 +223,7 @@ fn programs_are_valid_and_use_every_statement_function_type_and_error() {
     let mut wanted: Vec<String> = STDLIB.iter().map(|f| format!("call:{}", f.name)).collect();
     wanted.extend(table.iter().map(|f| format!("call:{}", f.name)));
     wanted.extend(["int", "float", "bool", "string", "array", "map", "struct"].map(String::from));
+    wanted.extend(["loop_exit", "list", "if_expr", "string_index"].map(String::from));
     for f in wanted {
         assert!(c.features.contains(&f), "no {f} in {:?}", c.features);
     }

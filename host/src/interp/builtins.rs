@@ -78,6 +78,8 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         (Builtin::Lower, Value::Str(s)) => Ok(Value::Str(Rc::new(s.to_ascii_lowercase()))),
         (Builtin::Upper, Value::Str(s)) => Ok(Value::str(&s.as_str().to_ascii_uppercase())),
         (Builtin::Sort, Value::Array(xs)) => Ok(Value::Array(Rc::new(sorted(xs)))),
+        (Builtin::Reverse, Value::Array(xs)) => Ok(Value::Array(Rc::new(xs.reversed()))),
+        (Builtin::Reverse, Value::Str(s)) => Ok(Value::string(s.as_str().chars().rev().collect())),
         (Builtin::Abs, Value::Int(i)) => match i.checked_abs() {
             Some(r) => Ok(Value::Int(r)),
             None => fail(
@@ -512,6 +514,26 @@ mod tests {
     #[test]
     fn lower_is_ascii_only() {
         assert_eq!(call1(Builtin::Lower, &s("ÀB-c"), MAX), Ok(s("Àb-c")));
+    }
+
+    #[test]
+    fn reverse_turns_characters_and_elements_around() {
+        let r = |v: &Value| call1(Builtin::Reverse, v, MAX);
+        assert_eq!(r(&s("añ😀b")), Ok(s("b😀ña")), "by Unicode scalar values");
+        assert_eq!(r(&s("")), Ok(s("")));
+        assert_eq!(r(&ints(&[1, 2, 3])), Ok(ints(&[3, 2, 1])));
+        assert_eq!(r(&ints(&[])), Ok(ints(&[])));
+        let nested = Value::array(vec![ints(&[1]), ints(&[2, 3])]);
+        assert_eq!(
+            r(&nested),
+            Ok(Value::array(vec![ints(&[2, 3]), ints(&[1])])),
+            "the elements themselves are kept as they are"
+        );
+        let flags = Value::array(vec![Value::Bool(true), Value::Bool(false)]);
+        assert_eq!(
+            r(&flags),
+            Ok(Value::array(vec![Value::Bool(false), Value::Bool(true)]))
+        );
     }
 
     #[test]

@@ -154,6 +154,18 @@ impl Items {
         }
     }
 
+    /// The elements in reverse order.
+    pub fn reversed(&self) -> Items {
+        fn back<T: Clone>(v: &[T]) -> Vec<T> {
+            v.iter().rev().cloned().collect()
+        }
+        match self {
+            Items::Vals(v) => Items::Vals(back(v)),
+            Items::Ints(v) => Items::Ints(back(v)),
+            Items::Bools(v) => Items::Bools(back(v)),
+        }
+    }
+
     /// A copy with room for `extra` more elements.
     pub fn with_room(&self, extra: usize) -> Items {
         fn grow<T: Clone>(v: &[T], extra: usize) -> Vec<T> {

@@ -762,7 +762,7 @@ impl Checker {
             .collect();
         let lower = func.to_ascii_lowercase();
         if let Some((ns, name)) = func.split_once('.') {
-            return self.unknown_pack_function(func, ns, name, args, span);
+            return self.unknown_pack_function(func, ns, name, args, &types, span);
         }
         let message = format!("{func} is not a standard function");
         let mut fix = None;
@@ -773,13 +773,7 @@ impl Checker {
             format!("{op} is an operator, not a function: write ({op} a b) without call")
         } else if let Some(f) = meant(func, &types) {
             // `len` for `LEN` is certain; another word for it is a guess.
-            let mut call = format!("(call {}", f.name);
-            for a in args.iter() {
-                call.push(' ');
-                call.push_str(&canon::print_expr(a));
-            }
-            call.push(')');
-            let replace = Fix::replace(span, call);
+            let replace = Fix::replace(span, call_text(f.name, args));
             fix = Some(if f.name.eq_ignore_ascii_case(func) {
                 replace
             } else {
@@ -808,13 +802,17 @@ impl Checker {
     }
 
     /// `ns.NAME` that no loaded pack provides: says which pack to enable and
-    /// how, or, when its pack is loaded, which functions it has.
+    /// how, or, when its pack is loaded, which functions it has. When NAME
+    /// is a standard function the arguments fit (`text.REVERSE`, which the
+    /// `text` pack had before `REVERSE` was standard), the hint and the fix
+    /// call it without the namespace instead.
     fn unknown_pack_function(
         &mut self,
         func: &str,
         ns: &str,
         name: &str,
         args: &[Expr],
+        types: &[Option<Type>],
         span: Span,
     ) {
         let mut fix = None;
@@ -826,12 +824,7 @@ impl Checker {
                 .collect();
             let mut hint = format!("the pack `{ns}` has {}", names.join(", "));
             if let Some(near) = suggest::closest(name, names.iter().copied()) {
-                let mut call = format!("(call {ns}.{near}");
-                for a in args {
-                    call.push(' ');
-                    call.push_str(&canon::print_expr(a));
-                }
-                call.push(')');
+                let call = call_text(&format!("{ns}.{near}"), args);
                 fix = Some(Fix::replace(span, call).maybe_incorrect());
                 hint = format!("did you mean {ns}.{near}? {hint}");
             }
@@ -846,6 +839,18 @@ impl Checker {
                 format!("{func} is not a known function: no loaded pack has the namespace `{ns}`"),
                 "a pack is enabled by a plugins.toml that lists it (`isu plugins add FILE`); `isu plugins` lists the loaded packs and their functions".to_owned(),
             )
+        };
+        let standard = stdlib::lookup(&name.to_ascii_uppercase()).filter(|f| fits(f, types));
+        let hint = match standard {
+            Some(f) => {
+                fix = Some(Fix::replace(span, call_text(f.name, args)));
+                format!(
+                    "{} is a standard function, called without a namespace: {}",
+                    f.name,
+                    signatures(f)
+                )
+            }
+            None => hint,
         };
         let mut d = Diagnostic::error(Code::UnknownFunction, message)
             .at(span)
@@ -999,6 +1004,17 @@ fn meant(func: &str, types: &[Option<Type>]) -> Option<&'static StdFn> {
         .iter()
         .filter(|f| fits(f, types) && near(f))
         .min_by_key(|f| suggest::distance(&func.to_ascii_uppercase(), f.name))
+}
+
+/// `(call NAME ARGS...)`, the arguments as the canonical printer writes them.
+fn call_text(name: &str, args: &[Expr]) -> String {
+    let mut call = format!("(call {name}");
+    for a in args {
+        call.push(' ');
+        call.push_str(&canon::print_expr(a));
+    }
+    call.push(')');
+    call
 }
 
 /// Whether some overload of `f` takes arguments of `types` (an unknown type

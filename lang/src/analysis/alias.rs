@@ -14,8 +14,9 @@ use std::collections::BTreeSet;
 
 /// Whether the value of `e` may be a value some variable, element, entry or
 /// field also holds, rather than one the expression builds: a variable, an
-/// element, a field, a map's value (`MAP_GET`, `MAP_GET_OR`), a `SLICE` of
-/// an array of arrays, maps or structs (whose elements are the old ones), or
+/// element, a field, a map's value (`MAP_GET`, `MAP_GET_OR`), a `SLICE` or
+/// `REVERSE` of an array of arrays, maps or structs (whose elements are the
+/// old ones), or
 /// what a pack function returns (which may be one of its arguments), or an
 /// `(if ...)` either of whose branches may be.
 pub fn may_share(e: &Expr) -> bool {
@@ -25,7 +26,7 @@ pub fn may_share(e: &Expr) -> bool {
         ExprNode::Call { func, .. } => match Builtin::of(func) {
             None => true,
             Some(Builtin::MapGet | Builtin::MapGetOr) => true,
-            Some(Builtin::Slice) => matches!(
+            Some(Builtin::Slice | Builtin::Reverse) => matches!(
                 e.ty.as_ref(),
                 Some(Type::Array(el))
                     if matches!(**el, Type::Array(_) | Type::Map(..) | Type::Struct(_))
@@ -55,7 +56,7 @@ fn roots_into<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
         ExprNode::Var { name } => out.push(name),
         ExprNode::Index { base, .. } | ExprNode::Field { base, .. } => roots_into(base, out),
         ExprNode::Call { func, args } => match Builtin::of(func) {
-            Some(Builtin::MapGet | Builtin::Slice) => {
+            Some(Builtin::MapGet | Builtin::Slice | Builtin::Reverse) => {
                 if let Some(a) = args.first() {
                     roots_into(a, out);
                 }
@@ -208,8 +209,20 @@ mod tests {
         assert_eq!(roots(&get), ["m", "d"]);
         let built = call("PUSH", vec![var("acc", ints.clone()), int(1)], ints.clone());
         assert!(!may_share(&built));
-        let rows = call("SLICE", vec![var("g", grid.clone()), int(0), int(1)], grid);
+        let rows = call(
+            "SLICE",
+            vec![var("g", grid.clone()), int(0), int(1)],
+            grid.clone(),
+        );
         assert!(may_share(&rows), "the rows of a slice are the old rows");
+        let back = call("REVERSE", vec![var("g", grid.clone())], grid);
+        assert!(
+            may_share(&back),
+            "the rows of a reversed grid are the old rows"
+        );
+        assert_eq!(roots(&back), ["g"]);
+        let flat = call("REVERSE", vec![var("acc", ints.clone())], ints);
+        assert!(!may_share(&flat), "ints are not shared");
     }
 
     #[test]

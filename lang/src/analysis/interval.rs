@@ -2,6 +2,8 @@
 //! result of an operation on 64-bit bounds is known even where it would
 //! overflow): what [`super::bounds`] knows about an int value. Where an
 //! operation's interval fits in 64 bits, its overflow check cannot fire.
+//! Bounds past 128 bits (a sum of two squares, a product of products)
+//! saturate: they are far outside 64 bits either way.
 
 /// The 64-bit range.
 pub const MIN: i128 = i64::MIN as i128;
@@ -68,7 +70,7 @@ impl Interval {
     /// `x * x`: never negative.
     pub fn square(self) -> Interval {
         let a = self.abs();
-        Interval::new(a.lo * a.lo, a.hi * a.hi)
+        Interval::new(a.lo.saturating_mul(a.lo), a.hi.saturating_mul(a.hi))
     }
 
     /// `(call ABS x)`: the absolute values (in 128 bits, so `abs MIN` is known to overflow).
@@ -78,7 +80,7 @@ impl Interval {
         } else if self.hi <= 0 {
             -self
         } else {
-            Interval::new(0, self.hi.max(-self.lo))
+            Interval::new(0, self.hi.max(self.lo.saturating_neg()))
         }
     }
 
@@ -116,26 +118,27 @@ impl Interval {
 impl std::ops::Add for Interval {
     type Output = Interval;
     fn add(self, o: Interval) -> Interval {
-        Interval::new(self.lo + o.lo, self.hi + o.hi)
+        Interval::new(self.lo.saturating_add(o.lo), self.hi.saturating_add(o.hi))
     }
 }
 
 impl std::ops::Sub for Interval {
     type Output = Interval;
     fn sub(self, o: Interval) -> Interval {
-        Interval::new(self.lo - o.hi, self.hi - o.lo)
+        Interval::new(self.lo.saturating_sub(o.hi), self.hi.saturating_sub(o.lo))
     }
 }
 
-/// Products of 64-bit bounds fit in 128 bits.
+/// Products of 64-bit bounds fit in 128 bits; those of bigger bounds
+/// saturate.
 impl std::ops::Mul for Interval {
     type Output = Interval;
     fn mul(self, o: Interval) -> Interval {
         let c = [
-            self.lo * o.lo,
-            self.lo * o.hi,
-            self.hi * o.lo,
-            self.hi * o.hi,
+            self.lo.saturating_mul(o.lo),
+            self.lo.saturating_mul(o.hi),
+            self.hi.saturating_mul(o.lo),
+            self.hi.saturating_mul(o.hi),
         ];
         let lo = c.iter().copied().min().unwrap_or(MIN);
         let hi = c.iter().copied().max().unwrap_or(MAX);
@@ -146,7 +149,7 @@ impl std::ops::Mul for Interval {
 impl std::ops::Neg for Interval {
     type Output = Interval;
     fn neg(self) -> Interval {
-        Interval::new(-self.hi, -self.lo)
+        Interval::new(self.hi.saturating_neg(), self.lo.saturating_neg())
     }
 }
 
@@ -169,6 +172,18 @@ mod tests {
         assert_eq!(a.remainder(Interval::exact(-4)), Interval::new(0, 3));
         assert_eq!(b.quot(Interval::exact(2)), Interval::new(-3, 5));
         assert_eq!(b.quot(Interval::exact(-2)), Interval::new(-5, 5));
+    }
+
+    #[test]
+    fn bounds_past_128_bits_saturate() {
+        let square = Interval::FULL.square();
+        let sum = square + square;
+        assert_eq!(sum.hi, i128::MAX);
+        assert!(!sum.fits());
+        assert_eq!((-sum - square).lo, i128::MIN);
+        let cube = square * Interval::FULL;
+        assert!(!cube.fits());
+        assert_eq!(cube.clamp(), Interval::FULL);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! A program declares ARGS, STATE and LOCAL variables of types drawn from
 //! every type of the language (ints, floats, bools, strings, structs of `TYPES`,
 //! arrays and maps of them, nested), and its steps use every statement kind and ITER form
-//! ([`steps`]) and every standard function, chosen from the table by
+//! ([`steps`]) with `BREAK` and `CONTINUE` ([`exits`]), the expression forms
+//! of language 2.1 ([`forms`]), and every standard function, chosen from the table by
 //! signature, and the extra functions given ([`Function`]: a pack's), so a
 //! new function is covered without a change here ([`exprs`]). Runtime
 //! errors come on purpose: ints at the edges of 64 bits overflow and divide
@@ -19,8 +20,10 @@
 //! Most programs validate; the caller checks each with the front end and
 //! skips the others.
 
+mod exits;
 mod exprs;
 mod floats;
+mod forms;
 mod rng;
 mod steps;
 mod values;
@@ -208,6 +211,7 @@ impl RandomPrograms {
             returns: returns.clone(),
             locals: locals.clone(),
             unset,
+            loops: Vec::new(),
         };
         let mut steps = first;
         steps.extend(s.block(3, 6).steps);

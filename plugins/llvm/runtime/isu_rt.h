@@ -95,6 +95,8 @@ enum {
     ISU_W_PACK = 11,
     /* A division of floats: the values shown are their bits. */
     ISU_W_FDIV = 12,
+    /* The index of a character of a string. */
+    ISU_W_CHAR = 13,
 };
 
 /* A place in the program where a runtime error can happen: its step (an
@@ -192,6 +194,9 @@ IsuObj *isu_pop(IsuObj *xs, const IsuType *t, int32_t site);
 IsuObj *isu_concat(IsuObj *x, const IsuObj *y, const IsuType *t, int32_t site);
 IsuObj *isu_slice(const IsuObj *x, int64_t lo, int64_t hi, const IsuType *t, int32_t site);
 IsuObj *isu_repeat(uint64_t v, int64_t n, const IsuType *elem, int32_t site);
+/* `REVERSE` of an array: consumes `xs` (its type `t`), reversed in place
+ * when unique. */
+IsuObj *isu_reverse(IsuObj *xs, const IsuType *t);
 
 /* Searching and ordering (core/search.c). `isu_find`: where `t` first
  * occurs in `s`, in characters, or -1; `isu_index_of`: the first element of
@@ -221,6 +226,9 @@ IsuObj *isu_join(const IsuObj *xs, const IsuObj *sep, int32_t site);
 IsuObj *isu_lower(const IsuObj *s);
 IsuObj *isu_upper(const IsuObj *s);
 IsuObj *isu_chars(const IsuObj *s, int32_t site);
+/* `REVERSE` of a string: its characters in reverse order, each one's bytes
+ * in their order. */
+IsuObj *isu_str_reverse(const IsuObj *s);
 IsuObj *isu_to_string(int64_t n);
 int64_t isu_parse_int(const IsuObj *s, int32_t site);
 

@@ -37,6 +37,8 @@ pub enum What {
     Pack = 11,
     /// A division of floats (its operands' bits are the values shown).
     FloatDiv = 12,
+    /// The index of a character of a string.
+    Char = 13,
 }
 
 #[cfg(test)]
@@ -70,6 +72,8 @@ mod tests {
             (What::Slice, "SLICE"),
             (What::Var, "VAR"),
             (What::Pack, "PACK"),
+            (What::FloatDiv, "FDIV"),
+            (What::Char, "CHAR"),
         ] {
             assert!(header.contains(&format!("ISU_W_{name} = {},", w as i32)));
         }

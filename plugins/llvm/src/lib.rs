@@ -140,14 +140,13 @@ pub fn build(
 impl Backend for LlvmBackend {
     fn info(&self) -> BackendInfo {
         // The whole language as of feature vocabulary 7 (floats:
-        // lower/float.rs, runtime/core/float.c) but (list ...), (if ...)
-        // and the index of a string. `execute` runs the executable it
-        // built, native code: the host isolates it.
+        // lower/float.rs, runtime/core/float.c). `execute` runs the
+        // executable it built, native code: the host isolates it.
         BackendInfo::new(
             "llvm",
             env!("CARGO_PKG_VERSION"),
             &["llvm"],
-            FeatureSet::all_of_except(7, &["list", "if_expr", "string_index"]),
+            FeatureSet::all_of(7),
         )
         .emitting(&EMITS)
         .executing("exe", true)

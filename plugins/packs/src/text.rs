@@ -6,8 +6,9 @@
 //! gives each target's convention).
 //!
 //! Positions and lengths count characters (Unicode scalar values), as `LEN`
-//! and `SLICE` do. `UPPER`, `LOWER`, `CONTAINS`, `INDEX_OF`, `SPLIT` and
-//! `JOIN` are standard functions, so the pack does not repeat them.
+//! and `SLICE` do. `UPPER`, `LOWER`, `CONTAINS`, `INDEX_OF`, `SPLIT`,
+//! `JOIN` and `REVERSE` are standard functions, so the pack does not repeat
+//! them (a call of `text.REVERSE` gets the fix that calls `REVERSE`).
 
 mod lower;
 pub mod strings;
@@ -73,13 +74,6 @@ pub const FUNCTIONS: &[FunctionDef] = &[
             "size_limit: width is past the size limit",
         ],
         call: strings::pad_right,
-    },
-    FunctionDef {
-        name: "REVERSE",
-        signature: "(string) -> string",
-        doc: "The characters of a string in reverse order.",
-        errors: &[],
-        call: strings::reverse,
     },
     FunctionDef {
         name: "IS_DIGIT",

@@ -96,6 +96,10 @@ pub enum Rt {
     ParseFloat,
     Repeat(Type),
     Chars,
+    /// `REVERSE` of the array type.
+    ReverseArr(Type),
+    /// `REVERSE` of a string.
+    ReverseStr,
     MulChecked,
     MapNew,
     /// A new record of the struct type, its fields not yet written.
@@ -177,7 +181,8 @@ impl Rt {
                 let (k, v) = crate::layout::key_value(t);
                 (vec![I32, val_type(k), val_type(v), I32], vec![I32])
             }
-            MapKeys(_) | Split | Lower | Upper | KmpTable | Sort(_) => (vec![I32], vec![I32]),
+            MapKeys(_) | Split | Lower | Upper | KmpTable | Sort(_) | ReverseArr(_)
+            | ReverseStr => (vec![I32], vec![I32]),
             Find => (vec![I32, I32, I32, I32], vec![I32]),
             StrFind => (vec![I32, I32], vec![I32]),
             IndexOfStr => (vec![I32, I32], vec![I64]),
@@ -230,7 +235,7 @@ impl Rt {
             Drop(t) | Grow(t) | Eq(t) | Push(t) | Pop(t) | SliceArr(t) | ConcatArr(t)
             | MapFind(t) | MapGet(t) | MapGetOr(t) | MapSet(t) | MapKeys(t) | Repeat(t)
             | Decode(t) | EncSize(t) | Enc(t) | Encode(t) | Size(t) | IndexOfArr(t) | Sort(t)
-            | StructNew(t) => Some(t),
+            | StructNew(t) | ReverseArr(t) => Some(t),
             _ => None,
         }
     }

@@ -13,6 +13,7 @@ mod num;
 mod pack;
 mod rc;
 mod record;
+mod reverse;
 mod search;
 mod text;
 mod work;
@@ -61,6 +62,8 @@ pub fn generate(mb: &mut ModuleBuilder, key: &Rt, a: &mut Asm) {
         Rt::SplitSep => search::split(mb, a),
         Rt::Sort(t) => search::sort(mb, a, t),
         Rt::Chars => text::chars(mb, a),
+        Rt::ReverseArr(t) => reverse::array(mb, a, t),
+        Rt::ReverseStr => reverse::string(mb, a),
         Rt::ArrNew(shift) => array::arr_new(mb, a, *shift),
         Rt::MapNew => array::map_new(mb, a),
         Rt::Copy => copy(a),

@@ -305,7 +305,7 @@ fn text_agrees_with_the_interpreter_on_non_ascii_strings() {
         "s: string, n: int",
         "string[]",
         "c: string, out: string[]",
-        "    ASSIGN:\n      TARGET: c\n      EXPR: (call text.CHR (var n))\n    ASSIGN:\n      TARGET: out\n      EXPR: (call PUSH (call PUSH (const []) (call text.REVERSE (var s))) (call TO_STRING (call text.ORD (var c))))\n    IF:\n      COND: (call text.IS_DIGIT (var s))\n      THEN: BEGIN\n        ASSIGN:\n          TARGET: out\n          EXPR: (call PUSH (var out) (const \"digits\"))\n      END\n      ELSE: BEGIN\n      END\n    IF:\n      COND: (call text.IS_ALPHA (var s))\n      THEN: BEGIN\n        ASSIGN:\n          TARGET: out\n          EXPR: (call PUSH (var out) (const \"letters\"))\n      END\n      ELSE: BEGIN\n      END\n    ASSIGN:\n      TARGET: out\n      EXPR: (call PUSH (var out) (call text.REVERSE (call text.REVERSE (var s))))\n    RETURN:\n      EXPR: (var out)\n",
+        "    ASSIGN:\n      TARGET: c\n      EXPR: (call text.CHR (var n))\n    ASSIGN:\n      TARGET: out\n      EXPR: (call PUSH (call PUSH (const []) (call REVERSE (var s))) (call TO_STRING (call text.ORD (var c))))\n    IF:\n      COND: (call text.IS_DIGIT (var s))\n      THEN: BEGIN\n        ASSIGN:\n          TARGET: out\n          EXPR: (call PUSH (var out) (const \"digits\"))\n      END\n      ELSE: BEGIN\n      END\n    IF:\n      COND: (call text.IS_ALPHA (var s))\n      THEN: BEGIN\n        ASSIGN:\n          TARGET: out\n          EXPR: (call PUSH (var out) (const \"letters\"))\n      END\n      ELSE: BEGIN\n      END\n    ASSIGN:\n      TARGET: out\n      EXPR: (call PUSH (var out) (call REVERSE (call REVERSE (var s))))\n    RETURN:\n      EXPR: (var out)\n",
     );
     let codes = [
         0i64,

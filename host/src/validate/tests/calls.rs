@@ -174,15 +174,86 @@ fn a_misspelt_function_of_a_loaded_pack_is_corrected() {
 #[test]
 fn a_function_of_a_pack_not_enabled_says_how_to_enable_it() {
     let p = Prog::new("string");
-    let r = p.ret("(call text.REVERSE (const \"ab\"))");
+    let r = p.ret("(call text.CHR (const 97))");
     let c = p.check_with(vec![r], &math_loaded_text_disabled());
     assert_eq!(
         c.one().message,
-        "text.REVERSE is not a known function: the pack `text` is not enabled"
+        "text.CHR is not a known function: the pack `text` is not enabled"
     );
     assert_eq!(
         hint(&c),
         "the pack `text` is disabled by line 1 of x.toml (user)"
+    );
+}
+
+/// The replacements of the one diagnostic's fix, if it has one.
+fn fix_edits(c: &Checked) -> Vec<String> {
+    c.one()
+        .fix
+        .iter()
+        .flat_map(|f| f.edits.iter())
+        .map(|e| e.replacement.clone())
+        .collect()
+}
+
+fn text_loaded() -> Functions {
+    let mut f = Functions::default();
+    f.add_local(std::sync::Arc::new(isu_packs::text::TEXT));
+    f
+}
+
+/// `text.REVERSE`, which the `text` pack had before `REVERSE` was
+/// standard, and any standard function written under a namespace: the fix
+/// calls the standard function, certain enough for `isu fix` to apply, with
+/// the pack loaded or not.
+#[test]
+fn a_standard_function_under_a_namespace_is_called_without_it() {
+    for (functions, message) in [
+        (
+            text_loaded(),
+            "text.REVERSE is not a function of the pack `text`",
+        ),
+        (
+            math_loaded_text_disabled(),
+            "text.REVERSE is not a known function: the pack `text` is not enabled",
+        ),
+    ] {
+        let p = Prog::new("string").arg("s", "string");
+        let r = p.ret("(call text.REVERSE (var s))");
+        let c = p.check_with(vec![r], &functions);
+        let d = c.one();
+        assert_eq!(d.code.as_str(), "unknown_function");
+        assert_eq!(d.message, message);
+        assert_eq!(
+            hint(&c),
+            "REVERSE is a standard function, called without a namespace: REVERSE(T[]) -> T[]; REVERSE(string) -> string (T is any type, the same at each place it appears in one signature)"
+        );
+        let fix = d.fix.as_ref().expect("a fix");
+        assert!(fix.is_certain(), "{fix:?}");
+        let edits: Vec<&str> = fix.edits.iter().map(|e| e.replacement.as_str()).collect();
+        assert_eq!(edits, ["(call REVERSE (var s))"]);
+    }
+    let p = Prog::new("int").arg("xs", "int[]");
+    let r = p.ret("(call math.len (var xs))");
+    let c = p.check_with(vec![r], &math_loaded_text_disabled());
+    let edits = fix_edits(&c);
+    assert_eq!(edits, ["(call LEN (var xs))"]);
+}
+
+#[test]
+fn a_standard_name_under_a_namespace_the_arguments_do_not_fit_gets_no_such_fix() {
+    let p = Prog::new("string");
+    let r = p.ret("(call text.REVERSE (const 5))");
+    let c = p.check_with(vec![r], &text_loaded());
+    assert!(
+        hint(&c).starts_with("the pack `text` has CHR, ENDS_WITH"),
+        "{}",
+        hint(&c)
+    );
+    let edits = fix_edits(&c);
+    assert!(
+        edits.iter().all(|e| !e.starts_with("(call REVERSE")),
+        "{edits:?}"
     );
 }
 

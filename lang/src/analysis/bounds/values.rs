@@ -106,7 +106,10 @@ impl Env {
             ExprNode::Index { base, .. } => self.leaves_of(base),
             ExprNode::Call { func, args } => match (Builtin::of(func), args.as_slice()) {
                 (Some(Builtin::Push), [a, x]) => hull(self.leaves_of(a), self.value_leaves(x)),
-                (Some(Builtin::Pop | Builtin::Slice | Builtin::Sort), [a, ..]) => self.leaves_of(a),
+                (
+                    Some(Builtin::Pop | Builtin::Slice | Builtin::Sort | Builtin::Reverse),
+                    [a, ..],
+                ) => self.leaves_of(a),
                 (Some(Builtin::Concat), [a, b]) => hull(self.leaves_of(a), self.leaves_of(b)),
                 (Some(Builtin::Repeat), [x, _]) => self.value_leaves(x),
                 (Some(Builtin::MapSet), [m, _, v]) => hull(self.leaves_of(m), self.value_leaves(v)),

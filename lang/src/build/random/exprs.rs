@@ -119,6 +119,9 @@ impl Gen<'_> {
             return self.leaf(ty);
         }
         let d = depth - 1;
+        if self.rng.chance(7) {
+            return self.form(ty, d);
+        }
         for _ in 0..4 {
             let made = match (ty, self.rng.below(10)) {
                 (Type::Int, 0..=2) => Some(self.arith(d)),
@@ -394,7 +397,7 @@ impl Gen<'_> {
                 let mut args = Vec::new();
                 for (i, p) in params.iter().enumerate() {
                     let t = self.bound(p, &mut b);
-                    let edge = !f.errors.is_empty() && self.rng.chance(15);
+                    let edge = !f.errors.is_empty() && self.rng.chance(25);
                     let a = if edge && t == Type::String {
                         // At the edge of what a failing function takes.
                         constant(Literal::Str(String::new()))

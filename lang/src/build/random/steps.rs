@@ -39,12 +39,15 @@ pub(super) fn place(name: &str) -> Place {
 
 /// The statements of one program: the generator of expressions, the
 /// program's result type, the LOCALs made so far (loop variables are made
-/// as loops need them) and those no step assigns yet.
+/// as loops need them), those no step assigns yet, and the loops around
+/// the step being made, innermost last (whether a `CONTINUE` may end a
+/// round of each, [`super::exits`]).
 pub(super) struct Steps<'a> {
     pub gen: Gen<'a>,
     pub returns: Type,
     pub locals: Vec<Var>,
     pub unset: Vec<Var>,
+    pub loops: Vec<bool>,
 }
 
 impl Steps<'_> {
@@ -90,6 +93,11 @@ impl Steps<'_> {
             steps.push(step(Node::Return { expr: e }));
             // No path from this block goes on: what it assigned is not
             // assigned after it.
+            self.gen.vars = before;
+        } else if let Some(jump) = self.exit() {
+            // Nor from this one, but to its loop's next round or end (what
+            // it assigned is left out there too, which only reads less).
+            steps.push(step(jump));
             self.gen.vars = before;
         }
         block(steps)
@@ -244,7 +252,7 @@ impl Steps<'_> {
     fn looped(&mut self, var: &str, depth: usize) -> Block {
         let before = self.gen.vars.iter().any(|v| v.name == var);
         self.assigned(var);
-        let body = self.block(depth - 1, 3);
+        let body = self.in_loop(true, |s| s.block(depth - 1, 3));
         let returns = matches!(
             body.steps.last().map(|s| &s.node),
             Some(Node::Return { .. })
@@ -389,7 +397,7 @@ impl Steps<'_> {
                     cond: self.gen.expr(&Type::Bool, 2),
                     span: sp(),
                 },
-                body: self.block(depth - 1, 3),
+                body: self.in_loop(true, |s| s.block(depth - 1, 3)),
             };
         }
         let w = self.loop_var(&Type::Int, "w");
@@ -399,16 +407,20 @@ impl Steps<'_> {
         if self.gen.rng.chance(30) {
             cond = bin(BinaryOp::And, cond, self.gen.expr(&Type::Bool, 1));
         }
-        let mut body = self.block(depth - 1, 3).steps;
+        let mut body = self.in_loop(true, |s| s.block(depth - 1, 3)).steps;
         let count = step(Node::Assign {
             target: place(&w),
             expr: bin(BinaryOp::Add, var(&w), int(1)),
         });
-        // Before any RETURN that ends the body.
-        let at = body
-            .iter()
-            .position(|s| matches!(s.node, Node::Return { .. }))
-            .unwrap_or(body.len());
+        // Before any RETURN or BREAK that ends the body; first when a
+        // CONTINUE could skip it.
+        let at = if super::exits::continues(&body) {
+            0
+        } else {
+            body.iter()
+                .position(|s| matches!(s.node, Node::Return { .. } | Node::Break))
+                .unwrap_or(body.len())
+        };
         body.insert(at, count);
         Node::Seq {
             block: block(vec![
@@ -458,7 +470,9 @@ impl Steps<'_> {
             }),
         ];
         if self.gen.rng.chance(30) {
-            body.insert(1, step(self.node(depth - 1)));
+            // A CONTINUE there would skip the step down.
+            let inner = self.in_loop(false, |s| s.node(depth - 1));
+            body.insert(1, step(inner));
         }
         Node::Seq {
             block: block(vec![

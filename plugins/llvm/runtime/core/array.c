@@ -101,3 +101,16 @@ IsuObj *isu_repeat(uint64_t v, int64_t n, const IsuType *elem, int32_t site) {
     }
     return q;
 }
+
+IsuObj *isu_reverse(IsuObj *xs, const IsuType *t) {
+    if (xs->len < 2) return xs;
+    xs = isu_own(xs, t);
+    int64_t w = isu_slot_width(t->a);
+    unsigned char *p = ISU_DATA(xs), tmp[8];
+    for (int64_t i = 0, j = xs->len - 1; i < j; i++, j--) {
+        memcpy(tmp, p + w * i, (size_t)w);
+        memcpy(p + w * i, p + w * j, (size_t)w);
+        memcpy(p + w * j, tmp, (size_t)w);
+    }
+    return xs;
+}

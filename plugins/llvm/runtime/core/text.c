@@ -104,6 +104,22 @@ IsuObj *isu_chars(const IsuObj *s, int32_t site) {
     return out;
 }
 
+IsuObj *isu_str_reverse(const IsuObj *s) {
+    IsuObj *q = isu_obj_new(s->len, 1);
+    const unsigned char *p = ISU_DATA(s);
+    unsigned char *o = ISU_DATA(q);
+    int64_t n = s->len, i = 0;
+    while (i < n) {
+        unsigned char b = p[i];
+        int64_t w = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+        memcpy(o + n - i - w, p + i, (size_t)w);
+        i += w;
+    }
+    q->len = n;
+    q->chars = s->chars;
+    return q;
+}
+
 IsuObj *isu_to_string(int64_t n) {
     unsigned char buf[24];
     unsigned char *end = buf + sizeof buf, *p = end;

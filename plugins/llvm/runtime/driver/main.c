@@ -108,6 +108,8 @@ static void message(IsuBuf *m, int32_t code, const IsuSite *s, int64_t a, int64_
     case ISU_E_INDEX_OUT_OF_RANGE:
         if (s->what == ISU_W_SLICE) {
             put_fmt(m, "SLICE from %lld to %lld is outside 0 <= start <= end <= LEN", a, b);
+        } else if (s->what == ISU_W_CHAR) {
+            put_fmt(m, "index %lld is out of range for a string of length %lld", a, b);
         } else {
             put_fmt(m, "index %lld is out of range for an array of length %lld", a, b);
         }

@@ -221,6 +221,18 @@ impl<'ctx> Lowering<'ctx, '_> {
                     let t = self.tdesc(xt);
                     Val::owned(self.call("isu_sort", &[xs.into(), t.into()])?)
                 }
+                B::Reverse => {
+                    let ([x], [xt]) = (vals, tys) else {
+                        return arity(func, args);
+                    };
+                    if *xt == Type::String {
+                        self.text_fn("isu_str_reverse", *x, xt, &[])?
+                    } else {
+                        let xs = self.own(*x, xt)?;
+                        let t = self.tdesc(xt);
+                        Val::owned(self.call("isu_reverse", &[xs.into(), t.into()])?)
+                    }
+                }
                 B::IndexOf | B::Contains => {
                     let ([x, y], [xt, yt]) = (vals, tys) else {
                         return arity(func, args);

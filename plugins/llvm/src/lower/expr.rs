@@ -102,10 +102,12 @@ impl<'ctx> Lowering<'ctx, '_> {
                 let v = self.of_slot(s, &fty)?;
                 self.project(b, &bty, v, &fty)
             }
-            // The backend does not declare `list` or `if_expr`: the host never sends them.
-            ExprNode::List { .. } | ExprNode::If { .. } => {
-                bug("(list ...) and (if ...) (features list, if_expr) are not supported")
-            }
+            ExprNode::List { items } => self.list(items, &ty, e.span),
+            ExprNode::If {
+                cond,
+                then_expr,
+                else_expr,
+            } => self.if_expr(cond, then_expr, else_expr, &ty),
         }
     }
 
@@ -140,6 +142,67 @@ impl<'ctx> Lowering<'ctx, '_> {
             )?;
         }
         Ok(Val::owned(p))
+    }
+
+    /// `(list E ...)`: the elements evaluated in order, each owned, then
+    /// pushed onto a new array with room for them all (each push checks
+    /// the size limit, once every element is there).
+    fn list(&mut self, items: &[Expr], ty: &Type, span: Span) -> Res<Val<'ctx>> {
+        let Type::Array(elem) = ty else {
+            return bug(format!("(list ...) of type {ty}"));
+        };
+        let mut slots = Vec::with_capacity(items.len());
+        for item in items {
+            let v = self.expr(item)?;
+            let v = self.own(v, elem)?;
+            slots.push(self.to_slot(v, elem)?);
+        }
+        let site = self.site(What::Plain, span, None);
+        let n = self.i64(slots.len() as i64);
+        let w = self.i64(slot_width(elem));
+        let mut xs = self.call("isu_obj_new", &[n.into(), w.into()])?;
+        let t = self.tdesc(ty);
+        for s in slots {
+            xs = self.call(
+                "isu_push",
+                &[xs.into(), s.into(), t.into(), self.i32(site).into()],
+            )?;
+        }
+        Ok(Val::owned(xs))
+    }
+
+    /// `(if C A B)`: only the branch C chooses runs, knowing what C says;
+    /// both leave an owned value (of a heap type), so either can follow.
+    fn if_expr(&mut self, cond: &Expr, a: &Expr, b: &Expr, ty: &Type) -> Res<Val<'ctx>> {
+        let c = self.expr(cond)?.int();
+        let then_bb = self.block_named("if_then");
+        let else_bb = self.block_named("if_else");
+        let join = self.block_named("if_value");
+        self.b.build_conditional_branch(c, then_bb, else_bb)?;
+        let mut incoming = Vec::with_capacity(2);
+        for (bb, branch, truth) in [(then_bb, a, true), (else_bb, b, false)] {
+            self.b.position_at_end(bb);
+            let inner = self.env.learned(cond, truth);
+            let outer = std::mem::replace(&mut self.env, inner);
+            let v = self.expr(branch);
+            self.env = outer;
+            let v = self.own(v?, ty)?;
+            if let Some(end) = self.b.get_insert_block() {
+                incoming.push((v, end));
+            }
+            self.b.build_unconditional_branch(join)?;
+        }
+        self.b.position_at_end(join);
+        let phi = self.b.build_phi(self.llty(ty), "if")?;
+        for (v, end) in &incoming {
+            phi.add_incoming(&[(v, *end)]);
+        }
+        let v = phi.as_basic_value();
+        Ok(if is_heap(ty) {
+            Val::owned(v)
+        } else {
+            Val::borrowed(v)
+        })
     }
 
     fn binary(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Res<Val<'ctx>> {
@@ -349,8 +412,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         Ok(Val::borrowed(r))
     }
 
-    /// `(index base i)`: an array element (index in range) or a map value
-    /// (key present).
+    /// `(index base i)`: an array element (index in range), a map value
+    /// (key present) or a string's character (a new string of one).
     fn index(&mut self, base: &Expr, index: &Expr) -> Res<Val<'ctx>> {
         let bty = ty_of(base)?.clone();
         let b = self.expr(base)?;
@@ -377,6 +440,28 @@ impl<'ctx> Lowering<'ctx, '_> {
                     .into_int_value();
                 self.release(key, k)?;
                 ((**v).clone(), self.of_slot(s, v)?)
+            }
+            Type::String => {
+                let i = self.expr(index)?.int();
+                let n = self.call("isu_nchars", &[b.v.into()])?.into_int_value();
+                let out = self.b.build_int_compare(IntPredicate::UGE, i, n, "")?;
+                let site = self.site(What::Char, index.span, None);
+                self.fail_if(out, RuntimeCode::IndexOutOfRange, site, Some((i, n)))?;
+                // In range, so the slice cannot fail.
+                let next = self.b.build_int_nsw_add(i, self.i64(1), "")?;
+                let t = self.tdesc(&bty);
+                let c = self.call(
+                    "isu_slice",
+                    &[
+                        b.v.into(),
+                        i.into(),
+                        next.into(),
+                        t.into(),
+                        self.i32(site).into(),
+                    ],
+                )?;
+                self.release(b, &bty)?;
+                return Ok(Val::owned(c));
             }
             other => return bug(format!("index of a {other}")),
         };

@@ -123,10 +123,6 @@ pub fn pad_right(args: Args<'_>, max_size: u64) -> R {
     pad(args, max_size, false)
 }
 
-pub fn reverse(args: Args<'_>, _: u64) -> R {
-    Ok(Literal::Str(args.str(0)?.chars().rev().collect()))
-}
-
 fn all(args: Args<'_>, test: fn(&char) -> bool) -> R {
     let s = args.str(0)?;
     Ok(Literal::Bool(!s.is_empty() && s.chars().all(|c| test(&c))))
@@ -264,8 +260,6 @@ mod tests {
 
     #[test]
     fn characters() {
-        assert_eq!(call("REVERSE", &["héllo"]), "\"olléh\"");
-        assert_eq!(call("REVERSE", &[""]), "\"\"");
         assert_eq!(call("IS_DIGIT", &["0123"]), "true");
         assert_eq!(call("IS_DIGIT", &["12a"]), "false");
         assert_eq!(call("IS_DIGIT", &[""]), "false");

@@ -208,6 +208,13 @@ impl Gen {
             // The size of `xs` is the result's; its elements are ints or
             // strings, which nothing can change, so the new list shares them.
             Builtin::Sort => Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, ""),
+            // The size of `xs` (or `s`) is the result's; a reversed array
+            // holds the old elements, as a slice does.
+            Builtin::Reverse => {
+                let x = self.expr(&args[0])?;
+                let back = Py::new(format!("{}[::-1]", x.at(Prec::Primary)), Prec::Primary);
+                Gen::spend_after(&back, ty(e)?, "")
+            }
             // The rest spend the size of their first argument: the text
             // split or searched, the array searched.
             Builtin::Split => self.spend_first(args, true, |parts| {

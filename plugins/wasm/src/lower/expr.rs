@@ -796,6 +796,20 @@ impl Lowering<'_> {
                 self.release_held(vec![h]);
                 Ok(Own::Owned)
             }
+            Builtin::Reverse => {
+                let [xs] = arity(args)?;
+                let own = self.expr(xs, step)?;
+                self.work_arg(&mut w, 0, xs);
+                let h = self.hold(own, ty);
+                let f = match ty {
+                    Type::String => self.mb.rt(Rt::ReverseStr),
+                    _ => self.mb.rt(Rt::ReverseArr(ty.clone())),
+                };
+                self.a.i().call(f);
+                self.work_done(w, ty, step);
+                self.release_held(vec![h]);
+                Ok(Own::Owned)
+            }
             Builtin::Split => {
                 let [s, sep] = arity(args)?;
                 let own = self.expr(s, step)?;

@@ -30,10 +30,6 @@ pub const LOWERINGS: TargetLowerings = TargetLowerings {
             include_str!("../../../lower/text/llvm/pad_right.ll"),
         ),
         (
-            "REVERSE",
-            include_str!("../../../lower/text/llvm/reverse.ll"),
-        ),
-        (
             "IS_DIGIT",
             include_str!("../../../lower/text/llvm/is_digit.ll"),
         ),

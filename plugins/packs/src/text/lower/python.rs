@@ -32,10 +32,6 @@ pub const LOWERINGS: TargetLowerings = TargetLowerings {
             include_str!("../../../lower/text/python/pad_right.py"),
         ),
         (
-            "REVERSE",
-            include_str!("../../../lower/text/python/reverse.py"),
-        ),
-        (
             "IS_DIGIT",
             include_str!("../../../lower/text/python/is_digit.py"),
         ),

@@ -33,10 +33,6 @@ pub const LOWERINGS: TargetLowerings = TargetLowerings {
             include_str!("../../../lower/text/wasm/pad_right.wat"),
         ),
         (
-            "REVERSE",
-            include_str!("../../../lower/text/wasm/reverse.wat"),
-        ),
-        (
             "IS_DIGIT",
             include_str!("../../../lower/text/wasm/is_digit.wat"),
         ),

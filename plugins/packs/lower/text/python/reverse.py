@@ -1,2 +1,0 @@
-def text__REVERSE(s):
-    return s[::-1]
