@@ -18,6 +18,7 @@
 //! Most programs validate; the caller checks each with the front end and
 //! skips the others.
 
+mod edges;
 mod exprs;
 mod rng;
 mod steps;
