@@ -8,14 +8,19 @@
 //! per target and their rate, for people or as JSON (the global `--format`);
 //! progress goes to stderr.
 //!
+//! `isu fuzz --merge REPORT... [--out DIR]`: the JSON reports of a run's
+//! shards made into the whole run's report (`crate::fuzz::merge`), printed
+//! as a run's, its findings' cases written to DIR.
+//!
 //! Exit codes: 0 when no target differs from the interpreter, 6 when one
 //! does, 8 when a target has no working backend, 2 on bad usage (a
-//! malformed `--shard`), 1 when a case cannot be written.
+//! malformed `--shard`, reports that are not every shard of one run), 1
+//! when a case cannot be written or a report read.
 
 use super::output::print_json;
 use super::plugins::EXIT_PLUGIN;
 use super::{Failure, Format};
-use crate::diag::Kind;
+use crate::diag::{Code, Kind};
 use crate::fuzz::{self, Plan, Report, Shard, Target};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -38,6 +43,10 @@ pub struct Args {
     /// modulo N, so that N machines together run those of one run.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Merge the JSON reports of every shard of one run (what `--shard I/N
+    /// --format json` printed) into the whole run's report; runs nothing.
+    #[arg(long, value_name = "REPORT", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
     /// Write each difference, shrunk, as a conformance case file into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -63,6 +72,10 @@ pub struct Args {
 
 /// Runs `isu fuzz`; `manifest` is the `--plugins FILE` flag.
 pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    if !args.merge.is_empty() {
+        let report = merged(&args.merge)?;
+        return finish(args, &report);
+    }
     let shard = match &args.shard {
         Some(text) => Shard::parse(text).map_err(|m| {
             Failure::usage(m, "--shard 0/2 on one machine and --shard 1/2 on another")
@@ -101,6 +114,48 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let report = fuzz::run(&plan, &targets, &reg.functions, &mut |r| {
         eprintln!("{}", progress(r));
     });
+    let code = finish(args, &report)?;
+    for e in reg.errors() {
+        if args.format == Format::Human {
+            eprintln!("warning: {e}");
+        }
+    }
+    Ok(code)
+}
+
+/// Reads the shards' reports and merges them.
+fn merged(files: &[PathBuf]) -> Result<Report> {
+    let mut parts = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            Failure::io(
+                Code::IoError,
+                format!("cannot read {}: {e}", file.display()),
+                "name the JSON reports the shards printed",
+            )
+        })?;
+        let report: Report = serde_json::from_str(&text).map_err(|e| {
+            Failure::usage(
+                format!(
+                    "{} is not a report of `isu fuzz --format json`: {e}",
+                    file.display()
+                ),
+                "merge what `isu fuzz --shard I/N --format json` printed",
+            )
+        })?;
+        parts.push((file.display().to_string(), report));
+    }
+    fuzz::merge::merge(&parts).map_err(|m| {
+        Failure::usage(
+            m,
+            "merge the reports of every shard I/N of one run, each once, as `isu fuzz --merge shard-*.json`",
+        )
+        .into()
+    })
+}
+
+/// Writes the cases, prints the report and gives the exit code.
+fn finish(args: &Args, report: &Report) -> Result<i32> {
     let files = match &args.out {
         Some(dir) => write_cases(dir, &report)?,
         None => Vec::new(),
@@ -119,11 +174,6 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
             print_json(&doc)?;
         }
         Format::Human => print!("{}", human(&report, &files)),
-    }
-    for e in reg.errors() {
-        if args.format == Format::Human {
-            eprintln!("warning: {e}");
-        }
     }
     Ok(if report.ok() {
         0
