@@ -17,10 +17,10 @@
 //! malformed `--shard`, reports that are not every shard of one run), 1
 //! when a case cannot be written or a report read.
 
-use super::output::print_json;
+use super::output::{print_json, read_report};
 use super::plugins::EXIT_PLUGIN;
 use super::{Failure, Format};
-use crate::diag::{Code, Kind};
+use crate::diag::Kind;
 use crate::fuzz::{self, Plan, Report, Shard, Target};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -127,22 +127,7 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
 fn merged(files: &[PathBuf]) -> Result<Report> {
     let mut parts = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            Failure::io(
-                Code::IoError,
-                format!("cannot read {}: {e}", file.display()),
-                "name the JSON reports the shards printed",
-            )
-        })?;
-        let report: Report = serde_json::from_str(&text).map_err(|e| {
-            Failure::usage(
-                format!(
-                    "{} is not a report of `isu fuzz --format json`: {e}",
-                    file.display()
-                ),
-                "merge what `isu fuzz --shard I/N --format json` printed",
-            )
-        })?;
+        let report: Report = read_report(file, "isu fuzz", "isu fuzz")?;
         parts.push((file.display().to_string(), report));
     }
     fuzz::merge::merge(&parts).map_err(|m| {
