@@ -142,12 +142,12 @@ fn merged(files: &[PathBuf]) -> Result<Report> {
 /// Writes the cases, prints the report and gives the exit code.
 fn finish(args: &Args, report: &Report) -> Result<i32> {
     let files = match &args.out {
-        Some(dir) => write_cases(dir, &report)?,
+        Some(dir) => write_cases(dir, report)?,
         None => Vec::new(),
     };
     match args.format {
         Format::Json => {
-            let mut doc = serde_json::to_value(&report)?;
+            let mut doc = serde_json::to_value(report)?;
             doc["ok"] = json!(report.ok());
             for (i, t) in report.targets.iter().enumerate() {
                 doc["targets"][i]["programs_per_second"] = json!(round(t.rate()));
@@ -158,7 +158,7 @@ fn finish(args: &Args, report: &Report) -> Result<i32> {
                 .collect::<Vec<_>>());
             print_json(&doc)?;
         }
-        Format::Human => print!("{}", human(&report, &files)),
+        Format::Human => print!("{}", human(report, &files)),
     }
     Ok(if report.ok() {
         0
