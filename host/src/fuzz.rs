@@ -14,6 +14,7 @@
 //! writes files; `cli/fuzz.rs` does.
 
 pub mod case;
+pub mod merge;
 pub mod shrink;
 
 use crate::cases::{Expect, Run};
@@ -24,7 +25,7 @@ use crate::functions::Functions;
 use crate::{canon, validate};
 use isu_lang::build::{Function, RandomPrograms};
 use isu_plugin_api::{features, Backend, ExecLimits, FeatureSet, Literal, Program};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -230,7 +231,7 @@ pub struct Plan {
 }
 
 /// One difference between the interpreter and a target, shrunk.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     pub target: String,
     /// The program's number in the run.
@@ -246,7 +247,7 @@ pub struct Finding {
 }
 
 /// What one target did over a run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TargetReport {
     pub target: String,
     /// Programs run on the target and compared.
@@ -271,8 +272,9 @@ impl TargetReport {
     }
 }
 
-/// What a run found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+/// What a run found: what `--format json` prints (with more fields), and
+/// what `--merge` reads back.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub seed: u64,
     pub count: u64,

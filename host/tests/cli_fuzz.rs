@@ -114,6 +114,108 @@ fn shards_together_run_the_programs_of_the_whole_run() {
     assert_eq!(sum, whole_outcomes);
     let compared = |j: &serde_json::Value| j["targets"][0]["compared"].as_u64().unwrap_or(0);
     assert_eq!(compared(&parts[0]) + compared(&parts[1]), compared(&whole));
+    // The shards' reports merge into the whole run's.
+    for (i, p) in parts.iter().enumerate() {
+        std::fs::write(dir.join(format!("s{i}.json")), p.to_string()).unwrap();
+    }
+    let o = isu(
+        &dir,
+        &["fuzz", "--merge", "s1.json", "s0.json", "--format", "json"],
+    );
+    let merged = json(&o);
+    assert_eq!(o.status.code(), Some(0), "{merged:#}");
+    for key in [
+        "seed", "count", "programs", "invalid", "outcomes", "findings",
+    ] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    assert_eq!(merged["shard"], "0/1");
+    assert_eq!(compared(&merged), compared(&whole));
+    // One shard alone, or one twice, is not a run.
+    let o = isu(&dir, &["fuzz", "--merge", "s0.json", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(json(&o).to_string().contains("shard 1/2 missing"));
+    let o = isu(&dir, &["fuzz", "--merge", "s0.json", "s0.json", "s1.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `scripts/fuzz-shards.sh local`: every shard of a run here, then their
+/// merge, with each difference written as a case.
+#[test]
+fn the_shard_script_runs_shards_and_merges_their_differences_into_cases() {
+    let dir = scratch("script");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/fuzz-shards.sh");
+    let o = Command::new("bash")
+        .arg(&script)
+        .args([
+            "local",
+            "--of",
+            "2",
+            "--parallel",
+            "2",
+            "--dir",
+            "run",
+            "--format",
+            "json",
+        ])
+        .args([
+            "--",
+            "--targets",
+            "panicky",
+            "--count",
+            "3",
+            "--shrink-tries",
+            "20",
+        ])
+        .current_dir(&dir)
+        .env("ISU", env!("CARGO_BIN_EXE_isu"))
+        .env_remove("ISU_PLUGINS")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .output()
+        .unwrap();
+    let j = json(&o);
+    assert_eq!(o.status.code(), Some(6), "{j:#}");
+    assert_eq!(j["programs"], 3, "{j:#}");
+    assert_eq!(j["shard"], "0/1");
+    let findings = j["findings"].as_array().map_or(0, Vec::len);
+    assert!(findings >= 1, "{j:#}");
+    let cases = std::fs::read_dir(dir.join("run/cases")).unwrap().count();
+    assert_eq!(cases, findings);
+    assert!(dir.join("run/shard-0-of-2.json").is_file());
+    assert!(dir.join("run/report.json").is_file());
+    // One shard by its index from a Kubernetes Indexed Job.
+    let o = Command::new("bash")
+        .arg(&script)
+        .args([
+            "shard",
+            "--of",
+            "2",
+            "--dir",
+            "one",
+            "--",
+            "--targets",
+            "toy",
+            "--count",
+            "4",
+        ])
+        .current_dir(&dir)
+        .env("ISU", env!("CARGO_BIN_EXE_isu"))
+        .env("JOB_COMPLETION_INDEX", "1")
+        .env_remove("ISU_PLUGINS")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("one/shard-1-of-2.json")).unwrap();
+    let shard: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(shard["shard"], "1/2");
+    assert_eq!(shard["programs"], 2);
 }
 
 #[test]

@@ -23,6 +23,7 @@ pub mod bounds;
 pub mod flow;
 pub mod interval;
 pub mod liveness;
+pub mod proof;
 pub mod vars;
 
 use crate::iir::Program;

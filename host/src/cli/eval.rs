@@ -7,11 +7,10 @@
 //! (`--shard I/N` on many machines) as one, the report of the whole run.
 
 use super::gen::{packs, usage, ModelArgs, StoreLessons};
-use super::output::print_json;
+use super::output::{print_json, read_report};
 use super::write::{refuse_dash, write_file, Options as WriteOptions, Output};
 use super::Failure;
 use super::{Format, FormatFlag, EXIT_USAGE};
-use crate::diag::Code;
 use crate::llm::eval::{self, Harness, Report, RoundTripSummary, ShardOf, TaskResult};
 use crate::llm::events::{hash, Log};
 use crate::llm::http::Http;
@@ -315,22 +314,7 @@ pub fn eval(args: &Args, manifest: Option<&Path>) -> Result<i32> {
 fn merge(files: &[PathBuf], format: Format, html: Option<&Path>) -> Result<i32> {
     let mut parts = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            Failure::io(
-                Code::IoError,
-                format!("cannot read {}: {e}", file.display()),
-                "name the JSON reports the shards wrote",
-            )
-        })?;
-        let report: Report = serde_json::from_str(&text).map_err(|e| {
-            Failure::usage(
-                format!(
-                    "{} is not a report of `isu eval --format json`: {e}",
-                    file.display()
-                ),
-                "merge what `isu eval TASKS --shard I/N --format json` printed",
-            )
-        })?;
+        let report: Report = read_report(file, "isu eval", "isu eval TASKS")?;
         parts.push((file.display().to_string(), report));
     }
     let report = eval::merge(&parts).map_err(|m| {

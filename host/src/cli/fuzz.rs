@@ -8,11 +8,16 @@
 //! per target and their rate, for people or as JSON (the global `--format`);
 //! progress goes to stderr.
 //!
+//! `isu fuzz --merge REPORT... [--out DIR]`: the JSON reports of a run's
+//! shards made into the whole run's report (`crate::fuzz::merge`), printed
+//! as a run's, its findings' cases written to DIR.
+//!
 //! Exit codes: 0 when no target differs from the interpreter, 6 when one
 //! does, 8 when a target has no working backend, 2 on bad usage (a
-//! malformed `--shard`), 1 when a case cannot be written.
+//! malformed `--shard`, reports that are not every shard of one run), 1
+//! when a case cannot be written or a report read.
 
-use super::output::print_json;
+use super::output::{print_json, read_report};
 use super::plugins::EXIT_PLUGIN;
 use super::{Failure, Format};
 use crate::diag::Kind;
@@ -38,6 +43,10 @@ pub struct Args {
     /// modulo N, so that N machines together run those of one run.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
+    /// Merge the JSON reports of every shard of one run (what `--shard I/N
+    /// --format json` printed) into the whole run's report; runs nothing.
+    #[arg(long, value_name = "REPORT", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
     /// Write each difference, shrunk, as a conformance case file into DIR.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -63,6 +72,10 @@ pub struct Args {
 
 /// Runs `isu fuzz`; `manifest` is the `--plugins FILE` flag.
 pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
+    if !args.merge.is_empty() {
+        let report = merged(&args.merge)?;
+        return finish(args, &report);
+    }
     let shard = match &args.shard {
         Some(text) => Shard::parse(text).map_err(|m| {
             Failure::usage(m, "--shard 0/2 on one machine and --shard 1/2 on another")
@@ -101,13 +114,40 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
     let report = fuzz::run(&plan, &targets, &reg.functions, &mut |r| {
         eprintln!("{}", progress(r));
     });
+    let code = finish(args, &report)?;
+    for e in reg.errors() {
+        if args.format == Format::Human {
+            eprintln!("warning: {e}");
+        }
+    }
+    Ok(code)
+}
+
+/// Reads the shards' reports and merges them.
+fn merged(files: &[PathBuf]) -> Result<Report> {
+    let mut parts = Vec::new();
+    for file in files {
+        let report: Report = read_report(file, "isu fuzz", "isu fuzz")?;
+        parts.push((file.display().to_string(), report));
+    }
+    fuzz::merge::merge(&parts).map_err(|m| {
+        Failure::usage(
+            m,
+            "merge the reports of every shard I/N of one run, each once, as `isu fuzz --merge shard-*.json`",
+        )
+        .into()
+    })
+}
+
+/// Writes the cases, prints the report and gives the exit code.
+fn finish(args: &Args, report: &Report) -> Result<i32> {
     let files = match &args.out {
-        Some(dir) => write_cases(dir, &report)?,
+        Some(dir) => write_cases(dir, report)?,
         None => Vec::new(),
     };
     match args.format {
         Format::Json => {
-            let mut doc = serde_json::to_value(&report)?;
+            let mut doc = serde_json::to_value(report)?;
             doc["ok"] = json!(report.ok());
             for (i, t) in report.targets.iter().enumerate() {
                 doc["targets"][i]["programs_per_second"] = json!(round(t.rate()));
@@ -118,12 +158,7 @@ pub fn fuzz(args: &Args, manifest: Option<&Path>) -> Result<i32> {
                 .collect::<Vec<_>>());
             print_json(&doc)?;
         }
-        Format::Human => print!("{}", human(&report, &files)),
-    }
-    for e in reg.errors() {
-        if args.format == Format::Human {
-            eprintln!("warning: {e}");
-        }
+        Format::Human => print!("{}", human(report, &files)),
     }
     Ok(if report.ok() {
         0

@@ -57,6 +57,33 @@ pub fn read_source(path: &Path) -> Result<Source> {
     }
 }
 
+/// The JSON report `file` that `command --format json` printed (a shard's,
+/// run as `shard_run`, for a `--merge`): unreadable is an I/O failure,
+/// anything else a usage one.
+pub fn read_report<T: serde::de::DeserializeOwned>(
+    file: &Path,
+    command: &str,
+    shard_run: &str,
+) -> Result<T> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        Failure::io(
+            Code::IoError,
+            format!("cannot read {}: {e}", file.display()),
+            "name the JSON reports the shards printed",
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        Failure::usage(
+            format!(
+                "{} is not a report of `{command} --format json`: {e}",
+                file.display()
+            ),
+            &format!("merge what `{shard_run} --shard I/N --format json` printed"),
+        )
+        .into()
+    })
+}
+
 /// Whether stderr shows colour: only on a terminal, and not when the
 /// `NO_COLOR` variable is set to anything but the empty string.
 pub fn stderr_in_colour() -> bool {

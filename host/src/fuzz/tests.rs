@@ -330,3 +330,34 @@ fn programs_call_only_the_pack_functions_every_target_lowers() {
     );
     assert!(names(&[python, absbug]).is_empty());
 }
+
+#[test]
+fn merging_takes_every_shard_of_one_run_once() {
+    let shard = |index: u64, seed: u64, programs: u64| Report {
+        seed,
+        count: 5,
+        shard: Shard { index, of: 2 }.to_string(),
+        programs,
+        targets: vec![TargetReport {
+            target: "t".into(),
+            compared: programs,
+            passed: programs,
+            seconds: 1.5,
+            ..TargetReport::default()
+        }],
+        seconds: 2.0 + index as f64,
+        ..Report::default()
+    };
+    let named = |r: Report| (format!("shard {}", r.shard), r);
+    let whole = merge::merge(&[named(shard(1, 3, 2)), named(shard(0, 3, 3))]).unwrap();
+    assert_eq!((whole.programs, whole.shard.as_str()), (5, "0/1"));
+    assert_eq!(whole.targets[0].compared, 5);
+    assert_eq!(whole.targets[0].seconds, 3.0);
+    assert_eq!(whole.seconds, 3.0);
+    let err = |parts: &[(String, Report)]| merge::merge(parts).unwrap_err();
+    assert!(err(&[named(shard(0, 3, 3)), named(shard(1, 4, 2))]).contains("shards of one run only"));
+    assert!(err(&[named(shard(0, 3, 3)), named(shard(0, 3, 3))]).contains("are both shard 0/2"));
+    assert!(err(&[named(shard(0, 3, 3)), named(shard(1, 3, 1))]).contains("stopped early"));
+    assert!(err(&[named(shard(0, 3, 3))]).contains("shard 1/2 missing"));
+    assert!(err(&[]).contains("no reports"));
+}

@@ -6,13 +6,18 @@
 //! The facts ([`Env`]) are an interval for each int variable, an interval
 //! holding every int inside each array or map variable (its *leaves*), and
 //! for index variables the arrays whose length they are known to be below.
-//! The pass walks the program in execution order, as it runs: an assignment
-//! sets what it assigned, an expression evaluated without an error tells
-//! what it needed (an index that was read lies in its array), a condition
-//! adds what it says inside its branch (and on the right of its `and`), a
-//! loop's head holds what holds in every round ([`head`]), and two paths
-//! meet in what both know. The values of expressions under the facts are
-//! in [`values`].
+//! The pass is flow-sensitive: it threads the facts through the steps in
+//! the order they run. An assignment sets what it assigned, an expression
+//! evaluated without an error tells what it needed (an index that was read
+//! lies in its array), a condition adds what it says inside its branch (and
+//! on the right of its `and`), and two paths meet in what both know. A
+//! loop's head is where every way into a round meets: the facts before the
+//! loop, the end of the body and each `CONTINUE`; the body is walked from
+//! the head until the head holds what it brings back (widened after a few
+//! rounds, so that this ends), and the facts after the loop join the
+//! head's, where the loop ends by itself, with each `BREAK`'s. What a
+//! `range` or `each` gives its variable each round is in [`round`]; the
+//! values of expressions under the facts are in [`values`].
 //!
 //! An executor reads the facts where a step's own fields are evaluated
 //! ([`Bounds::before`]), where a `while` evaluates its `COND`
@@ -21,20 +26,21 @@
 //! left side being true (false) says ([`Env::learned`]).
 
 mod env;
-mod head;
+#[cfg(test)]
+pub(crate) mod mutation;
+mod round;
 mod values;
 
 pub use env::{hull, Env, Leaves};
-use head::Round;
+pub(crate) use round::Round;
 
 use super::flow::never_ends;
 use super::Decls;
-use crate::iir::{Block, Iter, Node, Place, Program, Step, StepId};
-use crate::types::Type;
-use crate::update::in_place;
+use crate::iir::{Block, Iter, Node, Program, Step, StepId};
 use std::collections::BTreeMap;
 
-/// The facts where each reachable step starts.
+/// The facts where each reachable step starts: what the checker
+/// ([`super::proof`]) derives again before a backend drops a check on them.
 #[derive(Debug, Clone, Default)]
 pub struct Bounds {
     state: Vec<Env>,
@@ -45,22 +51,21 @@ pub struct Bounds {
 impl Bounds {
     /// The intervals of a typed program, by step.
     pub fn of(program: &Program) -> Bounds {
+        Bounds::walk(program, false)
+    }
+
+    fn walk(program: &Program, first_round_only: bool) -> Bounds {
         let decls = Decls::of(program);
         let mut w = Walk {
             decls: &decls,
             out: Bounds::default(),
-            breaks: Vec::new(),
+            exits: Vec::new(),
+            first_round_only,
         };
         let mut env = Env::at_start(&decls);
         for s in &program.state {
             w.out.state.push(env.clone());
-            let value = (s.ty == Type::Int).then(|| env.interval(&s.init));
-            let leaves = env.leaves_of(&s.init);
-            env.evaluated(&s.init);
-            env.assign(&s.name.name, value);
-            if decls.is_collection(&s.name.name) {
-                env.set_leaves(&s.name.name, leaves);
-            }
+            env.initialized(&s.name.name, &s.init, &decls);
         }
         w.block(&program.body, env);
         w.out
@@ -89,8 +94,19 @@ struct Walk<'d> {
     decls: &'d Decls,
     out: Bounds,
     /// For each loop around the step being walked (innermost last), the
-    /// facts at each of its `BREAK`s so far.
-    breaks: Vec<Vec<Env>>,
+    /// facts at each of its `BREAK`s and `CONTINUE`s in the current round.
+    exits: Vec<Exits>,
+    /// Whether a loop's head is taken for the facts before it, without
+    /// the rounds that find what the body brings back (a wrong analysis,
+    /// for the checker's test).
+    first_round_only: bool,
+}
+
+/// Where the rounds of a loop leave its body other than by its end.
+#[derive(Default)]
+struct Exits {
+    breaks: Vec<Env>,
+    continues: Vec<Env>,
 }
 
 impl Walk<'_> {
@@ -111,28 +127,7 @@ impl Walk<'_> {
         match &s.node {
             Node::Seq { block } => self.block(block, env),
             Node::Assign { target, expr } => {
-                let stored = env.stored_leaves(target, expr, self.decls);
-                let root = target.root().0;
-                let value = (self.decls.ty(root) == Some(&Type::Int)).then(|| env.interval(expr));
-                let index = env.index_facts(expr);
-                env.evaluated_target(target, self.decls);
-                env.evaluated(expr);
-                match (target, in_place(target, expr)) {
-                    (Place::Var { name, .. }, None) => {
-                        env.assign(name, value);
-                        env.set_index_facts(name, index);
-                    }
-                    (Place::Var { name, .. }, Some(_)) => env.length_changed(name),
-                    (Place::Index { .. } | Place::Field { .. }, _) => {}
-                }
-                if let Some((v, leaves)) = stored {
-                    match target {
-                        Place::Var { .. } if in_place(target, expr).is_none() => {
-                            env.set_leaves(&v, leaves)
-                        }
-                        _ => env.add_leaves(&v, leaves),
-                    }
-                }
+                env.assigned(target, expr, self.decls);
                 Some(env)
             }
             Node::If {
@@ -142,119 +137,97 @@ impl Walk<'_> {
             } => {
                 let t = self.block(then_block, env.learned(cond, true));
                 let e = self.block(else_block, env.learned(cond, false));
-                match (t, e) {
-                    (Some(t), Some(e)) => Some(t.join(&e)),
-                    (t, e) => t.or(e),
-                }
+                join_all([t, e])
             }
             Node::Loop { iter, body } => self.looping(s.id.as_ref(), iter, body, env),
             Node::Return { .. } => None,
             Node::Break => {
-                if let Some(exits) = self.breaks.last_mut() {
-                    exits.push(env);
+                if let Some(exits) = self.exits.last_mut() {
+                    exits.breaks.push(env);
                 }
                 None
             }
-            // The loop's head holds what the body may change, so it holds
-            // where CONTINUE starts the next round.
-            Node::Continue => None,
+            Node::Continue => {
+                if let Some(exits) = self.exits.last_mut() {
+                    exits.continues.push(env);
+                }
+                None
+            }
         }
     }
 
-    fn looping(
+    /// A loop, walked round after round from its head until the head holds
+    /// what every way back to it brings (the end of the body, each
+    /// `CONTINUE`); the facts after it join the head's where the loop ends
+    /// by itself and every `BREAK`'s.
+    fn looping(&mut self, id: Option<&StepId>, iter: &Iter, body: &Block, env: Env) -> Option<Env> {
+        let round = Round::start(iter, &env, self.decls, self.exits.len());
+        let entry = round.enter(env, iter);
+        let mut head = entry.clone();
+        let mut rounds = 0;
+        let (back, mut breaks) = loop {
+            let (back, breaks) = self.round(iter, body, &round, &head);
+            let next = join_all([Some(head.clone()), back.clone()]).unwrap_or_default();
+            if next == head || self.first_round_only {
+                break (back, breaks);
+            }
+            rounds += 1;
+            head = if rounds >= WIDEN_AFTER {
+                head.widen(&next)
+            } else {
+                next
+            };
+        };
+        // One round of narrowing: what the widened head brings back, with
+        // the entry, is a head too when it holds what it brings back itself.
+        if rounds >= WIDEN_AFTER {
+            let narrowed = join_all([Some(entry), back]).unwrap_or_default();
+            if narrowed != head {
+                let (again, exits) = self.round(iter, body, &round, &narrowed);
+                if again.as_ref().map_or(true, |a| a.within(&narrowed)) {
+                    (head, breaks) = (narrowed, exits);
+                } else {
+                    breaks = self.round(iter, body, &round, &head).1;
+                }
+            }
+        }
+        if let Some(id) = id {
+            self.out.head.insert(id.clone(), head.clone());
+        }
+        let ended = (!never_ends(iter)).then(|| match iter {
+            Iter::While { cond, .. } => head.learned(cond, false),
+            _ => head,
+        });
+        let after = join_all(breaks.into_iter().map(Some).chain([ended]));
+        after.map(|a| round.leave(a))
+    }
+
+    /// One round of the loop from the facts at its head: what it brings
+    /// back to the head (the end of the body joined with each `CONTINUE`'s),
+    /// and the facts at each `BREAK`.
+    fn round(
         &mut self,
-        id: Option<&StepId>,
         iter: &Iter,
         body: &Block,
-        mut env: Env,
-    ) -> Option<Env> {
-        let var = iter.var().map(|v| v.name.as_str());
-        // What the loop variable is in every round, and what it holds.
-        let (values, leaves, index) = match iter {
-            Iter::Range {
-                start, end, step, ..
-            } => {
-                // Below the length END read at the start, while no round
-                // changes that length.
-                let mut index = env.range_index_facts(end, step.as_ref());
-                index.retain(|a| !head::length_may_change(body, a));
-                (
-                    Some(env.range_values(start, end, step.as_ref())),
-                    None,
-                    index,
-                )
-            }
-            Iter::Each { var, seq, .. } => {
-                let elem_int = self.decls.ty(&var.name) == Some(&Type::Int);
-                let values = elem_int.then(|| env.element_interval(seq));
-                let leaves = self
-                    .decls
-                    .is_collection(&var.name)
-                    .then(|| env.leaves_of(seq));
-                (values, leaves, Vec::new())
-            }
-            Iter::While { .. } => (None, None, Vec::new()),
-        };
-        if !matches!(iter, Iter::While { .. }) {
-            for e in iter.exprs() {
-                env.evaluated(e);
-            }
-        }
-        let round = var.map(|var| Round {
-            var,
-            values,
-            leaves,
-        });
-        env.enter_loop_head(body, round, self.decls);
-        if let Some(id) = id {
-            self.out.head.insert(id.clone(), env.clone());
-        }
-        let mut inner = match iter {
-            Iter::While { cond, .. } => env.learned(cond, true),
-            _ => env.clone(),
-        };
-        if let Some(v) = var {
-            inner.assign(v, values);
-            inner.set_index_facts(v, index);
-            if let Some(l) = leaves {
-                inner.set_leaves(v, l);
-            }
-        }
-        self.breaks.push(Vec::new());
-        self.block(body, inner);
-        let exits = self.breaks.pop().unwrap_or_default();
-        let after = self.after_loop(iter, var, leaves, env);
-        // A BREAK leaves with the facts where it stands.
-        after.into_iter().chain(exits).reduce(|acc, e| acc.join(&e))
-    }
-
-    /// The facts after the loop's last round (not by a `BREAK`); `None`
-    /// when it has none.
-    fn after_loop(
-        &self,
-        iter: &Iter,
-        var: Option<&str>,
-        leaves: Option<Leaves>,
-        mut env: Env,
-    ) -> Option<Env> {
-        if never_ends(iter) {
-            return None;
-        }
-        Some(match iter {
-            Iter::While { cond, .. } => env.learned(cond, false),
-            _ => {
-                if let Some(v) = var {
-                    // No round, or some: its old value or a new one.
-                    env.forget(v);
-                    if let Some(l) = leaves {
-                        env.add_leaves(v, l);
-                    }
-                }
-                env
-            }
-        })
+        round: &Round,
+        head: &Env,
+    ) -> (Option<Env>, Vec<Env>) {
+        self.exits.push(Exits::default());
+        let end = self.block(body, round.begin(iter, head));
+        let exits = self.exits.pop().unwrap_or_default();
+        let back = join_all(exits.continues.into_iter().map(Some).chain([end]));
+        (back, exits.breaks)
     }
 }
 
+/// Rounds of a loop whose head has not settled before it is widened: each
+/// bound still moving goes to the end of the 64-bit range.
+const WIDEN_AFTER: usize = 3;
+
+/// What every one of the ways to a point knows; `None` when none reaches it.
+pub(crate) fn join_all(envs: impl IntoIterator<Item = Option<Env>>) -> Option<Env> {
+    envs.into_iter().flatten().reduce(|acc, e| acc.join(&e))
+}
+
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

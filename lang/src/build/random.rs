@@ -20,6 +20,7 @@
 //! Most programs validate; the caller checks each with the front end and
 //! skips the others.
 
+mod edges;
 mod exits;
 mod exprs;
 mod floats;

@@ -32,6 +32,7 @@ use inkwell::values::{
 };
 use inkwell::AddressSpace;
 use isu_plugin_api::analysis::bounds::{Bounds, Env};
+use isu_plugin_api::analysis::proof::checked;
 use isu_plugin_api::analysis::Decls;
 use isu_plugin_api::{Program, Span, StructDef, Type};
 use std::collections::BTreeMap;
@@ -222,7 +223,8 @@ pub fn lower_program<'ctx>(
         dbg,
         decls: Decls::of(program),
         types: program.types.clone(),
-        bounds: Bounds::of(program),
+        bounds: checked(program)
+            .or_else(|d| bug(format!("the bounds of dropped checks do not check out {d}")))?,
         env: Env::default(),
         checks: Vec::new(),
         loops: Vec::new(),

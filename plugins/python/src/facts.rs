@@ -8,9 +8,11 @@ use isu_plugin_api::analysis::alias::Aliasing;
 use isu_plugin_api::analysis::assigned::Assigned;
 use isu_plugin_api::analysis::bounds::Bounds;
 use isu_plugin_api::analysis::liveness::Liveness;
+use isu_plugin_api::analysis::proof::checked;
 use isu_plugin_api::analysis::vars::Vars;
 use isu_plugin_api::analysis::{Decls, Section};
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::PluginDiagnostic;
 use isu_plugin_api::{Block, Expr, ExprNode, Node, Place, Program, StructDef, Type};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,7 +44,9 @@ pub struct Facts {
 }
 
 impl Facts {
-    pub fn of(program: &Program) -> Facts {
+    /// The facts of `program`; its bounds as the checker confirms them
+    /// (`isu_lang::analysis::proof::checked`), whose refusal is an error.
+    pub fn of(program: &Program) -> Result<Facts, PluginDiagnostic> {
         let decls = Decls::of(program);
         let vars = decls
             .iter()
@@ -57,17 +61,20 @@ impl Facts {
             .collect();
         let mut bound = BTreeSet::new();
         binds(&program.body, &mut bound);
-        Facts {
+        let bounds = checked(program).map_err(|d| {
+            crate::lower::invalid(format!("the bounds of dropped checks do not check out {d}"))
+        })?;
+        Ok(Facts {
             vars,
             reads: Vars::of(program),
             bound,
             aliasing: Aliasing::of(program, &decls),
             must: Assigned::must(program),
             live: Liveness::of(program),
-            bounds: Bounds::of(program),
+            bounds,
             decls,
             structs: program.types.clone(),
-        }
+        })
     }
 
     /// The type of the field `field` of values of the struct type `ty`.

@@ -138,7 +138,7 @@ pub fn module(program: &Program, lowerings: &[Lowering]) -> R<String> {
             text::comment(&output.value.to_string())
         ));
     }
-    let facts = Facts::of(program);
+    let facts = Facts::of(program)?;
     let pack_names = packs
         .iter()
         .map(|l| {

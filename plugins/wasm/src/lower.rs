@@ -20,6 +20,7 @@ use crate::module::{g, ModuleBuilder, Rt};
 use crate::runtime::{self, StepArg};
 use isu_plugin_api::analysis::assigned::Assigned;
 use isu_plugin_api::analysis::bounds::{Bounds, Env};
+use isu_plugin_api::analysis::proof::checked;
 use isu_plugin_api::analysis::Decls;
 use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::{Program, StepId, Type};
@@ -172,7 +173,8 @@ pub fn lower_program(
         vars,
         decls: Decls::of(program),
         must: Assigned::must(program),
-        bounds: Bounds::of(program),
+        bounds: checked(program)
+            .or_else(|d| bug(format!("the bounds of dropped checks do not check out {d}")))?,
         here: None,
         env: Env::default(),
         next_step: 0,

@@ -5,6 +5,7 @@ use super::super::interval::{Interval, MAX, MAX_LEN, MIN};
 use super::super::Decls;
 use crate::iir::{BinaryOp, Expr, ExprNode, Place, UnaryOp};
 use crate::types::Type;
+use crate::update::in_place;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The ints an array or map holds, at any depth: `None` when it holds none.
@@ -24,11 +25,11 @@ pub fn hull(a: Leaves, b: Leaves) -> Leaves {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Env {
     /// Intervals of int variables.
-    ranges: BTreeMap<String, Interval>,
+    pub(super) ranges: BTreeMap<String, Interval>,
     /// The ints inside collection variables.
-    elems: BTreeMap<String, Leaves>,
+    pub(super) elems: BTreeMap<String, Leaves>,
     /// For an int variable, the array variables whose length it is below.
-    below: BTreeMap<String, BTreeSet<String>>,
+    pub(super) below: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Env {
@@ -133,16 +134,6 @@ impl Env {
         }
     }
 
-    /// Forgets the index facts of an int variable.
-    pub(super) fn forget_below(&mut self, var: &str) {
-        self.below.remove(var);
-    }
-
-    /// The int variables with a known interval, and theirs.
-    pub(super) fn known_interval(&self, var: &str) -> Option<Interval> {
-        self.ranges.get(var).copied()
-    }
-
     /// What both of two ways to reach a point know.
     pub fn join(&self, other: &Env) -> Env {
         let ranges = self
@@ -170,6 +161,84 @@ impl Env {
             ranges,
             elems,
             below,
+        }
+    }
+
+    /// What the widening of a loop's head `self` to `next` (which holds
+    /// it) knows: each bound still moving is given up, to the end of the
+    /// 64-bit range, so that the rounds of finding the head end.
+    pub fn widen(&self, next: &Env) -> Env {
+        let mut out = next.clone();
+        for (k, a) in &next.ranges {
+            if let Some(old) = self.ranges.get(k) {
+                out.set_interval(k, widened(*old, *a));
+            }
+        }
+        for (k, a) in &next.elems {
+            if let (Some(Some(old)), Some(new)) = (self.elems.get(k), a) {
+                out.set_leaves(k, Some(widened(*old, *new)));
+            }
+        }
+        out
+    }
+
+    /// The facts after the `STATE` variable `var` was given `init`.
+    pub fn initialized(&mut self, var: &str, init: &Expr, decls: &Decls) {
+        let value = (decls.ty(var) == Some(&Type::Int)).then(|| self.interval(init));
+        let leaves = self.leaves_of(init);
+        self.evaluated(init);
+        self.assign(var, value);
+        if decls.is_collection(var) {
+            self.set_leaves(var, leaves);
+        }
+    }
+
+    /// Whether every fact of `weaker` holds where these facts do: each of
+    /// its intervals and sets of ints holds this one's, and each variable
+    /// it says is below an array's length is so here too.
+    pub fn within(&self, weaker: &Env) -> bool {
+        let ranges = weaker.ranges.iter().all(|(k, w)| {
+            let s = self.var_interval(k);
+            w.lo <= s.lo && s.hi <= w.hi
+        });
+        let elems = weaker.elems.iter().all(|(k, w)| match (self.leaves(k), w) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(s), Some(w)) => w.lo <= s.lo && s.hi <= w.hi,
+        });
+        let below = weaker
+            .below
+            .iter()
+            .all(|(k, arrays)| arrays.iter().all(|a| self.is_below(k, a)));
+        ranges && elems && below
+    }
+
+    /// The facts after `ASSIGN target expr` ran without an error: what it
+    /// read, and what it gave its variable (an int's interval and the
+    /// arrays it is below, a collection's ints; an in-place update changes
+    /// a length and adds ints).
+    pub fn assigned(&mut self, target: &Place, expr: &Expr, decls: &Decls) {
+        let stored = self.stored_leaves(target, expr, decls);
+        let root = target.root().0;
+        let value = (decls.ty(root) == Some(&Type::Int)).then(|| self.interval(expr));
+        let index = self.index_facts(expr);
+        self.evaluated_target(target, decls);
+        self.evaluated(expr);
+        let whole = matches!(target, Place::Var { .. }) && in_place(target, expr).is_none();
+        match target {
+            Place::Var { name, .. } if whole => {
+                self.assign(name, value);
+                self.set_index_facts(name, index);
+            }
+            Place::Var { name, .. } => self.length_changed(name),
+            Place::Index { .. } | Place::Field { .. } => {}
+        }
+        if let Some((v, leaves)) = stored {
+            if whole {
+                self.set_leaves(&v, leaves);
+            } else {
+                self.add_leaves(&v, leaves);
+            }
         }
     }
 
@@ -339,6 +408,14 @@ fn bound(op: BinaryOp, iv: Interval) -> Option<Interval> {
         BinaryOp::Eq => iv,
         _ => return None,
     })
+}
+
+/// `new` (which holds `old`) with each bound that moved given up.
+fn widened(old: Interval, new: Interval) -> Interval {
+    Interval::new(
+        if new.lo < old.lo { MIN } else { new.lo },
+        if new.hi > old.hi { MAX } else { new.hi },
+    )
 }
 
 /// `a op b` as `b op' a`.

@@ -68,7 +68,7 @@ fn branches_meet_in_what_both_know() {
 }
 
 /// Insertion sort, as models write it.
-fn insertion_sort() -> Program {
+pub(crate) fn insertion_sort() -> Program {
     let a = || var("a", ints());
     let i = || var("i", int_t());
     let j = || var("j", int_t());
@@ -245,7 +245,7 @@ fn a_loop_variable_the_body_assigns_holds_what_it_was_given() {
     let b = Bounds::of(&p);
     // x is 0, then -5: x + (MIN + 4) may overflow in the second round.
     let s2_1 = b.before(&id("S2_1"));
-    assert_eq!(s2_1.var_interval("x"), Interval::new(-5, 2));
+    assert_eq!(s2_1.var_interval("x"), Interval::new(-5, 0));
     assert!(!(s2_1.interval(&x()) + Interval::exact(MIN as i64 + 4)).fits());
     // A round still starts with one of the range's values.
     assert_eq!(s2_1.var_interval("i"), Interval::new(1, 2));
@@ -278,4 +278,160 @@ fn a_break_leaves_with_the_facts_where_it_stands() {
     // Not only x >= 10 (COND false): a BREAK may leave with x from 1 up.
     let after = b.before(&id("S3")).var_interval("x");
     assert!(after.lo <= 1 && after.hi >= 10, "{after:?}");
+}
+
+/// A CONTINUE starts the next round with the facts where it stands: they
+/// join the loop's head, as the body's end does.
+#[test]
+fn a_continue_joins_the_head() {
+    let x = || var("x", int_t());
+    // x = 0; while x < 10 { x = x + 1; if c { x = 100; CONTINUE }; t = x + MAX - 10 }
+    let p = program(
+        "f",
+        &[("c", Type::Bool)],
+        int_t(),
+        vec![],
+        &[("x", int_t()), ("t", int_t())],
+        vec![
+            set("S1", "x", int(0)),
+            while_(
+                "S2",
+                bin(B::Lt, x(), int(10)),
+                vec![
+                    set("S2_1", "x", bin(B::Add, x(), int(1))),
+                    if_(
+                        "S2_2",
+                        var("c", Type::Bool),
+                        vec![set("S2_2_1", "x", int(100)), cont("S2_2_2")],
+                        vec![],
+                    ),
+                    set("S2_3", "t", bin(B::Add, x(), int(MAX as i64 - 10))),
+                ],
+            ),
+            ret("S3", x()),
+        ],
+    );
+    let b = Bounds::of(&p);
+    assert_eq!(b.head(&id("S2")).var_interval("x"), Interval::new(0, 100));
+    // In the body, x < 10 held at the head: x + 1 <= 10, so S2_3 fits.
+    let s2_3 = b.before(&id("S2_3"));
+    assert_eq!(s2_3.var_interval("x"), Interval::new(1, 10));
+    assert!((s2_3.interval(&x()) + Interval::exact(MAX as i64 - 10)).fits());
+    // After the loop: x >= 10, up to the 100 a CONTINUE left.
+    assert_eq!(
+        b.before(&id("S3")).var_interval("x"),
+        Interval::new(10, 100)
+    );
+}
+
+/// The length a range's values are below holds in a round only while no
+/// step on the way to it changed that length: a step that changes it on
+/// the path of a BREAK alone leaves the other rounds their index facts.
+#[test]
+fn a_length_changed_only_where_the_loop_breaks_keeps_the_index_facts() {
+    let xs = || var("xs", ints());
+    let i = || var("i", int_t());
+    let p = program(
+        "f",
+        &[("xs", ints())],
+        int_t(),
+        vec![],
+        &[("i", int_t()), ("t", int_t())],
+        vec![
+            range(
+                "S1",
+                "i",
+                int(0),
+                len("xs"),
+                None,
+                vec![
+                    set("S1_1", "t", idx(xs(), i())),
+                    if_(
+                        "S1_2",
+                        bin(B::Eq, var("t", int_t()), int(0)),
+                        vec![
+                            set("S1_2_1", "xs", call("PUSH", vec![xs(), int(1)], ints())),
+                            brk("S1_2_2"),
+                        ],
+                        vec![],
+                    ),
+                ],
+            ),
+            ret("S2", int(0)),
+        ],
+    );
+    let b = Bounds::of(&p);
+    assert!(b.before(&id("S1_1")).index_in_bounds(&i(), "xs"));
+    // A CONTINUE in its place would take the fact from every round.
+    let mut p = p;
+    if let Node::Loop { body, .. } = &mut p.body.steps[0].node {
+        if let Node::If { then_block, .. } = &mut body.steps[1].node {
+            then_block.steps[1] = cont("S1_2_2");
+        }
+    }
+    let b = Bounds::of(&p);
+    assert!(!b.before(&id("S1_1")).index_in_bounds(&i(), "xs"));
+}
+
+/// A range that ends at the greatest int: its variable plus one fits, plus
+/// two does not, in the last round.
+#[test]
+fn a_range_at_the_end_of_64_bits() {
+    let i = || var("i", int_t());
+    let p = program(
+        "f",
+        &[],
+        int_t(),
+        vec![],
+        &[("i", int_t()), ("t", int_t())],
+        vec![
+            range(
+                "S1",
+                "i",
+                int(i64::MAX - 2),
+                int(i64::MAX),
+                None,
+                vec![set("S1_1", "t", bin(B::Add, i(), int(1)))],
+            ),
+            ret("S2", int(0)),
+        ],
+    );
+    let s1_1 = Bounds::of(&p).before(&id("S1_1"));
+    assert_eq!(s1_1.var_interval("i"), Interval::new(MAX - 2, MAX - 1));
+    assert!((s1_1.interval(&i()) + Interval::exact(1)).fits());
+    assert!(!(s1_1.interval(&i()) + Interval::exact(2)).fits());
+}
+
+/// A variable that grows every round up to a cap: the head widens it to the
+/// end of 64 bits, and one round of narrowing brings it back to the cap.
+#[test]
+fn a_capped_counter_is_widened_then_narrowed() {
+    let s = || var("s", int_t());
+    let p = program(
+        "f",
+        &[("n", int_t())],
+        int_t(),
+        vec![],
+        &[("i", int_t()), ("s", int_t())],
+        vec![
+            set("S1", "s", int(0)),
+            range(
+                "S2",
+                "i",
+                int(0),
+                var("n", int_t()),
+                None,
+                vec![set(
+                    "S2_1",
+                    "s",
+                    call("MIN", vec![bin(B::Add, s(), int(1)), int(100)], int_t()),
+                )],
+            ),
+            ret("S3", s()),
+        ],
+    );
+    let b = Bounds::of(&p);
+    assert_eq!(b.head(&id("S2")).var_interval("s"), Interval::new(0, 100));
+    assert_eq!(b.before(&id("S3")).var_interval("s"), Interval::new(0, 100));
+    assert_eq!(crate::analysis::proof::check(&p, &b), Ok(()));
 }

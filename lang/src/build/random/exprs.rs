@@ -231,9 +231,10 @@ impl Gen<'_> {
 
     /// An index into the array `base`: mostly its first or last element.
     pub fn index_of(&mut self, base: &Expr, depth: usize) -> Expr {
-        match self.rng.below(10) {
+        match self.rng.below(12) {
             0..=3 => int(0),
             4..=6 => bin(BinaryOp::Sub, call("LEN", vec![base.clone()]), int(1)),
+            7 => super::edges::index(self.rng, base),
             _ => self.small_int(depth),
         }
     }

@@ -5,6 +5,7 @@
 //! `while` on a counter); the others end at the step limit, which every
 //! executor enforces.
 
+use super::edges;
 use super::exprs::{bin, call, field, index, int, sp, var, Gen, Var};
 use crate::iir::*;
 use crate::types::Type;
@@ -277,11 +278,7 @@ impl Steps<'_> {
             // Over the indexes of an array, up or down.
             let a = self.gen.rng.pick(&arrays).clone();
             let len = call("LEN", vec![var(&a.name)]);
-            let (start, end, step) = if self.gen.rng.chance(75) {
-                (int(0), len, None)
-            } else {
-                (bin(BinaryOp::Sub, len, int(1)), int(-1), Some(int(-1)))
-            };
+            let (start, end, step) = edges::index_range(self.gen.rng, len);
             self.gen.safe.push((i.clone(), a));
             let body = self.looped(&i, depth);
             self.gen.safe.pop();
@@ -296,6 +293,26 @@ impl Steps<'_> {
                 body,
             };
         }
+        let (start, end, step) = if self.gen.rng.chance(8) {
+            edges::range_at_an_end(self.gen.rng)
+        } else {
+            self.small_range()
+        };
+        let body = self.looped(&i, depth);
+        Node::Loop {
+            iter: Iter::Range {
+                var: ident(&i),
+                start,
+                end,
+                step,
+                span: sp(),
+            },
+            body,
+        }
+    }
+
+    /// START, END and STEP of a `range` of few rounds.
+    fn small_range(&mut self) -> (Expr, Expr, Option<Expr>) {
         let start = self.gen.small_int(1);
         let end = self.gen.small_int(1);
         let step = match self.gen.rng.below(10) {
@@ -311,17 +328,7 @@ impl Steps<'_> {
             }) if self.gen.rng.chance(50) => (end, start),
             _ => (start, end),
         };
-        let body = self.looped(&i, depth);
-        Node::Loop {
-            iter: Iter::Range {
-                var: ident(&i),
-                start,
-                end,
-                step,
-                span: sp(),
-            },
-            body,
-        }
+        (start, end, step)
     }
 
     /// `LOOP (each x ARRAY)` over an array the program uses.

@@ -73,9 +73,10 @@ pub(super) fn key(rng: &mut Rng, ty: &Type) -> Literal {
 }
 
 pub(super) fn int(rng: &mut Rng) -> i64 {
-    match rng.below(10) {
+    match rng.below(12) {
         0..=5 => rng.between(-5, 9),
         6..=8 => *rng.pick(EDGES),
+        9 | 10 => super::edges::int_value(rng),
         _ => rng.between(-1000, 1000),
     }
 }
@@ -122,7 +123,7 @@ fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize, structs: &[StructDe
         Type::Bool => Literal::Bool(rng.chance(50)),
         Type::String => Literal::Str(string(rng)),
         Type::Array(elem) => {
-            let n = least + rng.below(len + 1 - least);
+            let n = super::edges::count(rng, least, len);
             Literal::Array(
                 (0..n)
                     .map(|_| sized(rng, elem, len / 2 + 1, least, structs))
@@ -130,7 +131,7 @@ fn sized(rng: &mut Rng, ty: &Type, len: usize, least: usize, structs: &[StructDe
             )
         }
         Type::Map(key_ty, val) => {
-            let n = least + rng.below(len + 1 - least);
+            let n = super::edges::count(rng, least, len);
             let mut m = BTreeMap::new();
             for _ in 0..n {
                 let k = match key(rng, key_ty) {
