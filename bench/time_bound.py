@@ -82,7 +82,7 @@ def probes():
     add("round_empty", "a round with an empty body", [], [], [], {})
     for k in (1, 10, 40):
         add(f"round_steps_{k}", f"a round of {k} int ASSIGNs", [], ["k: int"],
-            [assign("k", "(add (var k) (const 1))")] * k, {})
+            [assign("k", "(add (var z) (const 1))")] * k, {})
     long_a = "a" * N
     add("eq_strings", "eq on two equal strings of 1,000,000 characters", ["s: string", "t: string"],
         ["b: bool"], [assign("b", "(eq (var s) (var t))")], {"s": long_a, "t": long_a})
@@ -112,14 +112,14 @@ def probes():
         ["m: map<string,int>", "s: string"], ["b: bool"],
         [assign("b", "(call MAP_HAS (var m) (var s))")], {"m": big_map, "s": "key0765432x"})
     add("map_set_int_in_place", "an in-place MAP_SET of a new int key into a growing map",
-        [], ["m: map<int,int>", "i: int"],
+        ["m: map<int,int>", "i: int"], [],
         [assign("m", "(call MAP_SET (var m) (var i) (var i))"), assign("i", "(add (var i) (const 1))")],
-        {})
+        {"m": {}, "i": 0})
     add("map_set_int_in_place_existing", "an in-place MAP_SET of an int key into a map of 1,000,000",
-        ["m: map<int,int>"], ["i: int"],
+        ["m: map<int,int>", "i: int"], [],
         [assign("m", "(call MAP_SET (var m) (var i) (var i))"),
          assign("i", "(mod (add (var i) (const 7919)) (const 1000000))")],
-        {"m": {str(i): i for i in range(N)}})
+        {"m": {str(i): i for i in range(N)}, "i": 0})
     add("contains_string_array", "CONTAINS, missing, in a string[] of 1,000,000",
         ["xs: string[]", "s: string"], ["b: bool"], [assign("b", "(call CONTAINS (var xs) (var s))")],
         {"xs": ["a"] * N, "s": "b"})
