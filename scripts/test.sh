@@ -93,5 +93,7 @@ echo "== build"
 cargo build --workspace
 echo "== tests"
 cargo test --workspace
+echo "== the published crates on their rust-version (scripts/msrv.sh)"
+scripts/msrv.sh
 echo "== llguidance agreement (its own workspace: see agreement/Cargo.toml)"
 CARGO_TARGET_DIR=target/agreement cargo test --manifest-path agreement/Cargo.toml

@@ -639,6 +639,44 @@ fn plugins_add_and_remove_edit_the_manifest_only_when_the_result_loads() {
 }
 
 #[test]
+fn artifacts_and_their_folder_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.permissions().mode() & 0o777)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    };
+    let mut targets = vec![("wasm", "sum_evens.wasm", false)];
+    if !common::built::llvm_left_out() {
+        targets.push(("llvm", "sum_evens", true));
+    }
+    for (umask, file, exe, folder) in [("022", 0o644, 0o755, 0o755), ("027", 0o640, 0o750, 0o750)] {
+        let dir = empty_scratch(&format!("umask-{umask}"));
+        for &(target, name, executable) in &targets {
+            // The umask is set in a shell that then becomes `isu`.
+            let o = Command::new("sh")
+                .args(["-c", &format!("umask {umask} && exec \"$0\" \"$@\"")])
+                .arg(env!("CARGO_BIN_EXE_isu"))
+                .args(["build", &example(), "--target", target, "-o", "out/"])
+                .current_dir(&dir)
+                .env_remove("ISU_PLUGINS")
+                .env("XDG_CONFIG_HOME", dir.join("config"))
+                .env("HOME", dir.join("home"))
+                .output()
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            let want = if executable { exe } else { file };
+            assert_eq!(
+                mode(&dir.join("out").join(name)),
+                want,
+                "{target} under umask {umask}"
+            );
+        }
+        assert_eq!(mode(&dir.join("out")), folder, "out/ under umask {umask}");
+    }
+}
+
+#[test]
 fn build_writes_artifacts_or_says_why_not() {
     let dir = scratch("build");
     let out = dir.join("sum.py");

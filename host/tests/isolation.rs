@@ -315,3 +315,55 @@ fn a_request_the_plugin_host_cannot_read_is_answered_with_why() {
     // The plugin host goes on answering.
     assert!(backend.compile(&program, &options).is_ok());
 }
+
+#[test]
+fn an_answer_nested_past_serde_jsons_limit_is_read() {
+    // A plugin host that answers every request with a value 600 arrays
+    // deep: past serde_json's limit of 128 levels, within Isu's reader's
+    // 1024, which reads the answers as it reads the requests. It is a
+    // script that says the toy backend's hello (as the real plugin host
+    // says it) and then that answer.
+    let library = built::library("isu_backend_toy");
+    let hello = Command::new(env!("CARGO_BIN_EXE_isu"))
+        .arg("plugin-host")
+        .arg(&library)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hello = String::from_utf8_lossy(&hello.stdout);
+    let hello = hello.lines().next().unwrap_or_default().to_owned();
+    assert!(hello.contains("\"ready\""), "{hello}");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("isolation-deep-answer");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let depth = 600;
+    let deep = format!("{}7{}", "[".repeat(depth), "]".repeat(depth));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("hello.json", &format!("{hello}\n"));
+    write("answer.json", &format!("{{\"id\": 1, \"ok\": {deep}}}\n"));
+    write(
+        "host.sh",
+        "#!/bin/sh\nd=$(dirname \"$0\")\ncat \"$d/hello.json\"\nwhile read -r line; do cat \"$d/answer.json\"; done\n",
+    );
+    let script = dir.join("host.sh");
+    let mut perms = std::fs::metadata(&script)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap_or_else(|e| panic!("{e}"));
+    let command = HostCommand {
+        isu: script,
+        timeout: Some(TIMEOUT),
+    };
+    let backend = IsolatedBackend::start(&command, &library).unwrap_or_else(|r| panic!("{r:?}"));
+    let args = isu_plugin_api::Literal::Object(Default::default());
+    let limits = isu_plugin_api::ExecOptions::new(isu_plugin_api::ExecLimits::DEFAULT);
+    let value = backend.execute(&[], &args, &limits);
+    let mut want = isu_plugin_api::Literal::Int(7);
+    for _ in 0..depth {
+        want = isu_plugin_api::Literal::Array(vec![want]);
+    }
+    assert_eq!(value, Ok(want));
+}

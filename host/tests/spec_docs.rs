@@ -104,6 +104,14 @@ fn semantics_md_lists_the_work_of_every_standard_function() {
             work::of(f.builtin).describe()
         ));
     }
+    table.push_str(&format!(
+        "| `eq`, `ne`, `lt`, `le`, `gt`, `ge` (operands as arguments) | {} |\n",
+        work::COMPARISON.describe()
+    ));
+    table.push_str(&format!(
+        "| `(index M K)` on a map (`K` as argument 2) | {} |\n",
+        work::of(isu_plugin_api::Builtin::MapGet).describe()
+    ));
     table.push('\n');
     generated_section("semantics.md", "work", "lang/src/work.rs", &table);
 }

@@ -15,7 +15,7 @@
 //! it is not its length ([`size_is_length`]), and may stop walking once the
 //! size passes the fuel left.
 
-use crate::iir::{Block, Expr, ExprNode, Node, Place, Step};
+use crate::iir::{BinaryOp, Block, Expr, ExprNode, Node, Place, Step};
 use crate::stdlib::Builtin;
 use crate::types::Type;
 use crate::update;
@@ -89,22 +89,23 @@ pub fn of(b: Builtin) -> CallWork {
         | Builtin::Sqrt
         | Builtin::Trunc
         | Builtin::Len
-        | Builtin::MapGet
-        | Builtin::MapGetOr
-        | Builtin::MapHas
         | Builtin::Max
         | Builtin::Min
         | Builtin::ToString => FREE,
+        // The key they look up (a string key is compared as it is found).
+        Builtin::MapGet | Builtin::MapGetOr | Builtin::MapHas => spends(&[Arg(1)]),
         // The text they read.
         Builtin::Chars
         | Builtin::Lower
         | Builtin::Upper
         | Builtin::ParseInt
         | Builtin::ParseFloat
-        | Builtin::SplitWhitespace
-        | Builtin::Split => spends(&[Arg(0)]),
-        // What they search or order.
-        Builtin::Contains | Builtin::IndexOf | Builtin::Sort => spends(&[Arg(0)]),
+        | Builtin::SplitWhitespace => spends(&[Arg(0)]),
+        // What they search in and what they search for (a separator or a
+        // substring is read before the search, an element compared).
+        Builtin::Contains | Builtin::IndexOf | Builtin::Split => spends(&[Arg(0), Arg(1)]),
+        // What they order.
+        Builtin::Sort => spends(&[Arg(0)]),
         // What they reorder: the result is as big as the argument.
         Builtin::Reverse => spends(&[Arg(0)]),
         // The strings read and the text built.
@@ -117,6 +118,25 @@ pub fn of(b: Builtin) -> CallWork {
         Builtin::MapSet => stores(&[Arg(1), Arg(2)], 0),
         Builtin::Pop => stores(&[], 0),
     }
+}
+
+/// What a comparison (`eq`, `ne`, `lt`, `le`, `gt`, `ge`) spends, after
+/// both operands are evaluated: the sizes of both, as if the operator were
+/// a call of two arguments. Comparing two strings, arrays, maps or structs
+/// reads them as far as they agree, so its work is bounded by what they
+/// hold; ints and bools have no size and compare for nothing.
+pub const COMPARISON: CallWork = spends(&[Measure::Arg(0), Measure::Arg(1)]);
+
+/// Whether `op` is a comparison whose operands, of type `ty`, have a size:
+/// the comparisons that spend [`COMPARISON`].
+pub fn comparison_spends(op: BinaryOp, ty: Option<&Type>) -> bool {
+    op.negated().is_some() && ty.is_some_and(has_size)
+}
+
+/// Whether an index into a value of type `base` spends: an index into a
+/// map by a string key spends the key's size, as `MAP_GET` does.
+pub fn index_spends(base: Option<&Type>) -> bool {
+    matches!(base, Some(Type::Map(k, _)) if has_size(k))
 }
 
 /// What a call of a pack function of `arity` parameters spends, after it
@@ -264,8 +284,17 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_expr(&mut self, expr: &'ast Expr) {
-        if let ExprNode::Call { func, args } = &expr.node {
-            self.0 |= call_spends(func, args, expr.ty.as_ref());
+        match &expr.node {
+            ExprNode::Call { func, args } => {
+                self.0 |= call_spends(func, args, expr.ty.as_ref());
+            }
+            ExprNode::Binary { op, lhs, .. } => {
+                self.0 |= comparison_spends(*op, lhs.ty.as_ref());
+            }
+            ExprNode::Index { base, .. } => {
+                self.0 |= index_spends(base.ty.as_ref());
+            }
+            _ => {}
         }
         visit::walk_expr(self, expr);
     }
@@ -302,16 +331,29 @@ mod tests {
     }
 
     #[test]
-    fn functions_on_scalars_and_lookups_are_free() {
-        for b in [
-            Builtin::Abs,
-            Builtin::Len,
-            Builtin::MapGet,
-            Builtin::ToString,
-        ] {
+    fn functions_on_scalars_are_free_and_lookups_spend_their_key() {
+        for b in [Builtin::Abs, Builtin::Len, Builtin::ToString] {
             assert!(of(b).is_free(), "{b:?}");
         }
         assert!(!of(Builtin::SplitWhitespace).is_free());
+        for b in [Builtin::MapGet, Builtin::MapGetOr, Builtin::MapHas] {
+            assert_eq!(of(b).always, &[Measure::Arg(1)], "{b:?}");
+        }
+        for b in [Builtin::Contains, Builtin::IndexOf, Builtin::Split] {
+            assert_eq!(of(b).always, &[Measure::Arg(0), Measure::Arg(1)], "{b:?}");
+        }
+    }
+
+    #[test]
+    fn comparisons_of_sized_values_spend() {
+        let arr = Type::Array(Box::new(Type::Int));
+        for op in BinaryOp::ALL {
+            let cmp = op.negated().is_some();
+            assert_eq!(comparison_spends(op, Some(&Type::String)), cmp, "{op:?}");
+            assert_eq!(comparison_spends(op, Some(&arr)), cmp, "{op:?}");
+            assert!(!comparison_spends(op, Some(&Type::Int)), "{op:?}");
+            assert!(!comparison_spends(op, Some(&Type::Bool)), "{op:?}");
+        }
     }
 
     #[test]

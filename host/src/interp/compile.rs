@@ -114,6 +114,9 @@ pub enum Ex {
     CmpInt(Cmp, Box<Ex>, Box<Ex>),
     /// A comparison of two values of any one type (ordering: strings).
     Cmp(Cmp, Box<Ex>, Box<Ex>),
+    /// A comparison of two strings, arrays, maps or structs, which spends
+    /// the sizes of both (`isu_lang::work::COMPARISON`) at the span.
+    CmpSized(Cmp, Box<Ex>, Box<Ex>, Span),
     And(Box<Ex>, Box<Ex>),
     Or(Box<Ex>, Box<Ex>),
     /// `(index BASE I)` on a base whose type is not known statically; the
@@ -583,6 +586,9 @@ impl Compiler {
                     }
                     BinKind::Arith(a) => Ex::Arith(a, l, r, e.span),
                     BinKind::Cmp(c) if ints => Ex::CmpInt(c, l, r),
+                    BinKind::Cmp(c) if work::comparison_spends(*op, lhs.ty.as_ref()) => {
+                        Ex::CmpSized(c, l, r, e.span)
+                    }
                     BinKind::Cmp(c) => Ex::Cmp(c, l, r),
                     BinKind::And => Ex::And(l, r),
                     BinKind::Or => Ex::Or(l, r),

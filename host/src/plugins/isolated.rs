@@ -19,6 +19,7 @@ pub mod wire;
 pub use server::serve;
 
 use isu_plugin_api::abi::ApiVersion;
+use isu_plugin_api::json;
 use isu_plugin_api::worker::{Worker, WorkerCommand, WorkerError};
 use isu_plugin_api::{
     Artifact, Backend, BackendCode, BackendInfo, CompileOptions, ExecOptions, Literal,
@@ -100,7 +101,10 @@ impl Host {
         let text = serde_json::to_string(&request)
             .map_err(|e| Lost::Garbled(format!("the request could not be written: {e}")))?;
         let line = self.0.ask(&text, timeout)?;
-        let response: Response = serde_json::from_str(&line).map_err(|e| {
+        // The reader of its requests, whose depth limit admits every IIR
+        // the parser makes (serde_json's does not): an answer holds values
+        // as deep as the programs that made them.
+        let response: Response = json::from_str(&line).map_err(|e| {
             let shown: String = line.chars().take(80).collect();
             Lost::Garbled(format!("it answered `{shown}`, which is no response: {e}"))
         })?;
@@ -198,7 +202,7 @@ impl IsolatedBackend {
                 Lost::Unread(d) => d.message,
             })
         })?;
-        let hello: Hello = serde_json::from_str(&line)
+        let hello: Hello = json::from_str(&line)
             .map_err(|e| Refused::init(format!("the plugin host's first line is no hello: {e}")))?;
         match hello {
             Hello::Ready {
@@ -265,7 +269,7 @@ impl IsolatedBackend {
             ))
         })?;
         match host.read_line(self.command.timeout) {
-            Ok(line) if matches!(serde_json::from_str(&line), Ok(Hello::Ready { .. })) => Ok(host),
+            Ok(line) if matches!(json::from_str(&line), Ok(Hello::Ready { .. })) => Ok(host),
             Ok(line) => Err(crashed(format!(
                 "the plugin host no longer loads {}: {line}",
                 self.library.display()

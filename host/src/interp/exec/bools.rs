@@ -93,17 +93,29 @@ impl Machine<'_, '_> {
             Ex::Cmp(op, a, b) => {
                 let x = self.eval_ref(a)?;
                 let y = self.eval_ref(b)?;
-                Ok(match op {
-                    Cmp::Eq => x.get() == y.get(),
-                    Cmp::Ne => x.get() != y.get(),
-                    _ => compare(*op, x.get().cmp(y.get())),
-                })
+                Ok(compare_values(*op, x.get(), y.get()))
+            }
+            Ex::CmpSized(op, a, b, span) => {
+                let x = self.eval_ref(a)?;
+                let y = self.eval_ref(b)?;
+                let r = compare_values(*op, x.get(), y.get());
+                self.spend_comparison(x.get(), y.get(), *span)?;
+                Ok(r)
             }
             _ => match self.eval_ref(e)?.get() {
                 Value::Bool(b) => Ok(*b),
                 v => unexpected("a bool expression", v, expr_span(e)),
             },
         }
+    }
+}
+
+/// `op` on two values of one type.
+fn compare_values(op: Cmp, x: &Value, y: &Value) -> bool {
+    match op {
+        Cmp::Eq => x == y,
+        Cmp::Ne => x != y,
+        _ => compare(op, x.cmp(y)),
     }
 }
 

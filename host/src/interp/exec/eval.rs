@@ -96,6 +96,7 @@ impl Machine<'_, '_> {
             | Ex::CmpXK(..)
             | Ex::CmpXV(..)
             | Ex::Cmp(..)
+            | Ex::CmpSized(..)
             | Ex::And(..)
             | Ex::Or(..) => self.eval_bool(e).map(Value::Bool),
             Ex::Index(..)
@@ -325,7 +326,7 @@ impl Machine<'_, '_> {
             Ex::IndexMap(base, key, span) => {
                 let base = self.eval_ref(base)?;
                 let key = self.eval_ref(key)?;
-                match base {
+                let found = match base {
                     Val::Ref(Value::Map(m)) => builtins::map_get(m, key.get())
                         .map(Val::Ref)
                         .map_err(|f| located(f, *span)),
@@ -333,7 +334,10 @@ impl Machine<'_, '_> {
                         .map(|x| Val::Own(x.clone()))
                         .map_err(|f| located(f, *span)),
                     other => unexpected("the base of a map index", other.get(), *span),
-                }
+                }?;
+                // A string key spends its size, as MAP_GET's does.
+                self.spend_work(key.get().size_upto(self.fuel.get()), *span)?;
+                Ok(found)
             }
             Ex::Field(base, name, span) => {
                 let base = self.eval_ref(base)?;
@@ -396,7 +400,8 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::Field(_, _, s)
         | Ex::IndexStr(_, _, s)
         | Ex::List(_, s)
-        | Ex::Pack(_, s) => *s,
+        | Ex::Pack(_, s)
+        | Ex::CmpSized(_, _, _, s) => *s,
         Ex::Const(_)
         | Ex::Not(_)
         | Ex::CmpInt(..)

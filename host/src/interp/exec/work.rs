@@ -26,6 +26,15 @@ impl Machine<'_, '_> {
         self.spend_work(units, span)
     }
 
+    /// Spends the work of a comparison of `x` and `y`
+    /// (`work::COMPARISON`: the sizes of both).
+    #[inline]
+    pub(super) fn spend_comparison(&self, x: &Value, y: &Value, span: Span) -> R<()> {
+        let left = self.fuel.get();
+        let units = x.size_upto(left).saturating_add(y.size_upto(left));
+        self.spend_work(units, span)
+    }
+
     /// Spends `units` of work at `span`: `step_limit` when fewer are left.
     #[inline]
     pub(super) fn spend_work(&self, units: u64, span: Span) -> R<()> {

@@ -131,6 +131,8 @@ impl<'ctx> Lowering<'ctx, '_> {
                         )?
                         .into_int_value();
                     self.release(*k, kt)?;
+                    // The key's size (measured before the call), as every call spends.
+                    self.spend_call(b, false, &lens, None, span)?;
                     let v = self.of_slot(s, ty)?;
                     return self.project(*m, mt, v, ty);
                 }

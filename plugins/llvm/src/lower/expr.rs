@@ -244,7 +244,7 @@ impl<'ctx> Lowering<'ctx, '_> {
                 }
                 Ok(Val::borrowed(phi.as_basic_value()))
             }
-            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs),
+            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, lhs, rhs, span),
         }
     }
 
@@ -361,7 +361,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
     }
 
-    fn compare(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Res<Val<'ctx>> {
+    fn compare(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, span: Span) -> Res<Val<'ctx>> {
         use BinaryOp::*;
         let ty = ty_of(lhs)?.clone();
         let x = self.expr(lhs)?;
@@ -407,6 +407,11 @@ impl<'ctx> Lowering<'ctx, '_> {
                 self.b.build_int_compare(pred, eq, zero, "")?
             }
         };
+        // The sizes of both (`work::COMPARISON`), after the comparison.
+        if let (Some(a), Some(b)) = (self.size(x.v, &ty)?, self.size(y.v, &ty)?) {
+            let units = self.b.build_int_add(a, b, "")?;
+            self.spend_units(units, span)?;
+        }
         self.release(x, &ty)?;
         self.release(y, &ty)?;
         Ok(Val::borrowed(r))
@@ -438,6 +443,10 @@ impl<'ctx> Lowering<'ctx, '_> {
                         &[b.v.into(), ks.into(), t.into(), self.i32(site).into()],
                     )?
                     .into_int_value();
+                // A string key spends its size, as MAP_GET's does.
+                if let Some(n) = self.size(key.v, k)? {
+                    self.spend_units(n, index.span)?;
+                }
                 self.release(key, k)?;
                 ((**v).clone(), self.of_slot(s, v)?)
             }

@@ -87,6 +87,14 @@ impl Gen {
                 let parts = self.exprs(args)?;
                 Gen::spend_after(&Py::call("_slice", &parts), ty(e)?, "")
             }
+            // A lookup by a string key spends the key's size after it.
+            Builtin::MapHas if has_size(ty(&args[1])?) => {
+                let m = self.expr(&args[0])?;
+                let k = self.expr(&args[1])?;
+                let k = self.measure(&args[1], k)?;
+                let call = Py::call("_map_has", &[m, k.bind_arg()]);
+                Gen::spend_tupled(&call, &k.len().unwrap_or_default())
+            }
             Builtin::MapHas => match self.map_has(args, false)? {
                 Some(py) => py,
                 None => Py::call("_map_has", &self.exprs(args)?),
@@ -94,10 +102,15 @@ impl Gen {
             Builtin::MapGet => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
-                Py::new(
-                    format!("{}[{}]", m.at(Prec::Primary), k.text),
+                let k = self.measure(&args[1], k)?;
+                let call = Py::new(
+                    format!("{}[{}]", m.at(Prec::Primary), k.bind().text),
                     Prec::Primary,
-                )
+                );
+                match k.len() {
+                    Some(units) => Gen::spend_tupled(&call, &units),
+                    None => call,
+                }
             }
             Builtin::MapSet => {
                 let m = self.own(&args[0])?;
@@ -167,11 +180,21 @@ impl Gen {
             Builtin::MapGetOr => {
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
+                let k = self.measure(&args[1], k)?;
                 let d = self.expr(&args[2])?;
-                Py::new(
-                    format!("{}.get({}, {})", m.at(Prec::Primary), k.text, d.text),
+                let call = Py::new(
+                    format!(
+                        "{}.get({}, {})",
+                        m.at(Prec::Primary),
+                        k.bind_arg().text,
+                        d.text
+                    ),
                     Prec::Primary,
-                )
+                );
+                match k.len() {
+                    Some(units) => Gen::spend_tupled(&call, &units),
+                    None => call,
+                }
             }
             Builtin::Repeat => {
                 let t = ty(&args[0])?.clone();
@@ -215,19 +238,20 @@ impl Gen {
                 let back = Py::new(format!("{}[::-1]", x.at(Prec::Primary)), Prec::Primary);
                 Gen::spend_after(&back, ty(e)?, "")
             }
-            // The rest spend the size of their first argument: the text
-            // split or searched, the array searched.
-            Builtin::Split => self.spend_first(args, true, |parts| {
+            // The rest spend the sizes of what they search in and for:
+            // the text split and the separator, the text or array searched
+            // and the substring or element.
+            Builtin::Split => self.spend_read(args, true, |parts| {
                 Py::call("_split", &[&parts[..], &[max]].concat())
             })?,
             // `t in s` evaluates `t` first, but `s` is a name, a constant
             // or a temporary the charge bound already.
             Builtin::Contains => {
-                self.spend_first(args, false, |parts| Py::compare(&parts[1], "in", &parts[0]))?
+                self.spend_read(args, false, |parts| Py::compare(&parts[1], "in", &parts[0]))?
             }
             Builtin::IndexOf => {
                 let text = ty(&args[0])? == &Type::String;
-                self.spend_first(args, false, |parts| {
+                self.spend_read(args, false, |parts| {
                     let [hay, needle] = parts.as_slice() else {
                         unreachable!("INDEX_OF takes 2 arguments")
                     };
@@ -245,25 +269,33 @@ impl Gen {
         })
     }
 
-    /// A call that spends the size of its first argument after it succeeds
-    /// (`work::of`: `Arg(0)`), made by `build` from its arguments (the
-    /// first as read again). When the other arguments cannot fail or spend,
-    /// the size is charged before the call ([`Gen::spend_before`]; `fails`:
+    /// A call of two arguments that spends the sizes of both after it
+    /// succeeds (`work::of`: `Arg(0)`, `Arg(1)`), made by `build` from its
+    /// arguments (as read again). When the second argument cannot fail, the
+    /// sizes are charged before the call ([`Gen::spend_before`]; `fails`:
     /// the call may fail itself), which changes nothing anyone can see;
-    /// else the first argument's size and the call are a tuple, evaluated
-    /// in Isu's order, and the size is charged after it.
-    fn spend_first(
+    /// else the sizes and the call are a tuple, evaluated in Isu's order,
+    /// and the sizes are charged after it.
+    fn spend_read(
         &mut self,
         args: &[Expr],
         fails: bool,
         build: impl FnOnce(Vec<Py>) -> Py,
     ) -> R<Py> {
         let quiet = args[1..].iter().all(|a| self.codes(a).is_empty());
-        let first = self.expr(&args[0])?;
-        let first = self.measure(&args[0], first)?;
-        let units = first.len_bound().unwrap_or_else(|| "0".to_owned());
-        let mut parts = vec![first.reference()];
-        parts.extend(self.exprs(&args[1..])?);
+        let mut lens = Vec::new();
+        let mut parts = Vec::new();
+        for a in args {
+            let py = self.expr(a)?;
+            let m = self.measure(a, py)?;
+            lens.extend(m.len_bound());
+            parts.push(m.reference());
+        }
+        let units = match lens.len() {
+            0 => "0".to_owned(),
+            1 => lens.join(""),
+            _ => format!("({})", lens.join(" + ")),
+        };
         let call = build(parts);
         Ok(if quiet {
             Gen::spend_before(&call, &units, fails)

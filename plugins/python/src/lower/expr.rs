@@ -15,6 +15,7 @@ use crate::{names, pytype};
 use isu_plugin_api::analysis::alias::may_share;
 use isu_plugin_api::analysis::interval::{self, Interval};
 use isu_plugin_api::analysis::Section;
+use isu_plugin_api::work::{comparison_spends, has_size};
 use isu_plugin_api::{
     BinaryOp, Builtin, Expr, ExprNode, FieldInit, Literal, RuntimeCode, Type, UnaryOp,
 };
@@ -454,11 +455,30 @@ impl Gen {
             }
         }
         let (a, b) = (self.expr(l)?, self.expr(r)?);
-        Ok(Py::compare(&a, sym, &b))
+        if !comparison_spends(op, l.ty.as_ref()) {
+            return Ok(Py::compare(&a, sym, &b));
+        }
+        // The sizes of both, after the comparison (`work::COMPARISON`).
+        let (a, b) = (self.measure(l, a)?, self.measure(r, b)?);
+        let call = Py::compare(&a.bind(), sym, &b.bind());
+        let lens: Vec<String> = a.len().into_iter().chain(b.len()).collect();
+        Ok(Gen::spend_tupled(&call, &lens.join(" + ")))
     }
 
     fn index(&mut self, base: &Expr, index: &Expr) -> R<Py> {
         let b = self.expr(base)?;
+        if let Type::Map(k, _) = ty(base)? {
+            if has_size(k) {
+                // A string key spends its size after the lookup, as MAP_GET.
+                let key = self.expr(index)?;
+                let key = self.measure(index, key)?;
+                let call = Py::new(
+                    format!("{}[{}]", b.at(Prec::Primary), key.bind().text),
+                    Prec::Primary,
+                );
+                return Ok(Gen::spend_tupled(&call, &key.len().unwrap_or_default()));
+            }
+        }
         let key = match ty(base)? {
             // A string's characters are Python's code points.
             Type::Array(_) | Type::String => self.array_key(index)?,

@@ -170,9 +170,12 @@ impl Lowering<'_> {
     fn compare(&mut self, op: BinaryOp, lhs: &Expr, rhs: &Expr, step: i32) -> Res<()> {
         use BinaryOp::*;
         let ty = ty_of(lhs)?.clone();
+        let mut w = work::plan_comparison(op, &ty);
         let ol = self.expr(lhs, step)?;
+        self.work_arg(&mut w, 0, lhs);
         let hl = self.hold(ol, &ty);
         let or = self.expr(rhs, step)?;
+        self.work_arg(&mut w, 1, rhs);
         let hr = self.hold(or, &ty);
         match &ty {
             Type::Int => {
@@ -215,6 +218,7 @@ impl Lowering<'_> {
                 }
             }
         }
+        self.work_spend(w, step);
         self.release_held(vec![hl, hr]);
         Ok(())
     }
@@ -436,8 +440,12 @@ impl Lowering<'_> {
                 let f = self.mb.rt(Rt::MapGet(bty.clone()));
                 self.a.get(b);
                 let ok = self.expr(index, step)?;
+                // A string key spends its size, as MAP_GET's does.
+                let mut w = work::plan(Builtin::MapGet, false, &[&bty, &kt], &rty);
+                self.work_arg(&mut w, 1, index);
                 let hk = self.hold(ok, &kt);
                 self.a.i32(step).i().call(f);
+                self.work_spend(w, step);
                 if let Some((t, kt)) = hk {
                     self.a.get(t);
                     runtime::emit_drop(self.mb, &mut self.a, &kt);
@@ -700,9 +708,11 @@ impl Lowering<'_> {
                 let om = self.expr(m, step)?;
                 let hm = self.hold(om, &mt);
                 let ok = self.expr(k, step)?;
+                self.work_arg(&mut w, 1, k);
                 let hk = self.hold(ok, &kt);
                 let f = self.mb.rt(Rt::MapFind(kt));
                 self.a.i().call(f).i32_const(0).i32_ge_s();
+                self.work_done(w, ty, step);
                 self.release_held(vec![hm, hk]);
                 Ok(Own::Borrowed)
             }
@@ -715,9 +725,11 @@ impl Lowering<'_> {
                 let om = self.expr(m, step)?;
                 self.a.tee(b);
                 let ok = self.expr(k, step)?;
+                self.work_arg(&mut w, 1, k);
                 let hk = self.hold(ok, &kt);
                 let f = self.mb.rt(Rt::MapGet(mt.clone()));
                 self.a.i32(step).i().call(f);
+                self.work_done(w, ty, step);
                 self.release_held(vec![hk]);
                 let own = self.project(om, b, &mt, ty);
                 self.a.release(b);
@@ -728,9 +740,13 @@ impl Lowering<'_> {
                 let mt = arg_ty(0)?;
                 let am = self.arg_to_local(m, step)?;
                 let ak = self.arg_to_local(k, step)?;
+                self.a.get(ak.0);
+                self.work_arg(&mut w, 1, k);
+                self.a.i().drop();
                 let ad = self.arg_to_local(d, step)?;
                 let f = self.mb.rt(Rt::MapGetOr(mt));
                 self.a.get(am.0).get(ak.0).get(ad.0).i().call(f);
+                self.work_done(w, ty, step);
                 let any_owned = is_heap(ty) && (am.1 == Own::Owned || ad.1 == Own::Owned);
                 if any_owned {
                     runtime::emit_inc(self.mb, &mut self.a, ty);

@@ -22,7 +22,7 @@ use crate::layout::{CHARS, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, StepArg};
 use isu_plugin_api::work::{self, Measure};
-use isu_plugin_api::{Builtin, Expr, ExprNode, Literal, RuntimeCode, Type};
+use isu_plugin_api::{BinaryOp, Builtin, Expr, ExprNode, Literal, RuntimeCode, Type};
 use wasm_encoder::ValType;
 
 pub use isu_plugin_api::work::assign_copies;
@@ -78,6 +78,14 @@ pub fn plan(b: Builtin, in_place: bool, args: &[&Type], ret: &Type) -> Work {
             _ => {}
         }
     }
+    w
+}
+
+/// The charge of a comparison `op` of two values of type `ty`
+/// (`work::COMPARISON`: the sizes of both, when they have one).
+pub fn plan_comparison(op: BinaryOp, ty: &Type) -> Work {
+    let mut w = Work::none();
+    w.args = vec![work::comparison_spends(op, Some(ty)); 2];
     w
 }
 
