@@ -256,10 +256,14 @@ fn hostile_input_is_refused_and_the_server_goes_on() {
 #[test]
 fn an_operation_that_does_not_finish_in_time_has_an_unknown_outcome() {
     let root = project("timeout");
-    // Comparing two arrays spends no work (spec/semantics.md 7): each round
-    // compares a million elements, so the run lasts minutes within the budget.
-    let slow = "META:\n  AUTO_ID: true\nFUNC:\n  NAME: slow\n  ARGS: []\n  RETURNS: int\nLOCAL: [xs: int[], ys: int[], i: int, n: int]\nSTEPS:\n  SEQ: BEGIN\n    ASSIGN:\n      TARGET: xs\n      EXPR: (call REPEAT (const 0) (const 1000000))\n    ASSIGN:\n      TARGET: ys\n      EXPR: (call REPEAT (const 0) (const 1000000))\n    ASSIGN:\n      TARGET: n\n      EXPR: (const 0)\n    LOOP:\n      ITER: (range i (const 0) (const 1000000000))\n      BODY: BEGIN\n        IF:\n          COND: (eq (var xs) (var ys))\n          THEN: BEGIN\n            ASSIGN:\n              TARGET: n\n              EXPR: (add (var n) (const 1))\n          END\n          ELSE: BEGIN\n          END\n      END\n    RETURN:\n      EXPR: (var n)\n  END\n";
-    std::fs::write(root.join("slow.isu"), slow).unwrap_or_else(|e| panic!("{e}"));
+    // Four million rounds of ten assignments each: within the default
+    // budget (a round spends one unit, spec/semantics.md 7), and seconds
+    // long on the debug build the tests run.
+    let slow = format!(
+        "META:\n  AUTO_ID: true\nFUNC:\n  NAME: slow\n  ARGS: []\n  RETURNS: int\nSTATE: [n: int = (const 0)]\nLOCAL: [i: int]\nSTEPS:\n  SEQ: BEGIN\n    LOOP:\n      ITER: (range i (const 0) (const 4000000))\n      BODY: BEGIN\n{}      END\n    RETURN:\n      EXPR: (var n)\n  END\n",
+        "        ASSIGN:\n          TARGET: n\n          EXPR: (add (var n) (const 1))\n".repeat(10)
+    );
+    std::fs::write(root.join("slow.isu"), &slow).unwrap_or_else(|e| panic!("{e}"));
     let mut s = Server::start(&root, &["--timeout", "1"]);
     s.initialize();
     let r = s.call(

@@ -45,8 +45,13 @@ fn info_names_the_target_and_emits() {
     assert_eq!(info.name, "llvm");
     assert_eq!(info.targets, ["llvm"]);
     assert_eq!(info.emits, ["exe", "obj", "ll", "bc"]);
-    // All of the language but three forms of vocabulary 6.
-    assert_eq!(info.features.lacks(), ["if_expr", "list", "string_index"]);
+    // All of the language, floats included.
+    assert!(
+        info.features.lacks().is_empty(),
+        "{:?}",
+        info.features.lacks()
+    );
+    assert!(info.features.supports("float"));
     let execute = info
         .execute
         .as_ref()

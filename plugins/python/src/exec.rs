@@ -270,7 +270,7 @@ mod tests {
             Ok(Outcome::Error(RuntimeError { step: Some(_), .. }))
         ));
         for bad in [
-            r#"{"ok": 1.5}"#,
+            r#"{"ok": 1e999}"#,
             r#"{"ok": {"a": 1, "a": 2}}"#,
             r#"{"ok": 1, "ok": 2}"#,
             r#"{"error": {"code": "a", "code": "b", "step": null, "message": "m"}}"#,

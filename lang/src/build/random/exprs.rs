@@ -398,7 +398,7 @@ impl Gen<'_> {
                 let mut args = Vec::new();
                 for (i, p) in params.iter().enumerate() {
                     let t = self.bound(p, &mut b);
-                    let edge = !f.errors.is_empty() && self.rng.chance(25);
+                    let edge = !f.errors.is_empty() && self.rng.chance(40);
                     let a = if edge && t == Type::String {
                         // At the edge of what a failing function takes.
                         constant(Literal::Str(String::new()))
