@@ -48,6 +48,9 @@ pub struct Gen {
     env: Env,
     /// The step being written; `None` in STATE.
     step: Option<StepId>,
+    /// The LOOPs being written, innermost last: a CONTINUE goes back to
+    /// the innermost one's round, under its step.
+    loops: Vec<String>,
     /// The Python names of the pack functions the module defines.
     /// The pack functions defined, each with whether its definition takes
     /// the run's size limit (`max_size`) as its last parameter.
@@ -70,6 +73,7 @@ impl Gen {
             w,
             env: Env::default(),
             step: None,
+            loops: Vec::new(),
             packs,
             dead: BTreeSet::new(),
             temps: 0,

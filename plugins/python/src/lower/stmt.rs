@@ -135,7 +135,10 @@ impl Gen {
                     Iter::While { .. } => work::step_spends(s),
                     _ => work::block_spends(body),
                 };
-                self.looping_step(id, iter, body, spends)
+                self.loops.push(id.to_string());
+                let r = self.looping_step(id, iter, body, spends);
+                self.loops.pop();
+                r
             }
             Node::Return { expr } => self.ret(expr),
             Node::Break => {
@@ -143,7 +146,12 @@ impl Gen {
                 Ok(())
             }
             Node::Continue => {
-                self.w.plain("continue");
+                // The next round starts with the loop's own work (a
+                // `while`'s COND, the round's unit), whose errors name the
+                // loop: `_step` is set to it before jumping there.
+                let here = self.w.set_step(self.loops.last().cloned());
+                self.w.line("continue");
+                self.w.set_step(here);
                 Ok(())
             }
         };
