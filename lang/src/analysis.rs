@@ -12,7 +12,9 @@
 //!   place, which an `each` loop holds;
 //! - [`bounds`]: intervals of int values (and of the ints inside
 //!   collections) where each step starts, from which executors drop the
-//!   overflow and bounds checks that cannot fire.
+//!   overflow and bounds checks that cannot fire;
+//! - [`stable`]: the collections a loop never resizes or never shares, for
+//!   the length and not-shared tests an executor can make once before it.
 //!
 //! The host's validator, the interpreter and the backends all read these;
 //! none keeps a copy of its own.
@@ -24,6 +26,7 @@ pub mod flow;
 pub mod interval;
 pub mod liveness;
 pub mod proof;
+pub mod stable;
 pub mod vars;
 
 use crate::iir::Program;
