@@ -11,12 +11,14 @@ Each kernel is bench/NAME.isu, the same algorithm hand-written in Python (bench/
   python   the Python backend's module (`isu build --target python`) in python3
   wasm     the Wasm backend's module (`isu build --target wasm`) in wasmtime, through the
            run_wasm example of plugins/wasm (the backend's executor, as a command)
+  node     the same module (`isu build --target wasm --emit js`) through the backend's JS loader
+           in Node (bench/wasm/run_node.mjs)
   llvm     the LLVM backend's executable (`isu build --target llvm --emit exe`)
 
 The measure, the same for every runner: CPU time (user + system, as the OS accounts it for the child)
 of the whole process on the kernel's arguments, minus that of the same process on its `empty`
 arguments (start-up: process, loading, parsing, compiling, the arguments), divided by the number of
-runs the process made. c, wasm and llvm run the kernel K times in one process (their repeat count,
+runs the process made. c, wasm, node and llvm run the kernel K times in one process (their repeat count,
 chosen in a first calibration round so that a process runs about --target-seconds); the others once.
 
 The runners take turns: in each round every kernel runs on every runner (in an order rotated from
@@ -47,16 +49,18 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 C_DIR = os.path.join(HERE, "wasm", "c")
+RUN_NODE = os.path.join(HERE, "wasm", "run_node.mjs")
 
-RUNNERS = ["c", "cpython", "interp", "python", "wasm", "llvm"]
+RUNNERS = ["c", "cpython", "interp", "python", "wasm", "node", "llvm"]
 # ratio name -> (runner, its peer, target from issue 15 / bench/llvm/README.md, label)
 RATIOS = {
     "wasm/c": ("wasm", "c", 2.0, "Wasm / C"),
+    "node/c": ("node", "c", 2.5, "Wasm in Node / C"),  # the target of issue 33
     "llvm/c": ("llvm", "c", 1.2, "LLVM / C"),
     "interp/cpython": ("interp", "cpython", 0.35, "interpreter / CPython"),
     "python/cpython": ("python", "cpython", 1.3, "generated Py / hand-written Py"),
 }
-SELF_REPEATING = {"c", "wasm", "llvm"}
+SELF_REPEATING = {"c", "wasm", "node", "llvm"}
 MAX_STEPS = "1000000000000"
 MAX_SIZE = "100000000"
 MAX_MEMORY = "1000000000000"
@@ -85,14 +89,14 @@ def build(runners):
     packages = ["--lib", "-p", "isu_host", "--bin", "isu"]
     if "python" in runners:
         packages += ["-p", "isu_backend_python"]
-    if "wasm" in runners:
+    if "wasm" in runners or "node" in runners:
         packages += ["-p", "isu_backend_wasm", "--example", "run_wasm"]
     if "llvm" in runners:
         packages += ["-p", "isu_backend_llvm"]
     cmd = ["cargo", "build", "--release", "--quiet"] + packages
     print("building:", " ".join(cmd), file=sys.stderr)
     if subprocess.run(cmd, cwd=ROOT).returncode != 0:
-        fail("the build failed (without LLVM 19, leave the llvm runner out: --runners c,cpython,interp,python,wasm)")
+        fail("the build failed (without LLVM 19, leave the llvm runner out: --runners c,cpython,interp,python,wasm,node)")
 
 
 def run(cmd, stdin=None):
@@ -141,12 +145,14 @@ class Kernel:
         if "c" in runners:
             self.c_exe = os.path.join(self.dir, name + "_c")
             run(["gcc", "-O2", "-o", self.c_exe, os.path.join(C_DIR, name + ".c")])
-        for target, extra in [("python", []), ("wasm", []), ("llvm", ["--emit", "exe"])]:
-            if target in runners:
-                out = os.path.join(self.dir, target)
+        for target, extra, runner in [("python", [], "python"), ("wasm", [], "wasm"),
+                                      ("wasm", ["--emit", "js"], "node"), ("llvm", ["--emit", "exe"], "llvm")]:
+            if runner in runners:
+                out = os.path.join(self.dir, runner)
                 run([isu, "build", self.source, "--target", target, *extra, "-o", out + os.sep])
         self.py_module = os.path.join(self.dir, "python", name + ".py")
         self.wasm_module = os.path.join(self.dir, "wasm", name + ".wasm")
+        self.node_loader = os.path.join(self.dir, "node", name + ".mjs")
         self.llvm_exe = os.path.join(self.dir, "llvm", name)
 
     def command(self, runner, which, repeat):
@@ -163,6 +169,8 @@ class Kernel:
             return [sys.executable, self.py_module, *LIMITS], text
         if runner == "wasm":
             return [self.run_wasm, self.wasm_module, path, *LIMITS, "--repeat", str(repeat)], None
+        if runner == "node":
+            return ["node", RUN_NODE, self.node_loader, path, *LIMITS, "--repeat", str(repeat)], None
         if runner == "llvm":
             return [self.llvm_exe, path, *LIMITS, "--repeat", str(repeat)], None
         raise ValueError(runner)
@@ -179,7 +187,7 @@ class Kernel:
             self_ns = int(lines[1]) if len(lines) > 1 and repeat > 0 else None
         else:
             result = parse_json(out, what)
-            if runner in ("wasm", "llvm"):
+            if runner in ("wasm", "node", "llvm"):
                 self_ns = int(err.split()[-1])
         if runner == "python":
             if not isinstance(result, dict) or "ok" not in result:
@@ -216,7 +224,7 @@ def main():
     ap.add_argument("--runners", default=",".join(RUNNERS),
                     help=f"comma-separated subset of {','.join(RUNNERS)} (interp is always run: it is the oracle)")
     ap.add_argument("--target-seconds", type=float, default=0.5,
-                    help="about how long a c, wasm or llvm process runs its kernel (sets its repeat count)")
+                    help="about how long a c, wasm, node or llvm process runs its kernel (sets its repeat count)")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--bin-dir", help="the folder of isu, its plugins and examples/run_wasm "
                                       "(default: target/release; implies --no-build)")
@@ -240,6 +248,8 @@ def main():
     for path in [isu] + ([run_wasm] if "wasm" in runners else []):
         if not os.path.exists(path):
             fail(f"{path} is missing (build it, or leave out --no-build)")
+    if "node" in runners and shutil.which("node") is None:
+        fail("the node runner needs Node (20 or later) on PATH (or leave it out of --runners)")
     all_kernels = kernels()
     names = opts.names or list(all_kernels)
     for n in names:
@@ -329,7 +339,7 @@ def main():
         f"{t['worst']['kernel']} {t['worst']['ratio']:.2f}" for t in table.values()) + " |")
     print("| target | " + " | ".join(f"<= {t['target']}" for t in table.values()) + " |")
     print()
-    print("median CPU ms per run (start-up subtracted); repeat counts of c/wasm/llvm in brackets:")
+    print("median CPU ms per run (start-up subtracted); repeat counts of c/wasm/node/llvm in brackets:")
     print("| kernel | " + " | ".join(runners) + " |")
     print("|---|" + "---:|" * len(runners))
     for name in names:

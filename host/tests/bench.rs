@@ -162,7 +162,7 @@ fn the_bench_command_runs_quick() {
         }
     }
     output(&mut cmd);
-    let mut runners = "c,cpython,interp,python,wasm".to_owned();
+    let mut runners = "c,cpython,interp,python,wasm,node".to_owned();
     if !common::built::llvm_left_out() {
         runners.push_str(",llvm");
     }
@@ -192,7 +192,9 @@ fn the_bench_command_runs_quick() {
     }
     let ratios = doc["ratios"].as_object().unwrap();
     assert!(
-        ratios.contains_key("wasm/c") && ratios.contains_key("python/cpython"),
+        ratios.contains_key("wasm/c")
+            && ratios.contains_key("node/c")
+            && ratios.contains_key("python/cpython"),
         "{ratios:?}"
     );
 }
