@@ -79,6 +79,17 @@ fn node_program(
     driver: &str,
     tag: &str,
 ) -> Vec<String> {
+    node_program_with(p, lowerings, driver, tag, &[])
+}
+
+/// [`node_program`] with these flags to Node.
+fn node_program_with(
+    p: &isu_plugin_api::Program,
+    lowerings: Vec<isu_plugin_api::pack::Lowering>,
+    driver: &str,
+    tag: &str,
+    node_flags: &[&str],
+) -> Vec<String> {
     let b = WasmBackend::new();
     let opts = CompileOptions {
         target: "wasm".into(),
@@ -101,6 +112,7 @@ fn node_program(
         .replace("./f.wasm", &format!("./{}", arts[0].file_name));
     std::fs::write(dir.join("driver.mjs"), driver).unwrap();
     let out = Command::new("node")
+        .args(node_flags)
         .arg(dir.join("driver.mjs"))
         .output()
         .expect("node runs");
@@ -490,5 +502,50 @@ fn the_loader_passes_the_memory_limit() {
         lines[1..],
         ["4", "4", "error memory_limit at S1", "6"],
         "{lines:?}"
+    );
+}
+
+/// The driver of the tier tests: whether the loader's `isu_run` is TurboFan
+/// code before the first call, and Liftoff code after a call; then whether
+/// a module of the process's own, compiled after the loader's and called,
+/// runs in Liftoff (V8's default tiers back).
+const TIERS: &str = r#"
+import { load } from "./f.mjs";
+const f = await load();
+const run = f.instance.exports.isu_run;
+console.log(`turbofan ${%IsTurboFanFunction(run)}`);
+f(3n);
+console.log(`liftoff ${%IsLiftoffFunction(run)}`);
+// (module (func (export "f"))), the smallest module with a function.
+const tiny = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 4, 1, 2, 0, 11]);
+const { instance } = await WebAssembly.instantiate(tiny, {});
+instance.exports.f();
+console.log(`other liftoff ${%IsLiftoffFunction(instance.exports.f)}`);
+"#;
+
+#[test]
+fn the_loader_compiles_with_the_optimizing_tier_and_gives_the_default_back() {
+    let p = program(&count_to_n());
+    let lines = node_program_with(&p, Vec::new(), TIERS, "tiers", &["--allow-natives-syntax"]);
+    assert_eq!(
+        lines,
+        ["turbofan true", "liftoff false", "other liftoff true"],
+        "the loader's module must be optimized before its one long call; others as V8 decides"
+    );
+}
+
+#[test]
+fn a_process_with_tier_flags_of_its_own_keeps_them() {
+    let p = program(&count_to_n());
+    let lines = node_program_with(
+        &p,
+        Vec::new(),
+        TIERS,
+        "own-tiers",
+        &["--allow-natives-syntax", "--liftoff"],
+    );
+    assert_eq!(
+        lines,
+        ["turbofan false", "liftoff true", "other liftoff true"]
     );
 }

@@ -197,11 +197,44 @@ async function readBytes(source) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// V8's tiers. V8 compiles a wasm function first with its baseline compiler
+// (Liftoff), and with its optimizing one (TurboFan) only once the function
+// has run hot; the optimized code serves the calls that start after that,
+// since wasm has no on-stack replacement. An Isu function is one long call
+// of `isu_run`, whose loops would so run in Liftoff code to the end, several
+// times slower. In Node, the loader therefore compiles the module with
+// TurboFan alone, every function before the first call (the V8 flags
+// --no-liftoff and --no-wasm-lazy-compilation while `load` compiles, set back
+// to V8's defaults afterwards, so that other modules of the process are
+// compiled as before); a process started with flags of its own for
+// these two keeps them. Browsers offer no such switch: there the module
+// compiles as the engine decides.
+const TIER_FLAGS = ["liftoff", "wasm-lazy-compilation"];
+
+async function optimizingTier() {
+  if (typeof process === "undefined" || !process.versions?.node) return null;
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  if (given.some((a) => TIER_FLAGS.some((f) => a.replace(/_/g, "-").replace(/^--(no-)?/, "").startsWith(f)))) return null;
+  const v8 = await import("node:v8");
+  v8.setFlagsFromString(TIER_FLAGS.map((f) => `--no-${f}`).join(" "));
+  return () => v8.setFlagsFromString(TIER_FLAGS.map((f) => `--${f}`).join(" "));
+}
+
+async function instantiate(bytes) {
+  const restore = await optimizingTier();
+  try {
+    return await WebAssembly.instantiate(bytes, {});
+  } finally {
+    restore?.();
+  }
+}
+
 /** Loads the module (bytes, a URL, or by default the .wasm beside this file)
  * and returns the function. `limits` may set `maxSteps`, `maxSize` and
- * `maxMemory`. */
+ * `maxMemory`. In Node the module is compiled with V8's optimizing tier
+ * alone (above). */
 export async function load(source, limits = {}) {
-  const { instance } = await WebAssembly.instantiate(await readBytes(source), {});
+  const { instance } = await instantiate(await readBytes(source));
   const x = instance.exports;
   const maxSteps = BigInt(limits.maxSteps ?? @MAX_STEPS@n);
   const maxSize = BigInt(limits.maxSize ?? @MAX_SIZE@n);
@@ -244,6 +277,8 @@ export async function load(source, limits = {}) {
     );
   };
   call.meta = META;
+  // The WebAssembly.Instance, for tools (a debugger, V8's own test functions).
+  call.instance = instance;
   return call;
 }
 
