@@ -7,6 +7,7 @@
 
 mod expr;
 mod float;
+mod hoist;
 mod konst;
 mod memory;
 mod place;
@@ -116,6 +117,14 @@ pub struct Lowering<'m> {
     /// block a `BREAK` leaves and the one a `CONTINUE` leaves (the round's
     /// body, before the step to the next round).
     pub loops: Vec<(Label, Label)>,
+    /// The collection variables whose value is surely their own (not
+    /// shared) where the code being lowered runs: made so before a loop
+    /// that stores into them and never shares them
+    /// (`analysis::stable`), so that its element stores skip the test.
+    pub owned: Vec<String>,
+    /// In the version of a `range` loop without its hoisted index checks:
+    /// what the test before its first round proved ([`hoist`]).
+    pub hoisted: Option<hoist::Hoisted>,
 }
 
 impl std::fmt::Debug for Lowering<'_> {
@@ -186,6 +195,8 @@ pub fn lower_program(
         consts: BTreeMap::new(),
         packs,
         loops: Vec::new(),
+        owned: Vec::new(),
+        hoisted: None,
     };
     l.a.i32(0)
         .i()
@@ -282,6 +293,19 @@ impl Lowering<'_> {
         crate::runtime::load32(&mut self.a, crate::layout::LEN);
         self.a.i().i64_extend_i32_u().i64_ge_u();
         self.raise_if(RuntimeCode::IndexOutOfRange, step);
+    }
+
+    /// Makes the value of the collection in `local` (of type `ty`) its own:
+    /// copied when its count says it is shared.
+    pub fn make_own(&mut self, local: Local, ty: &Type) {
+        let grow = self.mb.rt(crate::module::Rt::Grow(ty.clone()));
+        self.a.get(local);
+        crate::runtime::load32(&mut self.a, crate::layout::RC);
+        self.a.i32(1).i().i32_ne();
+        self.a.if_(wasm_encoder::BlockType::Empty);
+        self.a.get(local).i32(0).i().call(grow);
+        self.a.set(local);
+        self.a.end();
     }
 
     pub fn raise_if(&mut self, code: impl Into<ErrorCode>, step: i32) {

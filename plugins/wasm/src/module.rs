@@ -40,6 +40,11 @@ pub mod g {
     /// The step index of the pack call running, -1 when none (`i32`): where
     /// a pack lowering's `isu.fail` raises its error ([`crate::pack`]).
     pub const PACK_STEP: u32 = 11;
+    /// The map of the last entry a search found (`i32`, 0 when none) and
+    /// that entry's index (`i32`): a hint for the next search
+    /// ([`crate::runtime::map`]), which checks it before trusting it.
+    pub const MAP_HINT: u32 = 12;
+    pub const MAP_HINT_AT: u32 = 13;
 }
 
 /// A runtime function, specialised by type where its code depends on it.
@@ -437,6 +442,8 @@ impl ModuleBuilder {
             &ConstExpr::i64_const(ExecLimits::DEFAULT.max_memory as i64),
         );
         globals.global(mutable(I32), &ConstExpr::i32_const(-1));
+        globals.global(mutable(I32), &ConstExpr::i32_const(0));
+        globals.global(mutable(I32), &ConstExpr::i32_const(0));
 
         let mut exports = ExportSection::new();
         exports.export("memory", ExportKind::Memory, 0);

@@ -417,11 +417,19 @@ impl Lowering<'_> {
             Type::Array(e) => {
                 rty = (**e).clone();
                 let i = self.a.temp(ValType::I64);
-                self.expr(index, step)?;
-                let proven = match &base.node {
-                    ExprNode::Var { name } => self.env.index_in_bounds(index, name),
-                    _ => false,
+                let (proven, hoisted) = match &base.node {
+                    ExprNode::Var { name } => match self.hoisted_index(name, index) {
+                        Some(c) => (true, Some(c)),
+                        None => (self.env.index_in_bounds(index, name), None),
+                    },
+                    _ => (false, None),
                 };
+                match hoisted {
+                    Some(c) => self.hoisted_value(c)?,
+                    None => {
+                        self.expr(index, step)?;
+                    }
+                }
                 self.keep_index(i, b, proven, step);
                 self.a
                     .get(b)

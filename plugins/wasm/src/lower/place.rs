@@ -89,8 +89,18 @@ impl Lowering<'_> {
                     let e = (**e).clone();
                     let key = self.a.local(ValType::I32);
                     let wide = self.a.temp(ValType::I64);
-                    self.expr(k, step)?;
-                    let proven = self.env.target_in_bounds(container, k, &self.decls);
+                    let hoisted = match container {
+                        Place::Var { name, .. } => self.hoisted_index(name, k),
+                        _ => None,
+                    };
+                    match hoisted {
+                        Some(c) => self.hoisted_value(c)?,
+                        None => {
+                            self.expr(k, step)?;
+                        }
+                    }
+                    let proven =
+                        hoisted.is_some() || self.env.target_in_bounds(container, k, &self.decls);
                     self.keep_index(wide, cur, proven, step);
                     self.a.get(wide).i().i32_wrap_i64();
                     self.a.set(key);
@@ -197,15 +207,11 @@ impl Lowering<'_> {
         }
 
         // 3. The store: unique containers all the way down.
-        // (The common case, an unshared container, is checked inline.)
-        let grow = self.mb.rt(Rt::Grow(var.ty.clone()));
-        self.a.get(var.local);
-        load32(&mut self.a, RC);
-        self.a.i32(1).i().i32_ne();
-        self.a.if_(BlockType::Empty);
-        self.a.get(var.local).i32(0).i().call(grow);
-        self.a.set(var.local);
-        self.a.end();
+        // (The common case, an unshared container, is checked inline; not
+        // at all where a loop made the variable's value its own.)
+        if !self.owned.iter().any(|o| o == root) {
+            self.make_own(var.local, &var.ty);
+        }
         self.a.get(var.local).set(cur);
         // Where the current container is held: the variable, or a slot (its
         // container's address and the slot's offset from it).

@@ -6,6 +6,7 @@ use crate::asm::Label;
 use crate::layout::{elem, is_heap, DATA, LEN};
 use crate::module::Rt;
 use crate::runtime::{self, load32, load_val};
+use isu_plugin_api::analysis::stable;
 use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::work::has_size;
 use isu_plugin_api::RuntimeCode;
@@ -226,11 +227,40 @@ impl Lowering<'_> {
         r
     }
 
+    /// A loop: first, the variables it stores into and never shares
+    /// (`analysis::stable`) are made their own, once, so that the element
+    /// stores of its rounds need not test it.
     fn loop_(
         &mut self,
         id: Option<&isu_plugin_api::StepId>,
         iter: &Iter,
         body: &Block,
+        step: i32,
+    ) -> Res<()> {
+        let kept = stable::kept(iter, body, &self.decls);
+        let mut made = Vec::new();
+        for name in stored_into(body) {
+            let holds =
+                !self.decls.is_local(name) || id.is_some_and(|id| self.must.holds(id, name));
+            if kept.keeps_own(name) && holds && !self.owned.iter().any(|o| o == name) {
+                let var = self.var(name)?.clone();
+                self.make_own(var.local, &var.ty);
+                made.push(name.to_owned());
+            }
+        }
+        let depth = self.owned.len();
+        self.owned.extend(made);
+        let r = self.loop_kind(id, iter, body, &kept, step);
+        self.owned.truncate(depth);
+        r
+    }
+
+    fn loop_kind(
+        &mut self,
+        id: Option<&isu_plugin_api::StepId>,
+        iter: &Iter,
+        body: &Block,
+        kept: &stable::Kept,
         step: i32,
     ) -> Res<()> {
         match iter {
@@ -240,7 +270,10 @@ impl Lowering<'_> {
                 end,
                 step: by,
                 ..
-            } => self.range(&var.name, start, end, by.as_ref(), body, step),
+            } => {
+                let ends = (start, end, by.as_ref());
+                self.range(id, &var.name, ends, body, kept, step)
+            }
             Iter::Each { var, seq, .. } => self.each(&var.name, seq, body, step),
             Iter::While { cond, .. } => {
                 let exit = self.a.block(BlockType::Empty);
@@ -262,13 +295,15 @@ impl Lowering<'_> {
         }
     }
 
+    /// A `range` loop; with a positive constant step, in two versions when
+    /// its index checks can be hoisted ([`super::hoist`]).
     fn range(
         &mut self,
+        id: Option<&isu_plugin_api::StepId>,
         var: &str,
-        start: &Expr,
-        end: &Expr,
-        by: Option<&Expr>,
+        (start, end, by): (&Expr, &Expr, Option<&Expr>),
         body: &Block,
+        kept: &stable::Kept,
         step: i32,
     ) -> Res<()> {
         let v = self.var(var)?.clone();
@@ -306,6 +341,53 @@ impl Lowering<'_> {
             }
             _ => {}
         }
+        let hoisted = match by_const {
+            Some(k) if k > 0 && self.hoisted.is_none() => self.hoistable(id, var, body, kept),
+            _ => None,
+        };
+        let rounds = Rounds {
+            var,
+            v: &v,
+            cur,
+            last,
+            by_const,
+            by_local,
+        };
+        let Some(h) = hoisted else {
+            return self.rounds(&rounds, body, step);
+        };
+        self.hoist_test(&h, cur, last)?;
+        self.a.if_(BlockType::Empty);
+        let first_step = self.next_step;
+        self.hoisted = Some(h);
+        let fast = self.rounds(&rounds, body, step);
+        self.hoisted = None;
+        fast?;
+        // The version with every check: the same steps again (their code
+        // ranges are those of the first version).
+        let (after, kept_ranges) = (self.next_step, self.ranges.len());
+        self.a.else_();
+        self.next_step = first_step;
+        self.rounds(&rounds, body, step)?;
+        if self.next_step != after {
+            return bug("the two versions of a loop numbered its steps apart");
+        }
+        self.ranges.truncate(kept_ranges);
+        self.a.end();
+        Ok(())
+    }
+
+    /// The rounds of a `range` loop whose first and end values are in
+    /// `cur` and `last`.
+    fn rounds(&mut self, r: &Rounds<'_>, body: &Block, step: i32) -> Res<()> {
+        let Rounds {
+            var,
+            v,
+            cur,
+            last,
+            by_const,
+            by_local,
+        } = *r;
         let exit = self.a.block(BlockType::Empty);
         let top = self.a.loop_(BlockType::Empty);
         // Still in range?
@@ -409,4 +491,34 @@ impl Lowering<'_> {
         runtime::emit_drop(self.mb, &mut self.a, &seq_ty);
         Ok(())
     }
+}
+
+/// The variables of the element and field `TARGET`s of a block, at any
+/// depth: those whose stores test that the value is their own.
+fn stored_into(b: &Block) -> std::collections::BTreeSet<&str> {
+    let mut out = std::collections::BTreeSet::new();
+    for s in &b.steps {
+        if let Node::Assign {
+            target: target @ (Place::Index { .. } | Place::Field { .. }),
+            ..
+        } = &s.node
+        {
+            out.insert(target.root().0);
+        }
+        for inner in s.node.blocks() {
+            out.extend(stored_into(inner));
+        }
+    }
+    out
+}
+
+/// What the rounds of a `range` loop work with: its variable, the locals
+/// of its current and end values, its step (a constant, or in a local).
+struct Rounds<'v> {
+    var: &'v str,
+    v: &'v Var,
+    cur: crate::asm::Local,
+    last: crate::asm::Local,
+    by_const: Option<i64>,
+    by_local: crate::asm::Local,
 }

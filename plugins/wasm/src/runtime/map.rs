@@ -1,12 +1,20 @@
 //! Maps: entries sorted by key, found by binary search, so that iteration
 //! (`MAP_KEYS`) is in ascending key order with no extra work.
+//!
+//! A search remembers the entry it found (`g::MAP_HINT`, `g::MAP_HINT_AT`),
+//! and the next search of the same map first compares its key with that
+//! entry's: an update of one key (`m[k] = MAP_GET_OR(m, k, 0) + 1`, a read
+//! then a store) searches once and compares once. The hint is only a guess:
+//! it is trusted when the entry at that index of the map holds exactly the
+//! key, which, keys being unique, is the entry the search would find,
+//! whatever happened to the map since.
 
 use super::rc::emit_drop;
 use super::{check_size, elem_addr, for_range_mb, load32, load64, load_val, raise_if, store32};
 use super::{store_val, StepArg, I32};
 use crate::asm::{Asm, Local};
 use crate::layout::{is_heap, key_value, slot_shift, DATA, ENTRY_VALUE, LEN};
-use crate::module::{ModuleBuilder, Rt};
+use crate::module::{g, ModuleBuilder, Rt};
 use isu_plugin_api::RuntimeCode;
 use isu_plugin_api::Type;
 use wasm_encoder::BlockType;
@@ -40,10 +48,25 @@ pub fn find(mb: &mut ModuleBuilder, a: &mut Asm, kt: &Type) {
     let hi = a.local(I32);
     let mid = a.local(I32);
     let c = a.local(I32);
-    a.i32(0).set(lo);
     a.get(m);
     load32(a, LEN);
     a.set(hi);
+    // The hint, when it names this map and an entry of it with the key.
+    a.i().global_get(g::MAP_HINT);
+    a.get(m).i().i32_eq();
+    a.if_(BlockType::Empty);
+    a.i().global_get(g::MAP_HINT_AT);
+    a.set(mid);
+    a.get(mid).get(hi).i().i32_lt_u();
+    a.if_(BlockType::Empty);
+    cmp_key(mb, a, kt, m, mid, k);
+    a.i().i32_eqz();
+    a.if_(BlockType::Empty);
+    a.get(mid).i().return_();
+    a.end();
+    a.end();
+    a.end();
+    a.i32(0).set(lo);
     let exit = a.block(BlockType::Empty);
     let top = a.loop_(BlockType::Empty);
     a.get(lo).get(hi).i().i32_ge_u();
@@ -53,6 +76,8 @@ pub fn find(mb: &mut ModuleBuilder, a: &mut Asm, kt: &Type) {
     cmp_key(mb, a, kt, m, mid, k);
     a.tee(c).i().i32_eqz();
     a.if_(BlockType::Empty);
+    a.get(m).i().global_set(g::MAP_HINT);
+    a.get(mid).i().global_set(g::MAP_HINT_AT);
     a.get(mid).i().return_();
     a.end();
     a.get(c).i32(0).i().i32_lt_s();
