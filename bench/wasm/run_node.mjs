@@ -54,17 +54,7 @@ try {
   fail(`${argsFile}: ${e.message}`);
 }
 
-// A float (a Number: ints are BigInts) as JSON that reads back as a float.
-const float = (v) =>
-  Object.is(v, -0) ? "-0.0" : Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(1) : String(v);
-const json = (v) =>
-  typeof v === "bigint" ? v.toString()
-  : typeof v === "number" ? float(v)
-  : Array.isArray(v) ? `[${v.map(json).join(", ")}]`
-  : typeof v === "object" ? `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${json(v[k])}`).join(", ")}}`
-  : JSON.stringify(v);
-
-const { load } = await import(pathToFileURL(resolve(loaderFile)).href);
+const { load, toJson: json } = await import(pathToFileURL(resolve(loaderFile)).href);
 const f = await load(undefined, limits);
 let best = Infinity;
 let result;

@@ -185,6 +185,21 @@ function decode(view, bytes, at, t) {
   return [out, at];
 }
 
+// A float (a Number: ints are BigInts) as JSON that reads back as a float.
+const floatJson = (v) =>
+  Object.is(v, -0) ? "-0.0" : Number.isInteger(v) && Math.abs(v) < 1e21 ? v.toFixed(1) : String(v);
+
+/** A value the function returned as the JSON text `isu run` prints: ints
+ * (BigInts) as their digits, floats with a fraction or an exponent, maps and
+ * structs as objects in their key order. */
+export function toJson(v) {
+  return typeof v === "bigint" ? v.toString()
+    : typeof v === "number" ? floatJson(v)
+    : Array.isArray(v) ? `[${v.map(toJson).join(", ")}]`
+    : typeof v === "object" ? `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${toJson(v[k])}`).join(", ")}}`
+    : JSON.stringify(v);
+}
+
 async function readBytes(source) {
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) return source;
   const url = source instanceof URL ? source : new URL(source ?? WASM_FILE, import.meta.url);
@@ -205,9 +220,8 @@ async function readBytes(source) {
 // times slower. In Node, the loader therefore compiles the module with
 // TurboFan alone, every function before the first call (the V8 flags
 // --no-liftoff and --no-wasm-lazy-compilation while `load` compiles, set back
-// to V8's defaults afterwards, so that other modules of the process are
-// compiled as before); a process started with flags of its own for
-// these two keeps them. Browsers offer no such switch: there the module
+// to V8's defaults afterwards); a process started with flags of its own
+// for these two keeps them. Browsers offer no such switch: there the module
 // compiles as the engine decides.
 const TIER_FLAGS = ["liftoff", "wasm-lazy-compilation"];
 
