@@ -14,7 +14,7 @@ use isu_lang::stdlib::{self, StdFn};
 use isu_plugin_api::iir::Program;
 use isu_plugin_api::{
     features, BackendCode, BackendInfo, Literal, Lowering, Pack, PackInfo, PluginDiagnostic,
-    Signature,
+    Scalar, Signature,
 };
 use std::collections::BTreeMap;
 use std::fmt;
@@ -33,6 +33,16 @@ pub trait PackCode: Send + Sync {
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic>;
 
+    /// [`PackCode::call`] of a function whose parameters and result are
+    /// all scalars, on the scalars themselves ([`Pack::call_scalars`]).
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic>;
+
     /// The definition of `function` for `target`: `None` when the pack has
     /// none, an error when the pack failed to answer.
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic>;
@@ -50,6 +60,16 @@ impl PackCode for Local {
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
         self.0.call_index(index, function, args, max_size)
+    }
+
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic> {
+        self.0.call_scalars(index, function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {
@@ -74,6 +94,9 @@ pub struct PackFn {
     /// Its position in the pack's info, which the pack is called by: found
     /// once, when the pack is added, so no call looks the name up.
     index: usize,
+    /// Whether every parameter and the result are scalars, so that a call
+    /// crosses by [`PackFn::call_scalars`]: found once, with the position.
+    scalar: bool,
     code: Arc<dyn PackCode>,
 }
 
@@ -91,6 +114,22 @@ impl PackFn {
     /// back without a step; the caller names the calling step.
     pub fn call(&self, args: &[Literal], max_size: u64) -> Result<Literal, PluginDiagnostic> {
         self.code.call(self.index, &self.local, args, max_size)
+    }
+
+    /// Whether every parameter and the result are scalars (int, float,
+    /// bool): then the function is called by [`PackFn::call_scalars`].
+    #[inline]
+    pub fn is_scalar(&self) -> bool {
+        self.scalar
+    }
+
+    /// [`PackFn::call`] of a function whose parameters and result are all
+    /// scalars, with the scalars themselves: nothing is built or converted
+    /// on the way (plugin API 2.3's `call_scalar` across the boundary).
+    #[inline]
+    pub fn call_scalars(&self, args: &[Scalar], max_size: u64) -> Result<Scalar, PluginDiagnostic> {
+        self.code
+            .call_scalars(self.index, &self.local, args, max_size)
     }
 
     /// The function's definition for `target`, `None` when the pack has none.
@@ -151,6 +190,7 @@ impl Functions {
                 continue;
             };
             let name = format!("{}.{}", info.namespace, f.name);
+            let scalar = signature.is_scalar();
             self.packs.insert(
                 name.clone(),
                 PackFn {
@@ -161,6 +201,7 @@ impl Functions {
                     local: f.name.clone(),
                     pack_version: info.version.clone(),
                     index,
+                    scalar,
                     code: code.clone(),
                 },
             );

@@ -48,6 +48,7 @@ fn command() -> HostCommand {
     HostCommand {
         isu: PathBuf::from(env!("CARGO_BIN_EXE_isu")),
         timeout: Some(TIMEOUT),
+        cpu_limit: Some(TIMEOUT),
     }
 }
 
@@ -109,6 +110,49 @@ fn a_plugin_that_never_answers_is_stopped_and_the_suite_goes_on() {
         "the `crashy` backend did not answer execute within 3 s; its plugin host was stopped [plugin_timeout]",
         "did not answer compile within 3 s",
     );
+}
+
+/// A call that spins on the CPU is stopped by the limit of its CPU time,
+/// long before its wall-clock timeout, with the error that names that limit;
+/// the next call gets a fresh plugin host.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cpu_bound_call_is_stopped_by_the_cpu_limit() {
+    let command = HostCommand {
+        cpu_limit: Some(Duration::from_millis(500)),
+        timeout: Some(Duration::from_secs(600)),
+        ..command()
+    };
+    let library = built::library("isu_test_crashy");
+    let backend = IsolatedBackend::start(&command, &library);
+    let backend = backend.unwrap_or_else(|r| panic!("{r:?}"));
+    let run = |name: &str| {
+        let text = inc(name);
+        let fe = isu_host::pipeline::check(&isu_host::Source::new("burn_cpu.isu", text.as_str()));
+        let program = fe
+            .valid_program()
+            .unwrap_or_else(|| panic!("{:?}", fe.diags));
+        let options = CompileOptions {
+            target: "hang".into(),
+            ..CompileOptions::default()
+        };
+        let artifacts = backend.compile(program, &options);
+        let artifacts = artifacts.unwrap_or_else(|d| panic!("{d:?}"));
+        let args = isu_plugin_api::Literal::Object(
+            [("a".to_owned(), isu_plugin_api::Literal::Int(1))].into(),
+        );
+        let limits = isu_plugin_api::ExecOptions::new(isu_plugin_api::ExecLimits::DEFAULT);
+        backend.execute(&artifacts, &args, &limits)
+    };
+    let spun = run("burn_cpu").map_err(|d| (d.code, d.message));
+    assert_eq!(
+        spun,
+        Err((
+            "plugin_cpu_limit".into(),
+            "the `crashy` backend spent more than 0.5 s of CPU time in execute, the limit of a call's CPU time; its plugin host was stopped".into()
+        ))
+    );
+    assert_eq!(run("fine"), Ok(isu_plugin_api::Literal::Int(2)));
 }
 
 /// A scratch folder with the cases and a manifest of the fixture.
@@ -356,6 +400,7 @@ fn an_answer_nested_past_serde_jsons_limit_is_read() {
     let command = HostCommand {
         isu: script,
         timeout: Some(TIMEOUT),
+        cpu_limit: Some(TIMEOUT),
     };
     let backend = IsolatedBackend::start(&command, &library).unwrap_or_else(|r| panic!("{r:?}"));
     let args = isu_plugin_api::Literal::Object(Default::default());

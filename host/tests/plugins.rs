@@ -12,7 +12,7 @@ use isu_plugin_api::iir::{
 };
 use isu_plugin_api::{
     Backend, BinaryOp, CompileOptions, DiagnosticKind, ExecLimits, ExecOptions, IirFormat, Literal,
-    Pack, Type,
+    Pack, Scalar, Type,
 };
 use std::path::{Path, PathBuf};
 
@@ -552,6 +552,92 @@ fn a_pack_built_against_plugin_api_2_0_is_called_by_name_without_the_size_limit(
     assert_eq!(unlimited, Some(Ok(Literal::Str("ababab".into()))));
 }
 
+#[test]
+fn a_pack_built_against_plugin_api_2_2_is_called_by_position_its_scalar_calls_too() {
+    let (version, reg) = old_pack("isu_test_pack_v22");
+    assert_eq!(version, "2.2");
+    let add = reg.functions.get("old.ADD");
+    assert_eq!(add.map(|f| f.is_scalar()), Some(true));
+    let sum = add.map(|f| f.call(&[Literal::Int(2), Literal::Int(40)], 9));
+    assert_eq!(sum, Some(Ok(Literal::Int(42))));
+    // Without `call_scalar`, a scalar call crosses by `call_at`.
+    let sum = add.map(|f| f.call_scalars(&[Scalar::Int(2), Scalar::Int(40)], 9));
+    assert_eq!(sum, Some(Ok(Scalar::Int(42))));
+    let overflow = add.map(|f| f.call_scalars(&[Scalar::Int(i64::MAX), Scalar::Int(1)], 9));
+    assert_eq!(
+        overflow.map(|r| r.map_err(|d| d.code)),
+        Some(Err("int_overflow".into()))
+    );
+    let repeat = reg.functions.get("old.REPEAT");
+    assert_eq!(repeat.map(|f| f.is_scalar()), Some(false));
+    let within = repeat.map(|f| (f.call(&repeat_args(2), 4), f.call(&repeat_args(3), 4)));
+    let Some((Ok(fits), Err(over))) = within else {
+        panic!("{within:?}");
+    };
+    assert_eq!(fits, Literal::Str("abab".into()));
+    assert_eq!(over.code, "size_limit", "the size limit did not cross");
+    // And a program calls it through the interpreter, its error at the
+    // calling step.
+    let run = |a: i64| run_with(&reg, "(call old.ADD (var a) (const 1))", a);
+    assert_eq!(run(41), Ok(Literal::Int(42)));
+    assert_eq!(
+        run(i64::MAX),
+        Err(("int_overflow".into(), Some("S1".into())))
+    );
+}
+
+/// A pack of this plugin API answers the scalar calls of its scalar
+/// functions by `call_scalar`, with the pack's own errors.
+#[test]
+fn a_pack_of_plugin_api_2_3_is_called_with_scalars() {
+    let reg = registry(
+        "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
+    );
+    let version = reg.plugins.first().map(|p| match &p.result {
+        Ok(loaded) => loaded.api_version().to_string(),
+        Err(e) => format!("{e:?}"),
+    });
+    assert_eq!(version.as_deref(), Some("2.3"));
+    let clamp = reg.functions.get("math.CLAMP");
+    assert_eq!(clamp.map(|f| f.is_scalar()), Some(true));
+    let ints = |xs: &[i64]| xs.iter().map(|x| Scalar::Int(*x)).collect::<Vec<_>>();
+    let clamped = clamp.map(|f| f.call_scalars(&ints(&[150, 0, 100]), 9));
+    assert_eq!(clamped, Some(Ok(Scalar::Int(100))));
+    let pow = reg.functions.get("math.POW");
+    let negative = pow.map(|f| f.call_scalars(&ints(&[2, -1]), 9).map_err(|d| d.code));
+    assert_eq!(negative, Some(Err("out_of_domain".into())));
+    let run = |a: i64| run_with(&reg, "(call math.POW (const 2) (var a))", a);
+    assert_eq!(run(10), Ok(Literal::Int(1024)));
+    assert_eq!(run(-1), Err(("out_of_domain".into(), Some("S1".into()))));
+    // A function of arrays is no scalar one, and crosses as values.
+    let min = reg.functions.get("math.MIN");
+    assert_eq!(min.map(|f| f.is_scalar()), Some(false));
+}
+
+/// Runs `RETURN EXPR` with the int argument `a` on the interpreter, with
+/// the functions of `reg`: the value, or the error's code and step.
+fn run_with(reg: &Registry, expr: &str, a: i64) -> Result<Literal, (String, Option<String>)> {
+    use isu_host::executor::{Executed, Executor, Interpreter};
+    let text = format!(
+        "FUNC:\n  NAME: f\n  ARGS: [a: int]\n  RETURNS: int\nSTEPS:\n  SEQ: BEGIN\n    S1: RETURN\n      EXPR: {expr}\n  END\n"
+    );
+    let source = isu_host::Source::new("f.isu", text.as_str());
+    let fe = isu_host::pipeline::check_with(&source, &reg.functions);
+    let Some(program) = fe.valid_program() else {
+        panic!("{expr} is not valid: {:?}", fe.diags);
+    };
+    let interpreter = Interpreter::new(reg.functions.clone());
+    let loaded = match interpreter.load(program) {
+        Ok(loaded) => loaded,
+        Err(e) => panic!("{e:?}"),
+    };
+    match loaded.run(&serde_json::json!({ "a": a }), &ExecLimits::DEFAULT, None) {
+        Executed::Value { value, .. } => Ok(value),
+        Executed::Error(d) => Err((d.code.as_str().to_owned(), d.step.map(|s| s.to_string()))),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// abi_stable keeps what it learnt of each library's layouts for the life
 /// of the process: a pack of the current layout still loads and is called
 /// after older ones did, and they after it.
@@ -565,8 +651,13 @@ fn packs_of_every_minor_version_load_in_one_process() {
         "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
     );
     assert_eq!(math(&before), Some(Ok(Literal::Int(6))));
-    let versions = ["isu_test_pack_v20", "isu_test_pack_v21"].map(|krate| old_pack(krate).0);
-    assert_eq!(versions, ["2.0", "2.1"]);
+    let versions = [
+        "isu_test_pack_v20",
+        "isu_test_pack_v21",
+        "isu_test_pack_v22",
+    ]
+    .map(|krate| old_pack(krate).0);
+    assert_eq!(versions, ["2.0", "2.1", "2.2"]);
     let after = registry(
         "[[plugin]]\nname = \"math\"\nkind = \"pack\"\nfile = \"@isu_pack_math\"\nnamespace = \"math\"\n",
     );

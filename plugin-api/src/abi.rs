@@ -20,8 +20,10 @@
 //! metadata, and errors as [`PluginDiagnostic`](crate::PluginDiagnostic)
 //! JSON. A pack function, found by its position once at load, is called
 //! with [`AbiValue`]s (plugin API 2.2), so the interpreter's calls write and
-//! parse no JSON; packs of older minor versions load with their own frozen
-//! root-module layouts and are called by name. Every exported
+//! parse no JSON; one whose parameters and result are all scalars is called
+//! with [`Scalar`]s (plugin API 2.3), which nothing converts; packs of older
+//! minor versions load with their own frozen root-module layouts and are
+//! called the newest way theirs has. Every exported
 //! function catches panics and returns them as an error value: a panic never
 //! crosses the boundary. `spec/plugin-abi.md` is the normative description.
 
@@ -36,7 +38,7 @@ mod stable;
 pub use left_out::{read as read_left_out, LeftOut, LEFT_OUT_SYMBOL};
 pub use load::{load_backend, load_pack, ForeignBackend, ForeignPack, LoadError};
 pub use modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-pub use stable::{AbiArtifact, AbiValue};
+pub use stable::{AbiArtifact, AbiValue, Scalar};
 
 use abi_stable::StableAbi;
 use std::fmt;
@@ -46,7 +48,7 @@ use std::fmt;
 #[doc(hidden)]
 pub mod __private {
     pub use super::export::*;
-    pub use super::older::{v2_0, v2_1};
+    pub use super::older::{v2_0, v2_1, v2_2};
     pub use abi_stable;
 }
 

@@ -58,6 +58,7 @@ backend_codes! {
     PluginBadOutput = "plugin_bad_output", "the plugin answered what the plugin API does not allow";
     PluginCrashed = "plugin_crashed", "the isolated plugin host process died (an abort, a segmentation fault)";
     PluginTimeout = "plugin_timeout", "the isolated plugin host did not answer within the time limit, and was stopped";
+    PluginCpuLimit = "plugin_cpu_limit", "the isolated plugin host (or a backend's worker) spent more CPU time on one call than its limit, and was stopped";
     HostBug = "host_bug", "the host could not do its part of a call (a bug of the host)";
 }
 

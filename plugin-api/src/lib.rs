@@ -40,6 +40,7 @@ pub use isu_lang::{
     update, visit, work,
 };
 
+pub use abi::Scalar;
 pub use backend::{
     Artifact, ArtifactMeta, Backend, BackendInfo, CompileOptions, DiagnosticKind, ExecLimits,
     ExecOptions, ExecuteInfo, PluginDiagnostic, SettingInfo, Settings,

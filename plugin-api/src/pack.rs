@@ -6,7 +6,9 @@
 //! boundary wraps this trait (see [`crate::abi`]), so a pack's own tests call
 //! it directly, in-process.
 
+use crate::abi::Scalar;
 use crate::backend::PluginDiagnostic;
+use crate::backend_codes::BackendCode;
 use crate::literal::Literal;
 use crate::types::Type;
 use serde::{Deserialize, Serialize};
@@ -103,11 +105,53 @@ pub trait Pack {
         self.call_within(function, args, max_size)
     }
 
+    /// [`Pack::call_index`] of a function whose parameters and result are
+    /// all scalars ([`Signature::is_scalar`]), its arguments and result as
+    /// [`Scalar`]s: the host calls this one for such a function (plugin API
+    /// 2.3), so a scalar call builds no literal. The default converts to
+    /// literals and calls [`Pack::call_index`]; [`TablePack`] answers it
+    /// without. A result that is no scalar is `plugin_bad_output`.
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic> {
+        scalars_by_literals(self, index, function, args, max_size)
+    }
+
     /// The definition of `function` for `target`, or `None` when the pack has
     /// no lowering for that target (then a program calling the function is
     /// unsupported on it, unless the target's backend carries a lowering of
     /// its own, [`PackLowerings`]).
     fn lower(&self, function: &str, target: &str) -> Option<String>;
+}
+
+/// [`Pack::call_scalars`] by [`Pack::call_index`]: the scalars as literals,
+/// and the result as a scalar.
+pub(crate) fn scalars_by_literals<P: Pack + ?Sized>(
+    pack: &P,
+    index: usize,
+    function: &str,
+    args: &[Scalar],
+    max_size: u64,
+) -> Result<Scalar, PluginDiagnostic> {
+    let literals: Vec<Literal> = args.iter().map(|a| a.to_literal()).collect();
+    let result = pack.call_index(index, function, &literals, max_size)?;
+    scalar_result(function, &result)
+}
+
+/// The result of a scalar call of `function` as a scalar, or
+/// `plugin_bad_output` when it is none.
+pub(crate) fn scalar_result(function: &str, result: &Literal) -> Result<Scalar, PluginDiagnostic> {
+    Scalar::of(result).ok_or_else(|| {
+        PluginDiagnostic::backend(
+            BackendCode::PluginBadOutput,
+            format!("{function} returned {result}, which is not a scalar"),
+        )
+        .with_hint("this is a bug in the pack; report it to its authors")
+    })
 }
 
 /// The typed signature of a pack function, written `(int, string[]) -> bool`.
@@ -121,6 +165,13 @@ pub struct Signature {
 }
 
 impl Signature {
+    /// Whether every parameter and the result are scalars (`int`, `float`,
+    /// `bool`): a call of such a function crosses by [`Pack::call_scalars`].
+    pub fn is_scalar(&self) -> bool {
+        let scalar = |t: &Type| matches!(t, Type::Int | Type::Float | Type::Bool);
+        self.params.iter().all(scalar) && scalar(&self.ret)
+    }
+
     /// Parses the text form. Spaces are allowed between tokens.
     pub fn parse(text: &str) -> Result<Signature, String> {
         let mut p = TypeParser { text, pos: 0 };
@@ -275,6 +326,15 @@ mod tests {
                 ret: Type::Int
             })
         );
+    }
+
+    #[test]
+    fn a_signature_of_ints_and_bools_is_scalar() {
+        let scalar = |text: &str| Signature::parse(text).map(|s| s.is_scalar());
+        assert_eq!(scalar("(int, bool) -> int"), Ok(true));
+        assert_eq!(scalar("() -> bool"), Ok(true));
+        assert_eq!(scalar("(int, string) -> int"), Ok(false));
+        assert_eq!(scalar("(int) -> int[]"), Ok(false));
     }
 
     #[test]

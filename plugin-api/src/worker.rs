@@ -17,6 +17,11 @@
 //!   a little less than the host waits, so the backend's own error, not the
 //!   host's `plugin_timeout`, comes back, and the code that made temporary
 //!   files removes them on its way out.
+//! - [`Worker::ask_within`] limits the CPU time of the answer as well: the
+//!   worker's own (every thread of it) and that of the processes it ran and
+//!   waited for, read from `/proc` (on Linux; elsewhere only the wall clock
+//!   is watched). Past the limit the worker is killed at once and the
+//!   answer is [`WorkerError::CpuLimit`].
 //! - [`Scratch`] is such a temporary folder, removed when dropped.
 //!
 //! A worker reads requests from its standard input and writes one answer
@@ -61,6 +66,10 @@ pub const STDERR_TAIL: usize = 2000;
 
 /// How long a worker told to stop (its input closed) has before it is killed.
 const GRACE: Duration = Duration::from_secs(1);
+
+/// How often the CPU time of a worker with a CPU limit is read while it
+/// works on an answer.
+const CPU_POLL: Duration = Duration::from_millis(20);
 
 /// How to start a worker: a program, its arguments, its environment and
 /// folder.
@@ -148,13 +157,21 @@ pub enum WorkerError {
         /// The end of its standard error, maybe empty.
         stderr: String,
     },
+    /// It spent more than `limit` of CPU time on the answer, and was killed
+    /// ([`Worker::ask_within`]).
+    CpuLimit {
+        /// The CPU time it had.
+        limit: Duration,
+        /// The end of its standard error, maybe empty.
+        stderr: String,
+    },
 }
 
 impl WorkerError {
     /// The failure as the backend reports it, `worker` naming the worker
     /// (`the Python worker`): `plugin_timeout` for a worker stopped at its
-    /// time limit, `backend_failed` otherwise, with the end of its standard
-    /// error as a note.
+    /// time limit, `plugin_cpu_limit` at its CPU limit, `backend_failed`
+    /// otherwise, with the end of its standard error as a note.
     pub fn diagnostic(&self, worker: &str) -> PluginDiagnostic {
         let (d, stderr) = match self {
             WorkerError::Start(why) => (
@@ -174,6 +191,19 @@ impl WorkerError {
                     format!(
                         "{worker} did not answer within {} s and was stopped",
                         after.as_secs_f64()
+                    ),
+                )
+                .with_hint(
+                    "an Isu program always ends (its step limit stops it): a run that does not is a bug of the backend",
+                ),
+                stderr.as_str(),
+            ),
+            WorkerError::CpuLimit { limit, stderr } => (
+                PluginDiagnostic::backend(
+                    BackendCode::PluginCpuLimit,
+                    format!(
+                        "{worker} spent more than {} s of CPU time on one answer and was stopped",
+                        limit.as_secs_f64()
                     ),
                 )
                 .with_hint(
@@ -298,6 +328,65 @@ impl<S> Worker<S> {
         self.read_line(timeout)
     }
 
+    /// [`Worker::ask`], the worker spending at most `cpu` of CPU time on
+    /// the answer (`None`: as much as it takes): its own, every thread of
+    /// it, and that of the processes it ran and waited for. Past the limit
+    /// the worker is killed and the answer is [`WorkerError::CpuLimit`].
+    /// The CPU time is read from `/proc` every few milliseconds; where there
+    /// is none (not Linux), only `timeout` holds.
+    pub fn ask_within(
+        &mut self,
+        line: &str,
+        timeout: Option<Duration>,
+        cpu: Option<Duration>,
+    ) -> Result<String, WorkerError> {
+        let watch = cpu.and_then(|limit| {
+            let start = cpu_time(self.id())?;
+            Some(CpuWatch { start, limit })
+        });
+        self.send(line)?;
+        match watch {
+            None => self.read_line(timeout),
+            Some(watch) => self.read_line_watched(timeout, watch),
+        }
+    }
+
+    /// The next line of the worker's output, within `timeout` and `watch`'s
+    /// CPU limit; past either the worker is killed.
+    fn read_line_watched(
+        &mut self,
+        timeout: Option<Duration>,
+        watch: CpuWatch,
+    ) -> Result<String, WorkerError> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        loop {
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            match self
+                .lines
+                .recv_timeout(left.map_or(CPU_POLL, |l| l.min(CPU_POLL)))
+            {
+                Ok(Ok(line)) => return Ok(line),
+                Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => return Err(self.death()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if left.is_some_and(|l| l <= CPU_POLL) {
+                self.kill();
+                return Err(WorkerError::TimedOut {
+                    after: timeout.unwrap_or_default(),
+                    stderr: self.stderr_tail(),
+                });
+            }
+            let spent = cpu_time(self.id()).map(|now| now.saturating_sub(watch.start));
+            if spent.is_some_and(|spent| spent > watch.limit) {
+                self.kill();
+                return Err(WorkerError::CpuLimit {
+                    limit: watch.limit,
+                    stderr: self.stderr_tail(),
+                });
+            }
+        }
+    }
+
     /// Writes `line` and a newline to the worker's input.
     pub fn send(&mut self, line: &str) -> Result<(), WorkerError> {
         let sent = self.stdin.as_mut().map(|stdin| {
@@ -371,6 +460,35 @@ impl<S> Worker<S> {
             stderr: self.stderr_tail(),
         }
     }
+}
+
+/// The CPU time a worker had spent when its answer was asked for, and how
+/// much more it may spend on it.
+#[derive(Debug, Clone, Copy)]
+struct CpuWatch {
+    start: Duration,
+    limit: Duration,
+}
+
+/// The CPU time process `pid` has spent, in user and system mode, with that
+/// of the children it has waited for: fields 14 to 17 of `/proc/PID/stat`,
+/// in the kernel's `USER_HZ` (100 a second on every architecture Rust
+/// builds for). `None` where there is no `/proc`, or the process is gone.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    const USER_HZ: u64 = 100;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name (field 2, in parentheses) may hold spaces: the
+    // fields are counted after its closing parenthesis, from field 3.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let mut ticks = 0u64;
+    for field in fields.get(11..15)? {
+        ticks = ticks.saturating_add(field.parse::<u64>().ok()?);
+    }
+    Some(Duration::from_millis(ticks.saturating_mul(1000 / USER_HZ)))
 }
 
 impl<S> Drop for Worker<S> {
@@ -515,6 +633,43 @@ mod tests {
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
+    }
+
+    /// A worker that spins past its CPU limit is stopped by it, long
+    /// before its wall-clock limit; one that answers within it is not.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_cpu_limit_stops_a_spinning_worker() {
+        let mut worker: Worker = Worker::start(&shell()).unwrap_or_else(|e| panic!("{e}"));
+        let limit = Some(Duration::from_millis(300));
+        let wall = Some(Duration::from_secs(600));
+        assert_eq!(worker.ask_within("one", wall, limit), Ok("echo one".into()));
+        let pid = worker.id();
+        let spun = worker.ask_within("loop", wall, limit);
+        let Err(WorkerError::CpuLimit { limit: had, .. }) = spun else {
+            panic!("{spun:?}");
+        };
+        assert_eq!(Some(had), limit);
+        assert!(!alive(pid), "the worker was not stopped");
+        let d = WorkerError::CpuLimit {
+            limit: had,
+            stderr: String::new(),
+        }
+        .diagnostic("the shell worker");
+        assert_eq!(
+            (d.code.as_str(), d.message.as_str()),
+            (
+                "plugin_cpu_limit",
+                "the shell worker spent more than 0.3 s of CPU time on one answer and was stopped"
+            )
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_cpu_time_of_a_process_is_read_from_proc() {
+        assert!(cpu_time(std::process::id()).is_some());
+        assert_eq!(cpu_time(u32::MAX), None);
     }
 
     #[test]

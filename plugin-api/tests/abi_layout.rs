@@ -167,11 +167,13 @@ fn prefix_fields(root: &'static TypeLayout) -> Vec<String> {
 /// since: a drift of one would refuse the packs built against it.
 #[test]
 fn the_older_pack_layouts_are_prefixes_of_the_current_one() {
-    use isu_plugin_api::abi::__private::{v2_0, v2_1};
+    use isu_plugin_api::abi::__private::{v2_0, v2_1, v2_2};
     let current = prefix_fields(<PackModRef as StableAbi>::LAYOUT);
+    let v2_2 = prefix_fields(<v2_2::PackModRef as StableAbi>::LAYOUT);
     let v2_1 = prefix_fields(<v2_1::PackModRef as StableAbi>::LAYOUT);
     let v2_0 = prefix_fields(<v2_0::PackModRef as StableAbi>::LAYOUT);
-    assert_eq!(current.len(), 6, "{current:#?}");
-    assert_eq!(v2_1, current[..5], "plugin API 2.1 lacks only call_at");
+    assert_eq!(current.len(), 7, "{current:#?}");
+    assert_eq!(v2_2, current[..6], "plugin API 2.2 lacks only call_scalar");
+    assert_eq!(v2_1, current[..5], "plugin API 2.1 lacks call_at too");
     assert_eq!(v2_0, current[..4], "plugin API 2.0 lacks call_within too");
 }

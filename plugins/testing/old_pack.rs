@@ -1,8 +1,8 @@
-//! The pack both old-layout fixtures serve (`pack_v20`, `pack_v21`, each
-//! including this file as its module `old`, with its `VERSION`): `old.ADD`,
-//! and `old.REPEAT`, which refuses a result past the size limit it is given
-//! (none by plugin API 2.0's `call`), and the root module's functions both
-//! layouts have.
+//! The pack the old-layout fixtures serve (`pack_v20`, `pack_v21`,
+//! `pack_v22`, each including this file as its module `old`, with its
+//! `VERSION`): `old.ADD`, and `old.REPEAT`, which refuses a result past the
+//! size limit it is given (none by plugin API 2.0's `call`), and the root
+//! module's functions every layout has.
 
 use isu_plugin_api::abi::__private::abi_stable::std_types::RStr;
 use isu_plugin_api::abi::__private::{self as isu, JsonResult, LowerResult};

@@ -9,7 +9,7 @@
 //! By concern: [`stmt`] runs statements (and spends the fuel), [`place`]
 //! writes element targets, [`eval`] evaluates values (borrowing where it
 //! can), [`ints`], [`floats`] and [`bools`] the int, float and bool
-//! expressions without boxing them, [`work`] spends what calls and copies cost, [`memory`] counts what
+//! expressions without boxing them, [`pack`] calls of pack functions, [`work`] spends what calls and copies cost, [`memory`] counts what
 //! the variables hold, and [`fault`] builds the runtime errors.
 
 mod bools;
@@ -18,6 +18,7 @@ mod fault;
 mod floats;
 mod ints;
 mod memory;
+mod pack;
 mod place;
 mod stmt;
 mod work;

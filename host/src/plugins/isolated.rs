@@ -9,7 +9,9 @@
 //! aborts, faults or loops forever takes only its plugin host down: the call
 //! comes back as `plugin_crashed` (with the signal or exit status and the
 //! end of its standard error) or, past the wall-clock timeout, as
-//! `plugin_timeout` after the process is stopped; the next call starts a
+//! `plugin_timeout` after the process is stopped, and past the same time
+//! in CPU time (its threads', and the processes' it ran and waited for), as
+//! `plugin_cpu_limit`; the next call starts a
 //! fresh plugin host. Idle plugin hosts are kept for the next call, one per
 //! caller thread at most, and end when the backend is dropped.
 
@@ -33,20 +35,24 @@ use wire::{Call, Hello, Reply, Request, Response, WireArtifact, PROTOCOL, UNREAD
 /// The subcommand of `isu` that is the plugin host.
 pub const SUBCOMMAND: &str = "plugin-host";
 
-/// How to start a plugin host: the `isu` binary and the wall-clock limit of
-/// each call (`None`: no limit).
+/// How to start a plugin host: the `isu` binary, the wall-clock limit of
+/// each call and the limit of the CPU time it spends on one (`None`: no
+/// limit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostCommand {
     pub isu: PathBuf,
     pub timeout: Option<Duration>,
+    pub cpu_limit: Option<Duration>,
 }
 
 impl HostCommand {
-    /// This very `isu`, with `timeout`.
+    /// This very `isu`, with `timeout` for both limits: the CPU time of a
+    /// call counts toward the call's time limit as the wall clock does.
     pub fn this_isu(timeout: Option<Duration>) -> std::io::Result<HostCommand> {
         Ok(HostCommand {
             isu: std::env::current_exe()?,
             timeout,
+            cpu_limit: timeout,
         })
     }
 }
@@ -62,6 +68,8 @@ enum Lost {
     Died(String, String),
     /// It did not answer in time, and was stopped.
     TimedOut(Duration),
+    /// It spent more CPU time than it may on the call, and was stopped.
+    CpuLimit(Duration),
     /// It answered what the protocol does not allow.
     Garbled(String),
     /// It could not read the request, and said why (an answer with id 0).
@@ -74,6 +82,7 @@ impl From<WorkerError> for Lost {
             WorkerError::Start(why) => Lost::Died("could not start".into(), why),
             WorkerError::Died { how, stderr } => Lost::Died(how, stderr),
             WorkerError::TimedOut { after, .. } => Lost::TimedOut(after),
+            WorkerError::CpuLimit { limit, .. } => Lost::CpuLimit(limit),
         }
     }
 }
@@ -95,12 +104,15 @@ impl Host {
         Ok(self.0.read_line(timeout)?)
     }
 
-    /// Sends one request and reads its response.
-    fn call(&mut self, id: u64, call: Call, timeout: Option<Duration>) -> Result<Reply, Lost> {
+    /// Sends one request and reads its response, within the command's
+    /// limits.
+    fn call(&mut self, id: u64, call: Call, command: &HostCommand) -> Result<Reply, Lost> {
         let request = Request { id, call };
         let text = serde_json::to_string(&request)
             .map_err(|e| Lost::Garbled(format!("the request could not be written: {e}")))?;
-        let line = self.0.ask(&text, timeout)?;
+        let line = self
+            .0
+            .ask_within(&text, command.timeout, command.cpu_limit)?;
         // The reader of its requests, whose depth limit admits every IIR
         // the parser makes (serde_json's does not): an answer holds values
         // as deep as the programs that made them.
@@ -194,7 +206,7 @@ impl IsolatedBackend {
                         "the plugin host {how} while loading it; its standard error ends: {tail}"
                     )
                 }
-                Lost::TimedOut(t) => format!(
+                Lost::TimedOut(t) | Lost::CpuLimit(t) => format!(
                     "the plugin host did not answer within {} s while loading it",
                     t.as_secs_f64()
                 ),
@@ -249,7 +261,7 @@ impl IsolatedBackend {
         let id = self
             .next_id
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        match host.call(id, call, self.command.timeout) {
+        match host.call(id, call, &self.command) {
             Ok(reply) => {
                 if let Ok(mut idle) = self.idle.lock() {
                     idle.push(host);
@@ -302,6 +314,14 @@ impl IsolatedBackend {
                 ),
             )
             .with_hint("a longer --timeout gives it more time; a plugin that never answers has a bug"),
+            Lost::CpuLimit(t) => PluginDiagnostic::backend(
+                BackendCode::PluginCpuLimit,
+                format!(
+                    "the `{name}` backend spent more than {} s of CPU time in {what}, the limit of a call's CPU time; its plugin host was stopped",
+                    t.as_secs_f64()
+                ),
+            )
+            .with_hint("a longer --timeout gives it more time, in CPU time as on the clock; a plugin that never answers has a bug"),
             Lost::Unread(d) => d,
             Lost::Garbled(m) => PluginDiagnostic::backend(
                 BackendCode::PluginBadOutput,

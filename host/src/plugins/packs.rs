@@ -4,7 +4,7 @@
 
 use crate::functions::PackCode;
 use isu_plugin_api::abi::ForeignPack;
-use isu_plugin_api::{Literal, Pack, PluginDiagnostic};
+use isu_plugin_api::{Literal, Pack, PluginDiagnostic, Scalar};
 
 impl PackCode for ForeignPack {
     fn call(
@@ -15,6 +15,16 @@ impl PackCode for ForeignPack {
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
         Pack::call_index(self, index, function, args, max_size)
+    }
+
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic> {
+        Pack::call_scalars(self, index, function, args, max_size)
     }
 
     fn lower(&self, function: &str, target: &str) -> Result<Option<String>, PluginDiagnostic> {

@@ -27,6 +27,7 @@ pub const PLUGINS: &[&str] = &[
     "isu_test_old_abi",
     "isu_test_pack_v20",
     "isu_test_pack_v21",
+    "isu_test_pack_v22",
     "isu_test_panicky",
 ];
 

@@ -9,7 +9,9 @@
 //! the host.
 
 use super::modules::{BackendMod, BackendModRef, PackMod, PackModRef};
-use super::stable::{diagnostic_json, diagnostics_json, from_json, to_json, AbiArtifact, AbiValue};
+use super::stable::{
+    diagnostic_json, diagnostics_json, from_json, to_json, AbiArtifact, AbiValue, Scalar,
+};
 use super::PLUGIN_API_VERSION;
 use crate::backend::{Artifact, Backend, CompileOptions, ExecOptions, PluginDiagnostic};
 use crate::backend_codes::BackendCode;
@@ -42,6 +44,9 @@ pub type LowerResult = RResult<ROption<RString>, RString>;
 /// The result type of an exported `call_at`: the value, or a diagnostic as
 /// JSON.
 pub type ValueResult = RResult<AbiValue, RString>;
+/// The result type of an exported `call_scalar`: the scalar, or a
+/// diagnostic as JSON.
+pub type ScalarResult = RResult<Scalar, RString>;
 
 thread_local! {
     /// Where the last panic on this thread happened, recorded by the quiet
@@ -260,7 +265,38 @@ pub fn serve_call_at<P: Pack>(
     args: RSlice<'_, AbiValue>,
     max_size: u64,
 ) -> ValueResult {
-    let call = || -> Result<AbiValue, PluginDiagnostic> {
+    serve_at(names, index, |position, function| {
+        let value = with_literals(args.as_slice(), |args| {
+            pack().call_index(position, function, args, max_size)
+        })??;
+        Ok(AbiValue::from_literal(value))
+    })
+}
+
+/// The body of an exported `call_scalar`: calls [`Pack::call_scalars`]
+/// with the function's name from `names` on the scalars as they came.
+pub fn serve_call_scalar<P: Pack>(
+    pack: fn() -> &'static P,
+    names: fn() -> &'static [String],
+    index: u32,
+    args: RSlice<'_, Scalar>,
+    max_size: u64,
+) -> ScalarResult {
+    serve_at(names, index, |position, function| {
+        pack().call_scalars(position, function, args.as_slice(), max_size)
+    })
+}
+
+/// A call of the function at `index`, given its position and its name from
+/// `names`: an index past the last function is `unknown_function`, a panic
+/// `plugin_panicked` naming the function.
+#[inline]
+fn serve_at<T>(
+    names: fn() -> &'static [String],
+    index: u32,
+    call: impl FnOnce(usize, &str) -> Result<T, PluginDiagnostic>,
+) -> RResult<T, RString> {
+    let run = || -> Result<T, PluginDiagnostic> {
         let position = index as usize;
         let function = names().get(position).ok_or_else(|| {
             PluginDiagnostic::backend(
@@ -268,24 +304,29 @@ pub fn serve_call_at<P: Pack>(
                 format!("the pack has no function at position {index}"),
             )
         })?;
-        let value = with_literals(args.as_slice(), |args| {
-            pack().call_index(position, function, args, max_size)
-        })??;
-        Ok(AbiValue::from_literal(value))
+        call(position, function)
     };
-    match panic::catch_unwind(AssertUnwindSafe(call)) {
+    match panic::catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(value)) => RResult::ROk(value),
         Ok(Err(d)) => RResult::RErr(diagnostic_json(&d)),
-        Err(payload) => {
-            // The name again, guarded: `info` may be what panicked.
-            let name = panic::catch_unwind(|| names().get(index as usize).cloned());
-            let what = match name {
-                Ok(Some(name)) => format!("call of {name}"),
-                _ => format!("call of the function at position {index}"),
-            };
-            RResult::RErr(diagnostic_json(&panic_diagnostic(&what, payload.as_ref())))
-        }
+        Err(payload) => RResult::RErr(call_panicked(names, index, payload.as_ref())),
     }
+}
+
+/// The diagnostic of a call at `index` that panicked.
+#[cold]
+fn call_panicked(
+    names: fn() -> &'static [String],
+    index: u32,
+    payload: &(dyn Any + Send),
+) -> RString {
+    // The name again, guarded: `info` may be what panicked.
+    let name = panic::catch_unwind(|| names().get(index as usize).cloned());
+    let what = match name {
+        Ok(Some(name)) => format!("call of {name}"),
+        _ => format!("call of the function at position {index}"),
+    };
+    diagnostic_json(&panic_diagnostic(&what, payload))
 }
 
 /// Runs `f` on the literals of `args`: in an array on the stack of their
@@ -321,22 +362,34 @@ pub fn serve_lower<P: Pack>(
     }
 }
 
-/// The pack root module of five exported functions.
-pub fn pack_module(
-    info: extern "C" fn() -> JsonResult,
-    call: extern "C" fn(RStr<'_>, RStr<'_>) -> JsonResult,
-    lower: extern "C" fn(RStr<'_>, RStr<'_>) -> LowerResult,
-    call_within: extern "C" fn(RStr<'_>, RStr<'_>, u64) -> JsonResult,
-    call_at: extern "C" fn(u32, RSlice<'_, AbiValue>, u64) -> ValueResult,
-) -> PackModRef {
+/// The exported functions of a pack root module.
+#[derive(Debug, Clone, Copy)]
+pub struct PackFunctions {
+    /// `info`.
+    pub info: extern "C" fn() -> JsonResult,
+    /// `call`.
+    pub call: extern "C" fn(RStr<'_>, RStr<'_>) -> JsonResult,
+    /// `lower`.
+    pub lower: extern "C" fn(RStr<'_>, RStr<'_>) -> LowerResult,
+    /// `call_within`.
+    pub call_within: extern "C" fn(RStr<'_>, RStr<'_>, u64) -> JsonResult,
+    /// `call_at`.
+    pub call_at: extern "C" fn(u32, RSlice<'_, AbiValue>, u64) -> ValueResult,
+    /// `call_scalar`.
+    pub call_scalar: extern "C" fn(u32, RSlice<'_, Scalar>, u64) -> ScalarResult,
+}
+
+/// The pack root module of the exported functions.
+pub fn pack_module(f: PackFunctions) -> PackModRef {
     quiet_panics();
     PackMod {
         api_version: PLUGIN_API_VERSION,
-        info,
-        call,
-        lower,
-        call_within,
-        call_at,
+        info: f.info,
+        call: f.call,
+        lower: f.lower,
+        call_within: f.call_within,
+        call_at: f.call_at,
+        call_scalar: f.call_scalar,
     }
     .leak_into_prefix()
 }
@@ -464,14 +517,22 @@ macro_rules! export_pack {
             ) -> __isu::ValueResult {
                 __isu::serve_call_at(__isu_pack, __isu_names, index, args, max_size)
             }
+            extern "C" fn __isu_call_scalar(
+                index: u32,
+                args: __isu::abi_stable::std_types::RSlice<'_, $crate::abi::Scalar>,
+                max_size: u64,
+            ) -> __isu::ScalarResult {
+                __isu::serve_call_scalar(__isu_pack, __isu_names, index, args, max_size)
+            }
             fn __isu_module() -> $crate::abi::PackModRef {
-                __isu::pack_module(
-                    __isu_info,
-                    __isu_call,
-                    __isu_lower,
-                    __isu_call_within,
-                    __isu_call_at,
-                )
+                __isu::pack_module(__isu::PackFunctions {
+                    info: __isu_info,
+                    call: __isu_call,
+                    lower: __isu_lower,
+                    call_within: __isu_call_within,
+                    call_at: __isu_call_at,
+                    call_scalar: __isu_call_scalar,
+                })
             }
             extern "C" fn __isu_loader() -> __isu::abi_stable::library::RootModuleResult {
                 __isu::root_module(__isu_module)
@@ -626,6 +687,28 @@ mod tests {
         let twice = AbiValue::Object(vec![entry(1), entry(2)].into());
         let bad = call_at(0, &[twice, AbiValue::Int(1)]).map_err(|d| d.code);
         assert_eq!(bad, Err("plugin_bad_input".into()));
+    }
+
+    fn call_scalar(index: u32, args: &[Scalar]) -> Result<Scalar, PluginDiagnostic> {
+        match serve_call_scalar(adder, adder_names, index, RSlice::from_slice(args), 9) {
+            RResult::ROk(v) => Ok(v),
+            RResult::RErr(e) => Err(diagnostic(&e)),
+        }
+    }
+
+    #[test]
+    fn call_scalar_calls_the_function_at_the_position_with_scalars() {
+        let ints = |n: i64| (1..=n).map(Scalar::Int).collect::<Vec<_>>();
+        assert_eq!(call_scalar(0, &ints(2)), Ok(Scalar::Int(3)));
+        assert_eq!(call_scalar(2, &ints(9)), Ok(Scalar::Int(45)));
+        let past = call_scalar(3, &ints(2)).map_err(|d| d.code);
+        assert_eq!(past, Err("unknown_function".into()));
+        let boom = call_scalar(1, &ints(2)).map_err(|d| (d.code, d.message));
+        let Err((code, message)) = boom else {
+            panic!("{boom:?}");
+        };
+        assert_eq!(code, "plugin_panicked");
+        assert!(message.contains("in call of BOOM"), "{message}");
     }
 
     #[test]

@@ -8,9 +8,9 @@
 //! (abi_stable never unloads one).
 
 use super::modules::{BackendModRef, PackModRef};
-use super::older::{v2_0, v2_1};
-use super::pack_module::PackModule;
-use super::stable::{from_json, to_json, AbiArtifact, AbiValue};
+use super::older::{v2_0, v2_1, v2_2};
+use super::pack_module::{CallAt, CallScalar, PackModule};
+use super::stable::{from_json, to_json, AbiArtifact, AbiValue, Scalar};
 use super::{ApiVersion, VersionMismatch, PLUGIN_API_VERSION};
 use crate::backend::{
     Artifact, Backend, BackendInfo, CompileOptions, ExecOptions, PluginDiagnostic,
@@ -582,12 +582,21 @@ fn from_json_result<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// The diagnostic of a pack call that failed, from its JSON.
+#[cold]
+fn call_error(json: &RString) -> PluginDiagnostic {
+    from_json(json.as_str(), "the error of call", bad_output).unwrap_or_else(|d| d)
+}
+
 /// A pack in a loaded plugin library: the plain [`Pack`] again.
 #[derive(Clone)]
 pub struct ForeignPack {
     module: PackModule,
     info: PackInfo,
     api_version: ApiVersion,
+    /// The module's `call_at` and `call_scalar`, read once at load.
+    call_at: Option<CallAt>,
+    call_scalar: Option<CallScalar>,
 }
 
 impl fmt::Debug for ForeignPack {
@@ -613,6 +622,8 @@ pub fn load_pack(path: &Path) -> Result<ForeignPack, LoadError> {
         module,
         info,
         api_version,
+        call_at: module.call_at(),
+        call_scalar: module.call_scalar(),
     })
 }
 
@@ -625,6 +636,9 @@ fn load_pack_module(path: &Path) -> Result<PackModule, LoadError> {
         Err(e @ LoadError::Layout { .. }) => e,
         Err(e) => return Err(e),
     };
+    if let Ok(m) = load_module::<v2_2::PackModRef>(path, "pack") {
+        return Ok(PackModule::V2_2(m));
+    }
     if let Ok(m) = load_module::<v2_1::PackModRef>(path, "pack") {
         return Ok(PackModule::V2_1(m));
     }
@@ -694,7 +708,7 @@ impl Pack for ForeignPack {
         args: &[Literal],
         max_size: u64,
     ) -> Result<Literal, PluginDiagnostic> {
-        let (Some(call_at), Ok(position)) = (self.module.call_at(), u32::try_from(index)) else {
+        let (Some(call_at), Ok(position)) = (self.call_at, u32::try_from(index)) else {
             return self.call_within(function, args, max_size);
         };
         let call = |values: &[AbiValue]| call_at(position, RSlice::from_slice(values), max_size);
@@ -713,9 +727,26 @@ impl Pack for ForeignPack {
                     "the answer of a call of {function} is an object that repeats a key"
                 ))
             }),
-            RResult::RErr(json) => {
-                Err(from_json(json.as_str(), "the error of call", bad_output).unwrap_or_else(|d| d))
-            }
+            RResult::RErr(json) => Err(call_error(&json)),
+        }
+    }
+
+    /// By the plugin's `call_scalar`, the scalars crossing as they are; a
+    /// pack built against plugin API 2.2 or older has none, and is called by
+    /// `call_at` (or by name) with literals.
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic> {
+        let (Some(call_scalar), Ok(position)) = (self.call_scalar, u32::try_from(index)) else {
+            return crate::pack::scalars_by_literals(self, index, function, args, max_size);
+        };
+        match call_scalar(position, RSlice::from_slice(args), max_size) {
+            RResult::ROk(value) => Ok(value),
+            RResult::RErr(json) => Err(call_error(&json)),
         }
     }
 

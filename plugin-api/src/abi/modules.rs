@@ -13,7 +13,7 @@
 //!
 //! [`PluginDiagnostic`]: crate::PluginDiagnostic
 
-use super::stable::{AbiArtifact, AbiValue};
+use super::stable::{AbiArtifact, AbiValue, Scalar};
 use super::{ApiVersion, ROOT_MODULE_VERSION};
 use abi_stable::library::RootModule;
 use abi_stable::sabi_types::VersionStrings;
@@ -93,6 +93,15 @@ pub struct PackMod {
         args: RSlice<'_, AbiValue>,
         max_size: u64,
     ) -> RResult<AbiValue, RString>,
+    /// Plugin API 2.3: `call_at` of a function whose parameters and result
+    /// are all scalars (int, float, bool), its arguments and result crossing
+    /// as [`Scalar`]s, which neither side builds or converts. Absent from a
+    /// pack built against 2.2 or older, which the host calls by `call_at`.
+    pub call_scalar: extern "C" fn(
+        index: u32,
+        args: RSlice<'_, Scalar>,
+        max_size: u64,
+    ) -> RResult<Scalar, RString>,
 }
 
 impl RootModule for PackModRef {

@@ -169,6 +169,48 @@ impl AbiValue {
     }
 }
 
+/// A scalar, as the arguments and the result of a pack function whose
+/// parameters and result are all scalars cross in `call_scalar` (plugin API
+/// 2.3): a word and its tag, copied, with nothing to build, convert or free
+/// on either side.
+///
+/// `Float` is in the layout so that the path serves every scalar of the
+/// language; no pack signature names a float yet
+/// ([`crate::pack::Signature::parse`] refuses one).
+#[repr(u8)]
+#[derive(StableAbi, Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    /// An `int`.
+    Int(i64),
+    /// A `float`.
+    Float(f64),
+    /// A `bool`.
+    Bool(bool),
+}
+
+impl Scalar {
+    /// The scalar a literal is, if it is one.
+    #[inline]
+    pub fn of(lit: &Literal) -> Option<Scalar> {
+        match lit {
+            Literal::Int(i) => Some(Scalar::Int(*i)),
+            Literal::Float(x) => Some(Scalar::Float(*x)),
+            Literal::Bool(b) => Some(Scalar::Bool(*b)),
+            _ => None,
+        }
+    }
+
+    /// The literal of the scalar.
+    #[inline]
+    pub fn to_literal(self) -> Literal {
+        match self {
+            Scalar::Int(i) => Literal::Int(i),
+            Scalar::Float(x) => Literal::Float(x),
+            Scalar::Bool(b) => Literal::Bool(b),
+        }
+    }
+}
+
 /// `value` as JSON; failing can only mean a bug of the side that writes.
 pub(crate) fn to_json<T: Serialize + ?Sized>(
     value: &T,

@@ -4,7 +4,8 @@
 //! from the table (a call by position without a search), so a pack crate holds its functions and nothing
 //! else (the `math` and `text` packs are written this way).
 
-use super::{Pack, PackFunction, PackInfo};
+use super::{scalar_result, Pack, PackFunction, PackInfo};
+use crate::abi::Scalar;
 use crate::backend::PluginDiagnostic;
 use crate::backend_codes::BackendCode;
 use crate::literal::Literal;
@@ -29,13 +30,17 @@ pub struct FunctionDef {
 
 impl FunctionDef {
     fn run(&self, args: &[Literal], max_size: u64) -> Result<Literal, PluginDiagnostic> {
-        (self.call)(
-            Args {
-                function: self.name,
-                args,
-            },
-            max_size,
-        )
+        (self.call)(Args::new(self.name, args), max_size)
+    }
+
+    /// The same code on scalars: the function reads them through [`Args`]
+    /// as it reads literals, and its scalar result is taken as it is.
+    fn run_scalars(&self, args: &[Scalar], max_size: u64) -> Result<Scalar, PluginDiagnostic> {
+        let args = Args {
+            function: self.name,
+            args: Values::Scalars(args),
+        };
+        scalar_result(self.name, &(self.call)(args, max_size)?)
     }
 }
 
@@ -124,6 +129,20 @@ impl Pack for TablePack {
         }
     }
 
+    /// By position, as [`TablePack::call_index`], on the scalars themselves.
+    fn call_scalars(
+        &self,
+        index: usize,
+        function: &str,
+        args: &[Scalar],
+        max_size: u64,
+    ) -> Result<Scalar, PluginDiagnostic> {
+        match self.functions.get(index) {
+            Some(f) if f.name == function => f.run_scalars(args, max_size),
+            _ => self.find(function)?.run_scalars(args, max_size),
+        }
+    }
+
     fn lower(&self, function: &str, target: &str) -> Option<String> {
         self.lowerings
             .iter()
@@ -140,20 +159,40 @@ impl Pack for TablePack {
 #[derive(Debug, Clone, Copy)]
 pub struct Args<'a> {
     function: &'a str,
-    args: &'a [Literal],
+    args: Values<'a>,
+}
+
+/// The arguments as they came: literals, or the scalars of a scalar call
+/// ([`Pack::call_scalars`]).
+#[derive(Debug, Clone, Copy)]
+enum Values<'a> {
+    Literals(&'a [Literal]),
+    Scalars(&'a [Scalar]),
 }
 
 impl<'a> Args<'a> {
     /// Arguments of `function` (for the messages of wrong reads).
     pub fn new(function: &'a str, args: &'a [Literal]) -> Args<'a> {
-        Args { function, args }
+        Args {
+            function,
+            args: Values::Literals(args),
+        }
+    }
+
+    /// Argument `i` when the arguments are literals.
+    fn literal(&self, i: usize) -> Option<&'a Literal> {
+        match self.args {
+            Values::Literals(args) => args.get(i),
+            Values::Scalars(_) => None,
+        }
     }
 
     fn wrong(&self, i: usize, want: &str) -> PluginDiagnostic {
-        let got = self
-            .args
-            .get(i)
-            .map_or_else(|| "nothing".to_owned(), Literal::to_string);
+        let got = match self.args {
+            Values::Literals(args) => args.get(i).map(Literal::to_string),
+            Values::Scalars(args) => args.get(i).map(|a| a.to_literal().to_string()),
+        };
+        let got = got.unwrap_or_else(|| "nothing".to_owned());
         PluginDiagnostic::runtime(
             "pack_failed",
             None,
@@ -166,16 +205,24 @@ impl<'a> Args<'a> {
     }
 
     /// Argument `i`, an int.
+    #[inline]
     pub fn int(&self, i: usize) -> Result<i64, PluginDiagnostic> {
-        match self.args.get(i) {
-            Some(Literal::Int(n)) => Ok(*n),
-            _ => Err(self.wrong(i, "an int")),
-        }
+        let n = match self.args {
+            Values::Scalars(args) => match args.get(i) {
+                Some(Scalar::Int(n)) => Some(*n),
+                _ => None,
+            },
+            Values::Literals(args) => match args.get(i) {
+                Some(Literal::Int(n)) => Some(*n),
+                _ => None,
+            },
+        };
+        n.ok_or_else(|| self.wrong(i, "an int"))
     }
 
     /// Argument `i`, a string.
     pub fn str(&self, i: usize) -> Result<&'a str, PluginDiagnostic> {
-        match self.args.get(i) {
+        match self.literal(i) {
             Some(Literal::Str(s)) => Ok(s),
             _ => Err(self.wrong(i, "a string")),
         }
@@ -183,7 +230,7 @@ impl<'a> Args<'a> {
 
     /// Argument `i`, an array of ints.
     pub fn ints(&self, i: usize) -> Result<Vec<i64>, PluginDiagnostic> {
-        match self.args.get(i) {
+        match self.literal(i) {
             Some(Literal::Array(items)) => items
                 .iter()
                 .map(|v| match v {
@@ -286,6 +333,52 @@ mod tests {
         assert_eq!(limited.map_err(|d| d.code), Err("size_limit".into()));
         let unknown = PACK.call_index(0, "NOPE", &args, 9);
         assert_eq!(unknown.map_err(|d| d.code), Err("unknown_function".into()));
+    }
+
+    #[test]
+    fn call_scalars_runs_the_same_code_on_scalars() {
+        let args = [Scalar::Int(2), Scalar::Int(3)];
+        assert_eq!(PACK.call_scalars(0, "ADD", &args, 9), Ok(Scalar::Int(5)));
+        assert_eq!(PACK.call_scalars(7, "ADD", &args, 9), Ok(Scalar::Int(5)));
+        let big = [Scalar::Int(i64::MAX), Scalar::Int(1)];
+        let overflow = PACK.call_scalars(0, "ADD", &big, 9).map_err(|d| d.code);
+        assert_eq!(overflow, Err("int_overflow".into()));
+        let wrong = PACK.call_scalars(0, "ADD", &[Scalar::Bool(true), Scalar::Int(1)], 9);
+        let wrong = wrong.map_err(|d| (d.code, d.message));
+        assert_eq!(
+            wrong,
+            Err((
+                "pack_failed".into(),
+                "ADD: argument 1 should be an int, not true".into()
+            ))
+        );
+        // A function whose result is no scalar, called as if it were one.
+        let fill = PACK.call_scalars(1, "FILL", &[Scalar::Int(2)], 9);
+        assert_eq!(fill.map_err(|d| d.code), Err("plugin_bad_output".into()));
+        let unknown = PACK.call_scalars(0, "NOPE", &args, 9);
+        assert_eq!(unknown.map_err(|d| d.code), Err("unknown_function".into()));
+    }
+
+    /// The trait's default, for a pack that does not answer
+    /// `call_scalars` itself: by literals through `call_index`.
+    #[test]
+    fn the_default_call_scalars_goes_through_literals() {
+        struct ByName;
+        impl Pack for ByName {
+            fn info(&self) -> PackInfo {
+                PACK.info()
+            }
+            fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
+                PACK.call(function, args)
+            }
+            fn lower(&self, _: &str, _: &str) -> Option<String> {
+                None
+            }
+        }
+        let args = [Scalar::Int(2), Scalar::Int(3)];
+        assert_eq!(ByName.call_scalars(0, "ADD", &args, 9), Ok(Scalar::Int(5)));
+        let fill = ByName.call_scalars(1, "FILL", &[Scalar::Int(2)], 9);
+        assert_eq!(fill.map_err(|d| d.code), Err("plugin_bad_output".into()));
     }
 
     #[test]

@@ -5,10 +5,10 @@
 use super::fault::{fault, located, unexpected, Fault, R};
 use super::Machine;
 use crate::interp::builtins;
-use crate::interp::compile::{Ex, PackCall, Slot};
-use crate::interp::value::{self, Elem, Items, Record, Value};
+use crate::interp::compile::{Ex, Slot};
+use crate::interp::value::{Elem, Items, Record, Value};
 use isu_lang::RuntimeCode;
-use isu_plugin_api::{Literal, Span};
+use isu_plugin_api::Span;
 use std::rc::Rc;
 
 /// A value borrowed from the frame or a constant, or computed.
@@ -156,86 +156,6 @@ impl Machine<'_, '_> {
                     then_expr
                 } else {
                     else_expr
-                })
-            }
-        }
-    }
-
-    /// Calls a pack function within the run's size limit: the arguments
-    /// cross as literals, the result comes back as a value of the declared
-    /// return type, and the call spends the sizes of both.
-    pub(super) fn call_pack(&self, call: &PackCall, span: Span) -> R<Value> {
-        let name = &call.func.name;
-        let max_size = self.budget.max_size as u64;
-        let mut units = 0u64;
-        let mut arg = |a: &Ex| self.pack_arg(a, &mut units, name, span);
-        let pack = |args: &[Literal]| call.func.call(args, max_size);
-        // The arguments of a call of few are an array on the stack of their
-        // number: a call of scalars then allocates nothing here.
-        let answer = match &*call.args {
-            [] => pack(&[]),
-            [a] => pack(&[arg(a)?]),
-            [a, b] => pack(&[arg(a)?, arg(b)?]),
-            [a, b, c] => pack(&[arg(a)?, arg(b)?, arg(c)?]),
-            [a, b, c, d] => pack(&[arg(a)?, arg(b)?, arg(c)?, arg(d)?]),
-            all => pack(&all.iter().map(arg).collect::<R<Vec<_>>>()?),
-        };
-        let lit = answer.map_err(|d| {
-            let code = RuntimeCode::from_text(&d.code).filter(|c| c.is_program_error());
-            match code {
-                Some(code) => fault(code, span, format!("{name}: {}", d.message)),
-                None => fault(
-                    RuntimeCode::PackFailed,
-                    span,
-                    format!("{name} failed: {} [{}]", d.message, d.code),
-                ),
-            }
-        })?;
-        // A pack's signature names no struct.
-        let result = value::from_literal(&lit, &call.func.signature.ret, &[]).map_err(|m| {
-            fault(
-                RuntimeCode::PackFailed,
-                span,
-                format!(
-                    "{name} returned {lit}, which is not of type {}: {}",
-                    call.func.signature.ret, m.message
-                ),
-            )
-        })?;
-        if result.length() > max_size {
-            return Err(fault(
-                RuntimeCode::SizeLimit,
-                span,
-                format!("the result of {name} is larger than the size limit"),
-            ));
-        }
-        // The work of a pack call (`isu_lang::work::of_pack`): the sizes of
-        // its arguments and of its result.
-        units = units.saturating_add(result.size_upto(self.fuel.get()));
-        self.spend_work(units, span)?;
-        Ok(result)
-    }
-
-    /// An argument of a pack call as the literal that crosses, its size
-    /// added to `units`.
-    #[inline]
-    fn pack_arg(&self, a: &Ex, units: &mut u64, name: &str, span: Span) -> R<Literal> {
-        let v = self.eval_ref(a)?;
-        *units = units.saturating_add(v.get().size_upto(self.fuel.get()));
-        match v.get() {
-            Value::Int(i) => Ok(Literal::Int(*i)),
-            Value::Float(x) => Ok(Literal::Float(x.0)),
-            Value::Bool(b) => Ok(Literal::Bool(*b)),
-            // Any value a run holds crosses: its size is bounded by the
-            // limits already, and the call spends it.
-            other => {
-                let mut budget = usize::MAX;
-                value::to_literal(other, &mut budget).ok_or_else(|| {
-                    fault(
-                        RuntimeCode::InternalError,
-                        span,
-                        format!("an argument of {name} holds no value"),
-                    )
                 })
             }
         }

@@ -4,11 +4,15 @@
 //!
 //! - `abort`: aborts the process (`std::process::abort`);
 //! - `segfault`: writes through a null pointer;
-//! - `hang`: loops forever.
+//! - `hang`: loops forever, asleep.
 //!
 //! None of these is a panic, so no `catch_unwind` saves the process that runs
 //! the plugin: only isolation (`isu plugin-host`, with a wall-clock timeout)
 //! keeps the host alive and the conformance suite going.
+//!
+//! On a program whose function is named `burn_cpu`, `execute` loops forever on
+//! every target, awake: what only the limit of a call's CPU time stops
+//! before its wall-clock timeout.
 //!
 //! It runs programs with the toy backend's evaluator, compiled in from the
 //! toy's source file: linking the toy crate would put a second root module
@@ -45,6 +49,14 @@ fn crash(target: &str) {
             std::thread::sleep(std::time::Duration::from_millis(50));
         },
         _ => {}
+    }
+}
+
+/// Spins on the CPU forever.
+fn burn_cpu() {
+    let mut n = 0u64;
+    loop {
+        n = std::hint::black_box(n.wrapping_add(1));
     }
 }
 
@@ -105,8 +117,10 @@ impl Backend for Crashy {
         let text = std::str::from_utf8(&artifact.bytes).map_err(|e| failed(e.to_string()))?;
         let built: Built =
             isu_plugin_api::json::from_str(text).map_err(|e| failed(e.to_string()))?;
-        if built.program.func.name.name == "crash" {
-            crash(&built.target);
+        match built.program.func.name.name.as_str() {
+            "crash" => crash(&built.target),
+            "burn_cpu" => burn_cpu(),
+            _ => {}
         }
         eval::run(&built.program, args, &options.limits)
     }
