@@ -45,10 +45,22 @@ static int eq_key(uint64_t a, uint64_t b, const IsuType *kt) {
 static uint64_t hash_key(uint64_t k, const IsuType *kt) {
     uint64_t h = k;
     if (kt->kind != ISU_INT) {
+        /* Eight bytes a round, then the rest, each word mixed in. */
         const IsuObj *s = (const IsuObj *)(uintptr_t)k;
         const unsigned char *p = ISU_DATA(s);
-        h = 14695981039346656037ull;
-        for (int64_t i = 0; i < s->len; i++) h = (h ^ p[i]) * 1099511628211ull;
+        int64_t n = s->len;
+        h = 14695981039346656037ull ^ (uint64_t)n;
+        for (; n >= 8; n -= 8, p += 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 31;
+        }
+        if (n > 0) {
+            uint64_t w = 0;
+            memcpy(&w, p, (size_t)n);
+            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        }
     }
     h *= 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 29);
@@ -134,7 +146,12 @@ uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuT
 
 /* Consumes all three: inserts or replaces. */
 IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
-    int64_t i = isu_map_find(m, key, t->a);
+    return isu_map_set_at(m, isu_map_find(m, key, t->a), key, v, t, site);
+}
+
+/* The same where `i` is what `isu_map_find` answered for the key on `m`, or
+ * on the map `m` was copied from (a copy keeps the entries in place). */
+IsuObj *isu_map_set_at(IsuObj *m, int64_t i, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
     if (i >= 0) {
         m = isu_own(m, t);
         unsigned char *e = ISU_DATA(m) + 16 * i;
