@@ -362,10 +362,17 @@ impl<'ctx> Lowering<'ctx, '_> {
         if counted(body) {
             // A counted loop: its rounds are known before the first.
             let trip = self.trip_count(first, last, step, by_const)?;
-            let guard = match by_const {
-                Some(k) if k != 0 => self.in_range_guard(var, first, step, k > 0, body),
-                _ => None,
+            // Which way it counts: by its constant step, or by what the
+            // bounds know of the step's sign.
+            let up = match (by_const, by) {
+                (Some(k), _) => (k != 0).then_some(k > 0),
+                (None, Some(e)) => {
+                    let iv = self.env.interval(e);
+                    (iv.lo > 0 || iv.hi < 0).then_some(iv.lo > 0)
+                }
+                (None, None) => None,
             };
+            let guard = up.and_then(|up| self.in_range_guard(var, first, step, up, body));
             return self.counted(trip, limit, body, guard, |l, r| {
                 let offset = l.b.build_int_mul(r, step, "")?;
                 let i = l.b.build_int_add(first, offset, var)?;
@@ -596,7 +603,7 @@ impl<'ctx> Lowering<'ctx, '_> {
 pub struct Guard<'ctx> {
     /// The loop variable.
     var: String,
-    /// Its first value and its step (a constant, not 0).
+    /// Its first value and its step (not 0).
     first: IntValue<'ctx>,
     step: IntValue<'ctx>,
     /// Whether it counts up.
@@ -639,8 +646,8 @@ impl<'ctx> Lowering<'ctx, '_> {
         Ok(())
     }
 
-    /// The guard of a counted `range` of `var` from `first` by the constant
-    /// `step`: the arrays its body indexes at exactly `var` (reads, and the
+    /// The guard of a counted `range` of `var` from `first` by `step`
+    /// (not 0, its sign known: `up`): the arrays its body indexes at exactly `var` (reads, and the
     /// first level of element `TARGET`s), whose lengths a loop around read
     /// ([`Lowering::hoisted_length`]), where the body never assigns `var`.
     fn in_range_guard(
