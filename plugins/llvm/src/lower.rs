@@ -572,10 +572,11 @@ impl<'ctx> Lowering<'ctx, '_> {
     pub fn spend(&mut self, site: i32) -> Res<()> {
         let i64t = self.cx.i64_type();
         let fuel = self.b.build_load(i64t, self.fuel, "fuel")?.into_int_value();
-        // None left is where taking one more borrows (one `sub` and a branch
-        // on its carry).
-        let (left, empty) = self.overflow_op("llvm.usub.with.overflow", fuel, self.i64(1))?;
+        let empty =
+            self.b
+                .build_int_compare(inkwell::IntPredicate::EQ, fuel, i64t.const_zero(), "")?;
         self.fail_if(empty, RuntimeCode::StepLimit, site, None)?;
+        let left = self.b.build_int_sub(fuel, i64t.const_int(1, false), "")?;
         self.b.build_store(self.fuel, left)?;
         Ok(())
     }
