@@ -168,11 +168,14 @@ void isu_drop(uint64_t v, const IsuType *t);
 IsuObj *isu_unique(IsuObj *p, const IsuType *t, int64_t extra);
 /* The same without room for more: an object about to be written in place. */
 IsuObj *isu_own(IsuObj *p, const IsuType *t);
+/* The same, for a value a LOCAL may not hold yet (null stays null). */
+IsuObj *isu_own_or_null(IsuObj *p, const IsuType *t);
 void isu_check_size(int64_t n, int32_t site);
 
 /* Access to objects for the program module (which knows nothing of the
  * layout): lengths, the reference count, slots. */
 int64_t isu_len(const IsuObj *p);
+int64_t isu_len_or_zero(const IsuObj *p);
 int64_t isu_nchars(const IsuObj *p);
 int64_t isu_rc(const IsuObj *p);
 uint64_t isu_get(const IsuObj *p, int64_t i, int64_t width);
@@ -211,6 +214,9 @@ int64_t isu_map_find(const IsuObj *m, uint64_t key, const IsuType *kt);
 uint64_t isu_map_get(const IsuObj *m, uint64_t key, const IsuType *t, int32_t site);
 uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuType *t);
 IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site);
+/* The same, where `i` is `isu_map_find`'s answer for the key on `m` (or on
+ * the map `m` is a copy of). */
+IsuObj *isu_map_set_at(IsuObj *m, int64_t i, uint64_t key, uint64_t v, const IsuType *t, int32_t site);
 IsuObj *isu_map_keys(const IsuObj *m, const IsuType *t);
 /* Puts the entries in ascending key order (a map's value does not change). */
 void isu_map_sort(const IsuObj *m, const IsuType *t);

@@ -13,6 +13,7 @@
 mod call;
 mod expr;
 mod float;
+mod hoist;
 mod konst;
 mod memory;
 mod pack;
@@ -35,7 +36,7 @@ use isu_plugin_api::analysis::bounds::{Bounds, Env};
 use isu_plugin_api::analysis::proof::checked;
 use isu_plugin_api::analysis::Decls;
 use isu_plugin_api::{Program, Span, StructDef, Type};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a program could not be lowered: it was not canonical and validated,
 /// or LLVM refused what the lowering built (a bug of this backend, never of
@@ -160,6 +161,17 @@ pub struct Lowering<'ctx, 'm> {
     /// For each loop around the code being lowered (innermost last): the
     /// block a `BREAK` branches to and the one a `CONTINUE` branches to.
     pub loops: Vec<(BasicBlock<'ctx>, BasicBlock<'ctx>)>,
+    /// The collection variables a loop around the code being lowered made
+    /// its own before its first round and never shares ([`hoist`]): their
+    /// element stores need no not-shared test.
+    pub owned: BTreeSet<String>,
+    /// The lengths of the arrays a loop around the code being lowered never
+    /// resizes, read before its first round ([`hoist`]), each in a slot.
+    pub lengths: BTreeMap<String, PointerValue<'ctx>>,
+    /// (array, index variable): in the copy of a counted loop's body being
+    /// lowered, every value of the variable lies in the array
+    /// (`stmt::Guard`).
+    pub in_range: BTreeSet<(String, String)>,
 }
 
 impl std::fmt::Debug for Lowering<'_, '_> {
@@ -228,6 +240,9 @@ pub fn lower_program<'ctx>(
         env: Env::default(),
         checks: Vec::new(),
         loops: Vec::new(),
+        owned: BTreeSet::new(),
+        lengths: BTreeMap::new(),
+        in_range: BTreeSet::new(),
     };
     let decls = program
         .func

@@ -6,6 +6,9 @@
 
 int64_t isu_len(const IsuObj *p) { return p->len; }
 
+/* The length of an array a LOCAL may not hold yet (null: 0). */
+int64_t isu_len_or_zero(const IsuObj *p) { return p ? p->len : 0; }
+
 int64_t isu_nchars(const IsuObj *p) { return p->chars; }
 
 int64_t isu_rc(const IsuObj *p) { return p->rc; }

@@ -18,6 +18,10 @@ enum { HASH_MIN = 16, UNSORTED = 1 };
 
 typedef struct MapIndex {
     int64_t mask;
+    /* The entry the last search found (-1: none): an update looks its key
+     * up more than once (MAP_GET_OR, the memory charge, the store), and
+     * entries keep their places until the index is built again. */
+    int64_t last;
     /* Entry index + 1 per slot; 0 is an empty slot. */
     int64_t slot[];
 } MapIndex;
@@ -39,16 +43,42 @@ static int cmp_key(uint64_t a, uint64_t b, const IsuType *kt) {
 static int eq_key(uint64_t a, uint64_t b, const IsuType *kt) {
     if (kt->kind == ISU_INT || a == b) return a == b;
     const IsuObj *x = (const IsuObj *)(uintptr_t)a, *y = (const IsuObj *)(uintptr_t)b;
-    return x->len == y->len && memcmp(ISU_DATA(x), ISU_DATA(y), (size_t)x->len) == 0;
+    if (x->len != y->len) return 0;
+    /* Words eight bytes at a time, the rest byte by byte (no call for a
+     * short key). */
+    const unsigned char *p = ISU_DATA(x), *q = ISU_DATA(y);
+    int64_t n = x->len;
+    for (; n >= 8; n -= 8, p += 8, q += 8) {
+        uint64_t u, v;
+        memcpy(&u, p, 8);
+        memcpy(&v, q, 8);
+        if (u != v) return 0;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (p[i] != q[i]) return 0;
+    }
+    return 1;
 }
 
 static uint64_t hash_key(uint64_t k, const IsuType *kt) {
     uint64_t h = k;
     if (kt->kind != ISU_INT) {
+        /* Eight bytes a round, then the rest, each word mixed in. */
         const IsuObj *s = (const IsuObj *)(uintptr_t)k;
         const unsigned char *p = ISU_DATA(s);
-        h = 14695981039346656037ull;
-        for (int64_t i = 0; i < s->len; i++) h = (h ^ p[i]) * 1099511628211ull;
+        int64_t n = s->len;
+        h = 14695981039346656037ull ^ (uint64_t)n;
+        for (; n >= 8; n -= 8, p += 8) {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 31;
+        }
+        if (n > 0) {
+            uint64_t w = 0;
+            memcpy(&w, p, (size_t)n);
+            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        }
     }
     h *= 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 29);
@@ -70,18 +100,23 @@ static void index_build(IsuObj *m, const IsuType *kt, int64_t room) {
     while (size < 2 * room) size *= 2;
     MapIndex *ix = isu_alloc(sizeof(MapIndex) + sizeof(int64_t) * (size_t)size);
     ix->mask = size - 1;
+    ix->last = -1;
     memset(ix->slot, 0, sizeof(int64_t) * (size_t)size);
     for (int64_t i = 0; i < m->len; i++) index_put(ix, hash_key(key_at(m, i), kt), i);
     free(index_of(m));
     set_index(m, ix);
 }
 
-static int64_t index_find(const IsuObj *m, const MapIndex *ix, uint64_t key, const IsuType *kt) {
+static int64_t index_find(const IsuObj *m, MapIndex *ix, uint64_t key, const IsuType *kt) {
+    if (ix->last >= 0 && ix->last < m->len && eq_key(key_at(m, ix->last), key, kt)) return ix->last;
     uint64_t at = hash_key(key, kt) & (uint64_t)ix->mask;
     for (;;) {
         int64_t e = ix->slot[at];
         if (!e) return -1;
-        if (eq_key(key_at(m, e - 1), key, kt)) return e - 1;
+        if (eq_key(key_at(m, e - 1), key, kt)) {
+            ix->last = e - 1;
+            return e - 1;
+        }
         at = (at + 1) & (uint64_t)ix->mask;
     }
 }
@@ -109,7 +144,7 @@ static int64_t search(const IsuObj *m, uint64_t key, const IsuType *kt) {
 
 /* The entry's index, or a negative number when the key is absent. */
 int64_t isu_map_find(const IsuObj *m, uint64_t key, const IsuType *kt) {
-    const MapIndex *ix = index_of(m);
+    MapIndex *ix = index_of(m);
     if (!ix && m->len >= HASH_MIN && m->rc >= 0) {
         /* Building the index changes no value: allowed on a shared map. */
         index_build((IsuObj *)(uintptr_t)m, kt, m->len);
@@ -134,7 +169,12 @@ uint64_t isu_map_get_or(const IsuObj *m, uint64_t key, uint64_t dflt, const IsuT
 
 /* Consumes all three: inserts or replaces. */
 IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
-    int64_t i = isu_map_find(m, key, t->a);
+    return isu_map_set_at(m, isu_map_find(m, key, t->a), key, v, t, site);
+}
+
+/* The same where `i` is what `isu_map_find` answered for the key on `m`, or
+ * on the map `m` was copied from (a copy keeps the entries in place). */
+IsuObj *isu_map_set_at(IsuObj *m, int64_t i, uint64_t key, uint64_t v, const IsuType *t, int32_t site) {
     if (i >= 0) {
         m = isu_own(m, t);
         unsigned char *e = ISU_DATA(m) + 16 * i;

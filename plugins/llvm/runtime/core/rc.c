@@ -145,6 +145,8 @@ IsuObj *isu_own(IsuObj *p, const IsuType *t) {
     return copy_grow(p, t, p->len);
 }
 
+IsuObj *isu_own_or_null(IsuObj *p, const IsuType *t) { return p ? isu_own(p, t) : p; }
+
 IsuObj *isu_unique(IsuObj *p, const IsuType *t, int64_t extra) {
     int64_t need = p->len + extra;
     if (p->rc == 1 && p->cap >= need) return p;

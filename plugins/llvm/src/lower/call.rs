@@ -43,12 +43,15 @@ impl<'ctx> Lowering<'ctx, '_> {
                     let ([x], [xt]) = (vals, tys) else {
                         return arity(func, args);
                     };
-                    let f = if *xt == Type::String {
-                        "isu_nchars"
+                    let n = if *xt == Type::String {
+                        self.call("isu_nchars", &[x.v.into()])?
                     } else {
-                        "isu_len"
+                        let name = match args.first().map(|a| &a.node) {
+                            Some(isu_plugin_api::ExprNode::Var { name }) => Some(name.as_str()),
+                            _ => None,
+                        };
+                        self.length(x.v, name)?.into()
                     };
-                    let n = self.call(f, &[x.v.into()])?;
                     self.release(*x, xt)?;
                     Val::borrowed(n)
                 }

@@ -425,11 +425,13 @@ impl<'ctx> Lowering<'ctx, '_> {
         let (rty, v) = match &bty {
             Type::Array(e) => {
                 let i = self.expr(index)?.int();
-                let proven = match &base.node {
-                    ExprNode::Var { name } => self.env.index_in_bounds(index, name),
-                    _ => false,
+                let name = match &base.node {
+                    ExprNode::Var { name } => Some(name.as_str()),
+                    _ => None,
                 };
-                let v = self.element(b.v, i, e, index.span, proven)?;
+                let proven = name
+                    .is_some_and(|a| self.env.index_in_bounds(index, a) || self.guarded(a, index));
+                let v = self.element(b.v, i, e, index.span, proven, name)?;
                 ((**e).clone(), v)
             }
             Type::Map(k, v) => {
@@ -477,8 +479,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.project(b, &bty, v, &rty)
     }
 
-    /// Element `i` of the array `xs` of `elem`s, its index checked unless
-    /// the bounds prove it in range (`proven`).
+    /// Element `i` of the array `xs` of `elem`s (the value of the variable
+    /// `name`, if it is one), its index checked unless the bounds prove it
+    /// in range (`proven`).
     pub fn element(
         &mut self,
         xs: BasicValueEnum<'ctx>,
@@ -486,9 +489,10 @@ impl<'ctx> Lowering<'ctx, '_> {
         elem: &Type,
         span: Span,
         proven: bool,
+        name: Option<&str>,
     ) -> Res<BasicValueEnum<'ctx>> {
         if !proven {
-            self.check_index(xs, i, span)?;
+            self.check_index(xs, i, span, name)?;
         }
         let w = self.i64(slot_width(elem));
         let s = self
@@ -497,17 +501,31 @@ impl<'ctx> Lowering<'ctx, '_> {
         self.of_slot(s, elem)
     }
 
-    /// `index_out_of_range` at `span` unless `0 <= i < LEN(xs)`.
+    /// `index_out_of_range` at `span` unless `0 <= i < LEN(xs)`; `xs` is
+    /// the value of the variable `name`, if it is one (whose length a loop
+    /// around may have read before its first round).
     pub fn check_index(
         &mut self,
         xs: BasicValueEnum<'ctx>,
         i: IntValue<'ctx>,
         span: Span,
+        name: Option<&str>,
     ) -> Res<()> {
-        let n = self.call("isu_len", &[xs.into()])?.into_int_value();
+        let n = self.length(xs, name)?;
         let out = self.b.build_int_compare(IntPredicate::UGE, i, n, "")?;
         let site = self.site(What::Index, span, None);
         self.fail_if(out, RuntimeCode::IndexOutOfRange, site, Some((i, n)))
+    }
+
+    /// The length of the array `xs`, the value of the variable `name` if it
+    /// is one: the length a loop around read before its first round, if one
+    /// did.
+    pub fn length(&mut self, xs: BasicValueEnum<'ctx>, name: Option<&str>) -> Res<IntValue<'ctx>> {
+        if let Some(slot) = name.and_then(|n| self.hoisted_length(n)) {
+            let n = self.b.build_load(self.cx.i64_type(), slot, "len")?;
+            return Ok(n.into_int_value());
+        }
+        Ok(self.call("isu_len", &[xs.into()])?.into_int_value())
     }
 
     /// A value read out of a container: borrowed while the container is;

@@ -107,7 +107,8 @@ impl<'ctx> Lowering<'ctx, '_> {
     /// The sizes a store of `v` under the key slot `ks` of the map `m`
     /// (keys `kt`, values `vt`) takes away and puts in: the old value's and
     /// the new one's when the key is there, else nothing and one entry with
-    /// the key and the value.
+    /// the key and the value. Also where the key is (`isu_map_find`'s
+    /// answer), which a store into `m` or a copy of it can use.
     pub fn entry_sizes(
         &mut self,
         m: BasicValueEnum<'ctx>,
@@ -115,7 +116,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         kt: &Type,
         vt: &Type,
         v: IntValue<'ctx>,
-    ) -> Res<(IntValue<'ctx>, IntValue<'ctx>)> {
+    ) -> Res<(IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>)> {
         let kd = self.tdesc(kt);
         let ks = self.to_slot(key, kt)?;
         let i = self
@@ -132,6 +133,6 @@ impl<'ctx> Lowering<'ctx, '_> {
         let entry = self.b.build_int_add(k, self.i64(1), "")?;
         let entry = self.b.build_int_add(entry, v, "")?;
         let new = self.b.build_select(missing, entry, v, "")?.into_int_value();
-        Ok((old, new))
+        Ok((old, new, i))
     }
 }

@@ -110,8 +110,13 @@ impl<'ctx> Lowering<'ctx, '_> {
             match ty.clone() {
                 Type::Array(e) => {
                     let i = self.expr(k)?;
-                    if !self.env.target_in_bounds(container, k, &self.decls) {
-                        self.check_index(cur, i.int(), span)?;
+                    let name = match container {
+                        Place::Var { name, .. } => Some(name.as_str()),
+                        _ => None,
+                    };
+                    let guarded = name.is_some_and(|a| self.guarded(a, k));
+                    if !guarded && !self.env.target_in_bounds(container, k, &self.decls) {
+                        self.check_index(cur, i.int(), span, name)?;
                     }
                     if !last {
                         let w = self.i64(slot_width(&e));
@@ -189,7 +194,9 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
 
         // The memory the store adds, checked last (the in-place call checks
-        // its own after its work).
+        // its own after its work). A map's entry is found once, here, for
+        // the store as well.
+        let mut found = None;
         if let (None, Some(lv), Some(v), Some(_)) = (&update, levels.last(), value, var.size) {
             let site = self.site(What::Plain, target.span(), None);
             let (old, new) = match &lv.ty {
@@ -204,18 +211,26 @@ impl<'ctx> Lowering<'ctx, '_> {
                 }
                 Type::Map(kt, vt) => {
                     let n = self.full_size(v, vt)?;
-                    self.entry_sizes(cur, lv.key.v, kt, vt, n)?
+                    let (old, new, i) = self.entry_sizes(cur, lv.key.v, kt, vt, n)?;
+                    found = Some(i);
+                    (old, new)
                 }
                 _ => (self.i64(0), self.i64(0)),
             };
             self.hold(&var, old, new, site)?;
         }
 
-        // 3. The store: unique containers all the way down.
-        let t = self.tdesc(&var.ty);
+        // 3. The store: unique containers all the way down (the variable
+        // already, where a loop around made it its own and never shares it).
         let old = self.b.build_load(self.llty(&var.ty), var.slot, "")?;
-        let unique = self.call("isu_own", &[old.into(), t.into()])?;
-        self.b.build_store(var.slot, unique)?;
+        let unique = if self.owned.contains(root) {
+            old
+        } else {
+            let t = self.tdesc(&var.ty);
+            let unique = self.call("isu_own", &[old.into(), t.into()])?;
+            self.b.build_store(var.slot, unique)?;
+            unique
+        };
         let mut cur = unique;
         // Where the current container sits: its parent and the level that leads to it.
         let mut parent: Option<(BasicValueEnum<'ctx>, usize)> = None;
@@ -268,16 +283,26 @@ impl<'ctx> Lowering<'ctx, '_> {
                     let vs = self.to_slot(v, &child_ty)?;
                     let md = self.tdesc(&lv.ty);
                     let site = self.site(What::Plain, expr.span, None);
-                    let m = self.call(
-                        "isu_map_set",
-                        &[
-                            cur.into(),
-                            ks.into(),
-                            vs.into(),
-                            md.into(),
-                            self.i32(site).into(),
-                        ],
-                    )?;
+                    let site = self.i32(site);
+                    // Making the map (and the containers on the way) unique
+                    // keeps its entries where they were found.
+                    let m = match found {
+                        Some(i) => self.call(
+                            "isu_map_set_at",
+                            &[
+                                cur.into(),
+                                i.into(),
+                                ks.into(),
+                                vs.into(),
+                                md.into(),
+                                site.into(),
+                            ],
+                        )?,
+                        None => self.call(
+                            "isu_map_set",
+                            &[cur.into(), ks.into(), vs.into(), md.into(), site.into()],
+                        )?,
+                    };
                     self.store_back(parent, &levels, var.slot, m)?;
                     // The key was handed on with a reference of its own.
                     continue;

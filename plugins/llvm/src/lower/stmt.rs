@@ -7,9 +7,12 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 use isu_plugin_api::analysis::flow::breaks;
+use isu_plugin_api::analysis::vars::assigned_in;
 use isu_plugin_api::update::{in_place, Update};
+use isu_plugin_api::visit::{self, Visit};
 use isu_plugin_api::work;
 use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
+use std::collections::BTreeSet;
 
 impl<'ctx> Lowering<'ctx, '_> {
     pub fn block(&mut self, b: &Block) -> Res<()> {
@@ -238,7 +241,8 @@ impl<'ctx> Lowering<'ctx, '_> {
             }
             (Update::MapSet, Type::Map(kt, vt), [(k, _), (v, _)]) => {
                 let n = self.full_size(v.v, vt)?;
-                self.entry_sizes(cur, k.v, kt, vt, n)?
+                let (old, new, _) = self.entry_sizes(cur, k.v, kt, vt, n)?;
+                (old, new)
             }
             _ => (zero, zero),
         })
@@ -262,6 +266,13 @@ impl<'ctx> Lowering<'ctx, '_> {
     }
 
     fn loop_(&mut self, iter: &Iter, body: &Block, s: &Step) -> Res<()> {
+        let hoisted = self.hoist(iter, body)?;
+        let r = self.loop_rounds(iter, body, s);
+        self.unhoist(hoisted);
+        r
+    }
+
+    fn loop_rounds(&mut self, iter: &Iter, body: &Block, s: &Step) -> Res<()> {
         let limit = self.site(What::Plain, s.span, None);
         match iter {
             Iter::Range {
@@ -351,7 +362,18 @@ impl<'ctx> Lowering<'ctx, '_> {
         if counted(body) {
             // A counted loop: its rounds are known before the first.
             let trip = self.trip_count(first, last, step, by_const)?;
-            return self.counted(trip, limit, body, |l, r| {
+            // Which way it counts: by its constant step, or by what the
+            // bounds know of the step's sign.
+            let up = match (by_const, by) {
+                (Some(k), _) => (k != 0).then_some(k > 0),
+                (None, Some(e)) => {
+                    let iv = self.env.interval(e);
+                    (iv.lo > 0 || iv.hi < 0).then_some(iv.lo > 0)
+                }
+                (None, None) => None,
+            };
+            let guard = up.and_then(|up| self.in_range_guard(var, first, step, up, body));
+            return self.counted(trip, limit, body, guard, |l, r| {
                 let offset = l.b.build_int_mul(r, step, "")?;
                 let i = l.b.build_int_add(first, offset, var)?;
                 l.b.build_store(v.slot, i)?;
@@ -429,7 +451,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             l.mark_assigned(var)
         };
         if counted(body) {
-            self.counted(n, limit, body, assign)?;
+            self.counted(n, limit, body, None, assign)?;
             return self.drop_value(xs, &seq_ty);
         }
         let i = self.slots.build_alloca(i64t, &format!("{var}.index"))?;
@@ -511,11 +533,19 @@ impl<'ctx> Lowering<'ctx, '_> {
     /// was short, stops with `step_limit` at `limit` where the next round
     /// would have started: what charging every round does, without a check
     /// per round. `round(r)` assigns the loop variable of round `r` (from 0).
+    ///
+    /// With a `guard`, the rounds run in one of two copies of the loop: the
+    /// one without the index checks of the guard's arrays at the loop
+    /// variable when, before the first round, every value the variable will
+    /// take lies in each of those arrays (whose lengths no round changes),
+    /// else the one with every check. The checks the lowering reports are
+    /// those of the second.
     fn counted(
         &mut self,
         trip: IntValue<'ctx>,
         limit: i32,
         body: &Block,
+        guard: Option<Guard<'ctx>>,
         mut round: impl FnMut(&mut Self, IntValue<'ctx>) -> Res<()>,
     ) -> Res<()> {
         let i64t = self.cx.i64_type();
@@ -527,11 +557,76 @@ impl<'ctx> Lowering<'ctx, '_> {
             .b
             .build_select(enough, trip, fuel, "allowed")?
             .into_int_value();
+        let after = self.block_named("endrounds");
+        match guard {
+            None => self.rounds(allowed, body, &mut round, after)?,
+            Some(g) => {
+                let holds = self.guard_holds(&g, allowed)?;
+                let fast = self.block_named("in_range");
+                let checked = self.block_named("checked");
+                self.b.build_conditional_branch(holds, fast, checked)?;
+                self.b.position_at_end(checked);
+                let steps = self.next_step;
+                self.rounds(allowed, body, &mut round, after)?;
+                let (end, checks) = (self.next_step, self.checks.len());
+                // The same steps again, numbered alike.
+                self.next_step = steps;
+                self.b.position_at_end(fast);
+                let pairs: Vec<(String, String)> = g
+                    .arrays
+                    .iter()
+                    .map(|a| (a.clone(), g.var.clone()))
+                    .collect();
+                self.in_range.extend(pairs.iter().cloned());
+                let r = self.rounds(allowed, body, &mut round, after);
+                for p in &pairs {
+                    self.in_range.remove(p);
+                }
+                r?;
+                self.checks.truncate(checks);
+                if self.next_step != end {
+                    return bug("the two copies of a loop's body number their steps apart");
+                }
+            }
+        }
+        self.b.position_at_end(after);
+        let short = self.b.build_not(enough, "")?;
+        self.fail_if(short, RuntimeCode::StepLimit, limit, None)?;
+        let left = self.b.build_int_sub(fuel, trip, "")?;
+        self.b.build_store(self.fuel, left)?;
+        Ok(())
+    }
+}
+
+/// What lets a counted `range` run a copy of its body without the index
+/// checks of some arrays at its variable ([`Lowering::counted`]).
+pub struct Guard<'ctx> {
+    /// The loop variable.
+    var: String,
+    /// Its first value and its step (not 0).
+    first: IntValue<'ctx>,
+    step: IntValue<'ctx>,
+    /// Whether it counts up.
+    up: bool,
+    /// The arrays indexed by it whose lengths a loop around read.
+    arrays: Vec<String>,
+}
+
+impl<'ctx> Lowering<'ctx, '_> {
+    /// The rounds of a counted loop, `allowed` of them, each assigning its
+    /// variable (`round`) and running `body`; then on to `after`.
+    fn rounds(
+        &mut self,
+        allowed: IntValue<'ctx>,
+        body: &Block,
+        round: &mut impl FnMut(&mut Self, IntValue<'ctx>) -> Res<()>,
+        after: BasicBlock<'ctx>,
+    ) -> Res<()> {
+        let i64t = self.cx.i64_type();
         let r_slot = self.slots.build_alloca(i64t, "round")?;
         self.b.build_store(r_slot, i64t.const_zero())?;
         let head = self.block_named("rounds");
         let round_bb = self.block_named("round");
-        let after = self.block_named("endrounds");
         self.b.build_unconditional_branch(head)?;
         self.b.position_at_end(head);
         let r = self.b.build_load(i64t, r_slot, "r")?.into_int_value();
@@ -548,12 +643,112 @@ impl<'ctx> Lowering<'ctx, '_> {
         if self.reachable() {
             self.b.build_unconditional_branch(head)?;
         }
-        self.b.position_at_end(after);
-        let short = self.b.build_not(enough, "")?;
-        self.fail_if(short, RuntimeCode::StepLimit, limit, None)?;
-        let left = self.b.build_int_sub(fuel, trip, "")?;
-        self.b.build_store(self.fuel, left)?;
         Ok(())
+    }
+
+    /// The guard of a counted `range` of `var` from `first` by `step`
+    /// (not 0, its sign known: `up`): the arrays its body indexes at exactly `var` (reads, and the
+    /// first level of element `TARGET`s), whose lengths a loop around read
+    /// ([`Lowering::hoisted_length`]), where the body never assigns `var`.
+    fn in_range_guard(
+        &self,
+        var: &str,
+        first: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        up: bool,
+        body: &Block,
+    ) -> Option<Guard<'ctx>> {
+        if assigned_in(body).contains(var) {
+            return None;
+        }
+        let mut at = IndexedAt {
+            var,
+            arrays: BTreeSet::new(),
+        };
+        at.visit_block(body);
+        let arrays: Vec<String> = at
+            .arrays
+            .into_iter()
+            .filter(|a| self.hoisted_length(a).is_some())
+            .map(str::to_owned)
+            .collect();
+        (!arrays.is_empty()).then(|| Guard {
+            var: var.to_owned(),
+            first,
+            step,
+            up,
+            arrays,
+        })
+    }
+
+    /// Whether every value the guard's variable takes in `allowed` rounds
+    /// lies in each of its arrays: none, or the least at least 0 and the
+    /// greatest below each length. The last value, `first + (allowed - 1) *
+    /// step`, is one the variable takes, so its wrapping arithmetic is exact.
+    fn guard_holds(&mut self, g: &Guard<'ctx>, allowed: IntValue<'ctx>) -> Res<IntValue<'ctx>> {
+        let i64t = self.cx.i64_type();
+        let none = self
+            .b
+            .build_int_compare(IntPredicate::EQ, allowed, i64t.const_zero(), "")?;
+        let rounds = self.b.build_int_sub(allowed, self.i64(1), "")?;
+        let span = self.b.build_int_mul(rounds, g.step, "")?;
+        let last = self.b.build_int_add(g.first, span, "last")?;
+        let (lo, hi) = if g.up {
+            (g.first, last)
+        } else {
+            (last, g.first)
+        };
+        let mut holds = self
+            .b
+            .build_int_compare(IntPredicate::SGE, lo, i64t.const_zero(), "")?;
+        for a in &g.arrays {
+            let Some(slot) = self.hoisted_length(a) else {
+                return bug(format!("no length of `{a}` was read before the loop"));
+            };
+            let n = self.b.build_load(i64t, slot, "len")?.into_int_value();
+            let below = self.b.build_int_compare(IntPredicate::SLT, hi, n, "")?;
+            holds = self.b.build_and(holds, below, "")?;
+        }
+        Ok(self.b.build_or(none, holds, "in_range")?)
+    }
+
+    /// Whether a loop around runs a copy of its body in which `index`, a
+    /// read of its variable, surely lies in the array variable `array`.
+    pub fn guarded(&self, array: &str, index: &Expr) -> bool {
+        match &index.node {
+            ExprNode::Var { name } => self.in_range.contains(&(array.to_owned(), name.clone())),
+            _ => false,
+        }
+    }
+}
+
+/// The array variables indexed at exactly `(var VAR)`.
+struct IndexedAt<'a> {
+    var: &'a str,
+    arrays: BTreeSet<&'a str>,
+}
+
+impl<'a> Visit<'a> for IndexedAt<'a> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if let ExprNode::Index { base, index } = &e.node {
+            if let (ExprNode::Var { name }, ExprNode::Var { name: i }) = (&base.node, &index.node) {
+                if i == self.var && matches!(base.ty, Some(Type::Array(_))) {
+                    self.arrays.insert(name);
+                }
+            }
+        }
+        visit::walk_expr(self, e);
+    }
+
+    fn visit_place(&mut self, p: &'a Place) {
+        if let Place::Index { base, index, .. } = p {
+            if let (Place::Var { name, .. }, ExprNode::Var { name: i }) = (&**base, &index.node) {
+                if i == self.var {
+                    self.arrays.insert(name);
+                }
+            }
+        }
+        visit::walk_place(self, p);
     }
 }
 
