@@ -18,6 +18,7 @@ mod items;
 mod key;
 mod limits;
 mod record;
+mod table;
 mod text;
 mod trace;
 mod value;

@@ -6,12 +6,14 @@
 //! its kin: they change the target where it lies, so a loop that grows an
 //! array costs amortized O(1) a round instead of a copy.
 
-use super::value::{Elem, Items, Key, Text, Value};
+use super::table::KeyHasher;
+use super::value::{Elem, Items, Key, Table, Text, Value};
 use crate::stdlib::Builtin;
 use isu_lang::float;
 use isu_lang::update::Update;
 use isu_lang::RuntimeCode;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 /// A standard function's runtime error, before it knows where it happened.
@@ -102,12 +104,10 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
             Ok(x) => Ok(Value::float(x)),
             Err(code) => fail(code, parse_float_failure(code, s.as_str())),
         },
-        (Builtin::SplitWhitespace, Value::Str(s)) => Ok(Value::array(
+        (Builtin::SplitWhitespace, Value::Str(s)) => Ok(pieces(
             s.as_str()
                 .split(is_isu_whitespace)
-                .filter(|w| !w.is_empty())
-                .map(Value::str)
-                .collect(),
+                .filter(|w| !w.is_empty()),
         )),
         (Builtin::ToString, Value::Int(i)) => Ok(Value::Str(Rc::new(super::text::decimal(*i)))),
         (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
@@ -116,12 +116,10 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
         }
         (Builtin::Chars, Value::Str(s)) => {
             check_size("CHARS", s.chars(), max)?;
-            Ok(Value::array(
-                s.as_str()
-                    .chars()
-                    .map(|c| Value::str(c.encode_utf8(&mut [0; 4])))
-                    .collect(),
-            ))
+            let text = s.as_str();
+            Ok(pieces(text.char_indices().map(|(i, c)| {
+                text.get(i..i + c.len_utf8()).unwrap_or_default()
+            })))
         }
         _ => bad_args(b, &[a]),
     }
@@ -199,7 +197,7 @@ pub fn call3(b: Builtin, a: &Value, c: &Value, d: &Value, max: usize) -> Res<Val
             if !m.contains_key(&key(k)?) {
                 check_size("MAP_SET's result", m.len() + 1, max)?;
             }
-            let mut out: BTreeMap<Key, Value> = (**m).clone();
+            let mut out: Table = (**m).clone();
             out.insert(key(k)?, v.clone());
             Ok(Value::Map(Rc::new(out)))
         }
@@ -275,11 +273,21 @@ fn split(s: &Text, sep: &Text, max: usize) -> Res<Value> {
             "SPLIT with the empty separator",
         );
     }
-    let pieces = s.as_str().matches(sep.as_str()).count() + 1;
-    check_size("SPLIT's result", pieces, max)?;
-    Ok(Value::array(
-        s.as_str().split(sep.as_str()).map(Value::str).collect(),
-    ))
+    let count = s.as_str().matches(sep.as_str()).count() + 1;
+    check_size("SPLIT's result", count, max)?;
+    Ok(pieces(s.as_str().split(sep.as_str())))
+}
+
+/// The pieces of a text as an array of strings, equal pieces sharing one
+/// value: the words of a text repeat, and a value per distinct word instead
+/// of one per word saves the allocations, and lets a map that counts them
+/// find its keys by their address.
+fn pieces<'a>(parts: impl Iterator<Item = &'a str>) -> Value {
+    let mut seen: HashMap<&'a str, Value, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let items = parts
+        .map(|p| seen.entry(p).or_insert_with(|| Value::str(p)).clone())
+        .collect();
+    Value::array(items)
 }
 
 /// Applies `op` to the value at `place` with the other arguments `rest`, in
@@ -341,7 +349,7 @@ pub fn apply_update(op: Update, place: &mut Value, rest: &[Value]) {
 }
 
 /// A map read (`index` or `MAP_GET`): a missing key is an error.
-pub fn map_get<'m>(m: &'m BTreeMap<Key, Value>, k: &Value) -> Res<&'m Value> {
+pub fn map_get<'m>(m: &'m Table, k: &Value) -> Res<&'m Value> {
     match m.get(&key(k)?) {
         Some(v) => Ok(v),
         None => fail(
@@ -509,6 +517,39 @@ mod tests {
             call1(Builtin::SplitWhitespace, &s("  "), MAX),
             Ok(ints(&[]))
         );
+    }
+
+    #[test]
+    fn equal_pieces_share_one_value() {
+        let shared = |r: Res<Value>| -> Vec<bool> {
+            let Ok(Value::Array(xs)) = r else {
+                return Vec::new();
+            };
+            let strs: Vec<Rc<Text>> = xs
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Str(t) => Some(t),
+                    _ => None,
+                })
+                .collect();
+            strs.iter().map(|t| Rc::ptr_eq(t, &strs[0])).collect()
+        };
+        let words = call1(Builtin::SplitWhitespace, &s("to be or not to be to"), MAX);
+        assert_eq!(
+            shared(words.clone()),
+            [true, false, false, false, true, false, true]
+        );
+        assert_eq!(
+            words,
+            Ok(Value::array(
+                ["to", "be", "or", "not", "to", "be", "to"].map(s).to_vec()
+            ))
+        );
+        let pieces = call2(Builtin::Split, &s("a,b,a"), &s(","), MAX);
+        assert_eq!(shared(pieces), [true, false, true]);
+        let chars = call1(Builtin::Chars, &s("éaé"), MAX);
+        assert_eq!(shared(chars.clone()), [true, false, true]);
+        assert_eq!(chars, Ok(Value::array(vec![s("é"), s("a"), s("é")])));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::value::{Text, Value};
 use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,9 +63,31 @@ impl Ord for StrKey {
     }
 }
 
-impl Key {
-    /// The key of an int or string value; `None` for any other value.
+/// The hash of a string key: its first eight bytes as one word, then the
+/// rest (see [`super::table::KeyHasher`]).
+impl Hash for StrKey {
     #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.prefix);
+        if let Some(rest) = self.text.as_bytes().get(8..) {
+            if !rest.is_empty() {
+                state.write(rest);
+            }
+        }
+    }
+}
+
+impl Hash for Key {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            Key::Int(i) => state.write_u64(*i as u64),
+            Key::Str(s) => s.hash(state),
+        }
+    }
+}
+
+impl Key {
     /// The size work counts of the key (`isu_lang::work`): its characters,
     /// none for an int.
     pub fn size(&self) -> u64 {
@@ -74,6 +97,8 @@ impl Key {
         }
     }
 
+    /// The key of an int or string value; `None` for any other value.
+    #[inline]
     pub fn of(v: &Value) -> Option<Key> {
         match v {
             Value::Int(i) => Some(Key::Int(*i)),

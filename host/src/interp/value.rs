@@ -10,17 +10,17 @@
 pub use super::items::{Elem, Items};
 pub use super::key::Key;
 pub use super::record::Record;
+pub use super::table::Table;
 pub use super::text::Text;
 use isu_plugin_api::{Literal, StructDef, Type};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// An array value.
 pub type Array = Rc<Items>;
-/// A map value: keys are `Int` or `Str` values (one kind per map), kept in
+/// A map value: keys are `Int` or `Str` values (one kind per map), seen in
 /// ascending order (ints numerically, strings by code point).
-pub type Map = Rc<BTreeMap<Key, Value>>;
+pub type Map = Rc<Table>;
 
 /// One runtime value. Equality and order are structural; the order is only
 /// used between two ints, two floats or two strings (comparisons, map keys).
@@ -120,7 +120,7 @@ impl Value {
             },
             Value::Map(m) => {
                 let mut n = 0u64;
-                for (k, v) in m.iter() {
+                for (k, v) in m.entries() {
                     n = n.saturating_add(1 + k.size());
                     n = n.saturating_add(v.size_upto(limit.saturating_sub(n)));
                     if n > limit {
@@ -206,7 +206,7 @@ fn convert(
             Ok(Value::Array(Rc::new(out)))
         }
         (Type::Map(key, val), Literal::Object(entries)) => {
-            let mut out = BTreeMap::new();
+            let mut out = Table::default();
             for (k, v) in entries {
                 let len = path.len();
                 let mut quoted = String::new();
@@ -333,7 +333,7 @@ pub fn write_shown(v: &Value, out: &mut String) {
         }
         Value::Map(entries) => {
             out.push('{');
-            for (i, (k, x)) in entries.iter().take(SHOW_ITEMS).enumerate() {
+            for (i, (k, x)) in entries.first(SHOW_ITEMS).into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
@@ -462,7 +462,7 @@ mod tests {
         assert_eq!(shown(&v), r#"[0,1,2,3,4,5,6,7,8,9,"… 2 more"]"#);
         let long = Value::str(&"é".repeat(SHOW_CHARS + 3));
         assert!(shown(&long).ends_with("é… 3 more chars\""));
-        let m: BTreeMap<Key, Value> = (0..11).map(|i| (Key::Int(i), Value::Bool(true))).collect();
+        let m: Table = (0..11).map(|i| (Key::Int(i), Value::Bool(true))).collect();
         let s = shown(&Value::Map(Rc::new(m)));
         assert!(s.starts_with(r#"{"0":true,"1":true,"2":true"#), "{s}");
         assert!(s.ends_with(r#""9":true,"… 1 more":"…"}"#), "{s}");

@@ -9,11 +9,10 @@ use super::fault::{fault, Fault, R};
 use crate::interp::builtins;
 use crate::interp::compile::Slot;
 use crate::interp::items::Elem;
-use crate::interp::value::{Key, Value};
+use crate::interp::value::Value;
 use isu_lang::update::Update;
 use isu_lang::RuntimeCode;
 use isu_plugin_api::Span;
-use std::collections::BTreeMap;
 
 /// The live size of the variables, each slot's share of it, and the limit.
 #[derive(Debug, Default)]
@@ -77,7 +76,10 @@ impl Memory {
                 (_, Value::Int(_) | Value::Bool(_)) => return Ok(()),
                 (_, v) => (0, size(v)),
             },
-            Value::Map(m) => entry_sizes(m, key, v),
+            Value::Map(m) => {
+                let was = builtins::key(key).ok().and_then(|k| m.get(&k));
+                entry_sizes(was, key, v)
+            }
             Value::Struct(r) => match key {
                 Value::Str(name) => (r.get(name.as_str()).map_or(0, size), size(v)),
                 _ => return Ok(()),
@@ -146,17 +148,20 @@ pub(super) fn update_sizes(op: Update, place: &Value, rest: &[Value]) -> (u64, u
                 None => (0, 0),
             }
         }
-        (Update::MapSet, Value::Map(m), [k, v]) => entry_sizes(m, k, v),
+        (Update::MapSet, Value::Map(m), [k, v]) => {
+            let was = builtins::key(k).ok().and_then(|k| m.get(&k));
+            entry_sizes(was, k, v)
+        }
         _ => (0, 0),
     }
 }
 
-/// The sizes a store of `v` under the key `k` of the map `m` takes away and
-/// puts in: the old value's and the new one's when the key is there, else
+/// The sizes a store of `v` under the key `k` of a map takes away and puts
+/// in: the old value's (`was`) and the new one's when the key is there, else
 /// nothing and one entry with the key and the value.
-fn entry_sizes(m: &BTreeMap<Key, Value>, k: &Value, v: &Value) -> (u64, u64) {
+pub(super) fn entry_sizes(was: Option<&Value>, k: &Value, v: &Value) -> (u64, u64) {
     let size = |v: &Value| v.size_upto(u64::MAX);
-    match builtins::key(k).ok().and_then(|k| m.get(&k)) {
+    match was {
         Some(was) => (size(was), size(v)),
         None => (0, 1 + size(k) + size(v)),
     }

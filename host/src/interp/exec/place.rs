@@ -4,7 +4,7 @@
 
 use super::eval::{field, in_range};
 use super::fault::{fault, located, unexpected, R};
-use super::Machine;
+use super::{memory, Machine};
 use crate::interp::builtins;
 use crate::interp::compile::{ElemStore, Ex, Scalar, Seg, Slot, StepIx};
 use crate::interp::value::{Elem, Value};
@@ -47,7 +47,11 @@ impl Machine<'_, '_> {
                             self.memory.hold_part(slot, cell, &key, &v, target_span)?;
                         }
                         match cell {
-                            Value::Array(xs) => Rc::make_mut(xs).set(i, v),
+                            // Unique, the common case, without the call.
+                            Value::Array(xs) => match Rc::get_mut(xs) {
+                                Some(items) => items.set(i, v),
+                                None => Rc::make_mut(xs).set(i, v),
+                            },
                             _ => false,
                         }
                     }
@@ -78,30 +82,24 @@ impl Machine<'_, '_> {
                 let k = self.eval(index)?;
                 let key = builtins::key(&k).map_err(|f| located(f, index_span))?;
                 let v = self.eval(expr)?;
-                let Some(cell @ Value::Map(_)) = self.slots.get_mut(s) else {
+                let Some(Value::Map(m)) = self.slots.get_mut(s) else {
                     return Err(fault(
                         RuntimeCode::InternalError,
                         target_span,
                         "an element target moved",
                     ));
                 };
-                if let Value::Map(m) = &*cell {
-                    if m.len() >= max && !m.contains_key(&key) {
-                        return Err(located(
-                            builtins::too_big("the map", m.len() + 1, max),
-                            index_span,
-                        ));
-                    }
+                // The store searches the map again, and finds the entry the
+                // checks read in the cache.
+                let was = m.get(&key);
+                if was.is_none() && m.len() >= max {
+                    return Err(located(
+                        builtins::too_big("the map", m.len() + 1, max),
+                        index_span,
+                    ));
                 }
-                self.memory.hold_part(slot, cell, &k, &v, target_span)?;
-                let Value::Map(m) = cell else {
-                    return Err(fault(
-                        RuntimeCode::InternalError,
-                        target_span,
-                        "an element target moved",
-                    ));
-                };
-                let m = Rc::make_mut(m);
+                let (old, new) = memory::entry_sizes(was, &k, &v);
+                self.memory.replace(slot, old, new, target_span)?;
                 if let Some(t) = &mut self.tracer {
                     let c = self.c;
                     t.assign(
@@ -111,7 +109,7 @@ impl Machine<'_, '_> {
                         &v,
                     );
                 }
-                m.insert(key, v);
+                Rc::make_mut(m).insert(key, v);
             }
         }
         Ok(())
