@@ -3,9 +3,11 @@
 # Python does not give by itself. The generated function below uses plain
 # Python where Python agrees with Isu and these helpers where it does not.
 #
-# Where an error happens: helpers raise IsuError without a step; the function
-# records the step it runs in its local _step (`_step = "S2_1"` before the
-# code of a step) and catches every error at its end, naming that step.
+# Where an error happens: helpers raise IsuError without a step (or with the
+# one the generated code passes them, `_overflow("add", "S2_1")`); the
+# function records the step it runs in its local _step (`_step = "S2_1"`
+# before a line of a step that may fail otherwise) and catches every error
+# at its end, naming that step when the error names none.
 # Python's own IndexError
 # (an index past the end), KeyError (a missing map key), ZeroDivisionError
 # and UnboundLocalError (a LOCAL read before assignment) become the Isu
@@ -51,8 +53,8 @@ class IsuError(Exception):
         self.step = step
 
 
-def _overflow(op: str) -> None:
-    raise IsuError(_Code.INT_OVERFLOW, f"the result of {op} does not fit in 64 bits")
+def _overflow(op: str, step: str | None = None) -> None:
+    raise IsuError(_Code.INT_OVERFLOW, f"the result of {op} does not fit in 64 bits", step)
 
 
 def _index_error() -> None:
@@ -80,8 +82,8 @@ def _too_long(n: int, max_size: int, what: str) -> None:
     _step_limit()
 
 
-def _size_limit(what: str) -> None:
-    raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit")
+def _size_limit(what: str, step: str | None = None) -> None:
+    raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit", step)
 
 
 def _list(xs: list, max_size: int) -> list:

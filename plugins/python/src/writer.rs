@@ -1,8 +1,10 @@
 //! The module's text, line by line, and the step each line of the function
-//! belongs to, carried in the code itself: before a line of code whose step
-//! the running function may not have recorded yet, the writer puts
-//! `_step = "S2_1"` (a local of the function), and the function's handler
-//! names that step in the error. Being code, not a table of line numbers,
+//! belongs to, carried in the code itself: before a line of code that may
+//! fail ([`Writer::line`]) and whose step the running function may not have
+//! recorded yet, the writer puts `_step = "S2_1"` (a local of the
+//! function), and the function's handler names that step in the error. A
+//! line that cannot fail, or whose errors name their step themselves
+//! (`_overflow("add", "S2_1")`), needs no marker ([`Writer::plain`]). Being code, not a table of line numbers,
 //! the step survives reformatting (`ruff format`), `python -O` and
 //! reimporting.
 //!
@@ -10,8 +12,8 @@
 //! marker, and after a block that wrote none (or an `if` and its `else`
 //! that wrote none), it holds what it held before; after a block that did,
 //! and where a loop starts a round (the round before may have set it), it
-//! is not known. A `while` loop evaluates its condition again after each
-//! round, so the round ends by putting back the loop's own step.
+//! is not known. A `while` loop whose condition may fail evaluates it again
+//! after each round, so the round ends by putting back the loop's own step.
 
 /// One indentation level.
 const INDENT: &str = "    ";
@@ -66,8 +68,12 @@ struct Frame {
     changed: bool,
     /// For the body of a [`Writer::safe_for`]: the slot before its header.
     hoist: Option<(usize, usize)>,
-    /// The marker that starts the block, if one does: its line and step.
+    /// The first marker of the block, if no line before it in the block
+    /// changed `_step`: its line and step.
     first_marker: Option<(usize, Option<String>)>,
+    /// For a loop's body: what `_step` holds at each `continue` of it
+    /// (`None`: what it held when the round started).
+    continues: Vec<Option<Marked>>,
 }
 
 impl Default for Writer {
@@ -106,9 +112,54 @@ fn is_clause(text: &str) -> bool {
 
 impl Writer {
     /// A line of code at the current indentation, after the marker of its
-    /// step when `_step` may hold another.
+    /// step when `_step` may hold another: a line that may raise an error
+    /// that does not name its step itself.
     pub fn line(&mut self, text: impl AsRef<str>) {
-        let text = text.as_ref();
+        self.write(text.as_ref(), true);
+    }
+
+    /// A line of code without a marker: one that reads `_step` (the
+    /// handler), or that can raise no error of its own, or only errors that
+    /// name their step themselves (`_overflow("add", "S1")`).
+    pub fn plain(&mut self, text: impl AsRef<str>) {
+        self.write(text.as_ref(), false);
+    }
+
+    /// A line of code, marked when `fails` (see [`Writer::line`]).
+    pub fn code_line(&mut self, text: impl AsRef<str>, fails: bool) {
+        self.write(text.as_ref(), fails);
+    }
+
+    /// The header of a `while` loop whose condition may fail (`fails`):
+    /// then it is marked, and every round ends by putting back the loop's
+    /// own step for the condition that runs next.
+    pub fn while_line(&mut self, text: impl AsRef<str>, fails: bool) {
+        self.write(text.as_ref(), fails);
+        self.loop_header = Some(fails.then(|| self.step.clone()));
+    }
+
+    /// A `continue` of the innermost loop; `fails`: what runs first in the
+    /// next round (a `while`'s condition) may fail, under the step of the
+    /// line being written, so `_step` is set to it before the jump.
+    pub fn continue_line(&mut self, fails: bool) {
+        self.write("continue", fails);
+        // What `_step` holds where the next round starts, by this path:
+        // `None` when nothing changed it since the round started.
+        let untouched = self
+            .open
+            .iter()
+            .rev()
+            .take_while(|f| f.looping.is_none())
+            .all(|f| !f.changed);
+        let at = self.open.iter().rposition(|f| f.looping.is_some());
+        let state = self.marked.clone();
+        if let Some(i) = at {
+            let untouched = untouched && !self.open[i].changed;
+            self.open[i].continues.push((!untouched).then_some(state));
+        }
+    }
+
+    fn write(&mut self, text: &str, marks: bool) {
         if is_clause(text) {
             // An `else:` runs instead of the block before it, which started
             // where `_step` held what it held before that block; after a
@@ -124,7 +175,9 @@ impl Writer {
         } else {
             self.closed = None;
             self.carry = false;
-            self.mark();
+            if marks {
+                self.mark();
+            }
         }
         self.code(text);
         self.loop_header = if text.starts_with("while ") {
@@ -136,19 +189,15 @@ impl Writer {
         };
     }
 
-    /// A line of code without a marker: one that reads `_step` (the
-    /// handler), or that can raise no error of its own.
-    pub fn plain(&mut self, text: impl AsRef<str>) {
-        self.code(text.as_ref());
-    }
-
     /// Sets `_step` to the step of the lines being written, unless it holds it.
     fn mark(&mut self) {
         let want = Marked::Known(self.step.clone());
         if self.marked != want {
             let m = marker(self.step.as_deref());
             let at = self.lines.len();
-            let first = self.open.last().is_some_and(|f| f.start == self.code_lines);
+            // The first marker of the block, before which nothing in it
+            // changed `_step`.
+            let first = self.open.last().is_some_and(|f| !f.changed);
             self.code(&m);
             self.marked = want;
             if let Some(f) = self.open.last_mut() {
@@ -167,8 +216,9 @@ impl Writer {
 
     /// A `for` header that cannot fail (it iterates over a range or list
     /// already made). When every round of its body starts and ends under
-    /// one step, as the body of one step does, the marker of that step goes
-    /// before the loop, once, instead of at the start of every round.
+    /// one step (the first its body marks, before which nothing in the round
+    /// changed `_step`; a `continue` ends a round too), the marker of that
+    /// step goes before the loop, once, instead of into every round.
     pub fn safe_for(&mut self, text: impl AsRef<str>) {
         self.closed = None;
         self.carry = false;
@@ -224,6 +274,7 @@ impl Writer {
             changed: std::mem::take(&mut self.carry),
             hoist: self.hoist.take(),
             first_marker: None,
+            continues: Vec::new(),
         });
     }
 
@@ -242,9 +293,15 @@ impl Writer {
                 self.code("pass");
             }
             if let (Some((slot, indent)), Some((at, step))) = (f.hoist, f.first_marker.take()) {
-                if self.marked == Marked::Known(step.clone()) {
-                    // Every round starts and ends under `step`: set it once,
-                    // before the loop (whose header cannot fail).
+                let known = Marked::Known(step.clone());
+                let jumps = f
+                    .continues
+                    .iter()
+                    .all(|c| c.is_none() || c.as_ref() == Some(&known));
+                if self.marked == known && jumps {
+                    // Every round starts and ends under `step` (also where
+                    // a `continue` ends it): set it once, before the loop
+                    // (whose header cannot fail).
                     self.lines[at] = None;
                     self.lines[slot] = Some(indented(indent, &marker(step.as_deref())));
                 }
@@ -393,6 +450,67 @@ mod tests {
         assert_eq!(
             w.finish(),
             "_step = \"S1\"\n_seq = range(n)\n_step = \"S1_1\"\nfor i in _seq:\n    xs[i] = 0\n_step = \"S1\"\ny = 1\nfor i in _seq:\n    _step = \"S1_1\"\n    a = 0\n    _step = \"S1_2\"\n    b = 0\n"
+        );
+    }
+
+    #[test]
+    fn lines_that_cannot_fail_leave_the_step_and_a_while_cond_that_cannot_fail_needs_none() {
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.while_line("while i < n:", false);
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.plain("i = i + 1");
+            w.line("a = xs[i]");
+            w.set_step(Some("S1".into()));
+        });
+        w.plain("b = 1");
+        w.line("c = xs[0]");
+        assert_eq!(
+            w.finish(),
+            "while i < n:\n    i = i + 1\n    _step = \"S1_1\"\n    a = xs[i]\nb = 1\n_step = \"S1\"\nc = xs[0]\n"
+        );
+    }
+
+    #[test]
+    fn a_continue_under_another_step_keeps_the_marker_in_the_rounds() {
+        // The first marker of the body may go before the loop only if every
+        // way into the next round leaves `_step` as that marker set it.
+        // A `continue` that leaves the step as the round began: hoisted.
+        let mut w = Writer::default();
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("a = xs[0]");
+            w.plain("if c:");
+            w.block(|w| w.continue_line(false));
+            w.set_step(Some("S1".into()));
+        });
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1_1\"\nfor i in _seq:\n    a = xs[0]\n    if c:\n        continue\n"
+        );
+        let mut w = Writer::default();
+        w.safe_for("for i in _seq:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("a = xs[0]");
+            w.plain("if c:");
+            w.block(|w| {
+                w.set_step(Some("S1_1_1".into()));
+                w.line("b = xs[1]");
+                w.set_step(Some("S1".into()));
+                w.continue_line(false);
+            });
+            w.set_step(Some("S1_1".into()));
+            w.line("d = xs[2]");
+            w.set_step(Some("S1".into()));
+        });
+        // One under another step: every round sets it again.
+        let text = w.finish();
+        assert!(
+            text.starts_with("for i in _seq:\n    _step = \"S1_1\"\n"),
+            "{text}"
         );
     }
 }
