@@ -26,8 +26,23 @@ pub const STEP_VAR: &str = "_step";
 enum Marked {
     /// This step (`None`: no step, as in STATE initializers).
     Known(Option<String>),
+    /// This step once the markers of these slots (line index and
+    /// indentation, at the ends of blocks that changed it) are written,
+    /// which a line that needs it does instead of marking itself: a marker
+    /// at the end of a branch runs less often than one after it.
+    Restorable(Option<String>, Vec<(usize, usize)>),
     /// Not known here: the next line of code under a step sets it.
     Unknown,
+}
+
+impl Marked {
+    /// The step this holds or can be made to hold.
+    fn step(&self) -> Option<&Option<String>> {
+        match self {
+            Marked::Known(s) | Marked::Restorable(s, _) => Some(s),
+            Marked::Unknown => None,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -50,6 +65,8 @@ pub struct Writer {
     closed: Option<Frame>,
     /// Whether a clause (`else:`) continues blocks that wrote a marker.
     carry: bool,
+    /// For the block of a clause (`else:`): how the block before it ended.
+    carry_before: Option<Option<Vec<(usize, usize)>>>,
     /// The slot before a `for` header that cannot fail, for its body's
     /// marker: its line index and indentation.
     hoist: Option<(usize, usize)>,
@@ -74,6 +91,13 @@ struct Frame {
     /// For a loop's body: what `_step` holds at each `continue` of it
     /// (`None`: what it held when the round started).
     continues: Vec<Option<Marked>>,
+    /// For an `else:` block: how the block before it (the `if`'s) ended,
+    /// as [`Frame::ended`] gives it.
+    before: Option<Option<Vec<(usize, usize)>>>,
+    /// Once closed, for a block that is no loop's body: the slots whose
+    /// markers make `_step` hold the step it held on entry where the block
+    /// ends (`None`: it cannot).
+    ended: Option<Vec<(usize, usize)>>,
 }
 
 impl Default for Writer {
@@ -89,6 +113,7 @@ impl Default for Writer {
             open: Vec::new(),
             closed: None,
             carry: false,
+            carry_before: None,
             hoist: None,
         }
     }
@@ -133,8 +158,13 @@ impl Writer {
     /// The header of a `while` loop whose condition may fail (`fails`):
     /// then it is marked, and every round ends by putting back the loop's
     /// own step for the condition that runs next.
+    /// A condition that cannot fail is a header like [`Writer::safe_for`]'s.
     pub fn while_line(&mut self, text: impl AsRef<str>, fails: bool) {
-        self.write(text.as_ref(), fails);
+        if fails {
+            self.write(text.as_ref(), true);
+        } else {
+            self.safe_for(text);
+        }
         self.loop_header = Some(fails.then(|| self.step.clone()));
     }
 
@@ -167,6 +197,10 @@ impl Writer {
             // exception lands (`except`), nothing is known.
             let before = self.closed.take();
             self.carry = before.as_ref().is_some_and(|f| f.changed);
+            self.carry_before = before
+                .as_ref()
+                .filter(|f| f.changed && f.looping.is_none() && text.starts_with("el"))
+                .map(|f| f.ended.clone());
             self.marked = match before {
                 Some(f) if text.starts_with("el") && f.looping.is_none() => f.entry,
                 Some(f) if text.starts_with("el") && !f.changed => f.entry,
@@ -175,6 +209,7 @@ impl Writer {
         } else {
             self.closed = None;
             self.carry = false;
+            self.carry_before = None;
             if marks {
                 self.mark();
             }
@@ -192,7 +227,7 @@ impl Writer {
     /// Sets `_step` to the step of the lines being written, unless it holds it.
     fn mark(&mut self) {
         let want = Marked::Known(self.step.clone());
-        if self.marked != want {
+        if !self.holds(&want) {
             let m = marker(self.step.as_deref());
             let at = self.lines.len();
             // The first marker of the block, before which nothing in it
@@ -209,6 +244,26 @@ impl Writer {
         }
     }
 
+    /// Whether `_step` holds `want` (a [`Marked::Known`]) here, once the
+    /// slots of a [`Marked::Restorable`] of that step are written.
+    fn holds(&mut self, want: &Marked) -> bool {
+        let Marked::Restorable(step, slots) = &self.marked else {
+            return self.marked == *want;
+        };
+        if Some(step) != want.step() {
+            return false;
+        }
+        self.fill(&slots.clone(), step.clone());
+        self.marked = want.clone();
+        true
+    }
+
+    fn fill(&mut self, slots: &[(usize, usize)], step: Option<String>) {
+        for &(at, indent) in slots {
+            self.lines[at] = Some(indented(indent, &marker(step.as_deref())));
+        }
+    }
+
     /// The step of the lines being written.
     pub fn step(&self) -> Option<&str> {
         self.step.as_deref()
@@ -220,6 +275,7 @@ impl Writer {
     /// changed `_step`; a `continue` ends a round too), the marker of that
     /// step goes before the loop, once, instead of into every round.
     pub fn safe_for(&mut self, text: impl AsRef<str>) {
+        // (A `while` whose condition cannot fail comes here too.)
         self.closed = None;
         self.carry = false;
         self.hoist = Some((self.lines.len(), self.indent));
@@ -275,6 +331,8 @@ impl Writer {
             hoist: self.hoist.take(),
             first_marker: None,
             continues: Vec::new(),
+            before: self.carry_before.take(),
+            ended: None,
         });
     }
 
@@ -293,20 +351,64 @@ impl Writer {
                 self.code("pass");
             }
             if let (Some((slot, indent)), Some((at, step))) = (f.hoist, f.first_marker.take()) {
-                let known = Marked::Known(step.clone());
-                let jumps = f
-                    .continues
-                    .iter()
-                    .all(|c| c.is_none() || c.as_ref() == Some(&known));
-                if self.marked == known && jumps {
-                    // Every round starts and ends under `step` (also where
-                    // a `continue` ends it): set it once, before the loop
-                    // (whose header cannot fail).
+                // Every way into the next round: the end of the body and
+                // each `continue`.
+                let ends: Vec<&Marked> = std::iter::once(&self.marked)
+                    .chain(f.continues.iter().flatten())
+                    .collect();
+                if ends.iter().all(|m| m.step() == Some(&step)) {
+                    // Every round starts and ends under `step`: set it
+                    // once, before the loop (whose header cannot fail).
+                    let slots: Vec<(usize, usize)> = ends
+                        .iter()
+                        .flat_map(|m| match m {
+                            Marked::Restorable(_, s) => s.clone(),
+                            _ => Vec::new(),
+                        })
+                        .collect();
+                    self.fill(&slots, step.clone());
+                    self.marked = Marked::Known(step.clone());
                     self.lines[at] = None;
                     self.lines[slot] = Some(indented(indent, &marker(step.as_deref())));
                 }
             }
-            if f.changed {
+            if f.changed && f.looping.is_none() {
+                // Where the block ends, `_step` can be made to hold again
+                // what it held on entry by a marker there; with the other
+                // ways to the next line (the `if` skipped, or its block
+                // before an `else:`), what comes after can.
+                let entry = f.entry.step().cloned();
+                f.ended = entry.clone().map(|e| match &self.marked {
+                    Marked::Known(s) if *s == e => Vec::new(),
+                    Marked::Restorable(s, slots) if *s == e => slots.clone(),
+                    _ => {
+                        let at = self.lines.len();
+                        self.lines.push(None);
+                        vec![(at, self.indent)]
+                    }
+                });
+                let mut slots = f.ended.clone();
+                match (&mut slots, f.before.clone()) {
+                    // The block of an `else:`: the other way is the `if`'s.
+                    (Some(s), Some(Some(b))) => s.extend(b),
+                    (_, Some(None)) => slots = None,
+                    // An `if` without `else:` may be skipped.
+                    (Some(s), None) => {
+                        if let Marked::Restorable(_, e) = &f.entry {
+                            s.extend(e.iter().copied());
+                        }
+                    }
+                    (None, _) => {}
+                }
+                self.marked = match (entry, slots) {
+                    (Some(e), Some(s)) if s.is_empty() => Marked::Known(e),
+                    (Some(e), Some(s)) => Marked::Restorable(e, s),
+                    _ => Marked::Unknown,
+                };
+                if let Some(outer) = self.open.last_mut() {
+                    outer.changed = true;
+                }
+            } else if f.changed {
                 self.marked = Marked::Unknown;
                 if let Some(outer) = self.open.last_mut() {
                     outer.changed = true;
@@ -381,7 +483,7 @@ mod tests {
         assert_eq!(w.deepest(), 2);
         assert_eq!(
             w.finish(),
-            "def f():\n    _step = None\n    x = 0\n    # S1: ASSIGN\n    _step = \"S1\"\n    x = 1\n    if x:\n        _step = \"S1_1\"\n        y = 2\n    else:\n        pass\n    _step = \"S1\"\n    z = 3\n    _step = None\n    return x\n"
+            "def f():\n    _step = None\n    x = 0\n    # S1: ASSIGN\n    _step = \"S1\"\n    x = 1\n    if x:\n        _step = \"S1_1\"\n        y = 2\n        _step = \"S1\"\n    else:\n        pass\n    z = 3\n    _step = None\n    return x\n"
         );
     }
 
@@ -405,6 +507,8 @@ mod tests {
 
     #[test]
     fn blocks_that_mark_nothing_leave_the_step_as_it_was() {
+        // (A block that marked puts the step back at its end, where a line
+        // after it needs that step.)
         let mut w = Writer::default();
         w.set_step(Some("S1".into()));
         w.line("if a:");
@@ -423,7 +527,7 @@ mod tests {
         w.line("h = 1");
         assert_eq!(
             w.finish(),
-            "_step = \"S1\"\nif a:\n    b = 1\nelse:\n    c = 1\nd = 1\nif e:\n    f = 1\nelse:\n    _step = \"S1_1\"\n    g = 1\n_step = \"S1\"\nh = 1\n"
+            "_step = \"S1\"\nif a:\n    b = 1\nelse:\n    c = 1\nd = 1\nif e:\n    f = 1\nelse:\n    _step = \"S1_1\"\n    g = 1\n    _step = \"S1\"\nh = 1\n"
         );
     }
 
@@ -468,7 +572,7 @@ mod tests {
         w.line("c = xs[0]");
         assert_eq!(
             w.finish(),
-            "while i < n:\n    i = i + 1\n    _step = \"S1_1\"\n    a = xs[i]\nb = 1\n_step = \"S1\"\nc = xs[0]\n"
+            "_step = \"S1_1\"\nwhile i < n:\n    i = i + 1\n    a = xs[i]\nb = 1\n_step = \"S1\"\nc = xs[0]\n"
         );
     }
 
@@ -511,6 +615,51 @@ mod tests {
         assert!(
             text.starts_with("for i in _seq:\n    _step = \"S1_1\"\n"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn a_branch_that_marks_puts_the_step_back_so_the_rounds_need_no_marker() {
+        let mut w = Writer::default();
+        w.while_line("while i < n:", false);
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("if xs[i]:");
+            w.block(|w| {
+                w.set_step(Some("S1_1_1".into()));
+                w.line("y = ys[i]");
+                w.set_step(Some("S1_1".into()));
+            });
+            w.line("else:");
+            w.block(|w| {
+                w.set_step(Some("S1_1_2".into()));
+                w.plain("z = 1");
+                w.set_step(Some("S1_1".into()));
+            });
+            w.set_step(Some("S1_2".into()));
+            w.plain("i = i + 1");
+            w.set_step(Some("S1".into()));
+        });
+        w.set_step(Some("S2".into()));
+        w.line("return ys[0]");
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1_1\"\nwhile i < n:\n    if xs[i]:\n        _step = \"S1_1_1\"\n        y = ys[i]\n        _step = \"S1_1\"\n    else:\n        z = 1\n    i = i + 1\n_step = \"S2\"\nreturn ys[0]\n"
+        );
+        // An `if` whose block marked, skipped or not, and a line after it
+        // under another step: no marker goes back.
+        let mut w = Writer::default();
+        w.set_step(Some("S1".into()));
+        w.line("if xs[0]:");
+        w.block(|w| {
+            w.set_step(Some("S1_1".into()));
+            w.line("y = ys[0]");
+        });
+        w.set_step(Some("S2".into()));
+        w.line("z = ys[1]");
+        assert_eq!(
+            w.finish(),
+            "_step = \"S1\"\nif xs[0]:\n    _step = \"S1_1\"\n    y = ys[0]\n_step = \"S2\"\nz = ys[1]\n"
         );
     }
 }

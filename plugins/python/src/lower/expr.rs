@@ -482,13 +482,14 @@ impl Gen {
         if let Type::Map(k, _) = ty(base)? {
             if has_size(k) {
                 // A string key spends its size after the lookup, as MAP_GET.
+                let quiet = self.codes(base).with(self.codes(index)).is_empty();
                 let key = self.expr(index)?;
                 let key = self.measure(index, key)?;
                 let call = Py::new(
                     format!("{}[{}]", b.at(Prec::Primary), key.bind().text),
                     Prec::Primary,
                 );
-                return Ok(Gen::spend_tupled(&call, &key.len().unwrap_or_default()));
+                return Ok(Gen::spend_key(&call, &key, quiet, true));
             }
         }
         let key = match ty(base)? {

@@ -1075,12 +1075,15 @@ impl Gen {
             "_".to_owned()
         };
         if !innermost {
-            let header = format!("for {target} in {}:", seq.text);
-            if fails {
-                self.w.line(header);
+            // A sequence that may fail is made first, under the loop's
+            // step, so that the header cannot fail.
+            let seq = if fails {
+                self.w.line(format!("_seq = {}", seq.text));
+                "_seq".to_owned()
             } else {
-                self.w.safe_for(header);
-            }
+                seq.text
+            };
+            self.w.safe_for(format!("for {target} in {seq}:"));
             self.w.open();
             self.spend_round();
             if each {
