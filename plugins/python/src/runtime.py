@@ -15,6 +15,7 @@
 # ---------------------------------------------------------------------------
 from __future__ import annotations
 
+import itertools as _itertools
 import json as _json
 import math as _math
 import re as _re
@@ -136,6 +137,12 @@ def _range(start: int, end: int, step: int) -> range:
     if step == 0:
         _zero_step()
     return range(start, end, step)
+
+
+# The rounds of a `while` the fuel covers: _units(None, fuel) yields None
+# (which makes no int) that many times, and its __length_hint__() tells how
+# many are left when the loop stops.
+_units = _itertools.repeat
 
 
 def _rounds(r: range) -> int:

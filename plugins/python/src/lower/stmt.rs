@@ -1023,13 +1023,16 @@ impl Gen {
                 let c = self.expr(cond)?;
                 if innermost {
                     // At most as many rounds as the fuel covers, counted by
-                    // the `for` itself rather than round by round.
+                    // the `for` itself rather than round by round: `_it`
+                    // yields `_fuel` times (None, which makes no int), and
+                    // the round that stops has taken one more than it spends.
                     let stop = self.not(cond)?;
-                    self.w.safe_for("for _round in range(_fuel):");
+                    self.w.plain("_it = _units(None, _fuel)");
+                    self.w.safe_for("for _ in _it:");
                     self.w.open();
                     self.w.code_line(format!("if {}:", stop.text), fails);
                     self.w.block(|w| {
-                        w.plain("_fuel -= _round");
+                        w.plain("_fuel = _it.__length_hint__() + 1");
                         w.plain("break");
                     });
                 } else {
@@ -1093,15 +1096,16 @@ impl Gen {
             self.w.close();
             return r;
         }
-        let s = if seq.is_simple() {
-            seq.text
+        let (s, fails) = if seq.is_simple() {
+            (seq.text, fails)
         } else {
             self.w.code_line(format!("_seq = {}", seq.text), fails);
-            "_seq".to_owned()
+            ("_seq".to_owned(), false)
         };
-        // Counting the rounds of a range or list cannot fail (a range too
-        // long for `len` is counted by `_rounds`).
-        self.w.plain(format!("_fuel -= {count}({s})"));
+        // Counting the rounds of a range or list made cannot fail (a range
+        // too long for `len` is counted by `_rounds`), but reading a
+        // variable not yet set can (`fails`).
+        self.w.code_line(format!("_fuel -= {count}({s})"), fails);
         // `s` is a range or a list already made, and its length was taken on
         // the line above: the header cannot fail.
         self.w.safe_for(format!(
