@@ -48,9 +48,10 @@ pub struct Gen {
     env: Env,
     /// The step being written; `None` in STATE.
     step: Option<StepId>,
-    /// The LOOPs being written, innermost last: a CONTINUE goes back to
-    /// the innermost one's round, under its step.
-    loops: Vec<String>,
+    /// The LOOPs being written, innermost last, each with whether its
+    /// round starts with a COND that may fail: a CONTINUE goes back to the
+    /// innermost one's round, under its step.
+    loops: Vec<(String, bool)>,
     /// The Python names of the pack functions the module defines.
     /// The pack functions defined, each with whether its definition takes
     /// the run's size limit (`max_size`) as its last parameter.

@@ -3,9 +3,11 @@
 # Python does not give by itself. The generated function below uses plain
 # Python where Python agrees with Isu and these helpers where it does not.
 #
-# Where an error happens: helpers raise IsuError without a step; the function
-# records the step it runs in its local _step (`_step = "S2_1"` before the
-# code of a step) and catches every error at its end, naming that step.
+# Where an error happens: helpers raise IsuError without a step (or with the
+# one the generated code passes them, `_overflow("add", "S2_1")`); the
+# function records the step it runs in its local _step (`_step = "S2_1"`
+# before a line of a step that may fail otherwise) and catches every error
+# at its end, naming that step when the error names none.
 # Python's own IndexError
 # (an index past the end), KeyError (a missing map key), ZeroDivisionError
 # and UnboundLocalError (a LOCAL read before assignment) become the Isu
@@ -13,6 +15,7 @@
 # ---------------------------------------------------------------------------
 from __future__ import annotations
 
+import itertools as _itertools
 import json as _json
 import math as _math
 import re as _re
@@ -51,8 +54,8 @@ class IsuError(Exception):
         self.step = step
 
 
-def _overflow(op: str) -> None:
-    raise IsuError(_Code.INT_OVERFLOW, f"the result of {op} does not fit in 64 bits")
+def _overflow(op: str, step: str | None = None) -> None:
+    raise IsuError(_Code.INT_OVERFLOW, f"the result of {op} does not fit in 64 bits", step)
 
 
 def _index_error() -> None:
@@ -80,8 +83,8 @@ def _too_long(n: int, max_size: int, what: str) -> None:
     _step_limit()
 
 
-def _size_limit(what: str) -> None:
-    raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit")
+def _size_limit(what: str, step: str | None = None) -> None:
+    raise IsuError(_Code.SIZE_LIMIT, f"{what} would grow past the size limit", step)
 
 
 def _list(xs: list, max_size: int) -> list:
@@ -134,6 +137,12 @@ def _range(start: int, end: int, step: int) -> range:
     if step == 0:
         _zero_step()
     return range(start, end, step)
+
+
+# The rounds of a `while` the fuel covers: _units(None, fuel) yields None
+# (which makes no int) that many times, and its __length_hint__() tells how
+# many are left when the loop stops.
+_units = _itertools.repeat
 
 
 def _rounds(r: range) -> int:

@@ -89,17 +89,19 @@ impl Gen {
             }
             // A lookup by a string key spends the key's size after it.
             Builtin::MapHas if has_size(ty(&args[1])?) => {
+                let quiet = self.quiet(args);
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
                 let k = self.measure(&args[1], k)?;
                 let call = Py::call("_map_has", &[m, k.bind_arg()]);
-                Gen::spend_tupled(&call, &k.len().unwrap_or_default())
+                Gen::spend_key(&call, &k, quiet, false)
             }
             Builtin::MapHas => match self.map_has(args, false)? {
                 Some(py) => py,
                 None => Py::call("_map_has", &self.exprs(args)?),
             },
             Builtin::MapGet => {
+                let quiet = self.quiet(args);
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
                 let k = self.measure(&args[1], k)?;
@@ -107,10 +109,7 @@ impl Gen {
                     format!("{}[{}]", m.at(Prec::Primary), k.bind().text),
                     Prec::Primary,
                 );
-                match k.len() {
-                    Some(units) => Gen::spend_tupled(&call, &units),
-                    None => call,
-                }
+                Gen::spend_key(&call, &k, quiet, true)
             }
             Builtin::MapSet => {
                 let m = self.own(&args[0])?;
@@ -178,6 +177,7 @@ impl Gen {
                 Gen::spend_after(&Py::call("sorted", &self.exprs(args)?), ty(e)?, "")
             }
             Builtin::MapGetOr => {
+                let quiet = self.quiet(args);
                 let m = self.expr(&args[0])?;
                 let k = self.expr(&args[1])?;
                 let k = self.measure(&args[1], k)?;
@@ -191,10 +191,7 @@ impl Gen {
                     ),
                     Prec::Primary,
                 );
-                match k.len() {
-                    Some(units) => Gen::spend_tupled(&call, &units),
-                    None => call,
-                }
+                Gen::spend_key(&call, &k, quiet, false)
             }
             Builtin::Repeat => {
                 let t = ty(&args[0])?.clone();
@@ -267,6 +264,11 @@ impl Gen {
                 })?
             }
         })
+    }
+
+    /// Whether evaluating the arguments can fail in no way.
+    fn quiet(&self, args: &[Expr]) -> bool {
+        args.iter().all(|a| self.codes(a).is_empty())
     }
 
     /// A call of two arguments that spends the sizes of both after it

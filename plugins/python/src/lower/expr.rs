@@ -20,6 +20,11 @@ use isu_plugin_api::{
     BinaryOp, Builtin, Expr, ExprNode, FieldInit, Literal, RuntimeCode, Type, UnaryOp,
 };
 
+/// The bounds of Isu's ints as Python literals, which the checks compare
+/// with: a constant is read faster than the module's `_INT_MAX`.
+pub const INT_MAX: &str = "9223372036854775807";
+pub const INT_MIN: &str = "-9223372036854775808";
+
 /// Which bounds an arithmetic result must be checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
@@ -47,9 +52,9 @@ impl Check {
     pub fn failed(self, v: &str) -> Option<String> {
         match self {
             Check::None => None,
-            Check::Upper => Some(format!("{v} > _INT_MAX")),
-            Check::Lower => Some(format!("{v} < _INT_MIN")),
-            Check::Both => Some(format!("not _INT_MIN <= {v} <= _INT_MAX")),
+            Check::Upper => Some(format!("{v} > {INT_MAX}")),
+            Check::Lower => Some(format!("{v} < {INT_MIN}")),
+            Check::Both => Some(format!("not {INT_MIN} <= {v} <= {INT_MAX}")),
         }
     }
 }
@@ -63,6 +68,8 @@ pub struct Arith {
     pub op: &'static str,
     /// The interval of `py`'s value, which may lie outside 64 bits.
     pub raw: Interval,
+    /// Whether evaluating `py` may fail (its operands, not its own check).
+    pub fails: bool,
 }
 
 impl Arith {
@@ -73,15 +80,15 @@ impl Arith {
         match self.check {
             Check::None => self.py,
             Check::Upper => Py::new(
-                format!("_t if (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                format!("_t if (_t := {x}) <= {INT_MAX} else _overflow(\"{op}\")"),
                 Prec::Cond,
             ),
             Check::Lower => Py::new(
-                format!("_t if (_t := {x}) >= _INT_MIN else _overflow(\"{op}\")"),
+                format!("_t if (_t := {x}) >= {INT_MIN} else _overflow(\"{op}\")"),
                 Prec::Cond,
             ),
             Check::Both => Py::new(
-                format!("_t if _INT_MIN <= (_t := {x}) <= _INT_MAX else _overflow(\"{op}\")"),
+                format!("_t if {INT_MIN} <= (_t := {x}) <= {INT_MAX} else _overflow(\"{op}\")"),
                 Prec::Cond,
             ),
         }
@@ -223,6 +230,7 @@ impl Gen {
             check: Check::of(raw),
             op: "neg",
             raw,
+            fails: !self.codes(arg).is_empty(),
         })
     }
 
@@ -250,8 +258,8 @@ impl Gen {
             ),
             _ => ((false, false), (false, false)),
         };
-        let (a, la) = self.operand(l, left)?;
-        let (b, rb) = self.operand(r, right)?;
+        let (a, la, lf) = self.operand(l, left)?;
+        let (b, rb, rf) = self.operand(r, right)?;
         let (sym, prec, raw, name) = match op {
             BinaryOp::Add => ("+", Prec::Sum, la + rb, "add"),
             BinaryOp::Sub => ("-", Prec::Sum, la - rb, "sub"),
@@ -264,12 +272,14 @@ impl Gen {
             check: Check::of(raw),
             op: name,
             raw,
+            fails: lf || rf,
         })
     }
 
-    /// An operand of `add` or `sub`: its Python text and the interval of
-    /// that text's value, unchecked where `(up, down)` allows.
-    fn operand(&mut self, e: &Expr, (up, down): (bool, bool)) -> R<(Py, Interval)> {
+    /// An operand of `add` or `sub`: its Python text, the interval of that
+    /// text's value, unchecked where `(up, down)` allows, and whether
+    /// evaluating the text may fail.
+    fn operand(&mut self, e: &Expr, (up, down): (bool, bool)) -> R<(Py, Interval, bool)> {
         let raw = match &e.node {
             ExprNode::Binary {
                 op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul),
@@ -283,7 +293,8 @@ impl Gen {
             _ => None,
         };
         let Some(a) = raw else {
-            return Ok((self.expr(e)?, self.env.interval(e)));
+            let fails = !self.codes(e).is_empty();
+            return Ok((self.expr(e)?, self.env.interval(e), fails));
         };
         let unchecked = match a.check {
             Check::None => true,
@@ -292,10 +303,11 @@ impl Gen {
             Check::Both => false,
         };
         if unchecked {
-            Ok((a.py.clone(), a.raw))
+            Ok((a.py.clone(), a.raw, a.fails))
         } else {
             let iv = a.raw.clamp();
-            Ok((a.checked(), iv))
+            let fails = a.fails || a.check != Check::None;
+            Ok((a.checked(), iv, fails))
         }
     }
 
@@ -470,13 +482,14 @@ impl Gen {
         if let Type::Map(k, _) = ty(base)? {
             if has_size(k) {
                 // A string key spends its size after the lookup, as MAP_GET.
+                let quiet = self.codes(base).with(self.codes(index)).is_empty();
                 let key = self.expr(index)?;
                 let key = self.measure(index, key)?;
                 let call = Py::new(
                     format!("{}[{}]", b.at(Prec::Primary), key.bind().text),
                     Prec::Primary,
                 );
-                return Ok(Gen::spend_tupled(&call, &key.len().unwrap_or_default()));
+                return Ok(Gen::spend_key(&call, &key, quiet, true));
             }
         }
         let key = match ty(base)? {
@@ -545,6 +558,10 @@ impl Gen {
                 };
                 let by_zero = matches!(op, BinaryOp::Div | BinaryOp::Mod) && r.contains(0);
                 let mut c = Codes::NONE;
+                // A comparison of strings or collections spends their sizes.
+                if comparison_spends(*op, lhs.ty.as_ref()) {
+                    c = c.with(Codes::STEP);
+                }
                 if overflows {
                     c = c.with(Codes::OVERFLOW);
                 }
@@ -553,8 +570,16 @@ impl Gen {
                 }
                 c
             }
-            ExprNode::Index { base, .. } => match base.ty {
-                Some(Type::Map(..)) => Codes::MISSING_KEY,
+            ExprNode::Index { base, index } => match (&base.ty, &base.node) {
+                // A string key spends its size.
+                (Some(Type::Map(k, _)), _) if has_size(k) => Codes::MISSING_KEY.with(Codes::STEP),
+                (Some(Type::Map(..)), _) => Codes::MISSING_KEY,
+                // An index the bounds prove in range (`analysis::bounds`).
+                (Some(Type::Array(_)), ExprNode::Var { name })
+                    if self.env.index_in_bounds(index, name) =>
+                {
+                    Codes::NONE
+                }
                 _ => Codes::INDEX,
             },
             ExprNode::Call { func, args } => match (Builtin::of(func), args.as_slice()) {
@@ -771,14 +796,15 @@ mod tests {
             check: Check::Upper,
             op: "add",
             raw: Interval::FULL + Interval::exact(1),
+            fails: false,
         };
         assert_eq!(
             a.checked().text,
-            "_t if (_t := x + 1) <= _INT_MAX else _overflow(\"add\")"
+            "_t if (_t := x + 1) <= 9223372036854775807 else _overflow(\"add\")"
         );
         assert_eq!(
             Check::Both.failed("x").as_deref(),
-            Some("not _INT_MIN <= x <= _INT_MAX")
+            Some("not -9223372036854775808 <= x <= 9223372036854775807")
         );
     }
 }

@@ -135,7 +135,18 @@ impl Gen {
                     Iter::While { .. } => work::step_spends(s),
                     _ => work::block_spends(body),
                 };
-                self.loops.push(id.to_string());
+                // What a CONTINUE jumps to may fail only in a `while`'s COND.
+                let cond_fails = match iter {
+                    Iter::While { cond, .. } => {
+                        let head = self.facts.bounds.head(id);
+                        let outer = std::mem::replace(&mut self.env, head);
+                        let fails = !self.codes(cond).is_empty();
+                        self.env = outer;
+                        fails
+                    }
+                    _ => false,
+                };
+                self.loops.push((id.to_string(), cond_fails));
                 let r = self.looping_step(id, iter, body, spends);
                 self.loops.pop();
                 r
@@ -148,9 +159,14 @@ impl Gen {
             Node::Continue => {
                 // The next round starts with the loop's own work (a
                 // `while`'s COND, the round's unit), whose errors name the
-                // loop: `_step` is set to it before jumping there.
-                let here = self.w.set_step(self.loops.last().cloned());
-                self.w.line("continue");
+                // loop: the round's unit names it itself, and before a COND
+                // that may fail `_step` is set to it.
+                let (step, fails) = match self.loops.last() {
+                    Some((id, fails)) => (Some(id.clone()), *fails),
+                    None => (None, false),
+                };
+                let here = self.w.set_step(step);
+                self.w.continue_line(fails);
                 self.w.set_step(here);
                 Ok(())
             }
@@ -260,19 +276,29 @@ impl Gen {
         };
         match self.top_arith(expr)? {
             Some(a) => {
-                self.w.line(format!("{lhs} = {}", a.py.text));
+                self.w.code_line(format!("{lhs} = {}", a.py.text), a.fails);
                 if let Some(cond) = a.check.failed(&target) {
-                    self.w.line(format!("if {cond}:"));
-                    let op = a.op;
-                    self.w.block(|w| w.line(format!("_overflow(\"{op}\")")));
+                    self.w.plain(format!("if {cond}:"));
+                    let call = self.overflow_call(a.op);
+                    self.w.block(|w| w.plain(call));
                 }
             }
             None => {
+                let fails = !self.codes(expr).is_empty();
                 let v = self.own(expr)?;
-                self.w.line(format!("{lhs} = {}", v.text));
+                self.w.code_line(format!("{lhs} = {}", v.text), fails);
             }
         }
         Ok(target)
+    }
+
+    /// `_overflow("add", "S1")`: the error of a check written as a
+    /// statement, which names its step itself.
+    fn overflow_call(&self, op: &str) -> String {
+        match self.w.step() {
+            Some(id) => format!("_overflow(\"{op}\", \"{id}\")"),
+            None => format!("_overflow(\"{op}\")"),
+        }
     }
 
     fn top_arith(&mut self, e: &Expr) -> R<Option<Arith>> {
@@ -387,8 +413,9 @@ impl Gen {
         let mut delta = Delta::Nothing;
         match up.op {
             Update::Push => {
+                let fails = self.may_be_unset(name) || !self.codes(arg(0)?).is_empty();
                 let x = self.own(arg(0)?)?;
-                self.w.line(format!("{p}.append({})", x.text));
+                self.w.code_line(format!("{p}.append({})", x.text), fails);
                 self.size_check(&p, "PUSH's result");
                 let t = ty(arg(0)?)?;
                 if has_size(t) {
@@ -564,10 +591,15 @@ impl Gen {
             .block(|w| w.line(format!("_size_limit({})", text::py_str(what))));
     }
 
+    /// After a line that grew the list or string `p` (and so read it):
+    /// the size check, which names its step itself.
     fn size_check(&mut self, p: &str, what: &str) {
-        self.w.line(format!("if len({p}) > _max_size:"));
-        self.w
-            .block(|w| w.line(format!("_size_limit({})", text::py_str(what))));
+        let call = match self.w.step() {
+            Some(id) => format!("_size_limit({}, \"{id}\")", text::py_str(what)),
+            None => format!("_size_limit({})", text::py_str(what)),
+        };
+        self.w.plain(format!("if len({p}) > _max_size:"));
+        self.w.block(|w| w.plain(call));
     }
 
     /// The value at a place, read with the checks of an index.
@@ -624,6 +656,8 @@ impl Gen {
                 let level = match self.place_type(base)? {
                     Type::Map(..) if last => Codes::NONE,
                     Type::Map(..) => Codes::MISSING_KEY,
+                    // An index the bounds prove in range (`analysis::bounds`).
+                    _ if self.env.target_in_bounds(base, index, &self.facts.decls) => Codes::NONE,
                     _ => Codes::INDEX,
                 };
                 Ok(level
@@ -691,9 +725,12 @@ impl Gen {
             let (b, _) = self.place_read(base)?;
             match base_ty {
                 Type::Array(_) => {
+                    let fails = !codes.with(self.target_codes(target, true)?).is_empty();
                     let key = self.array_key(index)?;
-                    self.w
-                        .line(format!("{}[{key}] = {}", b.at(Prec::Primary), v.text));
+                    self.w.code_line(
+                        format!("{}[{key}] = {}", b.at(Prec::Primary), v.text),
+                        fails,
+                    );
                 }
                 _ => {
                     let key = self.expr(index)?;
@@ -866,8 +903,9 @@ impl Gen {
     }
 
     fn branch(&mut self, cond: &Expr, then_block: &Block, else_block: &Block) -> R<()> {
+        let fails = !self.codes(cond).is_empty();
         let c = self.expr(cond)?;
-        self.w.line(format!("if {}:", c.text));
+        self.w.code_line(format!("if {}:", c.text), fails);
         self.w.open();
         self.block(then_block)?;
         self.w.close();
@@ -909,6 +947,10 @@ impl Gen {
                 step,
                 ..
             } => {
+                let mut codes = self.codes(start).with(self.codes(end));
+                if let Some(s) = step {
+                    codes = codes.with(self.codes(s));
+                }
                 let a = self.expr(start)?;
                 let b = self.expr(end)?;
                 let by = step.as_ref().map(|s| self.env.interval(s));
@@ -922,6 +964,7 @@ impl Gen {
                         Py::call("range", &[a, b, s])
                     }
                     (Some(s), _) => {
+                        codes = codes.with(Codes::ANY);
                         let s = self.expr(s)?;
                         Py::call("_range", &[a, b, s])
                     }
@@ -944,7 +987,8 @@ impl Gen {
                 } else {
                     "_rounds"
                 };
-                self.for_loop(&var.name, seq, count, innermost, body, false)
+                let fails = !codes.is_empty();
+                self.for_loop(&var.name, seq, count, fails, innermost, body, false)
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
@@ -962,32 +1006,37 @@ impl Gen {
                         let changed = changed_in_place(body, &self.facts.decls);
                         from.iter().any(|r| changed.contains(*r))
                     };
+                let fails = !self.codes(seq).is_empty();
                 let s = self.expr(seq)?;
                 let s = if snapshot {
                     self.copies.copy(&t, &s)
                 } else {
                     s
                 };
-                self.for_loop(&var.name, s, "len", innermost, body, true)
+                self.for_loop(&var.name, s, "len", fails, innermost, body, true)
             }
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
                 // every round is known.
                 self.env = self.facts.bounds.head(id);
+                let fails = !self.codes(cond).is_empty();
                 let c = self.expr(cond)?;
                 if innermost {
                     // At most as many rounds as the fuel covers, counted by
-                    // the `for` itself rather than round by round.
+                    // the `for` itself rather than round by round: `_it`
+                    // yields `_fuel` times (None, which makes no int), and
+                    // the round that stops has taken one more than it spends.
                     let stop = self.not(cond)?;
-                    self.w.line("for _round in range(_fuel):");
+                    self.w.plain("_it = _units(None, _fuel)");
+                    self.w.safe_for("for _ in _it:");
                     self.w.open();
-                    self.w.line(format!("if {}:", stop.text));
+                    self.w.code_line(format!("if {}:", stop.text), fails);
                     self.w.block(|w| {
-                        w.line("_fuel -= _round");
-                        w.line("break");
+                        w.plain("_fuel = _it.__length_hint__() + 1");
+                        w.plain("break");
                     });
                 } else {
-                    self.w.line(format!("while {}:", c.text));
+                    self.w.while_line(format!("while {}:", c.text), fails);
                     self.w.open();
                     self.spend_round();
                 }
@@ -997,9 +1046,9 @@ impl Gen {
                     // The fuel ran out: the loop ends here if COND is false.
                     self.w.line("else:");
                     self.w.open();
-                    self.w.line(format!("if {}:", c.text));
-                    self.w.block(|w| w.line("_step_limit()"));
-                    self.w.line("_fuel = 0");
+                    self.w.code_line(format!("if {}:", c.text), fails);
+                    self.step_limit_block();
+                    self.w.plain("_fuel = 0");
                     self.w.close();
                 }
                 r
@@ -1011,11 +1060,14 @@ impl Gen {
     /// function that counts its rounds. The variable of an `each` loop takes
     /// each element once the round's unit is spent, a store the memory limit
     /// checks (lower/memory.rs).
+    /// `fails`: evaluating `seq` may fail.
+    #[allow(clippy::too_many_arguments)]
     fn for_loop(
         &mut self,
         var: &str,
         seq: Py,
         count: &str,
+        fails: bool,
         innermost: bool,
         body: &Block,
         each: bool,
@@ -1026,7 +1078,15 @@ impl Gen {
             "_".to_owned()
         };
         if !innermost {
-            self.w.line(format!("for {target} in {}:", seq.text));
+            // A sequence that may fail is made first, under the loop's
+            // step, so that the header cannot fail.
+            let seq = if fails {
+                self.w.line(format!("_seq = {}", seq.text));
+                "_seq".to_owned()
+            } else {
+                seq.text
+            };
+            self.w.safe_for(format!("for {target} in {seq}:"));
             self.w.open();
             self.spend_round();
             if each {
@@ -1036,13 +1096,16 @@ impl Gen {
             self.w.close();
             return r;
         }
-        let s = if seq.is_simple() {
-            seq.text
+        let (s, fails) = if seq.is_simple() {
+            (seq.text, fails)
         } else {
-            self.w.line(format!("_seq = {}", seq.text));
-            "_seq".to_owned()
+            self.w.code_line(format!("_seq = {}", seq.text), fails);
+            ("_seq".to_owned(), false)
         };
-        self.w.line(format!("_fuel -= {count}({s})"));
+        // Counting the rounds of a range or list made cannot fail (a range
+        // too long for `len` is counted by `_rounds`), but reading a
+        // variable not yet set can (`fails`).
+        self.w.code_line(format!("_fuel -= {count}({s})"), fails);
         // `s` is a range or a list already made, and its length was taken on
         // the line above: the header cannot fail.
         self.w.safe_for(format!(
@@ -1067,11 +1130,16 @@ impl Gen {
     /// `if COND: _step_limit("S1")`, COND one that cannot fail: lines that
     /// name their step themselves, so that the step need not be recorded.
     pub(super) fn step_limit_if(&mut self, cond: &str) {
+        self.w.plain(format!("if {cond}:"));
+        self.step_limit_block();
+    }
+
+    /// The block `_step_limit("S1")`, which names its step itself.
+    fn step_limit_block(&mut self) {
         let call = match self.w.step() {
             Some(id) => format!("_step_limit(\"{id}\")"),
             None => "_step_limit()".to_owned(),
         };
-        self.w.plain(format!("if {cond}:"));
         self.w.block(|w| w.plain(call));
     }
 

@@ -73,6 +73,12 @@ impl Measured {
         }
     }
 
+    /// Whether its size can be read before it is evaluated: it is a
+    /// constant or a variable, bound to no temporary.
+    pub fn known_before(&self) -> bool {
+        self.temp.is_none()
+    }
+
     /// The argument read again after [`Measured::bind`] ran.
     pub fn reference(&self) -> Py {
         match &self.temp {
@@ -257,6 +263,20 @@ impl Gen {
             ),
             Prec::Cond,
         )
+    }
+
+    /// A lookup `call` by the key `k` that spends the key's size after it
+    /// (`MAP_GET`, `MAP_GET_OR`, `MAP_HAS`, an index by a string key).
+    /// When nothing in the call can fail but the lookup itself (`fails`)
+    /// and the key's size is known before it runs, the size is charged
+    /// first ([`Gen::spend_before`]), which no one can tell apart; else
+    /// after it ([`Gen::spend_tupled`]).
+    pub(super) fn spend_key(call: &Py, k: &Measured, quiet: bool, fails: bool) -> Py {
+        match k.len() {
+            None => call.clone(),
+            Some(units) if quiet && k.known_before() => Gen::spend_before(call, &units, fails),
+            Some(units) => Gen::spend_tupled(call, &units),
+        }
     }
 
     /// A call that spends `units`, sizes of arguments the call binds as it
