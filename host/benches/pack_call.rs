@@ -4,22 +4,27 @@
 //! (`MIN(MAX(i, 0), 100)`), once with `math.CLAMP` linked into the process
 //! (`isu_packs`, no plugin boundary), and once with `math.CLAMP` from the
 //! plugin library `libisu_pack_math` through its abi_stable root module, as
-//! `isu run` calls it. Prints the time per round of each and the ratios to
-//! the standard functions; no assertion on time.
+//! `isu run` calls it. The three take turns, round after round (so that a
+//! change of the machine's load falls on all of them alike); prints the
+//! median time per loop round of each, and the median over the rounds of
+//! each one's ratio to the standard functions of the same round, with the
+//! least and greatest in brackets; no assertion on time.
 //!
 //! Run: `cargo build --release --workspace` (which builds the plugin
 //! library beside the bench) then `cargo bench -p isu_host --bench
 //! pack_call`; without the library the third line says so and is left out.
 
-use isu_host::executor::{Executed, Executor, Interpreter};
+use isu_host::executor::{Executed, Executor, Interpreter, Loaded};
 use isu_host::functions::Functions;
 use isu_host::{pipeline, Source};
 use isu_plugin_api::{ExecLimits, Program};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const ROUNDS: i64 = 1_000_000;
+/// Turns each variant takes.
+const TURNS: usize = 11;
 
 fn program(clamp: &str, packs: &Functions) -> Option<Program> {
     let text = format!(
@@ -33,30 +38,22 @@ fn program(clamp: &str, packs: &Functions) -> Option<Program> {
     fe.valid_program().cloned()
 }
 
-/// The median time of 5 runs of `program` with `n = ROUNDS`.
-fn time(program: &Program, packs: &Functions) -> Option<Duration> {
-    let interp = Interpreter::new(packs.clone());
-    let loaded = interp.load(program).ok()?;
+/// Nanoseconds a loop round of one run, or why the run failed.
+fn time(loaded: &dyn Loaded) -> Result<f64, String> {
     let args = serde_json::json!({ "n": ROUNDS });
     let limits = ExecLimits {
         max_steps: 1 << 40,
         ..ExecLimits::DEFAULT
     };
-    let mut times = Vec::new();
-    for _ in 0..5 {
-        let t = Instant::now();
-        let out = loaded.run(&args, &limits, None);
-        times.push(t.elapsed());
-        if !matches!(out, Executed::Value { .. }) {
-            eprintln!("the run failed: {out:?}");
-            return None;
-        }
+    let t = Instant::now();
+    let out = loaded.run(&args, &limits, None);
+    let took = t.elapsed();
+    match out {
+        Executed::Value { .. } => Ok(took.as_nanos() as f64 / ROUNDS as f64),
+        other => Err(format!("the run failed: {other:?}")),
     }
-    times.sort();
-    Some(times[2])
 }
 
-/// `libisu_pack_math.so` beside the bench's folder (`target/release`).
 fn plugin_library() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
     let profile = exe.parent()?.parent()?;
@@ -69,46 +66,72 @@ fn plugin_library() -> Option<PathBuf> {
     path.is_file().then_some(path)
 }
 
+fn median(mut xs: Vec<f64>) -> (f64, f64, f64) {
+    xs.sort_by(f64::total_cmp);
+    (xs[xs.len() / 2], xs[0], xs[xs.len() - 1])
+}
+
 fn main() {
     let std_fns = Functions::default();
     let mut linked = Functions::default();
     linked.add_local(Arc::new(isu_packs::math::MATH));
-    let per_round = |d: Duration| d.as_nanos() as f64 / ROUNDS as f64;
-    let base = program(
-        "(call MIN (call MAX (var i) (const 0)) (const 100))",
-        &std_fns,
-    )
-    .and_then(|p| time(&p, &std_fns));
-    let Some(base) = base else {
-        eprintln!("the standard-function program did not run");
-        return;
-    };
-    println!(
-        "standard MIN(MAX(i, 0), 100): {:.1} ns/round",
-        per_round(base)
-    );
     let clamp = "(call math.CLAMP (var i) (const 0) (const 100))";
-    let report =
-        |what: &str, packs: &Functions| match program(clamp, packs).and_then(|p| time(&p, packs)) {
-            Some(t) => println!(
-                "{what}: {:.1} ns/round, {:.2}x the standard functions",
-                per_round(t),
-                t.as_secs_f64() / base.as_secs_f64()
-            ),
-            None => println!("{what}: did not run"),
-        };
-    report("math.CLAMP linked in", &linked);
+    let mut variants: Vec<(&str, &str, Functions)> = vec![
+        (
+            "standard MIN(MAX(i, 0), 100)",
+            "(call MIN (call MAX (var i) (const 0)) (const 100))",
+            std_fns,
+        ),
+        ("math.CLAMP linked in", clamp, linked),
+    ];
+    const PLUGIN: &str = "math.CLAMP through the plugin boundary";
     match plugin_library() {
         Some(path) => match isu_plugin_api::abi::load_pack(&path) {
             Ok(pack) => {
                 let mut plugin = Functions::default();
                 plugin.add_local(Arc::new(pack));
-                report("math.CLAMP through the plugin boundary", &plugin);
+                variants.push((PLUGIN, clamp, plugin));
             }
-            Err(e) => println!("{}: {e}", path.display()),
+            Err(e) => println!("{PLUGIN}: {}: {e}", path.display()),
         },
         None => println!(
-            "math.CLAMP through the plugin boundary: no libisu_pack_math beside the bench (`cargo build --release --workspace` first)"
+            "{PLUGIN}: no libisu_pack_math beside the bench (`cargo build --release --workspace` first)"
         ),
+    }
+    let interps: Vec<(&str, Option<Program>, Interpreter)> = variants
+        .into_iter()
+        .map(|(what, call, packs)| (what, program(call, &packs), Interpreter::new(packs)))
+        .collect();
+    let mut loaded = Vec::new();
+    for (what, program, interp) in &interps {
+        match program.as_ref().map(|p| interp.load(p)) {
+            Some(Ok(l)) => loaded.push((*what, l)),
+            _ => {
+                println!("{what}: the program did not load");
+                return;
+            }
+        }
+    }
+    let mut times = vec![Vec::new(); loaded.len()];
+    for turn in 0..TURNS {
+        // The order rotates from turn to turn.
+        for k in 0..loaded.len() {
+            let i = (turn + k) % loaded.len();
+            match time(loaded[i].1.as_ref()) {
+                Ok(ns) => times[i].push(ns),
+                Err(e) => {
+                    println!("{}: {e}", loaded[i].0);
+                    return;
+                }
+            }
+        }
+    }
+    let (base, _, _) = median(times[0].clone());
+    println!("{}: {base:.1} ns/round", loaded[0].0);
+    for (i, (what, _)) in loaded.iter().enumerate().skip(1) {
+        let (ns, _, _) = median(times[i].clone());
+        let ratios = times[i].iter().zip(&times[0]).map(|(t, b)| t / b).collect();
+        let (r, lo, hi) = median(ratios);
+        println!("{what}: {ns:.1} ns/round, {r:.2}x the standard functions ({lo:.2}-{hi:.2} over {TURNS} turns)");
     }
 }

@@ -212,6 +212,26 @@ impl<'ctx> Lowering<'ctx, '_> {
                 Type::Map(kt, vt) => {
                     let n = self.full_size(v, vt)?;
                     let (old, new, i) = self.entry_sizes(cur, lv.key.v, kt, vt, n)?;
+                    // A new key past the size limit fails with `size_limit`
+                    // before the memory it would add is checked, which comes
+                    // after every other check of the step (the insert's own
+                    // check, at the store's site, made first). A key the map
+                    // holds adds no entry: 0 passes, even for a map given
+                    // over the limit.
+                    let len = self.call("isu_len", &[cur.into()])?.into_int_value();
+                    let missing =
+                        self.b
+                            .build_int_compare(IntPredicate::SLT, i, self.i64(0), "")?;
+                    let more = self.b.build_int_add(len, self.i64(1), "")?;
+                    let grown = self
+                        .b
+                        .build_select(missing, more, self.i64(0), "")?
+                        .into_int_value();
+                    let store_site = self.site(What::Plain, expr.span, None);
+                    self.call(
+                        "isu_check_size",
+                        &[grown.into(), self.i32(store_site).into()],
+                    )?;
                     found = Some(i);
                     (old, new)
                 }

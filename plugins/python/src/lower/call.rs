@@ -383,13 +383,15 @@ impl Gen {
         }
     }
 
-    /// `MAP_HAS(m, k)` as `k in m` (or `k not in m`), unless both can fail,
-    /// differently: Python evaluates `k` first, Isu `m` first; then `None`.
+    /// `MAP_HAS(m, k)` as `k in m` (or `k not in m`), unless the key has a
+    /// size (a lookup by a string key spends it, which the call's own
+    /// lowering does) or both can fail, differently: Python evaluates `k`
+    /// first, Isu `m` first; then `None`.
     pub(super) fn map_has(&mut self, args: &[Expr], negated: bool) -> R<Option<Py>> {
         let [m, k] = args else {
             return Err(invalid("MAP_HAS takes 2 arguments"));
         };
-        if !self.codes(m).commutes(self.codes(k)) {
+        if has_size(ty(k)?) || !self.codes(m).commutes(self.codes(k)) {
             return Ok(None);
         }
         let (mp, kp) = (self.expr(m)?, self.expr(k)?);
