@@ -1,8 +1,9 @@
 //! `ASSIGN` to an element place, `(index ... (index x k1) ... kn)`
 //! (`spec/semantics.md` 4.3): first the keys, from the variable outward,
 //! each checked (an array index must be in range; a map key must be present,
-//! except at the last level of a plain store, which inserts); then EXPR;
-//! then the store, which makes every level on the way unique (copying what
+//! except at the last level of a plain store, which inserts), a string key
+//! spending its size once checked (`work::place_spends`); then EXPR; then
+//! the store, which makes every level on the way unique (copying what
 //! is shared) and writes in place. When EXPR is `(call PUSH|POP|MAP_SET|CONCAT
 //! P ...)` of the place `P` itself, the element moves into the call and its
 //! result back into the slot.
@@ -155,6 +156,12 @@ impl<'ctx> Lowering<'ctx, '_> {
                             cur = self.of_slot(s, &vt)?;
                         }
                         entry = Some(i);
+                    }
+                    // A string key spends its size (`work::place_spends`):
+                    // after the entry is found, or, at the last level of a
+                    // plain store, right after the key.
+                    if let Some(n) = self.size(key.v, &kt)? {
+                        self.spend_units(n, span)?;
                     }
                     levels.push(Level {
                         ty: ty.clone(),
