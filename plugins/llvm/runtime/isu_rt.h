@@ -218,6 +218,10 @@ IsuObj *isu_map_set(IsuObj *m, uint64_t key, uint64_t v, const IsuType *t, int32
  * the map `m` is a copy of). */
 IsuObj *isu_map_set_at(IsuObj *m, int64_t i, uint64_t key, uint64_t v, const IsuType *t, int32_t site);
 IsuObj *isu_map_keys(const IsuObj *m, const IsuType *t);
+/* A hash of the `n` bytes at `p` (the maps' hash of a string key). */
+uint64_t isu_bytes_hash(const unsigned char *p, int64_t n);
+/* Whether the `n` bytes at `p` and at `q` are equal. */
+int isu_bytes_eq(const unsigned char *p, const unsigned char *q, int64_t n);
 /* Puts the entries in ascending key order (a map's value does not change). */
 void isu_map_sort(const IsuObj *m, const IsuType *t);
 void isu_map_free_index(IsuObj *m);

@@ -22,9 +22,15 @@ typedef struct MapIndex {
      * up more than once (MAP_GET_OR, the memory charge, the store), and
      * entries keep their places until the index is built again. */
     int64_t last;
-    /* Entry index + 1 per slot; 0 is an empty slot. */
-    int64_t slot[];
+    /* Per slot, the entry's index + 1 in the low TAG_SHIFT bits (0: an
+     * empty slot) and the top bits of its key's hash above them, so that a
+     * search looks at the entries of other keys only when those bits agree. */
+    uint64_t slot[];
 } MapIndex;
+
+enum { TAG_SHIFT = 40 };
+
+static uint64_t tag_of(uint64_t h) { return h >> TAG_SHIFT << TAG_SHIFT; }
 
 static MapIndex *index_of(const IsuObj *m) { return (MapIndex *)(uintptr_t)(m->chars & ~(int64_t)1); }
 
@@ -40,47 +46,57 @@ static int cmp_key(uint64_t a, uint64_t b, const IsuType *kt) {
     return isu_str_cmp((const IsuObj *)(uintptr_t)a, (const IsuObj *)(uintptr_t)b);
 }
 
-static int eq_key(uint64_t a, uint64_t b, const IsuType *kt) {
-    if (kt->kind == ISU_INT || a == b) return a == b;
-    const IsuObj *x = (const IsuObj *)(uintptr_t)a, *y = (const IsuObj *)(uintptr_t)b;
-    if (x->len != y->len) return 0;
-    /* Words eight bytes at a time, the rest byte by byte (no call for a
-     * short key). */
-    const unsigned char *p = ISU_DATA(x), *q = ISU_DATA(y);
-    int64_t n = x->len;
+/* The bytes p[0..n) for n < 8 as one word (a function of the bytes and n
+ * only): two overlapping loads, no call and no loop. */
+static uint64_t tail_word(const unsigned char *p, int64_t n) {
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return (uint64_t)a | (uint64_t)b << 32;
+    }
+    if (n > 0) return (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
+    return 0;
+}
+
+int isu_bytes_eq(const unsigned char *p, const unsigned char *q, int64_t n) {
+    /* Words eight bytes at a time, the rest as one word (no call for a
+     * short string). */
     for (; n >= 8; n -= 8, p += 8, q += 8) {
         uint64_t u, v;
         memcpy(&u, p, 8);
         memcpy(&v, q, 8);
         if (u != v) return 0;
     }
-    for (int64_t i = 0; i < n; i++) {
-        if (p[i] != q[i]) return 0;
+    return tail_word(p, n) == tail_word(q, n);
+}
+
+static int eq_key(uint64_t a, uint64_t b, const IsuType *kt) {
+    if (kt->kind == ISU_INT || a == b) return a == b;
+    const IsuObj *x = (const IsuObj *)(uintptr_t)a, *y = (const IsuObj *)(uintptr_t)b;
+    return x->len == y->len && isu_bytes_eq(ISU_DATA(x), ISU_DATA(y), x->len);
+}
+
+uint64_t isu_bytes_hash(const unsigned char *p, int64_t n) {
+    /* Eight bytes a round, then the rest, each word mixed in. */
+    uint64_t h = 14695981039346656037ull ^ (uint64_t)n;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
     }
-    return 1;
+    if (n > 0) h = (h ^ tail_word(p, n)) * 0xBF58476D1CE4E5B9ull;
+    h *= 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
 }
 
 static uint64_t hash_key(uint64_t k, const IsuType *kt) {
-    uint64_t h = k;
     if (kt->kind != ISU_INT) {
-        /* Eight bytes a round, then the rest, each word mixed in. */
         const IsuObj *s = (const IsuObj *)(uintptr_t)k;
-        const unsigned char *p = ISU_DATA(s);
-        int64_t n = s->len;
-        h = 14695981039346656037ull ^ (uint64_t)n;
-        for (; n >= 8; n -= 8, p += 8) {
-            uint64_t w;
-            memcpy(&w, p, 8);
-            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-            h ^= h >> 31;
-        }
-        if (n > 0) {
-            uint64_t w = 0;
-            memcpy(&w, p, (size_t)n);
-            h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        }
+        return isu_bytes_hash(ISU_DATA(s), s->len);
     }
-    h *= 0x9E3779B97F4A7C15ull;
+    uint64_t h = k * 0x9E3779B97F4A7C15ull;
     return h ^ (h >> 29);
 }
 
@@ -91,17 +107,17 @@ static uint64_t value_at(const IsuObj *m, int64_t i) { return isu_load_slot(ISU_
 static void index_put(MapIndex *ix, uint64_t h, int64_t entry) {
     uint64_t at = h & (uint64_t)ix->mask;
     while (ix->slot[at]) at = (at + 1) & (uint64_t)ix->mask;
-    ix->slot[at] = entry + 1;
+    ix->slot[at] = tag_of(h) | (uint64_t)(entry + 1);
 }
 
 /* A new index of every entry, sized for `room` entries. */
 static void index_build(IsuObj *m, const IsuType *kt, int64_t room) {
     int64_t size = 32;
     while (size < 2 * room) size *= 2;
-    MapIndex *ix = isu_alloc(sizeof(MapIndex) + sizeof(int64_t) * (size_t)size);
+    MapIndex *ix = isu_alloc(sizeof(MapIndex) + sizeof(uint64_t) * (size_t)size);
     ix->mask = size - 1;
     ix->last = -1;
-    memset(ix->slot, 0, sizeof(int64_t) * (size_t)size);
+    memset(ix->slot, 0, sizeof(uint64_t) * (size_t)size);
     for (int64_t i = 0; i < m->len; i++) index_put(ix, hash_key(key_at(m, i), kt), i);
     free(index_of(m));
     set_index(m, ix);
@@ -109,13 +125,15 @@ static void index_build(IsuObj *m, const IsuType *kt, int64_t room) {
 
 static int64_t index_find(const IsuObj *m, MapIndex *ix, uint64_t key, const IsuType *kt) {
     if (ix->last >= 0 && ix->last < m->len && eq_key(key_at(m, ix->last), key, kt)) return ix->last;
-    uint64_t at = hash_key(key, kt) & (uint64_t)ix->mask;
+    uint64_t h = hash_key(key, kt), tag = tag_of(h), low = ((uint64_t)1 << TAG_SHIFT) - 1;
+    uint64_t at = h & (uint64_t)ix->mask;
     for (;;) {
-        int64_t e = ix->slot[at];
-        if (!e) return -1;
-        if (eq_key(key_at(m, e - 1), key, kt)) {
-            ix->last = e - 1;
-            return e - 1;
+        uint64_t s = ix->slot[at];
+        if (!s) return -1;
+        int64_t e = (int64_t)(s & low) - 1;
+        if ((s & ~low) == tag && eq_key(key_at(m, e), key, kt)) {
+            ix->last = e;
+            return e;
         }
         at = (at + 1) & (uint64_t)ix->mask;
     }

@@ -3,6 +3,7 @@
  * and from their decimal text. */
 #include "../isu_rt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int64_t isu_count_chars(const unsigned char *p, int64_t n) {
@@ -25,20 +26,64 @@ static int is_space(unsigned char b) { return b == ' ' || (b >= 9 && b <= 13); }
 static const IsuType STRING = {ISU_STRING, 0, 0, 0, 0, 0};
 const IsuType isu_strings_type = {ISU_ARRAY, &STRING, 0, 0, 0, 0};
 
+/* The words seen by one split, by hash: open addressing, at most half full. */
+typedef struct Words {
+    IsuObj **slot;
+    uint64_t mask;
+    int64_t used;
+} Words;
+
+static void words_grow(Words *t) {
+    uint64_t size = t->slot ? 2 * (t->mask + 1) : 64;
+    IsuObj **slot = isu_alloc(sizeof(IsuObj *) * (size_t)size);
+    memset(slot, 0, sizeof(IsuObj *) * (size_t)size);
+    for (uint64_t i = 0; t->slot && i <= t->mask; i++) {
+        IsuObj *w = t->slot[i];
+        if (!w) continue;
+        uint64_t at = isu_bytes_hash(ISU_DATA(w), w->len) & (size - 1);
+        while (slot[at]) at = (at + 1) & (size - 1);
+        slot[at] = w;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->mask = size - 1;
+}
+
+/* The word `p[0..n)`: the object an equal word of this split made, one more
+ * reference to it, or a new one. Strings never change, so sharing one is
+ * invisible; it saves an object per repeated word, and a map keyed by the
+ * words compares them by address. */
+static IsuObj *word(Words *t, const unsigned char *p, int64_t n) {
+    if (2 * (t->used + 1) > (int64_t)(t->mask + 1)) words_grow(t);
+    uint64_t at = isu_bytes_hash(p, n) & t->mask;
+    for (IsuObj *w; (w = t->slot[at]); at = (at + 1) & t->mask) {
+        if (w->len == n && isu_bytes_eq(ISU_DATA(w), p, n)) {
+            w->rc++;
+            return w;
+        }
+    }
+    IsuObj *w = isu_str_new(p, n);
+    t->slot[at] = w;
+    t->used++;
+    return w;
+}
+
 IsuObj *isu_split_whitespace(const IsuObj *s) {
     IsuObj *out = isu_obj_new(4, 8);
     const unsigned char *p = ISU_DATA(s);
     int64_t n = s->len, i = 0;
+    Words seen = {0, 0, 0};
     for (;;) {
         while (i < n && is_space(p[i])) i++;
         if (i >= n) break;
         int64_t start = i;
         while (i < n && !is_space(p[i])) i++;
-        IsuObj *w = isu_str_new(p + start, i - start);
+        IsuObj *w = word(&seen, p + start, i - start);
         if (out->len == out->cap) out = isu_unique(out, &isu_strings_type, 1);
         isu_store_slot(ISU_DATA(out) + 8 * out->len, 8, (uint64_t)(uintptr_t)w);
         out->len++;
     }
+    free(seen.slot);
     return out;
 }
 
