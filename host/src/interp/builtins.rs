@@ -104,11 +104,7 @@ pub fn call1(b: Builtin, a: &Value, max: usize) -> Res<Value> {
             Ok(x) => Ok(Value::float(x)),
             Err(code) => fail(code, parse_float_failure(code, s.as_str())),
         },
-        (Builtin::SplitWhitespace, Value::Str(s)) => Ok(pieces(
-            s.as_str()
-                .split(is_isu_whitespace)
-                .filter(|w| !w.is_empty()),
-        )),
+        (Builtin::SplitWhitespace, Value::Str(s)) => Ok(pieces(words(s.as_str()))),
         (Builtin::ToString, Value::Int(i)) => Ok(Value::Str(Rc::new(super::text::decimal(*i)))),
         (Builtin::ParseInt, Value::Str(s)) => parse_int(s.as_str()).map(Value::Int),
         (Builtin::MapKeys, Value::Map(m)) => {
@@ -423,6 +419,25 @@ fn join(xs: &Items, sep: &Text, max: usize) -> Res<Value> {
 }
 
 /// The whitespace of `SPLIT_WHITESPACE`: space, `\t`, `\n`, `\x0b`, `\x0c`, `\r`.
+/// The words of `s`: its longest runs without Isu whitespace. Every
+/// whitespace character is ASCII, and no byte of a longer UTF-8 sequence is,
+/// so the text is scanned by bytes and cut only at character boundaries.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    let bytes = s.as_bytes();
+    let space = |b: u8| is_isu_whitespace(char::from(b));
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while bytes.get(at).is_some_and(|&b| space(b)) {
+            at += 1;
+        }
+        let start = at;
+        while bytes.get(at).is_some_and(|&b| !space(b)) {
+            at += 1;
+        }
+        (at > start).then(|| s.get(start..at)).flatten()
+    })
+}
+
 fn is_isu_whitespace(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r')
 }
@@ -516,6 +531,10 @@ mod tests {
         assert_eq!(
             call1(Builtin::SplitWhitespace, &s("  "), MAX),
             Ok(ints(&[]))
+        );
+        assert_eq!(
+            call1(Builtin::SplitWhitespace, &s("\tÀé  ü\t"), MAX),
+            Ok(Value::array(vec![s("Àé"), s("ü")]))
         );
     }
 

@@ -135,6 +135,8 @@ pub enum Ex {
     ArithVV(Arith, Slot, Span, Slot, Span, Span),
     /// `(OP X (const k))` on ints, X not a variable.
     ArithXK(Arith, Box<Ex>, i64, Span),
+    /// `(OP (var a) Y)` on ints, Y neither a variable nor a constant.
+    ArithVX(Arith, Slot, Span, Box<Ex>, Span),
     /// An int comparison of a variable and a constant.
     CmpVK(Cmp, Slot, Span, i64),
     /// An int comparison of two variables.
@@ -237,6 +239,12 @@ pub enum St {
     },
     /// `TARGET: (index x I)`: one level, the common case of [`St::SetIndex`].
     SetElem {
+        step: StepIx,
+        store: ElemStore,
+    },
+    /// `TARGET: (index x I)` with x an `int[]` (a `bool[]`) and an int
+    /// (a bool) `EXPR`: the element stored without boxing it.
+    SetScalar {
         step: StepIx,
         store: ElemStore,
     },
@@ -515,16 +523,18 @@ impl Compiler {
                 message: "an element target without a level".into(),
                 span: target.span(),
             })?;
-            St::SetElem {
-                step,
-                store: ElemStore {
-                    slot,
-                    target_span: target.span(),
-                    index: seg.index,
-                    index_span: seg.span,
-                    expr,
-                    kind,
-                },
+            let store = ElemStore {
+                slot,
+                target_span: target.span(),
+                index: seg.index,
+                index_span: seg.span,
+                expr,
+                kind,
+            };
+            if self.scalar_array(slot) == Some(kind) && kind != Scalar::Other {
+                St::SetScalar { step, store }
+            } else {
+                St::SetElem { step, store }
             }
         } else {
             St::SetIndex {
@@ -535,6 +545,15 @@ impl Compiler {
                 expr,
             }
         })
+    }
+
+    /// The element kind of the variable `slot` when it is an array of ints
+    /// or of bools.
+    fn scalar_array(&self, slot: Slot) -> Option<Scalar> {
+        match &self.vars.get(slot as usize)?.ty {
+            Type::Array(elem) => Some(Scalar::of(Some(elem))),
+            _ => None,
+        }
     }
 
     fn place_path(&mut self, place: &Place, out: &mut Vec<Seg>) -> Res<()> {
@@ -682,6 +701,7 @@ fn fuse(e: Ex) -> Ex {
             (Ex::Var(x, xs), Ex::Const(Value::Int(k))) => Ex::ArithVK(op, x, xs, k, span),
             (Ex::Var(x, xs), Ex::Var(y, ys)) => Ex::ArithVV(op, x, xs, y, ys, span),
             (a, Ex::Const(Value::Int(k))) => Ex::ArithXK(op, Box::new(a), k, span),
+            (Ex::Var(x, xs), b) => Ex::ArithVX(op, x, xs, Box::new(b), span),
             (a, b) => Ex::Arith(op, Box::new(a), Box::new(b), span),
         },
         Ex::CmpInt(op, a, b) => match (*a, *b) {

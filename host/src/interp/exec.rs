@@ -7,7 +7,7 @@
 //! on the way out: the innermost step whose own fields failed names it.
 //!
 //! By concern: [`stmt`] runs statements (and spends the fuel), [`place`]
-//! writes element targets, [`eval`] evaluates values (borrowing where it
+//! writes element targets ([`store`] ints and bools into compact arrays), [`eval`] evaluates values (borrowing where it
 //! can), [`ints`], [`floats`] and [`bools`] the int, float and bool
 //! expressions without boxing them, [`pack`] calls of pack functions, [`work`] spends what calls and copies cost, [`memory`] counts what
 //! the variables hold, and [`fault`] builds the runtime errors.
@@ -21,6 +21,7 @@ mod memory;
 mod pack;
 mod place;
 mod stmt;
+mod store;
 mod work;
 
 use super::compile::{Compiled, Slot, StepIx};

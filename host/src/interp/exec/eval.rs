@@ -85,9 +85,12 @@ impl Machine<'_, '_> {
         match e {
             Ex::Const(v) => Ok(v.clone()),
             Ex::Var(s, span) => self.read(*s, *span).cloned(),
-            Ex::Neg(..) | Ex::Arith(..) | Ex::ArithVK(..) | Ex::ArithVV(..) | Ex::ArithXK(..) => {
-                self.eval_int(e).map(Value::Int)
-            }
+            Ex::Neg(..)
+            | Ex::Arith(..)
+            | Ex::ArithVK(..)
+            | Ex::ArithVV(..)
+            | Ex::ArithXK(..)
+            | Ex::ArithVX(..) => self.eval_int(e).map(Value::Int),
             Ex::FloatNeg(..) | Ex::FloatArith(..) => self.eval_float(e).map(Value::float),
             Ex::Not(_)
             | Ex::CmpInt(..)
@@ -312,6 +315,7 @@ pub(super) fn expr_span(e: &Ex) -> Span {
         | Ex::ArithVK(_, _, _, _, s)
         | Ex::ArithVV(_, _, _, _, _, s)
         | Ex::ArithXK(_, _, _, s)
+        | Ex::ArithVX(_, _, _, _, s)
         | Ex::IndexMap(_, _, s)
         | Ex::Call1(_, _, s)
         | Ex::Call2(_, _, s)

@@ -11,7 +11,7 @@ use isu_plugin_api::Span;
 
 impl Machine<'_, '_> {
     /// An int expression: leaves (constants, variables, fused var/const
-    /// arithmetic and var-indexed reads) inline at the caller, the rest in
+    /// arithmetic) and var-indexed reads inline at the caller, the rest in
     /// [`Machine::eval_int_node`].
     #[inline(always)]
     pub(super) fn eval_int(&self, e: &Ex) -> R<i64> {
@@ -70,6 +70,11 @@ impl Machine<'_, '_> {
                 let x = self.eval_int(a)?;
                 arith(*op, x, *k, *span)
             }
+            Ex::ArithVX(op, x, xs, b, span) => {
+                let x = self.read_int(*x, *xs)?;
+                let y = self.eval_int(b)?;
+                arith(*op, x, y, *span)
+            }
             Ex::IndexArrVV(slot, var_span, islot, ispan, span) => {
                 let base = self.read(*slot, *var_span)?;
                 let i = self.read_int(*islot, *ispan)?;
@@ -93,10 +98,7 @@ impl Machine<'_, '_> {
                 let Value::Array(xs) = base else {
                     return unexpected("the base of an array index", base, *span);
                 };
-                match array_elem(xs, i, *span)? {
-                    Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
-                    other => unexpected("an int element", &other.to_value(), *span),
-                }
+                int_at(xs, i, *span)
             }
             Ex::IndexArr(base, index, span) => {
                 let base = self.eval_ref(base)?;
@@ -104,10 +106,7 @@ impl Machine<'_, '_> {
                 let Value::Array(xs) = base.get() else {
                     return unexpected("the base of an array index", base.get(), *span);
                 };
-                match array_elem(xs, i, *span)? {
-                    Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
-                    other => unexpected("an int element", &other.to_value(), *span),
-                }
+                int_at(xs, i, *span)
             }
             Ex::Neg(a, span) => {
                 let x = self.eval_int(a)?;
@@ -124,6 +123,27 @@ impl Machine<'_, '_> {
                 v => unexpected("an int expression", v, expr_span(e)),
             },
         }
+    }
+}
+
+/// The int element `i` of an array: straight out of a compact array, through
+/// [`array_elem`] otherwise.
+#[inline(always)]
+fn int_at(xs: &Items, i: i64, span: Span) -> R<i64> {
+    match xs {
+        Items::Ints(v) => match usize::try_from(i).ok().and_then(|u| v.get(u)) {
+            Some(x) => Ok(*x),
+            None => Err(out_of_range(i, v.len(), span)),
+        },
+        other => int_elem(other, i, span),
+    }
+}
+
+#[inline(never)]
+fn int_elem(xs: &Items, i: i64, span: Span) -> R<i64> {
+    match array_elem(xs, i, span)? {
+        Elem::Int(x) | Elem::Ref(&Value::Int(x)) => Ok(x),
+        other => unexpected("an int element", &other.to_value(), span),
     }
 }
 

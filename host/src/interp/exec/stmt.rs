@@ -5,7 +5,7 @@ use super::fault::{fault, located, unexpected, Fault, R};
 use super::place::place_mut;
 use super::{memory, work, Flow, Machine};
 use crate::interp::builtins;
-use crate::interp::compile::{Slot, St, StepIx};
+use crate::interp::compile::{ElemStore, Slot, St, StepIx};
 use crate::interp::value::Value;
 use isu_lang::RuntimeCode;
 use isu_plugin_api::Span;
@@ -66,25 +66,7 @@ impl Machine<'_, '_> {
                 }
                 self.exec_block(body)
             }
-            St::Set { step, slot, expr } => {
-                let v = self.eval(expr)?;
-                if self.memory.may_change(*slot, &v) {
-                    let span = self.c.steps[*step as usize].span;
-                    self.memory.hold(*slot, &v, span)?;
-                }
-                let s = *slot as usize;
-                self.slots[s] = v;
-                if let Some(t) = &mut self.tracer {
-                    let c = self.c;
-                    t.assign(
-                        &c.steps[*step as usize].id,
-                        &c.vars[s].name,
-                        &[],
-                        &self.slots[s],
-                    );
-                }
-                Ok(Flow::Next)
-            }
+            St::Set { .. } => self.exec_set(st),
             St::SetInt { step, slot, expr } => {
                 let v = self.eval_int(expr)?;
                 set_int(&mut self.slots, *slot, v);
@@ -99,8 +81,9 @@ impl Machine<'_, '_> {
                 }
                 Ok(Flow::Next)
             }
-            St::SetElem { step, store } => {
-                self.set_elem(*step, store)?;
+            St::SetElem { step, store } => self.exec_set_elem(*step, store),
+            St::SetScalar { step, store } => {
+                self.set_scalar(*step, store)?;
                 Ok(Flow::Next)
             }
             St::SetIndex { .. } => self.exec_set_index(st),
@@ -120,18 +103,56 @@ impl Machine<'_, '_> {
             St::Range { .. } => self.exec_range(st),
             St::Each { .. } => self.exec_each(st),
             St::While { .. } => self.exec_while(st),
-            St::Return { step, expr } => {
-                let v = self.eval(expr)?;
-                if let Some(t) = &mut self.tracer {
-                    t.ret(&self.c.steps[*step as usize].id, &v);
-                }
-                self.ret = v;
-                self.ret_step = Some(*step);
-                Ok(Flow::Return)
-            }
+            St::Return { .. } => self.exec_return(st),
             St::Break { .. } => Ok(Flow::Break),
             St::Continue { .. } => Ok(Flow::Continue),
         }
+    }
+
+    /// `TARGET: x` of any type, out of line: the hot statements keep
+    /// [`Machine::exec_step`] small.
+    #[inline(never)]
+    fn exec_set(&mut self, st: &St) -> R<Flow> {
+        let St::Set { step, slot, expr } = st else {
+            return Err(other_kind());
+        };
+        let v = self.eval(expr)?;
+        if self.memory.may_change(*slot, &v) {
+            let span = self.c.steps[*step as usize].span;
+            self.memory.hold(*slot, &v, span)?;
+        }
+        let s = *slot as usize;
+        self.slots[s] = v;
+        if let Some(t) = &mut self.tracer {
+            let c = self.c;
+            t.assign(
+                &c.steps[*step as usize].id,
+                &c.vars[s].name,
+                &[],
+                &self.slots[s],
+            );
+        }
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_set_elem(&mut self, step: StepIx, store: &ElemStore) -> R<Flow> {
+        self.set_elem(step, store)?;
+        Ok(Flow::Next)
+    }
+
+    #[inline(never)]
+    fn exec_return(&mut self, st: &St) -> R<Flow> {
+        let St::Return { step, expr } = st else {
+            return Err(other_kind());
+        };
+        let v = self.eval(expr)?;
+        if let Some(t) = &mut self.tracer {
+            t.ret(&self.c.steps[*step as usize].id, &v);
+        }
+        self.ret = v;
+        self.ret_step = Some(*step);
+        Ok(Flow::Return)
     }
 
     #[inline(never)]
@@ -144,11 +165,7 @@ impl Machine<'_, '_> {
             expr,
         } = st
         else {
-            return Err(fault(
-                RuntimeCode::InternalError,
-                Span::default(),
-                "a statement of another kind",
-            ));
+            return Err(other_kind());
         };
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
@@ -170,11 +187,7 @@ impl Machine<'_, '_> {
             arg_span,
         } = st
         else {
-            return Err(fault(
-                RuntimeCode::InternalError,
-                Span::default(),
-                "a statement of another kind",
-            ));
+            return Err(other_kind());
         };
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
@@ -223,11 +236,7 @@ impl Machine<'_, '_> {
             body,
         } = st
         else {
-            return Err(fault(
-                RuntimeCode::InternalError,
-                Span::default(),
-                "a statement of another kind",
-            ));
+            return Err(other_kind());
         };
         let start = self.eval_int(start)?;
         let end = self.eval_int(end)?;
@@ -282,11 +291,7 @@ impl Machine<'_, '_> {
             body,
         } = st
         else {
-            return Err(fault(
-                RuntimeCode::InternalError,
-                Span::default(),
-                "a statement of another kind",
-            ));
+            return Err(other_kind());
         };
         let xs = match self.eval(seq)? {
             Value::Array(xs) => xs,
@@ -332,11 +337,7 @@ impl Machine<'_, '_> {
     #[inline(never)]
     pub(super) fn exec_while(&mut self, st: &St) -> R<Flow> {
         let St::While { step, cond, body } = st else {
-            return Err(fault(
-                RuntimeCode::InternalError,
-                Span::default(),
-                "a statement of another kind",
-            ));
+            return Err(other_kind());
         };
         let mut rounds = 0;
         while self.eval_bool(cond)? {
@@ -358,12 +359,23 @@ impl Machine<'_, '_> {
     }
 }
 
+/// The fault of a statement handler given a statement of another kind.
+#[cold]
+fn other_kind() -> Box<super::fault::Fault> {
+    fault(
+        RuntimeCode::InternalError,
+        Span::default(),
+        "a statement of another kind",
+    )
+}
+
 pub(super) fn step_of(st: &St) -> StepIx {
     match st {
         St::Seq { step, .. }
         | St::Set { step, .. }
         | St::SetInt { step, .. }
         | St::SetElem { step, .. }
+        | St::SetScalar { step, .. }
         | St::SetIndex { step, .. }
         | St::Update { step, .. }
         | St::If { step, .. }
