@@ -418,10 +418,14 @@ impl Gen {
                 self.w.code_line(format!("{p}.append({})", x.text), fails);
                 self.size_check(&p, "PUSH's result");
                 let t = ty(arg(0)?)?;
-                if has_size(t) {
+                if has_size(t) && self.counts_memory() {
+                    // The size pushed, measured once for the work and the
+                    // live size (`_n` is free between statements).
                     let last = size_of(t, &format!("{p}[-1]"));
-                    delta = Delta::Adds(format!("1 + {last}"));
-                    lens.push(last);
+                    lens.push(format!("(_n := {last})"));
+                    delta = Delta::Adds("1 + _n".to_owned());
+                } else if has_size(t) {
+                    lens.push(size_of(t, &format!("{p}[-1]")));
                 } else {
                     delta = Delta::Adds("1".to_owned());
                 }
