@@ -146,9 +146,21 @@ impl Gen {
                     }
                     _ => false,
                 };
+                // A loop inside a `while` whose iterator counts its rounds
+                // takes the fuel that iterator left, and gives back what
+                // is left after it (`counted_while`).
+                let counter = self.counters.last().cloned().flatten();
+                if let Some((it, _)) = &counter {
+                    self.w.plain(format!("_fuel = {it}.__length_hint__()"));
+                }
+                self.counters.push(None);
                 self.loops.push((id.to_string(), cond_fails));
                 let r = self.looping_step(id, iter, body, spends);
                 self.loops.pop();
+                self.counters.pop();
+                if let Some((it, start)) = &counter {
+                    self.w.plain(format!("{it}.__setstate__({start} - _fuel)"));
+                }
                 r
             }
             Node::Return { expr } => self.ret(expr),
@@ -1100,18 +1112,32 @@ impl Gen {
                 self.env = self.facts.bounds.head(id);
                 let fails = !self.codes(cond).is_empty();
                 let c = self.expr(cond)?;
-                if innermost {
+                let counted = !innermost && self.counted_while(cond, body);
+                let it = if counted {
+                    format!("_it_{id}")
+                } else {
+                    "_it".to_owned()
+                };
+                if innermost || counted {
                     // At most as many rounds as the fuel covers, counted by
                     // the `for` itself rather than round by round: `_it`
                     // yields `_fuel` times (None, which makes no int), and
                     // the round that stops has taken one more than it spends.
+                    // The loops in the rounds of a counted `while` take the
+                    // fuel its iterator left and set it to what they left
+                    // (a range iterator, whose position can be set).
                     let stop = self.not(cond)?;
-                    self.w.plain("_it = _units(None, _fuel)");
-                    self.w.safe_for("for _ in _it:");
+                    if counted {
+                        self.w.plain(format!("_f_{id} = _fuel"));
+                        self.w.plain(format!("{it} = iter(range(_fuel))"));
+                    } else {
+                        self.w.plain("_it = _units(None, _fuel)");
+                    }
+                    self.w.safe_for(format!("for _ in {it}:"));
                     self.w.open();
                     self.w.code_line(format!("if {}:", stop.text), fails);
                     self.w.block(|w| {
-                        w.plain("_fuel = _it.__length_hint__() + 1");
+                        w.plain(format!("_fuel = {it}.__length_hint__() + 1"));
                         w.plain("break");
                     });
                 } else {
@@ -1119,9 +1145,15 @@ impl Gen {
                     self.w.open();
                     self.spend_round();
                 }
+                if counted {
+                    self.counters.push(Some((it.clone(), format!("_f_{id}"))));
+                }
                 let r = self.block(body);
+                if counted {
+                    self.counters.pop();
+                }
                 self.w.close();
-                if innermost {
+                if innermost || counted {
                     // The fuel ran out: the loop ends here if COND is false.
                     self.w.line("else:");
                     self.w.open();
@@ -1133,6 +1165,40 @@ impl Gen {
                 r
             }
         }
+    }
+
+    /// Whether a `while` loop with loops inside may count its rounds with
+    /// a range iterator instead of spending each round's unit on lines of
+    /// its own: no BREAK ends it early, and nothing in its COND or in its
+    /// rounds spends fuel but the loops inside, which take the fuel the
+    /// iterator left before they run and set it after. So the rounds cost
+    /// Python's `for`, and a loop inside two method calls each time it runs.
+    fn counted_while(&self, cond: &Expr, body: &Block) -> bool {
+        !breaks(body) && !self.spends(cond) && !self.spends_outside_loops(body)
+    }
+
+    /// Whether evaluating `e` may spend fuel (then it may fail with
+    /// `step_limit`).
+    fn spends(&self, e: &Expr) -> bool {
+        self.codes(e).with(Codes::STEP) == self.codes(e)
+    }
+
+    /// Whether a step of `b` spends fuel outside the loops in it.
+    fn spends_outside_loops(&self, b: &Block) -> bool {
+        b.steps.iter().any(|s| match &s.node {
+            Node::Loop { .. } => false,
+            Node::Seq { block } => self.spends_outside_loops(block),
+            Node::If {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                self.spends(cond)
+                    || self.spends_outside_loops(then_block)
+                    || self.spends_outside_loops(else_block)
+            }
+            _ => work::step_spends(s),
+        })
     }
 
     /// A `for` loop over `seq` (a range or an array: `each`); `count` is the
