@@ -53,11 +53,11 @@ pub struct Gen {
     /// innermost one's round, under its step.
     loops: Vec<(String, bool)>,
     /// The `while` loops being written whose rounds a range iterator counts
-    /// (lower/stmt.rs, `counted_while`), innermost last, each with its
-    /// iterator and the fuel it started from: `None` inside a loop of such
-    /// a loop's body, whose fuel the loop around it already brings up to
-    /// date.
-    counters: Vec<Option<(String, String)>>,
+    /// (lower/stmt.rs, `counted_while`), innermost last, each by its step
+    /// (which names its `_it_S1`, `_f_S1` and `_r_S1`): `None` inside a
+    /// loop of such a loop's body, whose fuel the loop around it already
+    /// brings up to date.
+    counters: Vec<Option<String>>,
     /// The Python names of the pack functions the module defines.
     /// The pack functions defined, each with whether its definition takes
     /// the run's size limit (`max_size`) as its last parameter.

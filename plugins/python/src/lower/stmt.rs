@@ -150,16 +150,18 @@ impl Gen {
                 // takes the fuel that iterator left, and gives back what
                 // is left after it (`counted_while`).
                 let counter = self.counters.last().cloned().flatten();
-                if let Some((it, _)) = &counter {
-                    self.w.plain(format!("_fuel = {it}.__length_hint__()"));
+                if let Some(w) = &counter {
+                    self.w.plain(format!("_fuel = _f_{w} - _r_{w}"));
                 }
                 self.counters.push(None);
                 self.loops.push((id.to_string(), cond_fails));
                 let r = self.looping_step(id, iter, body, spends);
                 self.loops.pop();
                 self.counters.pop();
-                if let Some((it, start)) = &counter {
-                    self.w.plain(format!("{it}.__setstate__({start} - _fuel)"));
+                if let Some(w) = &counter {
+                    self.w.plain(format!(
+                        "_it_{w}.__setstate__((_r_{w} := _f_{w} - _fuel) + 1)"
+                    ));
                 }
                 r
             }
@@ -1113,31 +1115,31 @@ impl Gen {
                 let fails = !self.codes(cond).is_empty();
                 let c = self.expr(cond)?;
                 let counted = !innermost && self.counted_while(cond, body);
-                let it = if counted {
-                    format!("_it_{id}")
-                } else {
-                    "_it".to_owned()
-                };
                 if innermost || counted {
                     // At most as many rounds as the fuel covers, counted by
                     // the `for` itself rather than round by round: `_it`
                     // yields `_fuel` times (None, which makes no int), and
                     // the round that stops has taken one more than it spends.
-                    // The loops in the rounds of a counted `while` take the
-                    // fuel its iterator left and set it to what they left
-                    // (a range iterator, whose position can be set).
+                    // A counted `while` (`counted_while`) iterates over
+                    // `range(_fuel)` instead, whose position can be set:
+                    // `_r_S1` is the units taken before its round, so that
+                    // `_f_S1 - _r_S1` is the fuel left in it (`_f_S1` is the
+                    // fuel at the start, less one), which the loops inside
+                    // take and give back.
                     let stop = self.not(cond)?;
-                    if counted {
-                        self.w.plain(format!("_f_{id} = _fuel"));
-                        self.w.plain(format!("{it} = iter(range(_fuel))"));
+                    let (var, left) = if counted {
+                        self.w.plain(format!("_f_{id} = _fuel - 1"));
+                        self.w.plain(format!("_it_{id} = iter(range(_fuel))"));
+                        (format!("_r_{id} in _it_{id}"), format!("_f_{id} - _r_{id}"))
                     } else {
                         self.w.plain("_it = _units(None, _fuel)");
-                    }
-                    self.w.safe_for(format!("for _ in {it}:"));
+                        ("_ in _it".to_owned(), "_it.__length_hint__()".to_owned())
+                    };
+                    self.w.safe_for(format!("for {var}:"));
                     self.w.open();
                     self.w.code_line(format!("if {}:", stop.text), fails);
                     self.w.block(|w| {
-                        w.plain(format!("_fuel = {it}.__length_hint__() + 1"));
+                        w.plain(format!("_fuel = {left} + 1"));
                         w.plain("break");
                     });
                 } else {
@@ -1146,7 +1148,7 @@ impl Gen {
                     self.spend_round();
                 }
                 if counted {
-                    self.counters.push(Some((it.clone(), format!("_f_{id}"))));
+                    self.counters.push(Some(id.to_string()));
                 }
                 let r = self.block(body);
                 if counted {
