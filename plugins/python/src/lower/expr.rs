@@ -814,7 +814,14 @@ mod tests {
         );
         assert_eq!(
             Check::Both.failed("x").as_deref(),
-            Some("not -9223372036854775808 <= x <= 9223372036854775807")
+            Some(
+                "(x > 1073741823 or x < -1073741823) \
+                 and not -9223372036854775808 <= x <= 9223372036854775807"
+            )
+        );
+        assert_eq!(
+            Check::Upper.failed("x").as_deref(),
+            Some("x > 1073741823 and x > 9223372036854775807")
         );
     }
 }
