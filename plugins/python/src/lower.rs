@@ -52,6 +52,12 @@ pub struct Gen {
     /// round starts with a COND that may fail: a CONTINUE goes back to the
     /// innermost one's round, under its step.
     loops: Vec<(String, bool)>,
+    /// The `while` loops being written whose rounds a range iterator counts
+    /// (lower/stmt.rs, `counted_while`), innermost last, each by its step
+    /// (which names its `_it_S1`, `_f_S1` and `_r_S1`): `None` inside a
+    /// loop of such a loop's body, whose fuel the loop around it already
+    /// brings up to date.
+    counters: Vec<Option<String>>,
     /// The Python names of the pack functions the module defines.
     /// The pack functions defined, each with whether its definition takes
     /// the run's size limit (`max_size`) as its last parameter.
@@ -75,6 +81,7 @@ impl Gen {
             env: Env::default(),
             step: None,
             loops: Vec::new(),
+            counters: Vec::new(),
             packs,
             dead: BTreeSet::new(),
             temps: 0,

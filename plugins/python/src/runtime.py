@@ -336,9 +336,7 @@ def _repeat(x: object, n: int, max_size: int) -> list:
 
 
 def _join(xs: list, sep: str, max_size: int) -> str:
-    n = len(sep) * max(len(xs) - 1, 0)
-    for s in xs:
-        n += len(s)
+    n = len(sep) * max(len(xs) - 1, 0) + sum(map(len, xs))
     if n > max_size:
         _size_limit("JOIN's result")
     return sep.join(xs)

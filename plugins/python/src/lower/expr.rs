@@ -25,6 +25,11 @@ use isu_plugin_api::{
 pub const INT_MAX: &str = "9223372036854775807";
 pub const INT_MIN: &str = "-9223372036854775808";
 
+/// The bounds of the ints CPython 3.11 keeps in one digit (|v| < 2^30),
+/// which its comparisons with such a constant specialize for.
+const SMALL_MAX: &str = "1073741823";
+const SMALL_MIN: &str = "-1073741823";
+
 /// Which bounds an arithmetic result must be checked against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
@@ -52,9 +57,14 @@ impl Check {
     pub fn failed(self, v: &str) -> Option<String> {
         match self {
             Check::None => None,
-            Check::Upper => Some(format!("{v} > {INT_MAX}")),
-            Check::Lower => Some(format!("{v} < {INT_MIN}")),
-            Check::Both => Some(format!("not {INT_MIN} <= {v} <= {INT_MAX}")),
+            // A bound CPython compares as fast as a small int (one digit,
+            // below 2^30) goes first: most values pass it, and only those
+            // past it are compared with the 64-bit bound.
+            Check::Upper => Some(format!("{v} > {SMALL_MAX} and {v} > {INT_MAX}")),
+            Check::Lower => Some(format!("{v} < {SMALL_MIN} and {v} < {INT_MIN}")),
+            Check::Both => Some(format!(
+                "({v} > {SMALL_MAX} or {v} < {SMALL_MIN}) and not {INT_MIN} <= {v} <= {INT_MAX}"
+            )),
         }
     }
 }
@@ -804,7 +814,14 @@ mod tests {
         );
         assert_eq!(
             Check::Both.failed("x").as_deref(),
-            Some("not -9223372036854775808 <= x <= 9223372036854775807")
+            Some(
+                "(x > 1073741823 or x < -1073741823) \
+                 and not -9223372036854775808 <= x <= 9223372036854775807"
+            )
+        );
+        assert_eq!(
+            Check::Upper.failed("x").as_deref(),
+            Some("x > 1073741823 and x > 9223372036854775807")
         );
     }
 }

@@ -146,9 +146,23 @@ impl Gen {
                     }
                     _ => false,
                 };
+                // A loop inside a `while` whose iterator counts its rounds
+                // takes the fuel that iterator left, and gives back what
+                // is left after it (`counted_while`).
+                let counter = self.counters.last().cloned().flatten();
+                if let Some(w) = &counter {
+                    self.w.plain(format!("_fuel = _f_{w} - _r_{w}"));
+                }
+                self.counters.push(None);
                 self.loops.push((id.to_string(), cond_fails));
                 let r = self.looping_step(id, iter, body, spends);
                 self.loops.pop();
+                self.counters.pop();
+                if let Some(w) = &counter {
+                    self.w.plain(format!(
+                        "_it_{w}.__setstate__((_r_{w} := _f_{w} - _fuel) + 1)"
+                    ));
+                }
                 r
             }
             Node::Return { expr } => self.ret(expr),
@@ -418,10 +432,14 @@ impl Gen {
                 self.w.code_line(format!("{p}.append({})", x.text), fails);
                 self.size_check(&p, "PUSH's result");
                 let t = ty(arg(0)?)?;
-                if has_size(t) {
+                if has_size(t) && self.counts_memory() {
+                    // The size pushed, measured once for the work and the
+                    // live size (`_n` is free between statements).
                     let last = size_of(t, &format!("{p}[-1]"));
-                    delta = Delta::Adds(format!("1 + {last}"));
-                    lens.push(last);
+                    lens.push(format!("(_n := {last})"));
+                    delta = Delta::Adds("1 + _n".to_owned());
+                } else if has_size(t) {
+                    lens.push(size_of(t, &format!("{p}[-1]")));
                 } else {
                     delta = Delta::Adds("1".to_owned());
                 }
@@ -530,33 +548,46 @@ impl Gen {
     /// temporaries first, so each is evaluated (and checked) once, in Isu's
     /// order: B, K, the element's own read, `s`, the size check.
     fn concat_at(&mut self, target: &Place, s: &Expr) -> R<Vec<String>> {
-        let (base, at) = match target {
+        let (base, at, charge) = match target {
             Place::Index { base, index, .. } => {
                 let (b, bt) = self.place_read(base)?;
                 let key = match bt {
                     Type::Array(_) => self.array_key(index)?,
                     _ => self.expr(index)?.text,
                 };
-                (b, Ok(key))
+                let charge = Gen::key_units(&bt, index, "_k");
+                (b, Ok(key), charge)
             }
             // A string field: `_p.f`, which has no key to check.
-            Place::Field { base, field, .. } => {
-                (self.place_read(base)?.0, Err(names::field(&field.name)))
-            }
+            Place::Field { base, field, .. } => (
+                self.place_read(base)?.0,
+                Err(names::field(&field.name)),
+                None,
+            ),
             Place::Var { .. } => return Err(invalid("an element update of a variable")),
         };
         let t = self.expr(s)?;
         let t = self.measure(s, t)?;
         self.w.line(format!("_p = {}", base.text));
-        let at = match at {
+        let (at, old) = match at {
             Ok(key) => {
                 self.w.line(format!("_k = {key}"));
-                "_p[_k]".to_owned()
+                match charge {
+                    // A string key spends its size once the element is
+                    // found, before the string appended is evaluated.
+                    Some(units) => {
+                        self.w.line("_old = _p[_k]");
+                        self.w.plain(format!("_fuel -= {units}"));
+                        self.step_limit_if("_fuel < 0");
+                        ("_p[_k]".to_owned(), "_old".to_owned())
+                    }
+                    None => ("_p[_k]".to_owned(), "_p[_k]".to_owned()),
+                }
             }
-            Err(attr) => format!("_p.{attr}"),
+            Err(attr) => (format!("_p.{attr}"), format!("_p.{attr}")),
         };
         self.w.line(format!(
-            "{at} = _s if len(_s := {at} + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
+            "{at} = _s if len(_s := {old} + {}) <= _max_size else _size_limit(\"CONCAT's result\")",
             t.bind().at(Prec::Sum)
         ));
         Ok(t.len().into_iter().collect())
@@ -617,6 +648,21 @@ impl Gen {
                 let (b, bt) = self.place_read(base)?;
                 let (key, et) = match &bt {
                     Type::Array(e) => (self.array_key(index)?, (**e).clone()),
+                    Type::Map(_, v) if work::index_spends(Some(&bt)) => {
+                        // A string key spends its size once the element is
+                        // found, as a lookup does (spec/semantics.md 4.3).
+                        let quiet = self
+                            .target_codes(base, false)?
+                            .with(self.codes(index))
+                            .is_empty();
+                        let key = self.expr(index)?;
+                        let key = self.measure(index, key)?;
+                        let call = Py::new(
+                            format!("{}[{}]", b.at(Prec::Primary), key.bind().text),
+                            Prec::Primary,
+                        );
+                        return Ok((Gen::spend_key(&call, &key, quiet, true), (**v).clone()));
+                    }
                     Type::Map(_, v) => (self.expr(index)?.text, (**v).clone()),
                     other => return Err(invalid(format!("an index into a value of type {other}"))),
                 };
@@ -653,9 +699,16 @@ impl Gen {
                 Codes::NONE
             }),
             Place::Index { base, index, .. } => {
-                let level = match self.place_type(base)? {
-                    Type::Map(..) if last => Codes::NONE,
-                    Type::Map(..) => Codes::MISSING_KEY,
+                let base_ty = self.place_type(base)?;
+                // A string key spends its size (spec/semantics.md 4.3).
+                let spends = if work::index_spends(Some(&base_ty)) {
+                    Codes::STEP
+                } else {
+                    Codes::NONE
+                };
+                let level = match base_ty {
+                    Type::Map(..) if last => spends,
+                    Type::Map(..) => Codes::MISSING_KEY.with(spends),
                     // An index the bounds prove in range (`analysis::bounds`).
                     _ if self.env.target_in_bounds(base, index, &self.facts.decls) => Codes::NONE,
                     _ => Codes::INDEX,
@@ -717,8 +770,17 @@ impl Gen {
         // key when the dict grew.
         let flat_map = matches!(&base_ty, Type::Map(_, v) if !has_size(v));
         let string_keys = matches!(&base_ty, Type::Map(k, _) if **k == Type::String);
+        let (root, _) = target.root();
+        // A map's key that spends its size is evaluated and charged on
+        // lines of its own before EXPR (spec/semantics.md 4.3), after the
+        // map, which is read first unless it is a variable that may be
+        // unset (then the walk below reads it first).
+        let key_spends = work::index_spends(Some(&base_ty));
+        let unset_root = matches!(**base, Place::Var { .. }) && self.may_be_unset(root);
         let inline = (!counted || flat_map)
-            && (codes.commutes(self.target_codes(target, true)?)
+            && !(key_spends && unset_root)
+            && (key_spends
+                || codes.commutes(self.target_codes(target, true)?)
                 || facts::leads_with_read(expr, target));
         let v = self.stored(expr, copies)?;
         if inline {
@@ -740,27 +802,30 @@ impl Gen {
                         self.w.line(format!("_p = {}", b.text));
                         "_p".to_owned()
                     };
+                    // Isu reads the key before EXPR: it may go first.
+                    let k = if key.is_simple()
+                        || work::constant_len(index).is_some()
+                        || !(string_keys && counted || key_spends)
+                    {
+                        key.text
+                    } else {
+                        self.w.line(format!("_k = {}", key.text));
+                        "_k".to_owned()
+                    };
+                    let key_fails = k != "_k" && !self.codes(index).is_empty();
+                    self.spend_key_lines(&base_ty, index, &k, key_fails);
                     if counted {
-                        // Isu reads the key before EXPR: it may go first.
-                        let k = if key.is_simple() || !string_keys {
-                            key.text
-                        } else {
-                            self.w.line(format!("_k = {}", key.text));
-                            "_k".to_owned()
-                        };
                         // `len` of a LOCAL not yet set fails: under its step's marker.
                         self.w.line(format!("_was = len({m})"));
                         self.w.line(format!("{m}[{k}] = {}", v.text));
-                        let (root, _) = target.root();
                         self.new_entry(root, &m, string_keys.then_some(k.as_str()));
                     } else {
-                        self.store_in_map(&m, &key.text, &v.text, "the map");
+                        self.store_in_map(&m, &k, &v.text, "the map");
                     }
                 }
             }
             return Ok(());
         }
-        let (root, _) = target.root();
         // The levels from the variable outward: the container at each and
         // its key, or the field it names.
         let mut levels = Vec::new();
@@ -792,8 +857,22 @@ impl Gen {
                     continue;
                 }
             };
-            let is_array = matches!(self.place_type(lb)?, Type::Array(_));
+            let level_ty = self.place_type(lb)?;
+            let is_array = matches!(level_ty, Type::Array(_));
             if i + 1 < n {
+                if work::index_spends(Some(&level_ty)) {
+                    // The key spends its size once its element is found.
+                    let k = self.expr(key)?;
+                    let k = if k.is_simple() || work::constant_len(key).is_some() {
+                        k.text
+                    } else {
+                        self.w.line(format!("_k = {}", k.text));
+                        "_k".to_owned()
+                    };
+                    self.w.line(format!("_p = _p[{k}]"));
+                    self.spend_key_lines(&level_ty, key, &k, false);
+                    continue;
+                }
                 let k = if is_array {
                     self.array_key(key)?
                 } else {
@@ -804,6 +883,8 @@ impl Gen {
             }
             let k = self.expr(key)?;
             self.w.line(format!("_k = {}", k.text));
+            // The last key spends its size once evaluated.
+            self.spend_key_lines(&level_ty, key, "_k", false);
             if is_array {
                 self.w.line("if not 0 <= _k < len(_p):");
                 self.w.block(|w| w.line("_index_error()"));
@@ -827,6 +908,18 @@ impl Gen {
             }
         }
         Ok(())
+    }
+
+    /// The charge of a level of an element target that indexes the map of
+    /// type `map` by `index` (its value in `k`) by a string key: the key's
+    /// size, at the ASSIGN's step (spec/semantics.md 4.3). `fails`:
+    /// reading `k` may fail (a variable that may be unset), so the line
+    /// names its step. Nothing for a level that spends nothing.
+    fn spend_key_lines(&mut self, map: &Type, index: &Expr, k: &str, fails: bool) {
+        if let Some(units) = Gen::key_units(map, index, k) {
+            self.w.code_line(format!("_fuel -= {units}"), fails);
+            self.step_limit_if("_fuel < 0");
+        }
     }
 
     /// EXPR of an element or field ASSIGN as the value to store: one that
@@ -1021,18 +1114,32 @@ impl Gen {
                 self.env = self.facts.bounds.head(id);
                 let fails = !self.codes(cond).is_empty();
                 let c = self.expr(cond)?;
-                if innermost {
+                let counted = !innermost && self.counted_while(cond, body);
+                if innermost || counted {
                     // At most as many rounds as the fuel covers, counted by
                     // the `for` itself rather than round by round: `_it`
                     // yields `_fuel` times (None, which makes no int), and
                     // the round that stops has taken one more than it spends.
+                    // A counted `while` (`counted_while`) iterates over
+                    // `range(_fuel)` instead, whose position can be set:
+                    // `_r_S1` is the units taken before its round, so that
+                    // `_f_S1 - _r_S1` is the fuel left in it (`_f_S1` is the
+                    // fuel at the start, less one), which the loops inside
+                    // take and give back.
                     let stop = self.not(cond)?;
-                    self.w.plain("_it = _units(None, _fuel)");
-                    self.w.safe_for("for _ in _it:");
+                    let (var, left) = if counted {
+                        self.w.plain(format!("_f_{id} = _fuel - 1"));
+                        self.w.plain(format!("_it_{id} = iter(range(_fuel))"));
+                        (format!("_r_{id} in _it_{id}"), format!("_f_{id} - _r_{id}"))
+                    } else {
+                        self.w.plain("_it = _units(None, _fuel)");
+                        ("_ in _it".to_owned(), "_it.__length_hint__()".to_owned())
+                    };
+                    self.w.safe_for(format!("for {var}:"));
                     self.w.open();
                     self.w.code_line(format!("if {}:", stop.text), fails);
                     self.w.block(|w| {
-                        w.plain("_fuel = _it.__length_hint__() + 1");
+                        w.plain(format!("_fuel = {left} + 1"));
                         w.plain("break");
                     });
                 } else {
@@ -1040,9 +1147,15 @@ impl Gen {
                     self.w.open();
                     self.spend_round();
                 }
+                if counted {
+                    self.counters.push(Some(id.to_string()));
+                }
                 let r = self.block(body);
+                if counted {
+                    self.counters.pop();
+                }
                 self.w.close();
-                if innermost {
+                if innermost || counted {
                     // The fuel ran out: the loop ends here if COND is false.
                     self.w.line("else:");
                     self.w.open();
@@ -1054,6 +1167,40 @@ impl Gen {
                 r
             }
         }
+    }
+
+    /// Whether a `while` loop with loops inside may count its rounds with
+    /// a range iterator instead of spending each round's unit on lines of
+    /// its own: no BREAK ends it early, and nothing in its COND or in its
+    /// rounds spends fuel but the loops inside, which take the fuel the
+    /// iterator left before they run and set it after. So the rounds cost
+    /// Python's `for`, and a loop inside two method calls each time it runs.
+    fn counted_while(&self, cond: &Expr, body: &Block) -> bool {
+        !breaks(body) && !self.spends(cond) && !self.spends_outside_loops(body)
+    }
+
+    /// Whether evaluating `e` may spend fuel (then it may fail with
+    /// `step_limit`).
+    fn spends(&self, e: &Expr) -> bool {
+        self.codes(e).with(Codes::STEP) == self.codes(e)
+    }
+
+    /// Whether a step of `b` spends fuel outside the loops in it.
+    fn spends_outside_loops(&self, b: &Block) -> bool {
+        b.steps.iter().any(|s| match &s.node {
+            Node::Loop { .. } => false,
+            Node::Seq { block } => self.spends_outside_loops(block),
+            Node::If {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                self.spends(cond)
+                    || self.spends_outside_loops(then_block)
+                    || self.spends_outside_loops(else_block)
+            }
+            _ => work::step_spends(s),
+        })
     }
 
     /// A `for` loop over `seq` (a range or an array: `each`); `count` is the

@@ -26,7 +26,7 @@ use isu_plugin_api::work;
 use isu_plugin_api::{Expr, ExprNode, Literal, Type};
 
 pub(super) use isu_plugin_api::work::{
-    assign_copies, block_spends, call_spends, has_size, step_spends,
+    assign_copies, block_spends, call_spends, has_size, index_spends, step_spends,
 };
 
 /// The size work counts of the value `text` (a name, or an expression
@@ -294,6 +294,24 @@ impl Gen {
             ),
             Prec::Cond,
         )
+    }
+
+    /// The size a level of an element target that indexes a map of type
+    /// `map` by the key `index` (its value in the Python name or constant
+    /// `k`) spends (spec/semantics.md 4.3): `None` when it spends nothing,
+    /// an int key or an empty constant.
+    pub(super) fn key_units(map: &Type, index: &Expr, k: &str) -> Option<String> {
+        let Type::Map(kt, _) = map else {
+            return None;
+        };
+        if !index_spends(Some(map)) {
+            return None;
+        }
+        match constant_len(index) {
+            Some(0) => None,
+            Some(n) => Some(n.to_string()),
+            None => Some(size_of(kt, k)),
+        }
     }
 
     /// A statement's work, after its lines: `_fuel -= UNITS`, and
