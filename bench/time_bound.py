@@ -4,9 +4,9 @@ can take on the reference interpreter, the worst over a sweep of the costliest o
 
 Each probe is a program whose loop spends its budget on one operation, round after round, until it
 stops with step_limit: a loop round with nothing else to do, comparisons of strings and collections
-(equal, so that the comparison reads them whole), lookups by string keys in big maps, the searches,
+(equal, so that the comparison reads them whole), lookups by string keys in big maps and stores by them, the searches,
 SORT, the builders and copies, an in-place MAP_SET with int keys (no work but the round's unit, and
-a search of a growing map). Its values come in as arguments (`--args @FILE`), so that no setup
+a search of a growing map), and MAP_KEYS of a map that grew since its last key order. Its values come in as arguments (`--args @FILE`), so that no setup
 spends the budget. The measure is the CPU time (user + system, as the OS accounts it for the child)
 of `isu run` with a budget of B units, less that of the same run with a budget of 1 (start-up: the
 process, the program, the arguments), divided by B - 1: nanoseconds a unit. B is calibrated so
@@ -111,6 +111,17 @@ def probes():
     add("map_has_string_key", "MAP_HAS by a missing 10-character key in a map of 1,000,000",
         ["m: map<string,int>", "s: string"], ["b: bool"],
         [assign("b", "(call MAP_HAS (var m) (var s))")], {"m": big_map, "s": "key0765432x"})
+    add("assign_long_string_key", "an ASSIGN to the entry of a 1,000,000-character key",
+        ["m: map<string,int>", "s: string"], [], [assign("(index m (var s))", "(var z)")],
+        {"m": {long_a: 1}, "s": long_a})
+    add("assign_string_key", "an ASSIGN to an entry by a 10-character key in a map of 1,000,000",
+        ["m: map<string,int>", "s: string"], [], [assign("(index m (var s))", "(var z)")],
+        {"m": big_map, "s": "key0765432"})
+    add("map_keys_after_insert", "MAP_KEYS of a growing map<int,int> after each new key",
+        ["m: map<int,int>", "i: int"], ["ks: int[]"],
+        [assign("m", "(call MAP_SET (var m) (var i) (var i))"), assign("i", "(add (var i) (const 1))"),
+         assign("ks", "(call MAP_KEYS (var m))")],
+        {"m": {}, "i": 0})
     add("map_set_int_in_place", "an in-place MAP_SET of a new int key into a growing map",
         ["m: map<int,int>", "i: int"], [],
         [assign("m", "(call MAP_SET (var m) (var i) (var i))"), assign("i", "(add (var i) (const 1))")],

@@ -139,6 +139,24 @@ pub fn index_spends(base: Option<&Type>) -> bool {
     matches!(base, Some(Type::Map(k, _)) if has_size(k))
 }
 
+/// Whether a level of an element target with the key `index` spends: a
+/// level that indexes a map by a string key spends the key's size when it
+/// walks the level (spec/semantics.md 4.3), as the lookup `(index M K)`
+/// does. An array index, an int key and a field level spend nothing.
+pub fn target_level_spends(index: &Expr) -> bool {
+    index.ty.as_ref().is_some_and(has_size)
+}
+
+/// Whether walking the element target `place` spends work: one of its
+/// levels indexes a map by a string key ([`target_level_spends`]).
+pub fn place_spends(place: &Place) -> bool {
+    match place {
+        Place::Var { .. } => false,
+        Place::Index { base, index, .. } => target_level_spends(index) || place_spends(base),
+        Place::Field { base, .. } => place_spends(base),
+    }
+}
+
 /// What a call of a pack function of `arity` parameters spends, after it
 /// returns: the sizes of its arguments and of its result. The host cannot
 /// know what a pack function does inside, so the rule bounds its work by
@@ -283,6 +301,13 @@ impl<'ast> Visit<'ast> for Finder {
         visit::walk_step(self, step);
     }
 
+    fn visit_place(&mut self, place: &'ast Place) {
+        if let Place::Index { index, .. } = place {
+            self.0 |= target_level_spends(index);
+        }
+        visit::walk_place(self, place);
+    }
+
     fn visit_expr(&mut self, expr: &'ast Expr) {
         match &expr.node {
             ExprNode::Call { func, args } => {
@@ -342,6 +367,22 @@ mod tests {
         for b in [Builtin::Contains, Builtin::IndexOf, Builtin::Split] {
             assert_eq!(of(b).always, &[Measure::Arg(0), Measure::Arg(1)], "{b:?}");
         }
+    }
+
+    #[test]
+    fn element_targets_spend_at_levels_of_string_keys() {
+        use crate::build::{assign, int, pidx, pvar, string};
+        let by_key = pidx(pvar("m"), string("k"));
+        assert!(place_spends(&by_key));
+        assert!(place_spends(&pidx(by_key.clone(), int(1))));
+        assert!(place_spends(&pidx(pidx(pvar("xs"), int(0)), string("k"))));
+        assert!(!place_spends(&pidx(pidx(pvar("xs"), int(0)), int(1))));
+        assert!(step_spends(&assign("S1", by_key, int(1))));
+        assert!(!step_spends(&assign(
+            "S1",
+            pidx(pvar("xs"), int(0)),
+            int(1)
+        )));
     }
 
     #[test]

@@ -81,6 +81,7 @@ impl Machine<'_, '_> {
             None => {
                 let k = self.eval(index)?;
                 let key = builtins::key(&k).map_err(|f| located(f, index_span))?;
+                self.spend_key(&k, index_span)?;
                 let v = self.eval(expr)?;
                 let Some(Value::Map(m)) = self.slots.get_mut(s) else {
                     return Err(fault(
@@ -207,7 +208,8 @@ impl Machine<'_, '_> {
     /// checks each level: an array index must be in range; a map key must be
     /// present, except at the last level of a plain store (`read` is `None`),
     /// which inserts. With `read` set, the last level is also read (by the
-    /// first argument of an in-place call, whose span `read` is).
+    /// first argument of an in-place call, whose span `read` is). A level of
+    /// a map spends its key's size after its check (`work::place_spends`).
     pub(super) fn check_path(
         &self,
         slot: Slot,
@@ -235,11 +237,17 @@ impl Machine<'_, '_> {
                         }
                     }
                 }
-                Value::Map(m) => match (last, read) {
-                    (true, None) => cur,
-                    (true, Some(span)) => builtins::map_get(m, &k).map_err(|f| located(f, span))?,
-                    (false, _) => builtins::map_get(m, &k).map_err(|f| located(f, seg.span))?,
-                },
+                Value::Map(m) => {
+                    let found = match (last, read) {
+                        (true, None) => cur,
+                        (true, Some(span)) => {
+                            builtins::map_get(m, &k).map_err(|f| located(f, span))?
+                        }
+                        (false, _) => builtins::map_get(m, &k).map_err(|f| located(f, seg.span))?,
+                    };
+                    self.spend_key(&k, seg.span)?;
+                    found
+                }
                 Value::Struct(_) => match (last, read) {
                     (true, None) => cur,
                     _ => field(cur, field_name(&k, seg.span)?, seg.span)?,

@@ -35,6 +35,17 @@ impl Machine<'_, '_> {
         self.spend_work(units, span)
     }
 
+    /// Spends the size of the key of a map level of an element TARGET, as
+    /// a lookup by that key does (`work::place_spends`): a string's
+    /// characters; an int key has no size and spends nothing.
+    #[inline]
+    pub(super) fn spend_key(&self, key: &Value, span: Span) -> R<()> {
+        match key {
+            Value::Int(_) => Ok(()),
+            k => self.spend_work(k.size_upto(self.fuel.get()), span),
+        }
+    }
+
     /// Spends `units` of work at `span`: `step_limit` when fewer are left.
     #[inline]
     pub(super) fn spend_work(&self, units: u64, span: Span) -> R<()> {
@@ -90,7 +101,9 @@ fn out_of_work(units: u64, left: u64, max: u64, span: Span) -> Box<Fault> {
         RuntimeCode::StepLimit,
         span,
         format!(
-            "this needs {units} units of work and {left} of the budget of {max} (loop rounds and work) are left"
+            "this needs {units} {} of work and {left} of the budget of {max} (loop rounds and work) {} left",
+            if units == 1 { "unit" } else { "units" },
+            if left == 1 { "is" } else { "are" },
         ),
     );
     f.hint = Some(
