@@ -1,10 +1,9 @@
-//! The overflow checks of `add` and `sub` that use what the value bounds
-//! know of an operand: its sign (one compare of the result with the other
-//! operand), or that it is small (one unsigned compare of the other
-//! operand, the exact test only near the ends of the 64-bit range). Each
-//! runs in wasmtime and in the interpreter at and around the ends, with
-//! the small operand of either sign and on either side, and both agree;
-//! some outcomes are written out too.
+//! The overflow checks of `add` and `sub`: with an operand whose sign the
+//! value bounds know (one compare of the result with the other operand),
+//! and the exact test where they know none. Each runs in wasmtime and in
+//! the interpreter at and around the ends of the 64-bit range, with the
+//! known operand of either sign and on either side, and both agree; some
+//! outcomes are written out too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;

@@ -310,43 +310,32 @@ impl Lowering<'_> {
                             self.a.i().i64_sub();
                         }
                         self.a.tee(r);
-                        if let Some((other, below)) = self.sign_known(op, lhs, rhs) {
+                        match self.sign_known(op, lhs, rhs) {
                             // One operand's sign is known: the result wrapped
                             // iff it lies on the wrong side of the other one.
-                            self.a.get(if other { y } else { x });
-                            if below {
-                                self.a.i().i64_lt_s();
-                            } else {
-                                self.a.i().i64_gt_s();
-                            }
-                            self.raise_if(RuntimeCode::IntOverflow, step);
-                        } else {
-                            self.a.i().drop();
-                            // An operand known small: the other one far from
-                            // the ends of the range cannot wrap (one unsigned
-                            // compare); else the exact test.
-                            let near = self.near_ends(op, lhs, rhs);
-                            if let Some((other, lo, hi)) = near {
+                            Some((other, below)) => {
                                 self.a.get(if other { y } else { x });
-                                self.a.i64(lo).i().i64_sub();
-                                self.a.i64(hi.wrapping_sub(lo)).i().i64_gt_u();
-                                self.a.if_(BlockType::Empty);
+                                if below {
+                                    self.a.i().i64_lt_s();
+                                } else {
+                                    self.a.i().i64_gt_s();
+                                }
                             }
-                            self.a.get(r).get(x).i().i64_xor();
-                            if op == Add {
+                            None if op == Add => {
                                 // The sum's sign differs from both operands'.
-                                self.a.get(r).get(y).i().i64_xor();
-                            } else {
+                                self.a.get(x).i().i64_xor();
+                                self.a.get(r).get(y).i().i64_xor().i64_and();
+                                self.a.i64(0).i().i64_lt_s();
+                            }
+                            None => {
                                 // The operands' signs differ and the result's
                                 // differs from x's.
-                                self.a.get(x).get(y).i().i64_xor();
-                            }
-                            self.a.i().i64_and().i64_const(0).i64_lt_s();
-                            self.raise_if(RuntimeCode::IntOverflow, step);
-                            if near.is_some() {
-                                self.a.end();
+                                self.a.get(x).i().i64_xor();
+                                self.a.get(x).get(y).i().i64_xor().i64_and();
+                                self.a.i64(0).i().i64_lt_s();
                             }
                         }
+                        self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
                     }
@@ -403,26 +392,6 @@ impl Lowering<'_> {
         } else {
             None
         }
-    }
-
-    /// For a checked `add` or `sub` with an operand the value bounds know to
-    /// be small (within 2^62 of 0): which operand (`true`: the right one)
-    /// surely gives a result that fits when it lies in `lo..=hi`, with
-    /// `lo` and `hi`. `x + y` fits when `x` lies in `MIN - min(y) ..= MAX -
-    /// max(y)` (with `min(y) <= 0 <= max(y)`), and likewise with `x` and `y`
-    /// swapped; `x - y` fits when `x` lies in `MIN + max(y) ..= MAX + min(y)`.
-    fn near_ends(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Option<(bool, i64, i64)> {
-        const SMALL: i128 = 1 << 62;
-        let small = |i: interval::Interval| -SMALL <= i.lo && i.hi <= SMALL;
-        let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
-        let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
-        let (other, lo, hi) = match op {
-            BinaryOp::Add if small(r) => (false, min - r.lo.min(0), max - r.hi.max(0)),
-            BinaryOp::Add if small(l) => (true, min - l.lo.min(0), max - l.hi.max(0)),
-            BinaryOp::Sub if small(r) => (false, min + r.hi.max(0), max + r.lo.min(0)),
-            _ => return None,
-        };
-        Some((other, i64::try_from(lo).ok()?, i64::try_from(hi).ok()?))
     }
 
     /// Lowers `(op lhs rhs)` without checks when the value bounds prove none
