@@ -5,6 +5,7 @@
 //! a value yet are checked at run time (definite assignment), and overflow
 //! and index checks that the value bounds prove cannot fire are left out.
 
+mod counted;
 mod expr;
 mod float;
 mod hoist;

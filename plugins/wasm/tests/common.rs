@@ -66,3 +66,30 @@ pub fn func(args: &str, returns: &str, locals: &str, steps: &str) -> String {
         "META:\n  AUTO_ID: true\nFUNC:\n  NAME: f\n  ARGS: [{args}]\n  RETURNS: {returns}\nLOCAL: [{locals}]\nSTEPS:\n  SEQ: BEGIN\n{steps}  END\n"
     )
 }
+
+/// Runs `text` on `args` in wasmtime and in the interpreter (with these
+/// steps, or the default); both must agree; the result, or `error CODE at
+/// STEP`.
+pub fn both(text: &str, args: &str, max_steps: Option<u64>) -> String {
+    let limits = ExecLimits {
+        max_steps: max_steps.unwrap_or(LIMITS.max_steps),
+        ..LIMITS
+    };
+    let wasm = run_with(text, args, limits);
+    let opts = isu_host::interp::RunOptions {
+        max_steps: limits.max_steps,
+        max_size: limits.max_size as usize,
+        max_memory: limits.max_memory,
+    };
+    let given: serde_json::Value = serde_json::from_str(args).unwrap();
+    let oracle = match isu_host::interp::run(&program(text), &given, &opts, None) {
+        Ok(v) => v.to_string(),
+        Err(d) => format!(
+            "error {} at {}",
+            d.code,
+            d.step.map_or("-".to_owned(), |s| s.to_string())
+        ),
+    };
+    assert_eq!(wasm, oracle, "{args}");
+    wasm
+}

@@ -9,35 +9,6 @@
 
 mod common;
 use common::*;
-use isu_host::interp::{self, RunOptions};
-use isu_plugin_api::ExecLimits;
-
-/// Runs `text` on `args` in wasmtime and in the interpreter (with these
-/// steps, or the default); both must agree; the result, or `error CODE at
-/// STEP`.
-fn both(text: &str, args: &str, max_steps: Option<u64>) -> String {
-    let limits = ExecLimits {
-        max_steps: max_steps.unwrap_or(LIMITS.max_steps),
-        ..LIMITS
-    };
-    let wasm = run_with(text, args, limits);
-    let opts = RunOptions {
-        max_steps: limits.max_steps,
-        max_size: limits.max_size as usize,
-        max_memory: limits.max_memory,
-    };
-    let given: serde_json::Value = serde_json::from_str(args).unwrap();
-    let oracle = match interp::run(&program(text), &given, &opts, None) {
-        Ok(v) => v.to_string(),
-        Err(d) => format!(
-            "error {} at {}",
-            d.code,
-            d.step.map_or("-".to_owned(), |s| s.to_string())
-        ),
-    };
-    assert_eq!(wasm, oracle, "{args}");
-    wasm
-}
 
 /// `s = s + xs[i] * xs[i + k]` over `range i lo hi`, then `xs[i] = s` in
 /// a second loop over the same range.
@@ -140,4 +111,54 @@ fn a_remembered_map_entry_is_checked_before_it_is_trusted() {
     );
     both(&text, r#"{"keys": ["z", "y", "x", "w", "x", "z"]}"#, None);
     both(&text, r#"{"keys": []}"#, None);
+}
+
+/// `xs[i] = xs[i] + 1` over `range i lo hi k` where the bounds know the
+/// step `k` positive (inside `IF k > 0`): hoisted like a constant step;
+/// the checked copy fails at the round whose index leaves the array.
+#[test]
+fn a_step_the_bounds_prove_positive_hoists_its_checks() {
+    let text = func(
+        "xs: int[], lo: int, hi: int, k: int",
+        "int[]",
+        "i: int",
+        "    IF:\n      COND: (gt (var k) (const 0))\n      THEN: BEGIN\n        LOOP:\n          ITER: (range i (var lo) (var hi) (var k))\n          BODY: BEGIN\n            ASSIGN:\n              TARGET: (index xs (var i))\n              EXPR: (add (index (var xs) (var i)) (const 1))\n          END\n      END\n      ELSE: BEGIN\n      END\n    RETURN:\n      EXPR: (var xs)\n",
+    );
+    assert_eq!(
+        both(
+            &text,
+            r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 5, "k": 2}"#,
+            None
+        ),
+        "[2, 2, 4, 4, 6]"
+    );
+    assert_eq!(
+        both(
+            &text,
+            r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 7, "k": 3}"#,
+            None
+        ),
+        "error index_out_of_range at S1_1_1"
+    );
+    for args in [
+        r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 6, "k": 3}"#,
+        r#"{"xs": [1, 2, 3, 4, 5], "lo": -2, "hi": 5, "k": 2}"#,
+        r#"{"xs": [1, 2, 3, 4, 5], "lo": 4, "hi": 9223372036854775807, "k": 9223372036854775807}"#,
+        r#"{"xs": [1, 2, 3, 4, 5], "lo": 3, "hi": 1, "k": 1}"#,
+        r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 5, "k": -1}"#,
+    ] {
+        both(&text, args, None);
+    }
+    for steps in [0, 1, 2, 3] {
+        both(
+            &text,
+            r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 7, "k": 3}"#,
+            Some(steps),
+        );
+        both(
+            &text,
+            r#"{"xs": [1, 2, 3, 4, 5], "lo": 0, "hi": 5, "k": 2}"#,
+            Some(steps),
+        );
+    }
 }

@@ -594,3 +594,67 @@ fn structs_spend_and_count_as_in_the_interpreter() {
     eprintln!("{n} runs compared under memory limits, {stopped} stopped by them");
     assert!(stopped > 0);
 }
+
+/// `range` loops whose rounds are charged all at once (their bodies hold
+/// no loop, spend nothing and have no BREAK): up and down, by constant and
+/// variable steps, empty, at the ends of the 64-bit range, with a round
+/// that fails, a CONTINUE and a RETURN; every budget gives the
+/// interpreter's outcome, so `step_limit` comes where the next round would
+/// have started and every error of a round before it.
+#[test]
+fn counted_loops_stop_where_the_interpreter_stops() {
+    let sum = assign("t", "(add (var t) (var i))");
+    let cases: Vec<String> = [
+        loop_("(range i (const 0) (var n))", &sum) + &ret("(var t)"),
+        loop_("(range i (var n) (const 0) (const -1))", &sum) + &ret("(var t)"),
+        loop_("(range i (const 0) (var n) (var k))", &sum) + &ret("(var t)"),
+        loop_("(range i (var n) (const -3) (var k))", &sum) + &ret("(var t)"),
+        loop_("(range i (const 1) (var n) (const 3))", &sum) + &ret("(var t)"),
+        loop_("(range i (var n) (const 1) (const -2))", &sum) + &ret("(var t)"),
+        // A round that fails (division by zero at i = 3).
+        loop_(
+            "(range i (const 0) (var n))",
+            &assign("t", "(add (var t) (div (const 12) (sub (var i) (const 3))))"),
+        ) + &ret("(var t)"),
+        // Near the ends of the 64-bit range.
+        loop_(
+            "(range i (sub (const 9223372036854775807) (var n)) (const 9223372036854775807) (const 2))",
+            &assign("t", "(add (var t) (const 1))"),
+        ) + &ret("(var t)"),
+        loop_(
+            "(range i (add (const -9223372036854775808) (var n)) (const -9223372036854775808) (var k))",
+            &assign("t", "(add (var t) (const 1))"),
+        ) + &ret("(var t)"),
+        // A CONTINUE and a RETURN in the body.
+        loop_(
+            "(range i (const 0) (var n))",
+            &format!(
+                "        IF:\n          COND: (eq (mod (var i) (const 2)) (const 0))\n          THEN: BEGIN\n            CONTINUE\n          END\n          ELSE: BEGIN\n          END\n{sum}        IF:\n          COND: (gt (var t) (const 12))\n          THEN: BEGIN\n            RETURN:\n              EXPR: (var t)\n          END\n          ELSE: BEGIN\n          END\n"
+            ),
+        ) + &ret("(var t)"),
+        // Two loops in a row: the second sees what the first left.
+        loop_("(range i (const 0) (var n))", &sum)
+            + &loop_("(range i (var n) (const 0) (var k))", &sum)
+            + &ret("(var t)"),
+    ]
+    .iter()
+    .map(|c| assign("t", "(const 0)") + c)
+    .collect();
+    let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+    let text = scenarios(
+        "which: int, n: int, k: int",
+        "i: int, t: int",
+        &cases,
+        "    RETURN:\n      EXPR: (const 0)\n",
+    );
+    let ins = [(0, 1), (1, 1), (7, 2), (9, -3), (8, 5), (5, -1), (-4, 3)];
+    let all: Vec<String> = (0..cases.len())
+        .flat_map(|w| {
+            ins.iter()
+                .map(move |(n, k)| format!(r#"{{"which": {w}, "n": {n}, "k": {k}}}"#))
+        })
+        .collect();
+    let runs: Vec<&str> = all.iter().map(String::as_str).collect();
+    let n = sweep(&text, &runs, SIZES);
+    eprintln!("{n} runs compared");
+}

@@ -301,39 +301,40 @@ impl Lowering<'_> {
                 self.expr(rhs, step)?;
                 self.a.set(y);
                 match op {
-                    Add => {
+                    Add | Sub => {
                         let r = self.a.temp(ValType::I64);
-                        self.a.get(x).get(y).i().i64_add();
+                        self.a.get(x).get(y);
+                        if op == Add {
+                            self.a.i().i64_add();
+                        } else {
+                            self.a.i().i64_sub();
+                        }
                         self.a.tee(r);
-                        // Overflow: the sum's sign differs from both operands'.
-                        self.a.get(x).i().i64_xor();
-                        self.a
-                            .get(r)
-                            .get(y)
-                            .i()
-                            .i64_xor()
-                            .i64_and()
-                            .i64_const(0)
-                            .i64_lt_s();
-                        self.raise_if(RuntimeCode::IntOverflow, step);
-                        self.a.get(r);
-                        self.a.release(r);
-                    }
-                    Sub => {
-                        let r = self.a.temp(ValType::I64);
-                        self.a.get(x).get(y).i().i64_sub();
-                        self.a.tee(r);
-                        // Overflow: the operands' signs differ and the result's
-                        // differs from x's.
-                        self.a.get(x).i().i64_xor();
-                        self.a
-                            .get(x)
-                            .get(y)
-                            .i()
-                            .i64_xor()
-                            .i64_and()
-                            .i64_const(0)
-                            .i64_lt_s();
+                        match self.sign_known(op, lhs, rhs) {
+                            // One operand's sign is known: the result wrapped
+                            // iff it lies on the wrong side of the other one.
+                            Some((other, below)) => {
+                                self.a.get(if other { y } else { x });
+                                if below {
+                                    self.a.i().i64_lt_s();
+                                } else {
+                                    self.a.i().i64_gt_s();
+                                }
+                            }
+                            None if op == Add => {
+                                // The sum's sign differs from both operands'.
+                                self.a.get(x).i().i64_xor();
+                                self.a.get(r).get(y).i().i64_xor().i64_and();
+                                self.a.i64(0).i().i64_lt_s();
+                            }
+                            None => {
+                                // The operands' signs differ and the result's
+                                // differs from x's.
+                                self.a.get(x).i().i64_xor();
+                                self.a.get(x).get(y).i().i64_xor().i64_and();
+                                self.a.i64(0).i().i64_lt_s();
+                            }
+                        }
                         self.raise_if(RuntimeCode::IntOverflow, step);
                         self.a.get(r);
                         self.a.release(r);
@@ -369,6 +370,28 @@ impl Lowering<'_> {
         }
         self.a.release(x);
         Ok(())
+    }
+
+    /// For a checked `add` or `sub` with an operand whose sign the value
+    /// bounds know: which operand the result is compared with (`true`: the
+    /// right one) and whether it overflowed iff the result is below it
+    /// (else above). `x + y` with `y >= 0` wrapped iff it is below `x`, with
+    /// `y <= 0` iff above; `x - y` with `y >= 0` iff above `x`, with
+    /// `y <= 0` iff below; `x + y` with `x`'s sign known, likewise with `y`.
+    fn sign_known(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Option<(bool, bool)> {
+        let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
+        let add = op == BinaryOp::Add;
+        if r.lo >= 0 {
+            Some((false, add))
+        } else if r.hi <= 0 {
+            Some((false, !add))
+        } else if add && l.lo >= 0 {
+            Some((true, true))
+        } else if add && l.hi <= 0 {
+            Some((true, false))
+        } else {
+            None
+        }
     }
 
     /// Lowers `(op lhs rhs)` without checks when the value bounds prove none

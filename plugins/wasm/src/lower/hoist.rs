@@ -1,5 +1,6 @@
 //! Index checks hoisted out of a `range` loop. An innermost `range` loop
-//! with a positive constant step whose variable `v` its body never assigns,
+//! with a positive step (a constant, or one the value bounds prove
+//! positive) whose variable `v` its body never assigns,
 //! which reads or stores elements `(index a v)` or `(index a (add v c))`
 //! (`c` a small constant, at least 0) of arrays `a` whose length it never
 //! changes (`analysis::stable`'s *unresized*), is lowered twice: once with
@@ -91,7 +92,7 @@ impl<'b> Visit<'b> for Accesses<'b> {
 }
 
 impl Lowering<'_> {
-    /// What the loop `range var ... BODY` (with a positive constant step)
+    /// What the loop `range var ... BODY` (with a positive step)
     /// at the step `id` can lower without index checks; `None` when
     /// nothing.
     pub fn hoistable(

@@ -2,7 +2,9 @@
 //! f) ... kn)`: first the keys, from the variable outward, each checked (an
 //! array index must be in range; a map key must be present, except at the
 //! last level of a plain store, which inserts; a field level has no key and
-//! cannot fail); then EXPR; then the store, which makes every level on the
+//! cannot fail; a level by a string key spends the key's size right after
+//! its check, or, at the last level of a plain store, right after the key);
+//! then EXPR; then the store, which makes every level on the
 //! way unique (copying what is shared) and writes in place. When EXPR is
 //! `(call PUSH|POP|MAP_SET|CONCAT P ...)` of the place `P` itself, the
 //! element moves into the call and its result back into the slot.
@@ -17,7 +19,7 @@ use crate::runtime::{self, load32, load_val, store_val};
 use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::work::has_size;
 use isu_plugin_api::RuntimeCode;
-use isu_plugin_api::{Expr, Place, Type};
+use isu_plugin_api::{Builtin, Expr, Place, Type};
 use wasm_encoder::{BlockType, ValType};
 
 /// One segment of a place's path, from the variable outward: an index or
@@ -120,6 +122,10 @@ impl Lowering<'_> {
                     let (kt, vt) = ((**kt).clone(), (**vt).clone());
                     let key = self.a.local(crate::layout::val_type(&kt));
                     let own = self.expr(k, step)?;
+                    // A string key spends its size, as MAP_GET's does: measured
+                    // now, spent right after this level's check.
+                    let mut w = work::plan(Builtin::MapGet, false, &[&ty, &kt], &vt);
+                    self.work_arg(&mut w, 1, k);
                     self.a.set(key);
                     let mut entry = None;
                     if !last || update.is_some() {
@@ -135,6 +141,7 @@ impl Lowering<'_> {
                         }
                         entry = Some(e);
                     }
+                    self.work_spend(w, step);
                     Level {
                         ty: ty.clone(),
                         child: vt,

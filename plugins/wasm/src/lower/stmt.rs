@@ -215,7 +215,7 @@ impl Lowering<'_> {
     /// The body of a loop, whose variable was just given its round's value,
     /// in a block of its own: a `BREAK` leaves `exit`, a `CONTINUE` the
     /// body's block, to what comes after the body in the round.
-    fn loop_body(&mut self, body: &Block, var: Option<&str>, exit: Label) -> Res<()> {
+    pub(super) fn loop_body(&mut self, body: &Block, var: Option<&str>, exit: Label) -> Res<()> {
         if let Some(v) = var {
             self.mark_assigned(v)?;
         }
@@ -295,8 +295,8 @@ impl Lowering<'_> {
         }
     }
 
-    /// A `range` loop; with a positive constant step, in two versions when
-    /// its index checks can be hoisted ([`super::hoist`]).
+    /// A `range` loop; with a positive step (a constant, or one the value
+    /// bounds prove so), in two versions when its index checks can be hoisted ([`super::hoist`]).
     fn range(
         &mut self,
         id: Option<&isu_plugin_api::StepId>,
@@ -341,9 +341,15 @@ impl Lowering<'_> {
             }
             _ => {}
         }
-        let hoisted = match by_const {
-            Some(k) if k > 0 && self.hoisted.is_none() => self.hoistable(id, var, body, kept),
-            _ => None,
+        // A step known positive: a constant, or one the value bounds prove.
+        let positive = match (by, by_const) {
+            (_, Some(k)) => k > 0,
+            (Some(e), None) => self.env.interval(e).lo > 0,
+            (None, None) => false,
+        };
+        let hoisted = match positive && self.hoisted.is_none() {
+            true => self.hoistable(id, var, body, kept),
+            false => None,
         };
         let rounds = Rounds {
             var,
@@ -380,6 +386,9 @@ impl Lowering<'_> {
     /// The rounds of a `range` loop whose first and end values are in
     /// `cur` and `last`.
     fn rounds(&mut self, r: &Rounds<'_>, body: &Block, step: i32) -> Res<()> {
+        if !self.fuel_model.per_step && super::counted::counted(body) {
+            return self.counted_rounds(r, body, step);
+        }
         let Rounds {
             var,
             v,
@@ -514,11 +523,11 @@ fn stored_into(b: &Block) -> std::collections::BTreeSet<&str> {
 
 /// What the rounds of a `range` loop work with: its variable, the locals
 /// of its current and end values, its step (a constant, or in a local).
-struct Rounds<'v> {
-    var: &'v str,
-    v: &'v Var,
-    cur: crate::asm::Local,
-    last: crate::asm::Local,
-    by_const: Option<i64>,
-    by_local: crate::asm::Local,
+pub(super) struct Rounds<'v> {
+    pub var: &'v str,
+    pub v: &'v Var,
+    pub cur: crate::asm::Local,
+    pub last: crate::asm::Local,
+    pub by_const: Option<i64>,
+    pub by_local: crate::asm::Local,
 }
