@@ -57,26 +57,7 @@ impl Machine<'_, '_> {
                     }
                     _ => false,
                 };
-                if !stored {
-                    return Err(fault(
-                        RuntimeCode::InternalError,
-                        target_span,
-                        "an element target moved",
-                    ));
-                }
-                if let Some(t) = &mut self.tracer {
-                    let c = self.c;
-                    let shown = match self.slots.get(s) {
-                        Some(Value::Array(xs)) => xs.get(i),
-                        _ => None,
-                    };
-                    t.assign(
-                        &c.steps[step as usize].id,
-                        &c.vars[s].name,
-                        &[Value::Int(i as i64)],
-                        &shown.unwrap_or(Value::Unset),
-                    );
-                }
+                self.stored_element(stored, step, slot, i, target_span)?;
             }
             None => {
                 let k = self.eval(index)?;

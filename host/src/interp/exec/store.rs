@@ -7,9 +7,10 @@
 use super::eval::in_range;
 use super::fault::{fault, unexpected, R};
 use super::Machine;
-use crate::interp::compile::{ElemStore, Scalar, StepIx};
+use crate::interp::compile::{ElemStore, Scalar, Slot, StepIx};
 use crate::interp::value::{Elem, Items, Value};
 use isu_lang::RuntimeCode;
+use isu_plugin_api::Span;
 use std::rc::Rc;
 
 impl Machine<'_, '_> {
@@ -48,6 +49,21 @@ impl Machine<'_, '_> {
             },
             _ => false,
         };
+        self.stored_element(stored, step, slot, i, target_span)
+    }
+
+    /// After an element store at `i` into the array of `slot` (`stored`:
+    /// whether the slot held an array): the internal error when it did not,
+    /// else the trace event of the value now there.
+    #[inline(always)]
+    pub(super) fn stored_element(
+        &mut self,
+        stored: bool,
+        step: StepIx,
+        slot: Slot,
+        i: usize,
+        target_span: Span,
+    ) -> R<()> {
         if !stored {
             return Err(fault(
                 RuntimeCode::InternalError,
@@ -57,11 +73,15 @@ impl Machine<'_, '_> {
         }
         if let Some(t) = &mut self.tracer {
             let c = self.c;
+            let shown = match self.slots.get(slot as usize) {
+                Some(Value::Array(xs)) => xs.get(i),
+                _ => None,
+            };
             t.assign(
                 &c.steps[step as usize].id,
                 &c.vars[slot as usize].name,
                 &[Value::Int(i as i64)],
-                &v.to_value(),
+                &shown.unwrap_or(Value::Unset),
             );
         }
         Ok(())
