@@ -31,13 +31,28 @@ impl Pack for Text {
                     doc: "Answers a string where it declares an int.".into(),
                     errors: Vec::new(),
                 },
+                PackFunction {
+                    name: "NOT_INT".into(),
+                    signature: "(int) -> int".into(),
+                    doc: "Answers a bool where it declares an int.".into(),
+                    errors: Vec::new(),
+                },
+                PackFunction {
+                    name: "NOT_BOOL".into(),
+                    signature: "(int) -> bool".into(),
+                    doc: "Answers an int where it declares a bool.".into(),
+                    errors: Vec::new(),
+                },
             ],
         }
     }
 
     fn call(&self, function: &str, args: &[Literal]) -> Result<Literal, PluginDiagnostic> {
-        if function == "BROKEN" {
-            return Ok(Literal::Str("seven".into()));
+        match function {
+            "BROKEN" => return Ok(Literal::Str("seven".into())),
+            "NOT_INT" => return Ok(Literal::Bool(true)),
+            "NOT_BOOL" => return Ok(Literal::Int(1)),
+            _ => {}
         }
         match args {
             [Literal::Str(hay), Literal::Str(needle)] if !needle.is_empty() => {
@@ -217,4 +232,46 @@ fn a_pack_answering_the_wrong_type_is_a_pack_failure() {
         "{}",
         d.message
     );
+}
+
+#[test]
+fn a_scalar_pack_answering_the_wrong_scalar_is_a_pack_failure_in_typed_expressions() {
+    // Scalar functions are called on scalars, and the int and bool
+    // evaluators read their results directly: a result of the wrong type
+    // is `pack_failed` there as anywhere.
+    let p = packs();
+    for (ret, expr, said) in [
+        (
+            "int",
+            "(add (call text.NOT_INT (const 3)) (const 1))",
+            "text.NOT_INT returned true, which is not of type int",
+        ),
+        (
+            "bool",
+            "(not (call text.NOT_BOOL (const 3)))",
+            "text.NOT_BOOL returned 1, which is not of type bool",
+        ),
+    ] {
+        let text = program(ret, expr);
+        let fe = pipeline::check_with(&Source::new("t.isu", &text), &p);
+        let Some(prog) = fe.valid_program() else {
+            panic!("{:?}", fe.diags);
+        };
+        let err = interp::run_with(
+            prog,
+            &serde_json::json!({"s": "x"}),
+            &RunOptions::default(),
+            None,
+            &p,
+        );
+        let Err(d) = err else {
+            panic!("{expr}: {err:?}");
+        };
+        assert_eq!(
+            (d.code.as_str(), d.step.map(|s| s.to_string())),
+            ("pack_failed", Some("S1".into())),
+            "{expr}"
+        );
+        assert!(d.message.contains(said), "{expr}: {}", d.message);
+    }
 }

@@ -102,6 +102,12 @@ impl Machine<'_, '_> {
                 self.spend_comparison(x.get(), y.get(), *span)?;
                 Ok(r)
             }
+            Ex::Pack(call, span) if call.func.is_scalar() => {
+                match self.call_pack_scalars(call, *span)? {
+                    Value::Bool(b) => Ok(b),
+                    v => unexpected("a bool expression", &v, *span),
+                }
+            }
             _ => match self.eval_ref(e)?.get() {
                 Value::Bool(b) => Ok(*b),
                 v => unexpected("a bool expression", v, expr_span(e)),

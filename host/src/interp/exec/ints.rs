@@ -118,6 +118,12 @@ impl Machine<'_, '_> {
                     )
                 })
             }
+            Ex::Pack(call, span) if call.func.is_scalar() => {
+                match self.call_pack_scalars(call, *span)? {
+                    Value::Int(i) => Ok(i),
+                    v => unexpected("an int expression", &v, *span),
+                }
+            }
             _ => match self.eval_ref(e)?.get() {
                 Value::Int(i) => Ok(*i),
                 v => unexpected("an int expression", v, expr_span(e)),

@@ -62,7 +62,23 @@ impl Machine<'_, '_> {
     /// A call of a pack function whose parameters and result are all
     /// scalars (see the module's doc): the arguments on the stack, the
     /// result taken as it comes when it is of the declared type.
-    fn call_pack_scalars(&self, call: &PackCall, span: Span) -> R<Value> {
+    /// The int and bool evaluators call it directly (no [`Machine::eval`]
+    /// on the way).
+    #[inline]
+    pub(super) fn call_pack_scalars(&self, call: &PackCall, span: Span) -> R<Value> {
+        match (&call.func.signature.ret, self.pack_scalar(call, span)?) {
+            (Type::Int, Scalar::Int(i)) => Ok(Value::Int(i)),
+            (Type::Bool, Scalar::Bool(b)) => Ok(Value::Bool(b)),
+            // A float, or a result of another type, by the rule of every
+            // result read against a declared type.
+            (_, other) => pack_value(call, &other.to_literal(), span),
+        }
+    }
+
+    /// The scalar a scalar pack function returns (see the module's doc):
+    /// the arguments evaluated by the typed evaluators onto the stack.
+    #[inline(always)]
+    fn pack_scalar(&self, call: &PackCall, span: Span) -> R<Scalar> {
         let max_size = self.budget.max_size as u64;
         let params = &call.func.signature.params;
         let arg = |i: usize, a: &Ex| self.scalar_arg(params.get(i), a, span);
@@ -78,14 +94,7 @@ impl Machine<'_, '_> {
                 pack(&args.collect::<R<Vec<_>>>()?)
             }
         };
-        match (&call.func.signature.ret, answer) {
-            (Type::Int, Ok(Scalar::Int(i))) => Ok(Value::Int(i)),
-            (Type::Bool, Ok(Scalar::Bool(b))) => Ok(Value::Bool(b)),
-            // A float, or a result of another type, by the rule of every
-            // result read against a declared type.
-            (_, Ok(other)) => pack_value(call, &other.to_literal(), span),
-            (_, Err(d)) => Err(pack_fault(&call.func.name, d, span)),
-        }
+        answer.map_err(|d| pack_fault(&call.func.name, d, span))
     }
 
     /// An argument of a scalar call, of the parameter's type `ty`.
