@@ -518,9 +518,10 @@ impl Gen {
                     self.elements(arg(0)?)?
                 };
                 let s = self.measure_apart(arg(0)?, s, Some(&p))?;
-                if t != Type::String && arg(0)?.is_place(target) {
-                    // `x = CONCAT(x, x)`: the list grows as it extends
-                    // itself, so its size is taken first.
+                if t != Type::String {
+                    // The argument may be the target's own list (`x =
+                    // CONCAT(x, x)`, `x = CONCAT(x, (if c [] x))`), which
+                    // grows as it extends itself: its size is taken first.
                     if let Some(n) = s.len_bound() {
                         self.w.line(format!("_grown = {n}"));
                         lens.push("_grown".to_owned());
@@ -528,11 +529,7 @@ impl Gen {
                     self.w.line(format!("{p}.extend({})", s.reference().text));
                 } else {
                     lens.extend(s.len());
-                    if t == Type::String {
-                        self.w.line(format!("{p} += {}", s.bind().text));
-                    } else {
-                        self.w.line(format!("{p}.extend({})", s.bind_arg().text));
-                    }
+                    self.w.line(format!("{p} += {}", s.bind().text));
                 }
                 delta = grows(lens.first());
                 self.size_check(&p, "CONCAT's result");
