@@ -172,6 +172,9 @@ pub struct Lowering<'ctx, 'm> {
     /// lowered, every value of the variable lies in the array
     /// (`stmt::Guard`).
     pub in_range: BTreeSet<(String, String)>,
+    /// The arrays the `each` loops around the code being lowered hold while
+    /// they walk them (innermost last): a `RETURN` in the body drops them.
+    pub walked: Vec<(BasicValueEnum<'ctx>, Type)>,
 }
 
 impl std::fmt::Debug for Lowering<'_, '_> {
@@ -243,6 +246,7 @@ pub fn lower_program<'ctx>(
         owned: BTreeSet::new(),
         lengths: BTreeMap::new(),
         in_range: BTreeSet::new(),
+        walked: Vec::new(),
     };
     let decls = program
         .func

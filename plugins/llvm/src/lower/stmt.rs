@@ -4,7 +4,7 @@
 use super::{bug, is_heap, ty_of, Lowering, Res, Val, Var};
 use crate::abi::{RuntimeCode, What};
 use inkwell::basic_block::BasicBlock;
-use inkwell::values::IntValue;
+use inkwell::values::{IntValue, PointerValue};
 use inkwell::IntPredicate;
 use isu_plugin_api::analysis::flow::breaks;
 use isu_plugin_api::analysis::vars::assigned_in;
@@ -74,7 +74,10 @@ impl<'ctx> Lowering<'ctx, '_> {
             ));
         }
         let v = self.expr(expr)?;
-        let slot = self.to_slot(v.v, &ty)?;
+        // The result holds a reference of its own, so that dropping what
+        // the function holds below leaves it alone.
+        let v = self.own(v, &ty)?;
+        let slot = self.to_slot(v, &ty)?;
         if is_heap(&ty) {
             let site = self.site(What::Plain, span, None);
             let t = self.tdesc(&ty);
@@ -92,7 +95,30 @@ impl<'ctx> Lowering<'ctx, '_> {
             )?;
         }
         self.b.build_store(self.result, slot)?;
+        self.drop_held()?;
         self.b.build_return(None)?;
+        Ok(())
+    }
+
+    /// Drops every value the function holds when it returns: its
+    /// variables' (the arguments it was given included, and a `LOCAL`
+    /// never set, null, which dropping skips) and the arrays of the `each`
+    /// loops it returns from, so that a call leaves nothing allocated but
+    /// its result (`spec/llvm-abi.md`, "Symbols").
+    fn drop_held(&mut self) -> Res<()> {
+        let vars: Vec<(PointerValue<'ctx>, Type)> = self
+            .vars
+            .values()
+            .filter(|v| is_heap(&v.ty))
+            .map(|v| (v.slot, v.ty.clone()))
+            .collect();
+        for (slot, ty) in vars {
+            let v = self.b.build_load(self.llty(&ty), slot, "held")?;
+            self.drop_value(v, &ty)?;
+        }
+        for (xs, ty) in self.walked.clone().into_iter().rev() {
+            self.drop_value(xs, &ty)?;
+        }
         Ok(())
     }
 
@@ -450,8 +476,10 @@ impl<'ctx> Lowering<'ctx, '_> {
             l.b.build_store(v.slot, x)?;
             l.mark_assigned(var)
         };
+        self.walked.push((xs, seq_ty.clone()));
         if counted(body) {
             self.counted(n, limit, body, None, assign)?;
+            self.walked.pop();
             return self.drop_value(xs, &seq_ty);
         }
         let i = self.slots.build_alloca(i64t, &format!("{var}.index"))?;
@@ -470,6 +498,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         let next = self.b.build_int_add(k, i64t.const_int(1, false), "")?;
         self.b.build_store(i, next)?;
         self.loop_body(body, exit, head)?;
+        self.walked.pop();
         if self.reachable() {
             self.b.build_unconditional_branch(head)?;
         }
