@@ -153,7 +153,13 @@ fn build_seeing_checks<'ctx>(
     m.verify()
         .map_err(|e| BuildError::Llvm(format!("the module does not verify: {e}")))?;
     if opts.optimize {
-        m.run_passes("default<O2>", tm, PassBuilderOptions::create())
+        // Without loop unrolling, as `gcc -O2`: an inner loop unrolled by
+        // its runtime trip count keeps a pointer for each copy, which the
+        // loop around then steps in every round, taken or not (the sieve's
+        // marking loop: 9.6 ms unrolled, 8.3 ms not, C 6.5 ms).
+        let po = PassBuilderOptions::create();
+        po.set_loop_unrolling(false);
+        m.run_passes("default<O2>", tm, po)
             .map_err(|e| BuildError::Llvm(format!("LLVM's optimizer: {e}")))?;
     }
     Ok(m)

@@ -386,8 +386,6 @@ impl<'ctx> Lowering<'ctx, '_> {
             self.fail_if(is_zero, RuntimeCode::ZeroStep, site, None)?;
         }
         if counted(body) {
-            // A counted loop: its rounds are known before the first.
-            let trip = self.trip_count(first, last, step, by_const)?;
             // Which way it counts: by its constant step, or by what the
             // bounds know of the step's sign.
             let up = match (by_const, by) {
@@ -398,10 +396,17 @@ impl<'ctx> Lowering<'ctx, '_> {
                 }
                 (None, None) => None,
             };
+            // A counted loop: its rounds are known before the first.
+            let trip = self.trip_count(first, last, step, up)?;
             let guard = up.and_then(|up| self.in_range_guard(var, first, step, up, body));
-            return self.counted(trip, limit, body, guard, |l, r| {
-                let offset = l.b.build_int_mul(r, step, "")?;
-                let i = l.b.build_int_add(first, offset, var)?;
+            // The variable's values, carried from round to round (the one
+            // after the last may wrap: nothing reads it).
+            let next = self.slots.build_alloca(i64t, &format!("{var}.next"))?;
+            self.b.build_store(next, first)?;
+            return self.counted(trip, limit, body, guard, |l, _| {
+                let i = l.b.build_load(i64t, next, var)?.into_int_value();
+                let after = l.b.build_int_add(i, step, "")?;
+                l.b.build_store(next, after)?;
                 l.b.build_store(v.slot, i)?;
                 l.mark_assigned(var)
             });
@@ -510,41 +515,29 @@ impl<'ctx> Lowering<'ctx, '_> {
 
 impl<'ctx> Lowering<'ctx, '_> {
     /// The rounds of `(range i first last step)`, exactly: 0 when `first` is
-    /// already at or past `last`, else the count of values before it.
+    /// already at or past `last`, else the count of values before it. `up`
+    /// is the step's sign where it is known (`Some(true)`: positive). The
+    /// division runs only for a loop that has rounds (a loop entered many
+    /// times with none, as the sieve's inner loop past the square root,
+    /// costs a comparison).
     fn trip_count(
         &mut self,
         first: IntValue<'ctx>,
         last: IntValue<'ctx>,
         step: IntValue<'ctx>,
-        by_const: Option<i64>,
+        up: Option<bool>,
     ) -> Res<IntValue<'ctx>> {
-        let i64t = self.cx.i64_type();
-        let zero = i64t.const_zero();
-        let one = i64t.const_int(1, false);
-        // For a negative step, count down: the same with the roles swapped.
-        let trip_for = |l: &mut Self,
-                        lo: IntValue<'ctx>,
-                        hi: IntValue<'ctx>,
-                        by: IntValue<'ctx>|
-         -> Res<IntValue<'ctx>> {
-            let some = l.b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
-            // hi - lo fits in 64 bits unsigned; so does the step's magnitude.
-            let diff = l.b.build_int_sub(hi, lo, "")?;
-            let less = l.b.build_int_sub(diff, one, "")?;
-            let q = l.b.build_int_unsigned_div(less, by, "")?;
-            let n = l.b.build_int_add(q, one, "")?;
-            Ok(l.b.build_select(some, n, zero, "trip")?.into_int_value())
-        };
-        match by_const {
-            Some(k) if k > 0 => trip_for(self, first, last, step),
-            Some(_) => {
+        let zero = self.i64(0);
+        match up {
+            Some(true) => self.trip_for(first, last, step),
+            Some(false) => {
                 let mag = self.b.build_int_sub(zero, step, "")?;
-                trip_for(self, last, first, mag)
+                self.trip_for(last, first, mag)
             }
             None => {
-                let up = trip_for(self, first, last, step)?;
+                let up = self.trip_for(first, last, step)?;
                 let mag = self.b.build_int_sub(zero, step, "")?;
-                let down = trip_for(self, last, first, mag)?;
+                let down = self.trip_for(last, first, mag)?;
                 let positive = self
                     .b
                     .build_int_compare(IntPredicate::SGT, step, zero, "")?;
@@ -554,6 +547,35 @@ impl<'ctx> Lowering<'ctx, '_> {
                     .into_int_value())
             }
         }
+    }
+
+    /// The count of the values from `lo` by `by` (its magnitude, not 0)
+    /// below `hi`: 0 unless `lo < hi`, else `(hi - lo - 1) / by + 1`, where
+    /// `hi - lo` fits in 64 bits unsigned. The division is behind a branch.
+    fn trip_for(
+        &mut self,
+        lo: IntValue<'ctx>,
+        hi: IntValue<'ctx>,
+        by: IntValue<'ctx>,
+    ) -> Res<IntValue<'ctx>> {
+        let (zero, one) = (self.i64(0), self.i64(1));
+        let some = self.b.build_int_compare(IntPredicate::SLT, lo, hi, "")?;
+        let Some(from) = self.b.get_insert_block() else {
+            return bug("a trip count outside a block");
+        };
+        let count = self.block_named("trip");
+        let join = self.block_named("tripped");
+        self.b.build_conditional_branch(some, count, join)?;
+        self.b.position_at_end(count);
+        let diff = self.b.build_int_sub(hi, lo, "")?;
+        let less = self.b.build_int_sub(diff, one, "")?;
+        let q = self.b.build_int_unsigned_div(less, by, "")?;
+        let n = self.b.build_int_add(q, one, "")?;
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(join);
+        let trip = self.b.build_phi(self.cx.i64_type(), "trip")?;
+        trip.add_incoming(&[(&n, count), (&zero, from)]);
+        Ok(trip.as_basic_value().into_int_value())
     }
 
     /// A loop of `trip` rounds whose body holds no loop, so that nothing but
