@@ -175,6 +175,10 @@ pub struct Lowering<'ctx, 'm> {
     /// The arrays the `each` loops around the code being lowered hold while
     /// they walk them (innermost last): a `RETURN` in the body drops them.
     pub walked: Vec<(BasicValueEnum<'ctx>, Type)>,
+    /// The variables of the counted loops around the code being lowered
+    /// whose copy of the body runs only when they are small
+    /// (`stmt::Guard::small`).
+    pub small: Vec<String>,
 }
 
 impl std::fmt::Debug for Lowering<'_, '_> {
@@ -247,6 +251,7 @@ pub fn lower_program<'ctx>(
         lengths: BTreeMap::new(),
         in_range: BTreeSet::new(),
         walked: Vec::new(),
+        small: Vec::new(),
     };
     let decls = program
         .func

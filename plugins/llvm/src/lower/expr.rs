@@ -211,10 +211,14 @@ impl<'ctx> Lowering<'ctx, '_> {
             Add | Sub | Mul | Div | Mod => {
                 let x = self.expr(lhs)?.int();
                 let y = self.expr(rhs)?.int();
+                // Of operands the bounds know not negative, the quotient and
+                // the remainder are the unsigned ones, which cost less.
+                let (l, r) = (self.env.interval(lhs), self.env.interval(rhs));
+                let unsigned = l.lo >= 0 && r.lo >= 0;
                 if self.arith_cannot_fail(op, lhs, rhs) {
-                    return self.arith_unchecked(op, x, y).map(Val::borrowed);
+                    return self.arith_unchecked(op, x, y, unsigned).map(Val::borrowed);
                 }
-                self.arith(op, x, y, span).map(Val::borrowed)
+                self.arith(op, x, y, unsigned, span).map(Val::borrowed)
             }
             And | Or => {
                 let x = self.expr(lhs)?.int();
@@ -267,21 +271,40 @@ impl<'ctx> Lowering<'ctx, '_> {
         }
     }
 
-    /// `(op x y)` without checks, where [`Self::arith_cannot_fail`].
+    /// `(op x y)` without checks, where [`Self::arith_cannot_fail`];
+    /// `unsigned`: neither operand is negative.
     fn arith_unchecked(
         &mut self,
         op: BinaryOp,
         x: IntValue<'ctx>,
         y: IntValue<'ctx>,
+        unsigned: bool,
     ) -> Res<IntValue<'ctx>> {
         use BinaryOp::*;
         Ok(match op {
             Add => self.b.build_int_nsw_add(x, y, "add")?,
             Sub => self.b.build_int_nsw_sub(x, y, "sub")?,
             Mul => self.b.build_int_nsw_mul(x, y, "mul")?,
-            Div => self.b.build_int_signed_div(x, y, "div")?,
-            Mod => self.b.build_int_signed_rem(x, y, "mod")?,
+            Div | Mod => self.divide(op, x, y, unsigned)?,
             _ => return bug(format!("{op:?} is no arithmetic")),
+        })
+    }
+
+    /// The quotient (`div`) or the remainder (`mod`) of `x` by `y`, which is
+    /// neither 0 nor, with `x` MIN, -1: truncated, as Isu's; the unsigned
+    /// instruction where neither is negative (`unsigned`).
+    fn divide(
+        &mut self,
+        op: BinaryOp,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+        unsigned: bool,
+    ) -> Res<IntValue<'ctx>> {
+        Ok(match (op, unsigned) {
+            (BinaryOp::Div, false) => self.b.build_int_signed_div(x, y, "div")?,
+            (BinaryOp::Div, true) => self.b.build_int_unsigned_div(x, y, "div")?,
+            (_, false) => self.b.build_int_signed_rem(x, y, "mod")?,
+            (_, true) => self.b.build_int_unsigned_rem(x, y, "mod")?,
         })
     }
 
@@ -315,6 +338,7 @@ impl<'ctx> Lowering<'ctx, '_> {
         op: BinaryOp,
         x: IntValue<'ctx>,
         y: IntValue<'ctx>,
+        unsigned: bool,
         span: Span,
     ) -> Res<IntValue<'ctx>> {
         use BinaryOp::*;
@@ -341,6 +365,9 @@ impl<'ctx> Lowering<'ctx, '_> {
             .b
             .build_int_compare(IntPredicate::EQ, y, self.i64(0), "")?;
         self.fail_if(zero, RuntimeCode::DivisionByZero, site, Some((x, y)))?;
+        if unsigned {
+            return self.divide(op, x, y, true);
+        }
         let minus_one = self
             .b
             .build_int_compare(IntPredicate::EQ, y, self.i64(-1), "")?;
