@@ -28,6 +28,21 @@ impl Interval {
     pub const FULL: Interval = Interval { lo: MIN, hi: MAX };
     /// A length.
     pub const LEN: Interval = Interval { lo: 0, hi: MAX_LEN };
+    /// A 32-bit int: what a backend may test a loop's variable to be before
+    /// its first round, to run a copy of the body that knows it (the
+    /// product of two such values, and its sum with another, fit in 64
+    /// bits).
+    pub const SMALL: Interval = Interval {
+        lo: i32::MIN as i128,
+        hi: i32::MAX as i128,
+    };
+
+    /// The least and the greatest value as 64-bit ints, each clamped to
+    /// the 64-bit range.
+    pub fn ends(self) -> (i64, i64) {
+        let clamp = |v: i128| v.clamp(MIN, MAX) as i64;
+        (clamp(self.lo), clamp(self.hi))
+    }
 
     /// The one value `v`.
     pub fn exact(v: i64) -> Interval {

@@ -112,6 +112,38 @@ pub fn own_assign(step: &Step) -> Option<&str> {
     }
 }
 
+/// Whether the block computes with `var`: an operand of an `add`, `sub` or
+/// `mul`, or of a `neg`, is exactly `(var VAR)` (arithmetic whose overflow
+/// check knowing the variable small may drop, `Interval::SMALL`).
+pub fn computes_with(b: &Block, var: &str) -> bool {
+    use crate::iir::{BinaryOp, UnaryOp};
+    struct Arith<'v> {
+        var: &'v str,
+        found: bool,
+    }
+    impl<'e> Visit<'e> for Arith<'_> {
+        fn visit_expr(&mut self, e: &'e Expr) {
+            let is_var = |x: &Expr| matches!(&x.node, ExprNode::Var { name } if name == self.var);
+            match &e.node {
+                ExprNode::Binary {
+                    op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul,
+                    lhs,
+                    rhs,
+                } => self.found |= is_var(lhs) || is_var(rhs),
+                ExprNode::Unary {
+                    op: UnaryOp::Neg,
+                    arg,
+                } => self.found |= is_var(arg),
+                _ => {}
+            }
+            visit::walk_expr(self, e);
+        }
+    }
+    let mut a = Arith { var, found: false };
+    a.visit_block(b);
+    a.found
+}
+
 /// The variables the steps of a block assign, at any depth.
 pub fn assigned_in(b: &Block) -> BTreeSet<&str> {
     struct Assigns<'a>(BTreeSet<&'a str>);
@@ -266,6 +298,28 @@ mod tests {
         );
         assert_eq!(count_reads(&e, "x"), 2);
         assert_eq!(reads_of(&e), ["x", "y"]);
+    }
+
+    #[test]
+    fn computes_with_finds_arithmetic_on_the_variable_itself() {
+        let int_t = || Type::Int;
+        let xs = || var("xs", Type::array(Type::Int));
+        let body = |e: Expr| Block {
+            steps: vec![if_("S1", boolean(true), vec![set("S1_1", "s", e)], vec![])],
+            span: Span::default(),
+        };
+        let i = || var("i", int_t());
+        let computes = |e: Expr| computes_with(&body(e), "i");
+        assert!(computes(bin(BinaryOp::Mul, i(), i())));
+        assert!(computes(bin(BinaryOp::Sub, int(1), i())));
+        assert!(computes(neg(i())));
+        assert!(computes(idx(xs(), bin(BinaryOp::Add, i(), int(1)))));
+        assert!(!computes(idx(xs(), i())), "an index is no arithmetic");
+        assert!(
+            !computes(bin(BinaryOp::Div, i(), int(2))),
+            "a quotient cannot overflow but by -1"
+        );
+        assert!(!computes(bin(BinaryOp::Add, var("j", int_t()), int(1))));
     }
 
     fn reads_of(e: &Expr) -> Vec<&str> {

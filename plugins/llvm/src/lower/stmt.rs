@@ -8,13 +8,11 @@ use inkwell::values::{IntValue, PointerValue};
 use inkwell::IntPredicate;
 use isu_plugin_api::analysis::flow::breaks;
 use isu_plugin_api::analysis::interval::Interval;
-use isu_plugin_api::analysis::vars::assigned_in;
+use isu_plugin_api::analysis::vars::{assigned_in, computes_with};
 use isu_plugin_api::update::{in_place, Update};
 use isu_plugin_api::visit::{self, Visit};
 use isu_plugin_api::work;
-use isu_plugin_api::{
-    BinaryOp, Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type, UnaryOp,
-};
+use isu_plugin_api::{Block, Expr, ExprNode, Iter, Literal, Node, Place, Span, Step, Type};
 use std::collections::BTreeSet;
 
 impl<'ctx> Lowering<'ctx, '_> {
@@ -672,17 +670,12 @@ pub struct Guard<'ctx> {
     up: bool,
     /// The arrays indexed by it whose lengths a loop around read.
     arrays: Vec<String>,
-    /// Whether its values are tested to lie in [`SMALL`] too: the body
-    /// computes with it (`(mul (var i) (var i))`), and the copy's bounds
-    /// then know it that small, so that such arithmetic needs no overflow
-    /// check there.
+    /// Whether its values are tested to lie in `Interval::SMALL` too: the
+    /// body computes with it (`(mul (var i) (var i))`), and the copy's
+    /// bounds then know it that small, so that such arithmetic needs no
+    /// overflow check there.
     small: bool,
 }
-
-/// The values a counted loop's variable is tested to lie in, for a copy of
-/// its body that knows it ([`Guard::small`]): 32-bit ints, whose products
-/// and sums with other small values fit in 64 bits.
-pub const SMALL: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
 
 impl<'ctx> Lowering<'ctx, '_> {
     /// The rounds of a counted loop, `allowed` of them, each assigning its
@@ -744,9 +737,7 @@ impl<'ctx> Lowering<'ctx, '_> {
             .filter(|a| self.hoisted_length(a).is_some())
             .map(str::to_owned)
             .collect();
-        let mut arith = ComputesWith { var, found: false };
-        arith.visit_block(body);
-        let small = arith.found;
+        let small = computes_with(body, var);
         (!arrays.is_empty() || small).then(|| Guard {
             var: var.to_owned(),
             first,
@@ -762,9 +753,7 @@ impl<'ctx> Lowering<'ctx, '_> {
     /// which no round assigns, are small everywhere in those copies.
     fn assume_guarded(&mut self) {
         for var in &self.small {
-            let (lo, hi) = SMALL;
-            self.env
-                .refine(var, Interval::new(i128::from(lo), i128::from(hi)));
+            self.env.refine(var, Interval::SMALL);
         }
     }
 
@@ -785,14 +774,15 @@ impl<'ctx> Lowering<'ctx, '_> {
         } else {
             (last, g.first)
         };
-        let least = if g.arrays.is_empty() { SMALL.0 } else { 0 };
+        let (lo_small, hi_small) = Interval::SMALL.ends();
+        let least = if g.arrays.is_empty() { lo_small } else { 0 };
         let mut holds = self
             .b
             .build_int_compare(IntPredicate::SGE, lo, self.i64(least), "")?;
         if g.small {
             let below = self
                 .b
-                .build_int_compare(IntPredicate::SLE, hi, self.i64(SMALL.1), "")?;
+                .build_int_compare(IntPredicate::SLE, hi, self.i64(hi_small), "")?;
             holds = self.b.build_and(holds, below, "")?;
         }
         for a in &g.arrays {
@@ -813,33 +803,6 @@ impl<'ctx> Lowering<'ctx, '_> {
             ExprNode::Var { name } => self.in_range.contains(&(array.to_owned(), name.clone())),
             _ => false,
         }
-    }
-}
-
-/// Whether an operand of an arithmetic operator is exactly `(var VAR)`.
-struct ComputesWith<'a> {
-    var: &'a str,
-    found: bool,
-}
-
-impl<'a> Visit<'a> for ComputesWith<'a> {
-    fn visit_expr(&mut self, e: &'a Expr) {
-        let is_var = |x: &Expr| matches!(&x.node, ExprNode::Var { name } if name == self.var);
-        match &e.node {
-            ExprNode::Binary {
-                op: BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul,
-                lhs,
-                rhs,
-            } => {
-                self.found |= is_var(lhs) || is_var(rhs);
-            }
-            ExprNode::Unary {
-                op: UnaryOp::Neg,
-                arg,
-            } => self.found |= is_var(arg),
-            _ => {}
-        }
-        visit::walk_expr(self, e);
     }
 }
 

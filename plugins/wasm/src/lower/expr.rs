@@ -417,13 +417,18 @@ impl Lowering<'_> {
         }
         self.expr(lhs, step)?;
         self.expr(rhs, step)?;
+        // Of operands not negative, the quotient and the remainder are the
+        // unsigned ones, which cost less.
+        let unsigned = l.lo >= 0 && r.lo >= 0;
         let mut i = self.a.i();
-        match op {
-            Add => i.i64_add(),
-            Sub => i.i64_sub(),
-            Mul => i.i64_mul(),
-            Div => i.i64_div_s(),
-            _ => i.i64_rem_s(),
+        match (op, unsigned) {
+            (Add, _) => i.i64_add(),
+            (Sub, _) => i.i64_sub(),
+            (Mul, _) => i.i64_mul(),
+            (Div, false) => i.i64_div_s(),
+            (Div, true) => i.i64_div_u(),
+            (_, false) => i.i64_rem_s(),
+            (_, true) => i.i64_rem_u(),
         };
         Ok(true)
     }

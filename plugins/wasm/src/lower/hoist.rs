@@ -13,8 +13,9 @@
 //! the rounds do the same work, and every error and step stays.
 
 use super::{Lowering, Res};
+use isu_plugin_api::analysis::interval::Interval;
 use isu_plugin_api::analysis::stable::Kept;
-use isu_plugin_api::analysis::vars::assigned_in;
+use isu_plugin_api::analysis::vars::{assigned_in, computes_with};
 use isu_plugin_api::visit::{self, Visit};
 use isu_plugin_api::{BinaryOp, Block, Expr, ExprNode, Literal, Node, Place, StepId, Type};
 use std::collections::BTreeMap;
@@ -31,6 +32,11 @@ pub struct Hoisted {
     /// Each array indexed with it, and the greatest offset it is indexed
     /// with.
     pub arrays: BTreeMap<String, i64>,
+    /// Whether the test also finds every value it takes small
+    /// (`Interval::SMALL`), which the bounds of the version without checks
+    /// then know: the body computes with it (`(mul (var i) (var i))`), and
+    /// that arithmetic needs no overflow check there.
+    pub small: bool,
 }
 
 /// `index`'s offset from the loop variable `var`: `(var v)` is 0,
@@ -121,9 +127,11 @@ impl Lowering<'_> {
                 *m = (*m).max(c);
             }
         }
-        (!arrays.is_empty()).then(|| Hoisted {
+        let small = computes_with(body, var);
+        (!arrays.is_empty() || small).then(|| Hoisted {
             var: var.to_owned(),
             arrays,
+            small,
         })
     }
 
@@ -135,7 +143,13 @@ impl Lowering<'_> {
         cur: crate::asm::Local,
         last: crate::asm::Local,
     ) -> Res<()> {
-        self.a.get(cur).i64(0).i().i64_ge_s();
+        let (least, most) = Interval::SMALL.ends();
+        let least = if h.arrays.is_empty() { least } else { 0 };
+        self.a.get(cur).i64(least).i().i64_ge_s();
+        if h.small {
+            // Every value lies below `last`.
+            self.a.get(last).i64(most).i().i64_le_s().i32_and();
+        }
         for (a, c) in &h.arrays {
             let local = self.var(a)?.local;
             // end <= LEN(a) - c, with LEN(a) < 2^32: no overflow.
@@ -145,6 +159,15 @@ impl Lowering<'_> {
             self.a.i64(*c).i().i64_sub().i64_le_s().i32_and();
         }
         Ok(())
+    }
+
+    /// Narrows the facts of the step being lowered by what the test of the
+    /// loop around found ([`Hoisted::small`]): its variable, which no round
+    /// assigns, is small everywhere in the version without checks.
+    pub fn assume_hoisted(&mut self) {
+        if let Some(h) = self.hoisted.as_ref().filter(|h| h.small) {
+            self.env.refine(&h.var, Interval::SMALL);
+        }
     }
 
     /// The offset of `index` into `array` when the loop being lowered

@@ -29,6 +29,7 @@ impl Lowering<'_> {
         let start = self.a.offset();
         if let Some(id) = &s.id {
             self.env = self.bounds.before(id);
+            self.assume_hoisted();
         }
         self.here = s.id.clone();
         if self.fuel_model.per_step {
@@ -281,6 +282,7 @@ impl Lowering<'_> {
                 // COND runs before every round: what holds at the loop's head.
                 if let Some(id) = id {
                     self.env = self.bounds.head(id);
+                    self.assume_hoisted();
                 }
                 self.expr(cond, step)?;
                 self.a.i().i32_eqz();
