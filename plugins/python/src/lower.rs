@@ -58,6 +58,9 @@ pub struct Gen {
     /// loop of such a loop's body, whose fuel the loop around it already
     /// brings up to date.
     counters: Vec<Option<String>>,
+    /// The variables of the `range` loops around the code being written
+    /// whose rounds run in a copy that knows them small (`Interval::SMALL`).
+    small: Vec<String>,
     /// The Python names of the pack functions the module defines.
     /// The pack functions defined, each with whether its definition takes
     /// the run's size limit (`max_size`) as its last parameter.
@@ -82,6 +85,7 @@ impl Gen {
             step: None,
             loops: Vec::new(),
             counters: Vec::new(),
+            small: Vec::new(),
             packs,
             dead: BTreeSet::new(),
             temps: 0,

@@ -14,8 +14,8 @@ use isu_plugin_api::{Backend, CompileOptions};
 use std::path::Path;
 
 /// The cases whose generated code is kept: checked arithmetic, elements,
-/// errors, long ranges, loops, maps, strings, structs, unbound updates,
-/// values.
+/// errors, long ranges, the copy of a loop that knows its variable small,
+/// loops, maps, strings, structs, unbound updates, values.
 const CASES: &[&str] = &[
     "arith_div_mod_overflow",
     "elements_checked_where_needed",
@@ -23,6 +23,7 @@ const CASES: &[&str] = &[
     "loops_bounds_steps_while",
     "maps_word_count_and_functions",
     "range_longer_than_steps",
+    "range_variable_small_copy",
     "strings_unicode_ascii",
     "struct_array_field_assign",
     "struct_field_assign",

@@ -9,8 +9,8 @@ use crate::py::{Prec, Py};
 use crate::{names, pytype, text};
 use isu_plugin_api::analysis::alias::{changed_in_place, may_share, roots};
 use isu_plugin_api::analysis::flow::{block_completes, breaks};
-use isu_plugin_api::analysis::interval;
-use isu_plugin_api::analysis::vars::{count_reads, reads};
+use isu_plugin_api::analysis::interval::{self, Interval};
+use isu_plugin_api::analysis::vars::{assigned_in, computes_with, count_reads, reads};
 use isu_plugin_api::analysis::Section;
 use isu_plugin_api::update::{in_place, InPlace, Update};
 use isu_plugin_api::{
@@ -113,6 +113,11 @@ impl Gen {
         self.w.comment(text::comment(&header));
         let outer = self.w.set_step(Some(id.to_string()));
         self.env = self.facts.bounds.before(id);
+        // The variables of the loops around whose copy runs only when they
+        // are small, which no round assigns, are small here.
+        for var in &self.small {
+            self.env.refine(var, Interval::SMALL);
+        }
         self.step = Some(id.clone());
         self.temps = 0;
         let r = match &s.node {
@@ -1078,7 +1083,14 @@ impl Gen {
                     "_rounds"
                 };
                 let fails = !codes.is_empty();
-                self.for_loop(&var.name, seq, count, fails, innermost, body, false)
+                // A body that computes with the variable runs in a copy that
+                // knows it small, when it is (`Interval::SMALL`).
+                let small = innermost
+                    && seq.text.starts_with("range(")
+                    && computes_with(body, &var.name)
+                    && !assigned_in(body).contains(var.name.as_str());
+                let each = Rounds::Range { small };
+                self.for_loop(&var.name, seq, count, fails, innermost, body, each)
             }
             Iter::Each { var, seq, .. } => {
                 let t = ty(seq)?.clone();
@@ -1103,7 +1115,7 @@ impl Gen {
                 } else {
                     s
                 };
-                self.for_loop(&var.name, s, "len", fails, innermost, body, true)
+                self.for_loop(&var.name, s, "len", fails, innermost, body, Rounds::Each)
             }
             Iter::While { cond, .. } => {
                 // COND runs before every round, where only what holds in
@@ -1200,10 +1212,10 @@ impl Gen {
         })
     }
 
-    /// A `for` loop over `seq` (a range or an array: `each`); `count` is the
-    /// function that counts its rounds. The variable of an `each` loop takes
-    /// each element once the round's unit is spent, a store the memory limit
-    /// checks (lower/memory.rs).
+    /// A `for` loop over `seq` (a range or an array: `rounds`); `count` is
+    /// the function that counts its rounds. The variable of an `each` loop
+    /// takes each element once the round's unit is spent, a store the memory
+    /// limit checks (lower/memory.rs).
     /// `fails`: evaluating `seq` may fail.
     #[allow(clippy::too_many_arguments)]
     fn for_loop(
@@ -1214,8 +1226,9 @@ impl Gen {
         fails: bool,
         innermost: bool,
         body: &Block,
-        each: bool,
+        rounds: Rounds,
     ) -> R<()> {
+        let each = rounds == Rounds::Each;
         let target = if self.facts.is_read(var) {
             self.var(var)?.text
         } else {
@@ -1252,17 +1265,49 @@ impl Gen {
         self.w.code_line(format!("_fuel -= {count}({s})"), fails);
         // `s` is a range or a list already made, and its length was taken on
         // the line above: the header cannot fail.
-        self.w.safe_for(format!(
-            "for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:"
-        ));
+        let header = format!("for {target} in {s} if _fuel >= 0 else {s}[: {count}({s}) + _fuel]:");
+        let r = if rounds == (Rounds::Range { small: true }) {
+            // Its first and last values (a range is monotonic) tell whether
+            // every value is small; the copy for then knows it.
+            let (lo, hi) = Interval::SMALL.ends();
+            self.w.plain(format!(
+                "if not {s} or {lo} <= {s}[0] <= {hi} and {lo} <= {s}[-1] <= {hi}:"
+            ));
+            self.w.open();
+            self.small.push(var.to_owned());
+            let fast = self.for_rounds(&header, var, &target, body, each);
+            self.small.pop();
+            fast?;
+            self.w.close();
+            self.w.line("else:");
+            self.w.open();
+            let checked = self.for_rounds(&header, var, &target, body, each);
+            self.w.close();
+            checked
+        } else {
+            self.for_rounds(&header, var, &target, body, each)
+        };
+        // The rounds the fuel covered ran; one more would have been needed.
+        self.step_limit_if("_fuel < 0");
+        r
+    }
+
+    /// The `for` line `header` of an innermost loop and its body.
+    fn for_rounds(
+        &mut self,
+        header: &str,
+        var: &str,
+        target: &str,
+        body: &Block,
+        each: bool,
+    ) -> R<()> {
+        self.w.safe_for(header);
         self.w.open();
         if each {
-            self.hold_var(var, &target, None, false)?;
+            self.hold_var(var, target, None, false)?;
         }
         let r = self.block(body);
         self.w.close();
-        // The rounds the fuel covered ran; one more would have been needed.
-        self.step_limit_if("_fuel < 0");
         r
     }
 
@@ -1314,4 +1359,12 @@ fn grows(len: Option<&String>) -> Delta {
         Some(n) if n.chars().all(|c| c.is_ascii_digit()) => Delta::Adds(n.clone()),
         Some(n) => Delta::Changes(n.clone()),
     }
+}
+
+/// What a `for` loop walks: a `range` (`small`: in a copy of its body that
+/// knows its variable small, when every value is), or an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rounds {
+    Range { small: bool },
+    Each,
 }
