@@ -28,10 +28,14 @@ fn build_exe(dir: &Scratch, text: &str) -> PathBuf {
 }
 
 fn run_exe(exe: &Path, flags: &[&str], stdin: &str) -> Output {
+    run_command(Command::new(exe).args(flags), stdin)
+}
+
+/// Runs `command` with `stdin` as its standard input, collecting its output.
+fn run_command(command: &mut Command, stdin: &str) -> Output {
     // Written just now: another test's child may still hold it open.
     let mut child = isu_backend_llvm::exec::spawn(
-        Command::new(exe)
-            .args(flags)
+        command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
@@ -335,19 +339,13 @@ fn a_call_leaves_nothing_allocated_but_its_result() {
     let exe = build_exe(&dir, &text);
     // k = 1 returns in the first round of the loop; k = 0 after it.
     for k in [1, 0] {
-        let args = dir.path("args.json");
-        std::fs::write(&args, format!(r#"{{"n": 1000000, "k": {k}}}"#)).unwrap();
-        let out = isu_backend_llvm::exec::spawn(
+        let out = run_command(
             Command::new("sh")
                 .args(["-c", "ulimit -v 100000 && exec \"$0\" \"$@\""])
                 .arg(&exe)
-                .args([args.as_os_str(), "--repeat".as_ref(), "40".as_ref()])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped()),
-        )
-        .unwrap()
-        .wait_with_output()
-        .unwrap();
+                .args(["--repeat", "40"]),
+            &format!(r#"{{"n": 1000000, "k": {k}}}"#),
+        );
         assert_eq!(
             out.status.code(),
             Some(0),
